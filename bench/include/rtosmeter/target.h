@@ -1,0 +1,32 @@
+/* rtosmeter target layer: what a machine (QEMU model, board, host) provides.
+ *
+ * A target (targets/<name>/) implements these with no RTOS code: start-up,
+ * console, the free-running timestamp counter, the benchmark interrupt line,
+ * fault reporting and exit. The timestamp's name, unit and frequency come
+ * from the generated rm_build_config.h (RM_TS_NAME, RM_TS_UNIT, RM_TS_HZ),
+ * which the harness writes from targets/<name>/target.toml.
+ */
+#ifndef RTOSMETER_TARGET_H
+#define RTOSMETER_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Clocks, console, timestamp counter; leaves SysTick to the kernel. */
+void rm_target_init(void);
+
+/* Free-running up-counter; wraps modulo 2^32; intervals are end - start. */
+uint32_t rm_ts(void);
+
+/* Console output for the result stream; blocking, no buffering required. */
+void rm_target_write(const char *s, size_t n);
+
+/* Pend the benchmark interrupt (NVIC STIR on Cortex-M). Its vector calls
+ * rm_irq_dispatch() (bench.h). */
+void rm_target_irq_trigger(void);
+
+/* End the program with a status (semihosting SYS_EXIT on QEMU, exit() on
+ * the host, a breakpoint loop on a board). */
+_Noreturn void rm_target_exit(int status);
+
+#endif /* RTOSMETER_TARGET_H */

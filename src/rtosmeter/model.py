@@ -1,0 +1,109 @@
+"""The analysed view of a stored run: what every report format renders.
+
+`analysis.load_run()` builds these from the raw rows of the store; reports
+only read them. All latency figures are already converted to `unit` and have
+the measurement overhead subtracted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A measurement unit and where it came from, e.g.
+    "instructions (QEMU icount)", "ns (host clock)", "cycles (DWT)"."""
+
+    label: str
+    per_tick: float  # value in this unit = counter ticks * per_tick
+    deterministic: bool  # exact under emulation (icount) or a noisy clock
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Statistics of one interval series (cold first sample excluded)."""
+
+    series: str
+    what: str
+    unit: Unit
+    n: int
+    cold: float
+    mean: float
+    std: float
+    min: float
+    p1: float
+    p25: float
+    p50: float
+    p75: float
+    p99: float
+    max: float
+    jitter: float  # max - min
+    overhead: float  # what was subtracted from every sample, in `unit`
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    got: int
+    want: int
+
+
+@dataclass
+class CaseResult:
+    port: str
+    target: str
+    profile: str
+    group: str
+    case_id: str
+    status: str  # ok | unsupported | failed | incomplete | error
+    reason: str = ""
+    distributions: list[Distribution] = field(default_factory=list)
+    counts: dict[str, list[int]] = field(default_factory=dict)  # name -> per period
+    checks: list[Check] = field(default_factory=list)
+    meta: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float | None:
+        """Throughput: mean count per period of the `total` counter."""
+        total = self.counts.get("total")
+        return sum(total) / len(total) if total else None
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """Bytes of one firmware, split by origin (kernel, benchmark, libc, startup...)."""
+
+    port: str
+    target: str
+    profile: str
+    group: str
+    flash: int
+    ram: int
+    parts: dict[str, tuple[int, int]]  # origin -> (flash, ram)
+
+
+@dataclass
+class BuildInfo:
+    port: str
+    target: str
+    profile: str
+    status: str
+    error: str
+    config: dict[str, str]  # build flags, compiler, RTOS version + the stream's CFG
+    runner: dict[str, str]  # runner, QEMU version/command, icount shift, unit
+
+
+@dataclass
+class RunView:
+    run_id: int
+    started: str
+    finished: str
+    status: str
+    campaign: dict[str, object]
+    host: dict[str, str]
+    builds: list[BuildInfo]
+    cases: list[CaseResult]
+    footprints: list[Footprint]
+    errors: list[str]  # execution-level problems (faults, hangs, corrupt streams)

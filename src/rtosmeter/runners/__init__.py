@@ -1,0 +1,1 @@
+"""Runners: run one built executable or firmware and capture its stream."""
