@@ -22,15 +22,19 @@ typedef struct rm_case {
     uint32_t needs;          /* RM_CAP_* mask; missing -> unsupported */
     void (*run)(const struct rm_case *c);
     const void *param;       /* for one body shared by several cases */
+    uint32_t line;           /* __LINE__ of the RM_CASE: the run order */
 } rm_case_t;
 
 /* One case. The harness reads these lines from the C sources to build its
  * catalog, so keep each RM_CASE(...) on one line, with a literal id string:
- *   RM_CASE(sem_nocs, "lat.sem.nocs", RM_CAP_SEM, run_sem_nocs, NULL);     */
+ *   RM_CASE(sem_nocs, "lat.sem.nocs", RM_CAP_SEM, run_sem_nocs, NULL);
+ * The runner runs a group's cases in source order (by `line`): the order of
+ * the entries in the section is up to the compiler and linker (GCC emits
+ * them in reverse), so it is never relied on. */
 #define RM_CASE(sym, id_str, needs_mask, fn, prm)                          \
     static const rm_case_t rm_case_##sym                                   \
         __attribute__((used, section("rm_cases"), aligned(sizeof(void *)))) = \
-            {id_str, (needs_mask), (fn), (prm)}
+            {id_str, (needs_mask), (fn), (prm), (uint32_t)__LINE__}
 
 /* ---- reporting (call only from the case's own threads) --------------- */
 /* A series of interval samples in counter ticks. Buffered in batches of

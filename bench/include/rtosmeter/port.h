@@ -22,6 +22,19 @@
  *   (see rm_port_isr_enter/exit).
  * - Idle MUST NOT use WFI/WFE when RM_NO_WFI is defined (deterministic
  *   emulation: WFI distorts virtual time).
+ *
+ * What the benchmark cases rely on (bench/cases/rm_case_util.h):
+ * - A case's threads never return from their entry function: they end
+ *   parked (suspended on themselves, or blocked on an object), and the
+ *   runner deletes them with rm_thread_delete once the case is over.
+ * - rm_thread_delete MUST work on a thread that is suspended, ready (never
+ *   ran, or preempted) or blocked on an object or a sleep.
+ * - rm_thread_suspend MUST accept another thread (lat.thread.lifecycle
+ *   suspends a ready, less urgent thread), not only rm_thread_self().
+ * - rm_obj_create(MUTEX) creates the mutex unlocked, whatever `initial`.
+ * - Pools are created once per firmware and never freed (there is no
+ *   rm_pool_delete): a port may carve them from a static area, and MUST
+ *   allow at least one pool of 4 blocks of RM_BLOCK_SIZE.
  */
 #ifndef RTOSMETER_PORT_H
 #define RTOSMETER_PORT_H
@@ -99,11 +112,15 @@ typedef void (*rm_entry_t)(void *arg);
 /* ---- threads --------------------------------------------------------- */
 #define RM_THREAD_SUSPENDED 1u /* create without starting (needs SUSPEND) */
 
-/* An entry function may return: the port then ends the thread cleanly. */
+/* The benchmarks' entry functions never return (see above), so a port need
+ * not handle a return (a FreeRTOS task, for one, must not return); one that
+ * does MAY end the thread there. rm_thread_delete is the only way a case
+ * thread ends. */
 int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
                      void *arg, int prio, unsigned flags);
-int rm_thread_delete(rm_thread_t t); /* t is never the calling thread */
-int rm_thread_suspend(rm_thread_t t); /* t may be rm_thread_self() */
+/* t is never the calling thread; t may be suspended, ready or blocked. */
+int rm_thread_delete(rm_thread_t t);
+int rm_thread_suspend(rm_thread_t t); /* t: rm_thread_self() or another */
 int rm_thread_resume(rm_thread_t t);
 int rm_thread_yield(void); /* to a ready thread of equal priority */
 int rm_thread_sleep(uint32_t ticks);
@@ -146,7 +163,9 @@ typedef enum rm_obj_kind {
     RM_OBJ_KIND_COUNT
 } rm_obj_kind_t;
 
-/* SEM starts at `initial` (max 1 for MUTEX semantics is not implied). */
+/* SEM starts at `initial` (the count is not limited to 1). MUTEX starts
+ * unlocked and ignores `initial`. The cases pass `initial` != 0 only for
+ * SEM; every other kind starts empty (not signalled). */
 int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner,
                   uint32_t initial);
 int rm_obj_delete(rm_obj_t o);
@@ -154,6 +173,8 @@ int rm_obj_signal(rm_obj_t o, const rm_msg_t *msg);
 int rm_obj_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
 
 /* ---- memory ---------------------------------------------------------- */
+/* Pools live as long as the firmware (no delete): a case creates its pool
+ * once and keeps it across cases of its group. */
 int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count);
 int rm_pool_alloc(rm_pool_t p, void **block);
 int rm_pool_free(rm_pool_t p, void *block);
@@ -167,7 +188,10 @@ int rm_heap_free(void *mem);
 int rm_port_irq_connect(void);   /* default: the target's vector is used */
 void rm_port_isr_enter(void);     /* default: nothing */
 void rm_port_isr_exit(void);      /* e.g. FreeRTOS: portYIELD_FROM_ISR */
-int rm_port_irq_trigger(void);    /* default: rm_target_irq_trigger() */
+/* Returns after the handler ran when the caller is a thread (the benchmark
+ * interrupt outranks every thread): lat.isr.* checks it. Default:
+ * rm_target_irq_trigger(), which has the same obligation (target.h). */
+int rm_port_irq_trigger(void);
 int rm_isr_resume(rm_thread_t t);
 int rm_isr_signal(rm_obj_t o, const rm_msg_t *msg);
 

@@ -22,7 +22,12 @@ uint32_t rm_ts(void);
 void rm_target_write(const char *s, size_t n);
 
 /* Pend the benchmark interrupt (NVIC STIR on Cortex-M). Its vector calls
- * rm_irq_dispatch() (bench.h). */
+ * rm_irq_dispatch() (bench.h). When called from thread mode with the
+ * interrupt enabled, the handler MUST have run before this returns: the
+ * cases time "trigger until handler" and check that it did. On hardware a
+ * write to STIR (or ISPR) takes effect a few cycles later, so follow it
+ * with DSB and ISB; QEMU takes the exception at once, which hides a missing
+ * barrier. */
 void rm_target_irq_trigger(void);
 
 /* End the program with a status (semihosting SYS_EXIT on QEMU, exit() on

@@ -1,0 +1,117 @@
+/* Latency group "lat_jitter": lat.jitter.periodic. A runs every P kernel
+ * ticks (drift-free sleep_until); under it, a suspend/resume pair (B1, B2,
+ * as in lat.suspend_resume) and C, which gives and takes its own semaphore,
+ * keep the kernel busy (B2 and C share the lowest priority and yield to each
+ * other so both run). Series "period": time between two activations of A;
+ * "deviation": |activation - ideal time| with the ideal derived from the
+ * first activation and the counter's declared frequency.
+ */
+#include "rm_case_util.h"
+
+#define JITTER_PERIOD 1u /* ticks */
+#define JITTER_SAMPLES ((uint32_t)(RM_SAMPLES) < 1000u ? (uint32_t)(RM_SAMPLES) : 1000u)
+
+static rm_thread_t j_threads[4]; /* B2 (resumes B1), C, B1, A */
+static rm_obj_t j_sem;
+static volatile bool j_stop;
+
+static void j_b1(void *arg) /* suspends itself, B2 resumes it */
+{
+    (void)arg;
+    for (;;) {
+        (void)rm_thread_suspend(rm_thread_self());
+        if (j_stop) {
+            rm_park();
+        }
+    }
+}
+
+static void j_b2(void *arg)
+{
+    (void)arg;
+    while (!j_stop) {
+        (void)rm_thread_resume(j_threads[2]);
+        (void)rm_thread_yield();
+    }
+    rm_park();
+}
+
+static void j_c(void *arg)
+{
+    (void)arg;
+    while (!j_stop) {
+        (void)rm_obj_signal(j_sem, NULL);
+        (void)rm_obj_wait(j_sem, NULL, RM_FOREVER);
+        (void)rm_thread_yield();
+    }
+    rm_park();
+}
+
+/* One period of A in counter ticks (what "ideal" means in the series). */
+static uint64_t ideal_period_ts(void)
+{
+    return (uint64_t)(RM_TS_HZ) * JITTER_PERIOD / rm_tick_hz();
+}
+
+static void j_a(void *arg)
+{
+    (void)arg;
+    rm_series_t period, dev;
+    uint64_t ideal = ideal_period_ts();
+    rm_series_open(&period, "period", "time between two activations of A");
+    rm_series_open(&dev, "deviation", "|activation - ideal activation time| of A");
+    uint32_t wake = rm_tick_count();
+    (void)rm_thread_sleep_until(&wake, JITTER_PERIOD);
+    uint32_t first = rm_ts(), last = first;
+    for (uint32_t k = 1; k <= JITTER_SAMPLES; k++) {
+        if (rm_thread_sleep_until(&wake, JITTER_PERIOD) != RM_OK) {
+            rm_fail("rm_thread_sleep_until failed");
+            break;
+        }
+        uint32_t now = rm_ts();
+        rm_series_add(&period, now - last);
+        last = now;
+        int64_t d = (int64_t)(uint32_t)(now - first) - (int64_t)(ideal * k);
+        rm_series_add(&dev, (uint32_t)(d < 0 ? -d : d));
+    }
+    rm_series_close(&period);
+    rm_series_close(&dev);
+    j_stop = true;
+    rm_finish();
+}
+
+static void run_jitter(const rm_case_t *c)
+{
+    (void)c;
+    if (rm_tick_hz() == 0u) {
+        rm_unsupported("port has no kernel tick rate");
+        return;
+    }
+    j_stop = false;
+    for (unsigned i = 0; i < 4u; i++) {
+        j_threads[i] = NULL;
+    }
+    RM_TRY(rm_obj_create(&j_sem, RM_OBJ_SEM, NULL, 0u));
+    rm_meta("period_ticks", JITTER_PERIOD);
+    rm_meta("ideal_period_ts", (uint32_t)ideal_period_ts());
+    int rc = rm_thread_create(&j_threads[3], "A", j_a, NULL, RM_PRIO_MIN + 4, 0);
+    if (rc == RM_OK) {
+        rc = rm_thread_create(&j_threads[2], "B1", j_b1, NULL, RM_PRIO_MIN + 2, 0);
+    }
+    if (rc == RM_OK) {
+        rc = rm_thread_create(&j_threads[1], "C", j_c, NULL, RM_PRIO_MIN + 1, 0);
+    }
+    if (rc == RM_OK) {
+        rc = rm_thread_create(&j_threads[0], "B2", j_b2, NULL, RM_PRIO_MIN + 1, 0);
+    }
+    if (rc == RM_OK) {
+        rm_case_wait_done();
+    } else {
+        rm_fatal("rm_thread_create", rc);
+    }
+    j_stop = true;
+    rm_delete_threads(j_threads, 4u);
+    rm_delete_obj(&j_sem);
+}
+
+RM_CASE(jitter_periodic, "lat.jitter.periodic", RM_CAP_THREAD | RM_CAP_SUSPEND | RM_CAP_SEM | RM_CAP_SLEEP_UNTIL | RM_CAP_PREEMPTIVE, run_jitter, NULL);

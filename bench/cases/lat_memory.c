@@ -1,0 +1,65 @@
+/* Latency group "lat_memory": lat.pool (acquire and release one 128-byte
+ * block of a fixed-block pool) and lat.heap (the RTOS's general allocator,
+ * 128 bytes), each call alone, from the runner.
+ */
+#include "rm_case_util.h"
+
+static rm_pool_t pool; /* port.h has no pool delete: one pool per firmware */
+
+static void run_pool(const rm_case_t *c)
+{
+    (void)c;
+    if (pool == NULL) {
+        RM_TRY(rm_pool_create(&pool, RM_BLOCK_SIZE, 4u));
+    }
+    rm_series_t a, f;
+    rm_series_open(&a, "acquire", "acquire a 128 B block");
+    rm_series_open(&f, "release", "release the block");
+    for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
+        void *blk = NULL;
+        uint32_t t0 = rm_ts();
+        int rc = rm_pool_alloc(pool, &blk);
+        uint32_t t1 = rm_ts();
+        if (rc == RM_OK) {
+            rc = rm_pool_free(pool, blk);
+        }
+        uint32_t t2 = rm_ts();
+        if (rc != RM_OK) {
+            rm_fatal("rm_pool_alloc/free", rc);
+            break;
+        }
+        rm_series_add(&a, t1 - t0);
+        rm_series_add(&f, t2 - t1);
+    }
+    rm_series_close(&a);
+    rm_series_close(&f);
+}
+
+static void run_heap(const rm_case_t *c)
+{
+    (void)c;
+    rm_series_t a, f;
+    rm_series_open(&a, "alloc", "allocate 128 B");
+    rm_series_open(&f, "free", "free them");
+    for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
+        void *mem = NULL;
+        uint32_t t0 = rm_ts();
+        int rc = rm_heap_alloc(RM_BLOCK_SIZE, &mem);
+        uint32_t t1 = rm_ts();
+        if (rc == RM_OK) {
+            rc = rm_heap_free(mem);
+        }
+        uint32_t t2 = rm_ts();
+        if (rc != RM_OK) {
+            rm_fatal("rm_heap_alloc/free", rc);
+            break;
+        }
+        rm_series_add(&a, t1 - t0);
+        rm_series_add(&f, t2 - t1);
+    }
+    rm_series_close(&a);
+    rm_series_close(&f);
+}
+
+RM_CASE(pool, "lat.pool", RM_CAP_POOL, run_pool, NULL);
+RM_CASE(heap, "lat.heap", RM_CAP_HEAP, run_heap, NULL);

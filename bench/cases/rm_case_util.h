@@ -1,0 +1,127 @@
+/* Helpers shared by the benchmark case files (static inline: each group is
+ * its own firmware and includes only what it uses).
+ *
+ * Conventions of every case:
+ * - The runner (RM_PRIO_RUNNER, the most urgent thread) creates the case's
+ *   threads and objects, waits in rm_case_wait_done(), then deletes them.
+ *   No case thread runs before the runner waits, so set-up order is free
+ *   (a thread may be created before the object it uses).
+ * - Case threads never return: they end parked (suspended forever), the one
+ *   that finishes calling rm_case_done() first. Loops test a `stop` flag so
+ *   a thread the runner is about to delete parks instead of spinning (on
+ *   POSIX a delete completes at the thread's next blocking call).
+ * What ports must provide for this is listed in rtosmeter/port.h.
+ */
+#ifndef RTOSMETER_CASE_UTIL_H
+#define RTOSMETER_CASE_UTIL_H
+
+#include "rtosmeter/bench.h"
+
+/* Suspend forever (a parked thread is deleted by the runner). */
+static inline void rm_park(void)
+{
+    for (;;) {
+        (void)rm_thread_suspend(rm_thread_self());
+    }
+}
+
+/* Tell the runner the case is over, then park. */
+static inline void rm_finish(void)
+{
+    rm_case_done();
+    rm_park();
+}
+
+/* Threads a case created, deleted in array order (NULLs are skipped). Put a
+ * thread that resumes or signals others before them in the array: on POSIX
+ * a thread may still run up to its next blocking call while being deleted. */
+static inline void rm_delete_threads(rm_thread_t *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (t[i] != NULL) {
+            if (rm_thread_delete(t[i]) != RM_OK) {
+                rm_fail("rm_thread_delete failed");
+            }
+            t[i] = NULL;
+        }
+    }
+}
+
+static inline void rm_delete_obj(rm_obj_t *o)
+{
+    if (*o != NULL) {
+        (void)rm_obj_delete(*o);
+        *o = NULL;
+    }
+}
+
+/* ---- throughput (Thread-Metric style) ---------------------------------- */
+#define RM_TM_MAX_THREADS 5u
+
+/* The reporter: the runner sleeps RM_TM_PERIOD_TICKS per period and emits
+ * the per-period increments of `n` counters (`total` and t0..t<n-1>).
+ * Leaves the final (cumulative) values in `final`, and the values of the
+ * `n_extra` uncounted counters (handler counts...) read at the same moment
+ * in `extra_final`. */
+static inline void rm_tm_report_ex(volatile uint32_t *counters, unsigned n,
+                                   uint32_t *final, volatile uint32_t *const *extra,
+                                   unsigned n_extra, uint32_t *extra_final)
+{
+    static const char *const names[RM_TM_MAX_THREADS] = {"t0", "t1", "t2", "t3", "t4"};
+    uint32_t last[RM_TM_MAX_THREADS] = {0};
+    for (uint32_t period = 1; period <= (uint32_t)(RM_TM_PERIODS); period++) {
+        (void)rm_thread_sleep((uint32_t)(RM_TM_PERIOD_TICKS));
+        uint32_t now[RM_TM_MAX_THREADS];
+        for (unsigned i = 0; i < n; i++) {
+            now[i] = counters[i]; /* the runner preempts all: a consistent cut */
+        }
+        for (unsigned i = 0; i < n_extra; i++) {
+            extra_final[i] = *extra[i];
+        }
+        uint32_t total = 0u;
+        for (unsigned i = 0; i < n; i++) {
+            total += now[i] - last[i];
+        }
+        rm_count("total", period, total);
+        for (unsigned i = 0; i < n; i++) {
+            if (n > 1u) { /* with one thread, "total" is its count */
+                rm_count(names[i], period, now[i] - last[i]);
+            }
+            last[i] = now[i];
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        final[i] = last[i];
+    }
+}
+
+static inline void rm_tm_report(volatile uint32_t *counters, unsigned n, uint32_t *final)
+{
+    rm_tm_report_ex(counters, n, final, NULL, 0u, NULL);
+}
+
+/* CHECK that every counter is within 1 of their mean:
+ * |n*c_i - sum| <= n. got = the largest deviation, rounded up. */
+static inline void rm_tm_check_within_1(const char *name, const uint32_t *c, unsigned n)
+{
+    uint64_t sum = 0u;
+    for (unsigned i = 0; i < n; i++) {
+        sum += c[i];
+    }
+    uint64_t worst = 0u;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t v = (uint64_t)c[i] * n;
+        uint64_t d = v > sum ? v - sum : sum - v;
+        worst = d > worst ? d : worst;
+    }
+    rm_check(name, worst <= n, (uint32_t)((worst + n - 1u) / n), 1u);
+}
+
+/* CHECK that two counts agree within 1. */
+static inline void rm_check_within_1(const char *name, uint32_t a, uint32_t b)
+{
+    uint32_t d = a > b ? a - b : b - a;
+    rm_check(name, d <= 1u, d, 1u);
+}
+
+#endif /* RTOSMETER_CASE_UTIL_H */

@@ -1,0 +1,163 @@
+/* FreeRTOSConfig.h for rtosmeter: one kernel configuration per profile.
+ *
+ * port.cmake selects the profile from the CMake variable RM_PROFILE:
+ *   RM_FREERTOS_VENDOR=0  "default", the benchmark profile of BENCHMARKS.md:
+ *                         preemption on, time slicing off, 1000 Hz tick,
+ *                         configASSERT, stack checks, tracing and run-time
+ *                         statistics off.
+ *   RM_FREERTOS_VENDOR=1  "vendor": what FreeRTOS ships (the kernel's own
+ *                         defaults in FreeRTOS.h and the template in
+ *                         examples/template_configuration): time slicing on,
+ *                         configASSERT on, stack overflow check 2, handler
+ *                         installation check on, generic task selection,
+ *                         heap cleared on free.
+ * Both profiles share the tick rate (fairness rule: the same 1000 Hz tick for
+ * every port), the priority range, the heap and the task set (no timer task),
+ * so they differ only in checks and scheduling policy.
+ * RM_FREERTOS_POSIX=1 marks the host build (FreeRTOS's GCC_POSIX port).
+ */
+#ifndef FREERTOS_CONFIG_H
+#define FREERTOS_CONFIG_H
+
+#ifndef RM_FREERTOS_VENDOR
+#define RM_FREERTOS_VENDOR 0
+#endif
+#ifndef RM_FREERTOS_POSIX
+#define RM_FREERTOS_POSIX 0
+#endif
+
+/* ---- clocks and tick ------------------------------------------------- */
+/* MPS2 machines (AN385/AN386/AN500) clock the core and SysTick at 25 MHz;
+ * a target with another clock passes RM_CPU_HZ. */
+#ifndef RM_CPU_HZ
+#define RM_CPU_HZ 25000000u
+#endif
+#define configCPU_CLOCK_HZ RM_CPU_HZ
+#define configTICK_RATE_HZ 1000
+#define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
+
+/* ---- scheduling ------------------------------------------------------ */
+/* RM_PRIO_MIN..RM_PRIO_RUNNER (1..31) map one to one onto FreeRTOS
+ * priorities 1..31; 0 is the idle task's. */
+#define configMAX_PRIORITIES 32
+#define configUSE_PREEMPTION 1
+#define configUSE_TICKLESS_IDLE 0 /* idle spins: no WFI (RM_NO_WFI) */
+#define configIDLE_SHOULD_YIELD 1
+#define configUSE_IDLE_HOOK 0
+#define configUSE_TICK_HOOK 0
+#if RM_FREERTOS_VENDOR
+#define configUSE_TIME_SLICING 1
+#define configUSE_PORT_OPTIMISED_TASK_SELECTION 0
+#else
+#define configUSE_TIME_SLICING 0
+/* The Cortex-M ports find the top ready priority with CLZ (FreeRTOS's own
+ * Cortex-M demos do the same); the POSIX port has only the generic search. */
+#if RM_FREERTOS_POSIX
+#define configUSE_PORT_OPTIMISED_TASK_SELECTION 0
+#else
+#define configUSE_PORT_OPTIMISED_TASK_SELECTION 1
+#endif
+#endif
+
+/* ---- tasks and memory ------------------------------------------------ */
+#define configMINIMAL_STACK_SIZE 256
+#define RM_FREERTOS_STACK_WORDS 1024 /* every rtosmeter thread */
+#define configMAX_TASK_NAME_LEN 16
+#define configSTACK_DEPTH_TYPE uint32_t
+#define configSUPPORT_STATIC_ALLOCATION 0
+#define configSUPPORT_DYNAMIC_ALLOCATION 1
+#if RM_FREERTOS_POSIX
+#define configTOTAL_HEAP_SIZE (1024u * 1024u)
+#else
+#define configTOTAL_HEAP_SIZE (256u * 1024u)
+#endif
+#define configAPPLICATION_ALLOCATED_HEAP 0
+#define configUSE_MALLOC_FAILED_HOOK 0
+#define configNUM_THREAD_LOCAL_STORAGE_POINTERS 1 /* rm_thread_self() */
+#define configUSE_NEWLIB_REENTRANT 0
+#define configENABLE_BACKWARD_COMPATIBILITY 0
+#define configUSE_MINI_LIST_ITEM 1
+#define configMESSAGE_BUFFER_LENGTH_TYPE size_t
+#if RM_FREERTOS_VENDOR
+#define configHEAP_CLEAR_MEMORY_ON_FREE 1
+#else
+#define configHEAP_CLEAR_MEMORY_ON_FREE 0
+#endif
+
+/* ---- kernel objects -------------------------------------------------- */
+#define configUSE_MUTEXES 1
+#define configUSE_RECURSIVE_MUTEXES 0
+#define configUSE_COUNTING_SEMAPHORES 1
+#define configUSE_QUEUE_SETS 0
+#define configQUEUE_REGISTRY_SIZE 0
+#define configUSE_EVENT_GROUPS 1
+#define configUSE_STREAM_BUFFERS 1
+#define configUSE_TASK_NOTIFICATIONS 1
+/* Index 0: NOTIFY (counting give/take); index 1: THREAD_FLAGS (bits). */
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 2
+/* No timer task: one task set for both profiles. Consequence: event groups
+ * cannot be set from an interrupt (xEventGroupSetBitsFromISR defers to the
+ * timer task), so rm_isr_signal() on an EVENT is unsupported. */
+#define configUSE_TIMERS 0
+#define configUSE_CO_ROUTINES 0
+#define configUSE_APPLICATION_TASK_TAG 0
+#define configUSE_POSIX_ERRNO 0
+
+/* ---- checks, tracing, statistics --------------------------------------- */
+#define configGENERATE_RUN_TIME_STATS 0
+#define configUSE_TRACE_FACILITY 0
+#define configUSE_STATS_FORMATTING_FUNCTIONS 0
+#if RM_FREERTOS_VENDOR
+#define configCHECK_FOR_STACK_OVERFLOW 2
+#define configCHECK_HANDLER_INSTALLATION 1
+/* Reports the failing file and line, then ends the run (port.c). */
+void rm_freertos_assert_failed(const char *file, int line);
+#define configASSERT(x)                                   \
+    do {                                                  \
+        if ((x) == 0)                                     \
+            rm_freertos_assert_failed(__FILE__, __LINE__); \
+    } while (0)
+#else
+#define configCHECK_FOR_STACK_OVERFLOW 0
+#define configCHECK_HANDLER_INSTALLATION 0
+#endif
+
+/* ---- interrupt priorities (Cortex-M) ------------------------------------ */
+/* Written for 3 implemented priority bits (MPS2 silicon; QEMU implements 8,
+ * which accepts the same values). Every interrupt that calls a FromISR
+ * function must be maskable by the kernel's critical sections (BASEPRI =
+ * configMAX_SYSCALL_INTERRUPT_PRIORITY, 0x80): the MPS2 targets put the
+ * benchmark interrupt at 0xC0 and the periodic timer at 0x80, both inside;
+ * the tick and PendSV run at the lowest level. */
+#define configPRIO_BITS 3
+#define configLIBRARY_LOWEST_INTERRUPT_PRIORITY 7
+#define configLIBRARY_MAX_SYSCALL_INTERRUPT_PRIORITY 4
+#define configKERNEL_INTERRUPT_PRIORITY \
+    (configLIBRARY_LOWEST_INTERRUPT_PRIORITY << (8 - configPRIO_BITS))
+#define configMAX_SYSCALL_INTERRUPT_PRIORITY \
+    (configLIBRARY_MAX_SYSCALL_INTERRUPT_PRIORITY << (8 - configPRIO_BITS))
+
+/* The Cortex-M ports' handlers, under the names of the target's vector table
+ * (targets/common/cortex-m/startup.c). */
+#define vPortSVCHandler SVC_Handler
+#define xPortPendSVHandler PendSV_Handler
+#define xPortSysTickHandler SysTick_Handler
+
+/* ---- optional API ---------------------------------------------------- */
+#define INCLUDE_vTaskPrioritySet 1
+#define INCLUDE_uxTaskPriorityGet 1
+#define INCLUDE_vTaskDelete 1
+#define INCLUDE_vTaskSuspend 1
+#define INCLUDE_xTaskDelayUntil 1 /* not also INCLUDE_vTaskDelayUntil (V11) */
+#define INCLUDE_vTaskDelay 1
+#define INCLUDE_xTaskGetSchedulerState 1
+#define INCLUDE_xTaskGetCurrentTaskHandle 1
+#define INCLUDE_xTaskResumeFromISR 1
+#define INCLUDE_uxTaskGetStackHighWaterMark 0
+#define INCLUDE_xTaskGetIdleTaskHandle 0
+#define INCLUDE_eTaskGetState 0
+#define INCLUDE_xTimerPendFunctionCall 0
+#define INCLUDE_xTaskAbortDelay 0
+#define INCLUDE_xTaskGetHandle 0
+
+#endif /* FREERTOS_CONFIG_H */

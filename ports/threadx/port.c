@@ -1,0 +1,487 @@
+/* rtosmeter port for Eclipse ThreadX: the porting layer (port.h) on ThreadX's
+ * native tx_* API, one ThreadX call per operation.
+ *
+ * Design decisions:
+ * - Priorities: ThreadX 0 is the most urgent of 32 levels. RM_PRIO p (1..31)
+ *   maps to ThreadX 31 - p: RM_PRIO_MIN 1 -> 30, RM_PRIO_MAX 30 -> 1, the
+ *   runner (RM_PRIO_RUNNER 31) -> 0. Level 31 is unused.
+ * - Preemption threshold is not used (threshold = priority; the benchmark
+ *   profile compiles it out with TX_DISABLE_PREEMPTION_THRESHOLD). Time
+ *   slicing is off: every thread is created with TX_NO_TIME_SLICE.
+ * - Threads, objects and pools live in static slot tables; stacks are static.
+ *   A thread's entry gets its slot index as ThreadX's ULONG entry input, so no
+ *   pointer goes through a 32-bit ULONG on the 64-bit Linux host.
+ * - rm_thread_delete is tx_thread_terminate + tx_thread_delete: ThreadX only
+ *   deletes a terminated or completed thread. A returning entry function
+ *   leaves the thread TX_COMPLETED, which ThreadX handles itself.
+ * - rm_thread_priority reads the control block's tx_thread_priority (the
+ *   current, possibly inherited priority): ThreadX has no call for it
+ *   (tx_thread_info_get returns the user-set priority).
+ * - rm_thread_sleep_until: ThreadX has no absolute sleep; it stands in with
+ *   tx_time_get + tx_thread_sleep(remaining ticks) (no sleep when the wake
+ *   time has passed), which is how ThreadX applications write periodic work.
+ * - SEM = TX_SEMAPHORE, MUTEX = TX_MUTEX with TX_INHERIT, EVENT = event flags
+ *   group (set bit 0 with TX_OR / get bit 0 with TX_OR_CLEAR), QUEUE = TX_QUEUE
+ *   of TX_4_ULONG messages (ULONG is 32-bit on every ThreadX port used here,
+ *   checked below), RM_QUEUE_DEPTH deep; signal never blocks (full -> EAGAIN).
+ *   Mailbox, FIFO, LIFO, stream, message buffer, notification, condition
+ *   variable, thread messages/flags and poll signals have no ThreadX object:
+ *   RM_ENOTSUP (reasons in port.toml).
+ * - POOL = TX_BLOCK_POOL (storage from a static arena), HEAP = one
+ *   TX_BYTE_POOL (tx_byte_allocate/tx_byte_release) over the memory ThreadX
+ *   hands to tx_application_define.
+ * - ISR calls: tx_thread_resume, tx_semaphore_put, tx_event_flags_set and
+ *   tx_queue_send (TX_NO_WAIT) are legal in ThreadX interrupt handlers. On
+ *   Cortex-M a handler needs no ThreadX entry/exit code (the switch it makes
+ *   necessary is a pended PendSV, taken when the handler returns), so
+ *   rm_port_isr_enter/exit keep their empty defaults.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rtosmeter/bench.h"
+#include "tx_api.h"
+
+_Static_assert(sizeof(ULONG) * 4u == RM_MSG_SIZE,
+               "ThreadX ULONG must be 32-bit: queue messages are TX_4_ULONG");
+
+#ifndef RM_TX_MAX_THREADS
+#define RM_TX_MAX_THREADS 32
+#endif
+#ifndef RM_TX_STACK_SIZE
+#define RM_TX_STACK_SIZE 2048u
+#endif
+#ifndef RM_TX_MAX_OBJS
+#define RM_TX_MAX_OBJS 32
+#endif
+#ifndef RM_TX_MAX_POOLS
+#define RM_TX_MAX_POOLS 8
+#endif
+#ifndef RM_TX_POOL_ARENA
+#define RM_TX_POOL_ARENA 16384u
+#endif
+#ifndef RM_TX_HEAP_SIZE
+#define RM_TX_HEAP_SIZE 16384u
+#endif
+
+#define RM_TX_PRIO(p) ((UINT)(31 - (p)))
+
+/* TX_THREAD first: tx_thread_identify() is then the rm_thread_t. */
+struct rm_thread {
+    TX_THREAD tx;
+    rm_entry_t entry;
+    void *arg;
+    uint8_t used;
+    ULONG stack[RM_TX_STACK_SIZE / sizeof(ULONG)] __attribute__((aligned(8)));
+};
+
+struct rm_obj {
+    rm_obj_kind_t kind;
+    uint8_t used;
+    union {
+        TX_SEMAPHORE sem;
+        TX_MUTEX mutex;
+        TX_EVENT_FLAGS_GROUP event;
+        struct {
+            TX_QUEUE q;
+            ULONG buf[RM_QUEUE_DEPTH * (RM_MSG_SIZE / sizeof(ULONG))];
+        } queue;
+    } u;
+};
+
+struct rm_pool {
+    TX_BLOCK_POOL bp;
+    uint8_t used;
+};
+
+static struct rm_thread rm_tx_threads[RM_TX_MAX_THREADS];
+static struct rm_obj rm_tx_objs[RM_TX_MAX_OBJS];
+static struct rm_pool rm_tx_pools[RM_TX_MAX_POOLS];
+static ULONG rm_tx_arena[RM_TX_POOL_ARENA / sizeof(ULONG)] __attribute__((aligned(8)));
+static size_t rm_tx_arena_used;
+static TX_BYTE_POOL rm_tx_heap;
+
+/* ---- slot tables (set-up paths only, never inside a measured call) ---- */
+static int rm_tx_claim(uint8_t *used)
+{
+    UINT old = tx_interrupt_control(TX_INT_DISABLE);
+    int got = !*used;
+    *used = 1;
+    tx_interrupt_control(old);
+    return got;
+}
+
+static int rm_tx_status(UINT st, uint32_t timeout)
+{
+    switch (st) {
+    case TX_SUCCESS:
+        return RM_OK;
+    case TX_NO_INSTANCE:
+    case TX_NOT_AVAILABLE:
+    case TX_NO_EVENTS:
+    case TX_QUEUE_EMPTY:
+    case TX_NO_MEMORY:
+        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+    case TX_QUEUE_FULL:
+        return RM_EAGAIN;
+    default:
+        return RM_ERROR;
+    }
+}
+
+/* ---- threads ---------------------------------------------------------- */
+static VOID rm_tx_entry(ULONG index)
+{
+    struct rm_thread *t = &rm_tx_threads[index];
+    t->entry(t->arg);
+}
+
+int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
+                     void *arg, int prio, unsigned flags)
+{
+    if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER)
+        return RM_ERROR;
+    for (ULONG i = 0; i < RM_TX_MAX_THREADS; i++) {
+        struct rm_thread *s = &rm_tx_threads[i];
+        if (!rm_tx_claim(&s->used))
+            continue;
+        s->entry = entry;
+        s->arg = arg;
+        /* Set before the call: an auto-started, more urgent thread runs
+         * inside tx_thread_create and may already use its handle. */
+        *t = s;
+        UINT st = tx_thread_create(&s->tx, (CHAR *)name, rm_tx_entry, i,
+                                   s->stack, sizeof s->stack, RM_TX_PRIO(prio),
+                                   RM_TX_PRIO(prio), TX_NO_TIME_SLICE,
+                                   (flags & RM_THREAD_SUSPENDED) ? TX_DONT_START
+                                                                 : TX_AUTO_START);
+        if (st != TX_SUCCESS) {
+            s->used = 0;
+            *t = NULL;
+            return RM_ERROR;
+        }
+        return RM_OK;
+    }
+    return RM_ERROR;
+}
+
+int rm_thread_delete(rm_thread_t t)
+{
+    if (tx_thread_terminate(&t->tx) != TX_SUCCESS)
+        return RM_ERROR;
+    if (tx_thread_delete(&t->tx) != TX_SUCCESS)
+        return RM_ERROR;
+    t->used = 0;
+    return RM_OK;
+}
+
+int rm_thread_suspend(rm_thread_t t)
+{
+    return tx_thread_suspend(&t->tx) == TX_SUCCESS ? RM_OK : RM_ERROR;
+}
+
+int rm_thread_resume(rm_thread_t t)
+{
+    return tx_thread_resume(&t->tx) == TX_SUCCESS ? RM_OK : RM_ERROR;
+}
+
+int rm_thread_yield(void)
+{
+    tx_thread_relinquish();
+    return RM_OK;
+}
+
+int rm_thread_sleep(uint32_t ticks)
+{
+    return tx_thread_sleep(ticks) == TX_SUCCESS ? RM_OK : RM_ERROR;
+}
+
+int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
+{
+    uint32_t target = *wake + period;
+    uint32_t left = target - (uint32_t)tx_time_get();
+    *wake = target;
+    /* A wake time already passed (left "negative") means no sleep. */
+    if (left == 0 || left > period)
+        return RM_OK;
+    return tx_thread_sleep(left) == TX_SUCCESS ? RM_OK : RM_ERROR;
+}
+
+rm_thread_t rm_thread_self(void)
+{
+    return (rm_thread_t)tx_thread_identify();
+}
+
+int rm_thread_priority(rm_thread_t t)
+{
+    /* The current priority, inheritance included, is the control block's
+     * tx_thread_priority; tx_thread_info_get reports the priority the user
+     * set (tx_thread_user_priority), so it cannot show inheritance. */
+    return 31 - (int)t->tx.tx_thread_priority;
+}
+
+int rm_thread_set_priority(rm_thread_t t, int prio)
+{
+    UINT old;
+    if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER)
+        return RM_ERROR;
+    return tx_thread_priority_change(&t->tx, RM_TX_PRIO(prio), &old) == TX_SUCCESS
+               ? RM_OK
+               : RM_ERROR;
+}
+
+uint32_t rm_tick_count(void)
+{
+    return (uint32_t)tx_time_get();
+}
+
+uint32_t rm_tick_hz(void)
+{
+    return (uint32_t)TX_TIMER_TICKS_PER_SECOND;
+}
+
+/* ---- IPC objects ------------------------------------------------------ */
+int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner,
+                  uint32_t initial)
+{
+    (void)owner; /* no ThreadX object here is addressed to a thread */
+    if (kind != RM_OBJ_SEM && kind != RM_OBJ_MUTEX && kind != RM_OBJ_EVENT &&
+        kind != RM_OBJ_QUEUE)
+        return RM_ENOTSUP;
+    for (int i = 0; i < RM_TX_MAX_OBJS; i++) {
+        struct rm_obj *s = &rm_tx_objs[i];
+        if (!rm_tx_claim(&s->used))
+            continue;
+        s->kind = kind;
+        UINT st;
+        switch (kind) {
+        case RM_OBJ_SEM:
+            st = tx_semaphore_create(&s->u.sem, "rm_sem", initial);
+            break;
+        case RM_OBJ_MUTEX:
+            st = tx_mutex_create(&s->u.mutex, "rm_mutex", TX_INHERIT);
+            break;
+        case RM_OBJ_EVENT:
+            st = tx_event_flags_create(&s->u.event, "rm_event");
+            break;
+        default:
+            st = tx_queue_create(&s->u.queue.q, "rm_queue", TX_4_ULONG,
+                                 s->u.queue.buf, sizeof s->u.queue.buf);
+            break;
+        }
+        if (st != TX_SUCCESS) {
+            s->used = 0;
+            return RM_ERROR;
+        }
+        *o = s;
+        return RM_OK;
+    }
+    return RM_ERROR;
+}
+
+int rm_obj_delete(rm_obj_t o)
+{
+    UINT st;
+    switch (o->kind) {
+    case RM_OBJ_SEM:
+        st = tx_semaphore_delete(&o->u.sem);
+        break;
+    case RM_OBJ_MUTEX:
+        st = tx_mutex_delete(&o->u.mutex);
+        break;
+    case RM_OBJ_EVENT:
+        st = tx_event_flags_delete(&o->u.event);
+        break;
+    case RM_OBJ_QUEUE:
+        st = tx_queue_delete(&o->u.queue.q);
+        break;
+    default:
+        return RM_ENOTSUP;
+    }
+    if (st != TX_SUCCESS)
+        return RM_ERROR;
+    o->used = 0;
+    return RM_OK;
+}
+
+int rm_obj_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    switch (o->kind) {
+    case RM_OBJ_SEM:
+        return rm_tx_status(tx_semaphore_put(&o->u.sem), RM_NO_WAIT);
+    case RM_OBJ_MUTEX:
+        return rm_tx_status(tx_mutex_put(&o->u.mutex), RM_NO_WAIT);
+    case RM_OBJ_EVENT:
+        return rm_tx_status(tx_event_flags_set(&o->u.event, 1u, TX_OR), RM_NO_WAIT);
+    case RM_OBJ_QUEUE:
+        /* ThreadX's API is not const-correct; the message is only read. */
+        return rm_tx_status(tx_queue_send(&o->u.queue.q, (VOID *)(uintptr_t)msg->w,
+                                          TX_NO_WAIT),
+                            RM_NO_WAIT);
+    default:
+        return RM_ENOTSUP;
+    }
+}
+
+int rm_obj_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    /* RM_NO_WAIT / RM_FOREVER equal TX_NO_WAIT / TX_WAIT_FOREVER. */
+    switch (o->kind) {
+    case RM_OBJ_SEM:
+        return rm_tx_status(tx_semaphore_get(&o->u.sem, timeout), timeout);
+    case RM_OBJ_MUTEX:
+        return rm_tx_status(tx_mutex_get(&o->u.mutex, timeout), timeout);
+    case RM_OBJ_EVENT: {
+        ULONG got;
+        return rm_tx_status(tx_event_flags_get(&o->u.event, 1u, TX_OR_CLEAR, &got,
+                                               timeout),
+                            timeout);
+    }
+    case RM_OBJ_QUEUE:
+        return rm_tx_status(tx_queue_receive(&o->u.queue.q, msg->w, timeout), timeout);
+    default:
+        return RM_ENOTSUP;
+    }
+}
+
+/* ---- memory ----------------------------------------------------------- */
+int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
+{
+    /* ThreadX rounds blocks up to ULONG and adds one pointer per block. */
+    size_t per = ((block_size + sizeof(ULONG) - 1u) & ~(sizeof(ULONG) - 1u)) +
+                 sizeof(UCHAR *);
+    size_t bytes = (per * count + 7u) & ~(size_t)7u;
+    for (int i = 0; i < RM_TX_MAX_POOLS; i++) {
+        struct rm_pool *s = &rm_tx_pools[i];
+        if (!rm_tx_claim(&s->used))
+            continue;
+        UINT old = tx_interrupt_control(TX_INT_DISABLE);
+        size_t at = rm_tx_arena_used;
+        int room = at + bytes <= sizeof rm_tx_arena;
+        if (room)
+            rm_tx_arena_used = at + bytes;
+        tx_interrupt_control(old);
+        if (!room ||
+            tx_block_pool_create(&s->bp, "rm_pool", block_size,
+                                 (UCHAR *)rm_tx_arena + at, (ULONG)bytes) != TX_SUCCESS) {
+            s->used = 0;
+            return RM_ERROR;
+        }
+        *p = s;
+        return RM_OK;
+    }
+    return RM_ERROR;
+}
+
+int rm_pool_alloc(rm_pool_t p, void **block)
+{
+    return rm_tx_status(tx_block_allocate(&p->bp, block, TX_NO_WAIT), RM_NO_WAIT);
+}
+
+int rm_pool_free(rm_pool_t p, void *block)
+{
+    (void)p; /* ThreadX finds the pool from the block's header */
+    return tx_block_release(block) == TX_SUCCESS ? RM_OK : RM_ERROR;
+}
+
+int rm_heap_alloc(size_t size, void **mem)
+{
+    return rm_tx_status(tx_byte_allocate(&rm_tx_heap, mem, (ULONG)size, TX_NO_WAIT),
+                        RM_NO_WAIT);
+}
+
+int rm_heap_free(void *mem)
+{
+    return tx_byte_release(mem) == TX_SUCCESS ? RM_OK : RM_ERROR;
+}
+
+/* ---- interrupts ------------------------------------------------------- */
+int rm_isr_resume(rm_thread_t t)
+{
+    return tx_thread_resume(&t->tx) == TX_SUCCESS ? RM_OK : RM_ERROR;
+}
+
+int rm_isr_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    if (o->kind == RM_OBJ_MUTEX)
+        return RM_ENOTSUP; /* ThreadX mutexes are not usable from ISRs */
+    return rm_obj_signal(o, msg);
+}
+
+/* ---- start-up and description ----------------------------------------- */
+VOID tx_application_define(VOID *first_unused_memory)
+{
+    rm_thread_t runner;
+    if (tx_byte_pool_create(&rm_tx_heap, "rm_heap", first_unused_memory,
+                            RM_TX_HEAP_SIZE) != TX_SUCCESS ||
+        rm_thread_create(&runner, "runner", rm_runner_main, NULL, RM_PRIO_RUNNER, 0) !=
+            RM_OK)
+        rm_target_exit(2);
+}
+
+int main(void)
+{
+    rm_target_init();
+    tx_kernel_enter(); /* never returns */
+    return 0;
+}
+
+void rm_port_describe(void)
+{
+    rm_emit_cfg("threadx.version", RM_TX_VERSION_STR);
+    rm_emit_cfg("threadx.arch", RM_TX_ARCH_STR);
+    rm_emit_cfg("threadx.profile", RM_TX_PROFILE_VENDOR ? "vendor" : "benchmark");
+    rm_emit_cfg("preemption", "on");
+    rm_emit_cfg("time_slicing", "off (TX_NO_TIME_SLICE)");
+#ifdef TX_DISABLE_ERROR_CHECKING
+    rm_emit_cfg("threadx.error_checking", "off");
+#else
+    rm_emit_cfg("threadx.error_checking", "on");
+#endif
+#ifdef TX_DISABLE_NOTIFY_CALLBACKS
+    rm_emit_cfg("threadx.notify_callbacks", "off");
+#else
+    rm_emit_cfg("threadx.notify_callbacks", "on");
+#endif
+#ifdef TX_DISABLE_PREEMPTION_THRESHOLD
+    rm_emit_cfg("threadx.preemption_threshold", "compiled out");
+#else
+    rm_emit_cfg("threadx.preemption_threshold", "compiled in, unused");
+#endif
+#ifdef TX_TIMER_PROCESS_IN_ISR
+    rm_emit_cfg("threadx.timer", "expiry in tick ISR");
+#else
+    rm_emit_cfg("threadx.timer", "timer thread");
+#endif
+#ifdef TX_ENABLE_STACK_CHECKING
+    rm_emit_cfg("threadx.stack_checking", "on");
+#else
+    rm_emit_cfg("threadx.stack_checking", "off");
+#endif
+#ifdef TX_DISABLE_STACK_FILLING
+    rm_emit_cfg("threadx.stack_filling", "off");
+#else
+    rm_emit_cfg("threadx.stack_filling", "on");
+#endif
+#ifdef TX_ENABLE_EVENT_TRACE
+    rm_emit_cfg("threadx.trace", "on");
+#else
+    rm_emit_cfg("threadx.trace", "off");
+#endif
+#ifdef TX_ENABLE_WFI
+    rm_emit_cfg("threadx.idle", "WFI in the scheduler loop");
+#elif defined(__linux__)
+    rm_emit_cfg("threadx.idle", "ThreadX Linux scheduler thread waits on a semaphore");
+#else
+    rm_emit_cfg("threadx.idle", "spin in the PendSV scheduler loop (no TX_ENABLE_WFI)");
+#endif
+    rm_emit_cfg("heap", "tx_byte_pool (first fit)");
+    rm_emit_cfg_u32("threadx.stack_bytes", RM_TX_STACK_SIZE);
+#if defined(__OPTIMIZE_SIZE__)
+    rm_emit_cfg("optimisation", "size (__OPTIMIZE_SIZE__)");
+#elif defined(__OPTIMIZE__)
+    rm_emit_cfg("optimisation", "on (__OPTIMIZE__)");
+#else
+    rm_emit_cfg("optimisation", "off");
+#endif
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# One set-up command for rtosmeter on Debian/Ubuntu: system tools (compilers,
+# CMake, Ninja, QEMU, Chromium for the HTML report tests) and a virtualenv
+# with rtosmeter installed in editable mode. Safe to run again: apt-get and
+# pip skip what is already there.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+    cmake ninja-build gcc g++ gcc-multilib make git
+    python3 python3-venv python3-pip
+    gcc-arm-none-eabi libnewlib-arm-none-eabi
+    qemu-system-arm chromium device-tree-compiler
+)
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        echo "Error: installing system packages needs root in scripts/install.sh." \
+             "Run it as root or install sudo." >&2
+        exit 1
+    fi
+}
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$pkg")
+    fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "Error: apt-get not found in scripts/install.sh. Install these packages with" \
+             "your system's package manager: ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "Installing system packages: ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        "${missing[@]}"
+else
+    echo "System packages: all present."
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q -e '.[dev]'
+echo "Ready: .venv/bin/rtosmeter run"

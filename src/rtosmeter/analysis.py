@@ -1,0 +1,245 @@
+"""A stored run -> `RunView`: statistics in their unit, checks, normalised scores.
+
+Units (docs/protocol.md, DESIGN "Measurement principles"): a sample is a
+counter difference in ticks of the stream's timestamp (`HELLO hz`); the
+runner recorded with each execution says how to read it:
+
+- host:                 `ns (host clock)`, 1e9 / hz ns per tick;
+- QEMU with -icount N:  `instructions (QEMU icount)`; one instruction is 2**N
+  virtual ns, so a tick is (1e9 / hz) / 2**N instructions (deterministic);
+- QEMU without icount:  `timer ticks @<hz> (host-timed, noisy)`;
+- a DWT cycle counter:  `cycles (DWT)`.
+
+The median of the stream's `calib.overhead` series (two back-to-back
+timestamp reads, cold sample excluded) is subtracted from every interval of
+that stream, clamped at 0, and reported as `Distribution.overhead`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rtosmeter import stats
+from rtosmeter.model import (
+    BuildInfo,
+    CaseResult,
+    Check,
+    Distribution,
+    Footprint,
+    RunView,
+    Unit,
+)
+from rtosmeter.store import ExecutionRow, Store
+
+CALIB_CASE = "calib.overhead"
+CALIB_SERIES = "overhead"
+
+
+def format_hz(hz: float) -> str:
+    """25000000 -> "25 MHz", 1000000000 -> "1 GHz", 32768 -> "32.768 kHz"."""
+    for scale, name in ((1e9, "GHz"), (1e6, "MHz"), (1e3, "kHz")):
+        if hz >= scale:
+            return f"{hz / scale:g} {name}"
+    return f"{hz:g} Hz"
+
+
+def _shift(value: Any) -> int | None:
+    if value is None or isinstance(value, bool):
+        return None
+    text = str(value).strip().lower()
+    return int(text) if text.isdigit() else None
+
+
+def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any]) -> Unit:
+    """The unit of one stream's samples (see the module docstring)."""
+    try:
+        hz = float(hello.get("hz", "0"))
+    except ValueError:
+        hz = 0.0
+    counter = f"{hello.get('ts', '')} {hello.get('unit', '')}".lower()
+    kind = str(runner.get("runner", "")).lower()
+    if hz <= 0:
+        return Unit(f"{hello.get('unit', 'ticks') or 'ticks'} (rate unknown)", 1.0, False)
+    if "dwt" in counter or hello.get("unit", "") == "cycles":
+        return Unit("cycles (DWT)", 1.0, False)
+    if kind == "host" or (not kind and hello.get("target") == "host"):
+        return Unit("ns (host clock)", 1e9 / hz, False)
+    if kind == "qemu":
+        shift = _shift(runner.get("icount_shift"))
+        if shift is not None:
+            return Unit("instructions (QEMU icount)", (1e9 / hz) / 2**shift, True)
+        return Unit(f"timer ticks @{format_hz(hz)} (host-timed, noisy)", 1.0, False)
+    return Unit(f"{hello.get('unit', 'ticks') or 'ticks'} @{format_hz(hz)}", 1.0, False)
+
+
+def _str_dict(d: Mapping[str, Any]) -> dict[str, str]:
+    return {k: v if isinstance(v, str) else json.dumps(v, sort_keys=True) for k, v in d.items()}
+
+
+def _overheads(store: Store, run_id: int) -> dict[int, float]:
+    """execution id -> median calibration overhead in ticks."""
+    out: dict[int, float] = {}
+    for execution_id, name, samples in store.case_series(run_id, CALIB_CASE):
+        if name == CALIB_SERIES and samples.size:
+            warm = samples[1:] if samples.size > 1 else samples
+            out[execution_id] = stats.median(warm)
+    return out
+
+
+def distribution(samples: np.ndarray[Any, Any], name: str, what: str, unit: Unit,
+                 overhead_ticks: float) -> Distribution:
+    """Statistics of raw tick samples, overhead subtracted, in `unit`."""
+    values = samples.astype(np.float64)
+    if overhead_ticks:
+        values -= overhead_ticks
+        np.maximum(values, 0.0, out=values)
+    if unit.per_tick != 1.0:
+        values *= unit.per_tick
+    s = stats.summarize(values)
+    return Distribution(name, what, unit, s.n, s.cold, s.mean, s.std, s.min, s.p1, s.p25,
+                        s.p50, s.p75, s.p99, s.max, s.jitter, overhead_ticks * unit.per_tick)
+
+
+def _system(builds: Mapping[int, Any], ex: ExecutionRow) -> str:
+    b = builds.get(ex.build_id)
+    return f"{b.port}/{b.target}/{b.profile} {ex.group}" if b else f"build {ex.build_id}"
+
+
+def _execution_errors(builds: Mapping[int, Any], ex: ExecutionRow) -> list[str]:
+    where = _system(builds, ex)
+    out = []
+    if ex.status != "ok":
+        out.append(f"{where}: {ex.status}" + (f": {ex.error}" if ex.error else ""))
+    out += [f"{where}: stream byte {off}: {msg}" for off, msg in ex.errors]
+    return out
+
+
+def _footprint(b: Any, ex: ExecutionRow) -> Footprint | None:
+    fp = ex.footprint
+    if not fp or "flash" not in fp:
+        return None
+    parts: dict[str, tuple[int, int]] = {}
+    try:
+        for origin, value in dict(fp.get("parts", {})).items():
+            if isinstance(value, Mapping):
+                parts[origin] = (int(value.get("flash", 0)), int(value.get("ram", 0)))
+            else:
+                parts[origin] = (int(value[0]), int(value[1]))
+        return Footprint(b.port, b.target, b.profile, ex.group, int(fp["flash"]),
+                         int(fp.get("ram", 0)), parts)
+    except (TypeError, ValueError, KeyError, IndexError):
+        return None  # a footprint of another shape: extra information, not the run
+
+
+def load_run(store: Store, run_id: int) -> RunView:
+    """Everything reports need about one run, computed from its raw rows."""
+    run = store.run(run_id)
+    builds = {b.id: b for b in store.builds(run_id)}
+    execs = {e.id: e for e in store.executions(run_id)}
+    overhead = _overheads(store, run_id)
+    units = {e.id: unit_for(e.hello, e.runner) for e in execs.values()}
+
+    errors = [f"{b.port}/{b.target}/{b.profile}: build {b.status}: {b.error}"
+              for b in builds.values() if b.status != "ok"]
+    for ex in execs.values():
+        errors += _execution_errors(builds, ex)
+
+    results: dict[int, CaseResult] = {}
+    exec_of: dict[int, int] = {}
+    stream_cfg: dict[int, dict[str, str]] = {}
+    for row in store.cases(run_id):
+        ex = execs[row.execution_id]
+        b = builds[ex.build_id]
+        results[row.id] = CaseResult(b.port, b.target, b.profile, ex.group, row.case_id,
+                                     row.status, row.reason, meta=dict(row.meta))
+        exec_of[row.id] = ex.id
+        stream_cfg.setdefault(ex.build_id, row.cfg)
+
+    for srow in store.iter_series(run_id):
+        case = results[srow.case_row]
+        ex_id = exec_of[srow.case_row]
+        ticks = 0.0 if case.case_id == CALIB_CASE else overhead.get(ex_id, 0.0)
+        case.distributions.append(
+            distribution(srow.samples, srow.name, srow.what, units[ex_id], ticks))
+    for case_row, name, _period, value in store.counts(run_id):
+        results[case_row].counts.setdefault(name, []).append(value)
+    for case_row, name, ok, got, want in store.checks(run_id):
+        case = results[case_row]
+        case.checks.append(Check(name, ok, got, want))
+        if not ok and case.status == "ok":  # a failed property fails the case, loudly
+            case.status, case.reason = "failed", f"check {name} failed: got {got}, want {want}"
+
+    infos = []
+    for b in builds.values():
+        first = next((e for e in execs.values() if e.build_id == b.id), None)
+        config = {**stream_cfg.get(b.id, {}), **_str_dict(b.config)}
+        runner = _str_dict(first.runner) if first else {}
+        if first:  # the unit figures are in; the counter's own unit stays apart
+            if runner.get("unit", "") not in ("", units[first.id].label):
+                runner["counter_unit"] = runner["unit"]
+            runner["unit"] = units[first.id].label
+        infos.append(BuildInfo(b.port, b.target, b.profile, b.status, b.error, config, runner))
+    footprints = [fp for ex in execs.values()
+                  if (fp := _footprint(builds[ex.build_id], ex)) is not None]
+    return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
+                   _str_dict(run.host), infos, list(results.values()), footprints, errors)
+
+
+# ---- families and normalisation ---------------------------------------------
+
+
+def family(case: CaseResult) -> str:
+    """throughput | latency | other (by what the case reported, then by its id)."""
+    if case.counts or case.case_id.startswith("tm."):
+        return "throughput"
+    if case.distributions or case.case_id.startswith(("lat.", "calib.", "irq.")):
+        return "latency"
+    return "other"
+
+
+def system(case: CaseResult) -> str:
+    """The compared system: "port/target/profile"."""
+    return f"{case.port}/{case.target}/{case.profile}"
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """One throughput score against the others of its case on its target."""
+
+    case_id: str
+    target: str
+    system: str
+    score: float
+    percent_of_best: float  # best system = 100 %
+    multiple_of_slowest: float  # slowest system = 1.0x
+
+
+def normalise_throughput(cases: Iterable[CaseResult]) -> list[Normalised]:
+    """Per (target, case): percent of the best score and multiple of the slowest.
+
+    Only systems on the same target are compared (a host and an emulated
+    Cortex-M count in different time bases). Cases without a score (failed,
+    unsupported) are left out.
+    """
+    groups: dict[tuple[str, str], list[tuple[str, float]]] = defaultdict(list)
+    for c in cases:
+        score = c.score
+        if score is not None and c.status == "ok":
+            groups[(c.target, c.case_id)].append((system(c), score))
+    out = []
+    for (target, case_id), scores in sorted(groups.items()):
+        best = max(s for _, s in scores)
+        slowest = min(s for _, s in scores)
+        for name, score in scores:
+            out.append(Normalised(
+                case_id, target, name, score,
+                100.0 * score / best if best > 0 else math.nan,
+                score / slowest if slowest > 0 else math.nan))
+    return out

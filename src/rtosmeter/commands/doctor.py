@@ -1,0 +1,118 @@
+"""`rtosmeter doctor`: which tools, libraries and RTOS trees are here."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from rtosmeter.definitions import Definitions
+from rtosmeter.sources import SourceMissing, find_source
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str  # version when ok, how to get it when not
+    required: bool  # needed for the default host campaign
+
+
+def _version(cmd: list[str]) -> str:
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return ((proc.stdout or proc.stderr).splitlines() or [""])[0].strip()
+
+
+def _program(name: str, package: str, required: bool, version_arg: str = "--version") -> Check:
+    if shutil.which(name) is None:
+        return Check(name, False, f"apt-get install {package}", required)
+    return Check(name, True, _version([name, version_arg]) or "found", required)
+
+
+def _dist_version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "installed"
+
+
+def _compiles(cc: str, flags: list[str]) -> bool:
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "t.c"
+        src.write_text("int main(void) { return 0; }\n", encoding="utf-8")
+        proc = subprocess.run([cc, *flags, str(src), "-o", str(Path(tmp) / "t")],
+                              capture_output=True, check=False)
+        return proc.returncode == 0
+
+
+def checks(defs: Definitions | None) -> list[Check]:
+    out = [
+        _program("cmake", "cmake", True),
+        _program("ninja", "ninja-build", True),
+        _program("gcc", "gcc", True),
+        _program("git", "git", False),
+        _program("arm-none-eabi-gcc", "gcc-arm-none-eabi", False),
+    ]
+    if shutil.which("arm-none-eabi-gcc"):
+        ok = _compiles("arm-none-eabi-gcc", ["-mcpu=cortex-m4", "-mthumb", "--specs=nosys.specs"])
+        out.append(Check("newlib (arm-none-eabi)", ok,
+                         "links" if ok else "apt-get install libnewlib-arm-none-eabi", False))
+    out.append(_program("qemu-system-arm", "qemu-system-arm", False))
+    chromium = next((c for c in ("chromium", "chromium-browser", "google-chrome")
+                     if shutil.which(c)), None)
+    out.append(Check("chromium", chromium is not None,
+                     chromium or "apt-get install chromium (HTML report tests)", False))
+    if shutil.which("gcc"):
+        ok = _compiles("gcc", ["-m32"])
+        out.append(Check("gcc-multilib (-m32)", ok,
+                         "links" if ok else "apt-get install gcc-multilib", False))
+    for module, package in (("click", "click"), ("rich", "rich"), ("elftools", "pyelftools"),
+                            ("jinja2", "Jinja2"), ("matplotlib", "matplotlib"),
+                            ("numpy", "numpy"), ("scipy", "scipy"), ("serial", "pyserial")):
+        try:
+            importlib.import_module(module)
+            out.append(Check(f"python: {package}", True, _dist_version(package), True))
+        except ImportError:
+            out.append(Check(f"python: {package}", False, "pip install -e . in the venv "
+                             "(scripts/install.sh)", True))
+    if defs is not None:
+        for port in defs.ports.values():
+            if port.source is None:
+                continue
+            try:
+                tree = find_source(port, {})
+                assert tree is not None
+                out.append(Check(f"source: {port.name}", True,
+                                 f"{tree.path} {tree.version or tree.commit[:12]}", False))
+            except SourceMissing as exc:
+                out.append(Check(f"source: {port.name}", False, exc.reason, False))
+    return out
+
+
+@click.command("doctor")
+def doctor() -> None:
+    """Check the tools rtosmeter needs and say how to get each missing one."""
+    try:
+        defs: Definitions | None = Definitions.load()
+    except Exception as exc:  # the doctor must still report the tools
+        click.echo(f"MISSING  definitions: {exc}")
+        defs = None
+    results = checks(defs)
+    for c in results:
+        mark = "ok     " if c.ok else ("MISSING" if c.required else "absent ")
+        click.echo(f"{mark}  {c.name:<26} {c.detail}")
+    missing = [c for c in results if c.required and not c.ok]
+    if missing:
+        raise click.ClickException(
+            f"{len(missing)} required tool(s) missing in this machine. "
+            "Run `bash scripts/install.sh`")
+    click.echo("Everything the default campaign needs is here.")

@@ -1,0 +1,78 @@
+"""`rtosmeter list`: benchmarks, ports, targets and boards, and what runs here."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from rtosmeter.catalog import Catalog, load_catalog
+from rtosmeter.definitions import Definitions
+from rtosmeter.scheduler import unavailable_reason
+from rtosmeter.sources import SourceMissing, find_source
+
+
+@dataclass
+class Listing:
+    benchmarks: list[tuple[str, str, str]]  # id, group, needs
+    ports: list[tuple[str, str, str, str]]  # name, caps, targets, source
+    targets: list[tuple[str, str, str, str]]  # name, kind, counter, available
+    boards: list[tuple[str, str, str]]  # name, target, status
+
+
+def _source_status(defs: Definitions, name: str) -> str:
+    port = defs.ports[name]
+    if port.source is None:
+        return "not needed"
+    try:
+        tree = find_source(port, {})
+    except SourceMissing:
+        return f"missing (set {port.source.env} or --source {name}=PATH)"
+    except Exception as exc:  # a bad tree is reported, not fatal, in a listing
+        return f"bad: {exc}"
+    assert tree is not None
+    return f"{tree.path} ({tree.version or tree.commit[:10] or 'version unknown'})"
+
+
+def collect(defs: Definitions, catalog: Catalog) -> Listing:
+    benchmarks = [(c.id, c.group, " | ".join(c.needs) or "-") for c in catalog.cases]
+    ports = [(p.name, ", ".join(p.caps), ", ".join(p.targets), _source_status(defs, p.name))
+             for p in defs.ports.values()]
+    targets = []
+    for t in defs.targets.values():
+        reason = unavailable_reason(t)
+        counter = f"{t.counter.name}, {t.counter.unit} @ {t.counter.hz} Hz"
+        targets.append((t.name, t.kind, counter, "yes" if not reason else f"no: {reason}"))
+    boards = [(b.name, b.target,
+               "tested" if b.tested else "untested on hardware") for b in defs.boards.values()]
+    return Listing(benchmarks, ports, targets, boards)
+
+
+def _table(title: str, headers: tuple[str, ...], rows: Sequence[Sequence[str]]) -> Table:
+    table = Table(title=title, title_justify="left", show_lines=False)
+    for h in headers:
+        table.add_column(h, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+@click.command("list")
+def list_command() -> None:
+    """Show benchmarks, ports, targets and boards, and what is available here."""
+    defs = Definitions.load()
+    listing = collect(defs, load_catalog(defs.root))
+    console = Console(width=None if sys.stdout.isatty() else 140,
+                      force_terminal=False)
+    console.print(_table("Benchmarks", ("id", "group", "needs"), listing.benchmarks))
+    console.print(_table("Ports", ("port", "capabilities", "targets", "RTOS source"),
+                         listing.ports))
+    console.print(_table("Targets", ("target", "kind", "counter", "available here"),
+                         listing.targets))
+    console.print(_table("Boards", ("board", "built as", "status"), listing.boards))
+    console.print(f"Definitions read from {Path(defs.root)}")

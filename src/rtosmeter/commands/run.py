@@ -1,0 +1,87 @@
+"""`rtosmeter run`: campaign -> builds -> runs -> store -> table and reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from rtosmeter import analysis, reports
+from rtosmeter.catalog import load_catalog
+from rtosmeter.commands.common import open_store, out_option, split_list
+from rtosmeter.commands.report import write_reports
+from rtosmeter.definitions import Definitions
+from rtosmeter.errors import UserError
+from rtosmeter.scheduler import RunSummary, Selection, execute, make_plan
+from rtosmeter.sources import parse_source_options
+
+
+@dataclass
+class RunOptions:
+    out: Path = Path("rtosmeter-out")
+    ports: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    bench: str | None = None
+    sources: dict[str, Path] = field(default_factory=dict)
+    jobs: int = 2
+    profile: str | None = None
+    campaign: str | None = None
+    icount: bool = True
+    resume: str | None = None
+    quiet: bool | None = None  # None: progress only on a terminal without NO_COLOR
+
+
+def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
+    """Plan, build, run and store; the tests call this."""
+    if opts.jobs < 1:
+        raise UserError(f"-j {opts.jobs} is not a job count", "-j", "Give -j 1 or more")
+    defs = Definitions.load(root)
+    catalog = load_catalog(defs.root)
+    opts.out.mkdir(parents=True, exist_ok=True)
+    out = opts.out.resolve()
+    with open_store(out) as store:
+        if opts.resume is not None:
+            run_id = store.resolve_run(opts.resume)
+            return execute(defs, catalog, store, out, None, resume=run_id, quiet=opts.quiet)
+        campaign = defs.campaign(opts.campaign)
+        sel = Selection(opts.ports, opts.targets, opts.bench, opts.profile, opts.jobs,
+                        opts.icount, opts.sources)
+        plan = make_plan(defs, catalog, campaign, sel)
+        return execute(defs, catalog, store, out, plan, quiet=opts.quiet)
+
+
+@click.command("run")
+@click.option("--port", "ports", multiple=True, metavar="P[,P...]", help="Ports to run.")
+@click.option("--target", "targets", multiple=True, metavar="T[,T...]", help="Targets to run on.")
+@click.option("--bench", metavar="GLOB", help="Case IDs to keep, e.g. 'lat.sem.*' (fnmatch).")
+@click.option("--source", "sources", multiple=True, metavar="NAME=PATH",
+              help="An RTOS source tree for a port.")
+@out_option
+@click.option("-j", "jobs", type=int, default=2, show_default=True,
+              help="Parallel jobs (compiler and emulated runs; host runs go one at a time).")
+@click.option("--profile", metavar="NAME", help="Configuration profile (profiles/NAME.toml).")
+@click.option("--campaign", metavar="FILE", help="Campaign file or name (campaigns/NAME.toml).")
+@click.option("--no-icount", is_flag=True,
+              help="Run QEMU without -icount (host-timed, noisy; labelled so).")
+@click.option("--resume", metavar="RUN_ID", help="Finish an interrupted run (skips stored groups).")
+def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
+        sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
+        campaign: str | None, no_icount: bool, resume: str | None) -> None:
+    """Build and run a campaign, store the results, print the table."""
+    opts = RunOptions(out, split_list(ports), split_list(targets), bench,
+                      parse_source_options(sources), jobs, profile, campaign, not no_icount, resume)
+    summary = run_campaign(opts)
+    with open_store(opts.out) as store:
+        view = analysis.load_run(store, summary.run_id)
+    click.echo(reports.render(view, "table"))
+    written = write_reports(opts.out, summary.run_id)
+    click.echo(f"Run {summary.run_id} {summary.status} in {summary.seconds:.0f} s: "
+               f"{summary.executions} executions, {summary.failed} failed, "
+               f"{summary.builds_failed} builds failed. Store: {opts.out / 'rtosmeter.sqlite'}")
+    for path in written:
+        click.echo(f"Report: {path}")
+    if summary.failed or summary.builds_failed:
+        raise UserError(f"{summary.failed} execution(s) and {summary.builds_failed} build(s) "
+                        "failed", f"run {summary.run_id}",
+                        f"See the errors above and `rtosmeter report {summary.run_id}`")

@@ -1,0 +1,465 @@
+"""Compare two stored runs: what changed, whether it is real, what regressed.
+
+For every (port, target, profile, case, series) present and `ok` in both runs,
+one `Change`:
+
+- Deterministic runs (QEMU -icount: the same firmware gives the same samples
+  bit for bit) are compared exactly: any difference is significant, and the
+  figure compared is the mean of the samples (every sample counts).
+- Noisy runs (host clock, host-timed QEMU, boards) are compared on the raw
+  samples with the Mann-Whitney U test (scipy.stats.mannwhitneyu, two-sided):
+  H. B. Mann and D. R. Whitney, "On a test of whether one of two random
+  variables is stochastically larger than the other", Ann. Math. Statist.
+  18(1):50-60, 1947. The size of the change is the Hodges-Lehmann estimate of
+  the shift (median of all pairwise differences B - A) with its
+  distribution-free confidence interval (Moses): J. L. Hodges and E. L.
+  Lehmann, "Estimates of location based on rank tests", Ann. Math. Statist.
+  34(2):598-611, 1963; M. Hollander and D. A. Wolfe, "Nonparametric
+  Statistical Methods", 2nd ed., section 4.3. The relative change is that
+  shift over A's median.
+
+A change is a regression only when it is both significant and larger than
+the threshold in the worse direction, and an improvement likewise in the
+better direction: the rule of asv's `_is_result_better`
+(asv/commands/compare.py: a result is better only if the statistics say the
+two differ *and* the ratio passes the factor), so neither noise nor a tiny
+real change fails a CI job. When the samples are too few for the test ever
+to reach the significance level (a throughput case with 3 periods), the size
+alone decides, as asv does for results without statistics. Throughput
+(count per period, per-period counts as samples): lower is worse. Latency:
+higher is worse. A case that was ok in A and failed in B is a regression too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats as sps
+
+from rtosmeter import analysis
+from rtosmeter.model import CaseResult, RunView
+from rtosmeter.store import Store
+
+Key = tuple[str, str, str, str, str]  # port, target, profile, case, series ("score")
+Samples = npt.NDArray[np.float64]
+
+DEFAULT_THRESHOLD = 10.0  # percent
+DEFAULT_ALPHA = 0.01  # many cases are tested at once: a strict level keeps noise out
+CONFIDENCE = 0.95
+BAD_STATUSES = ("failed", "incomplete", "error")
+# Config keys whose change between A and B is news, not a fault (a new commit).
+EXPECTED_CHANGES = ("source_hash", "source hash", "commit", "rtos_commit")
+
+
+@dataclass(frozen=True)
+class Change:
+    port: str
+    target: str
+    profile: str
+    case_id: str
+    series: str  # a series name, or "score" for throughput
+    family: str  # latency | throughput
+    unit: str
+    statistic: str  # what `a` and `b` are: mean | median | count per period
+    a: float
+    b: float
+    change_pct: float  # relative change of B against A (signed; see `worse_pct`)
+    deterministic: bool
+    verdict: str  # regression | improvement | changed | same | not significant | broken
+    p_value: float | None = None
+    shift: float | None = None  # Hodges-Lehmann estimate of B - A, in `unit`
+    ci: tuple[float, float] | None = None
+    n_a: int = 0
+    n_b: int = 0
+    powered: bool = True  # False: too few samples for the test; decided on size alone
+
+    @property
+    def system(self) -> str:
+        return f"{self.port}/{self.target}/{self.profile}"
+
+    @property
+    def worse_pct(self) -> float:
+        """How much worse B is, in percent (negative: better)."""
+        return -self.change_pct if self.family == "throughput" else self.change_pct
+
+
+@dataclass
+class Comparison:
+    run_a: int
+    run_b: int
+    threshold: float
+    alpha: float
+    changes: list[Change]
+    only_a: list[str] = field(default_factory=list)  # "system case" present only in A
+    only_b: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # config differences, status changes
+
+    @property
+    def regressions(self) -> list[Change]:
+        return [c for c in self.changes if c.verdict in ("regression", "broken")]
+
+    @property
+    def improvements(self) -> list[Change]:
+        return [c for c in self.changes if c.verdict == "improvement"]
+
+
+# ---- statistics ---------------------------------------------------------------
+
+
+def _pairs_at_most(ua: Samples, cum_a: npt.NDArray[np.int64], ub: Samples,
+                   wb: npt.NDArray[np.int64], d: float) -> int:
+    """How many pairs (i, j) have b_j - a_i <= d, i.e. a_i >= b_j - d, from
+    the distinct values of a (with cumulative counts) and of b (weights)."""
+    below = cum_a[np.searchsorted(ua, ub - d, side="left")]  # a_i < b_j - d
+    return int(np.sum(wb * (cum_a[-1] - below)))
+
+
+def pairwise_order_statistics(a: Samples, b: Samples, ks: Iterable[int]) -> list[float]:
+    """The k-th smallest (1-based) of the n_a * n_b differences b_j - a_i,
+    without forming them: bisection on the value, counting pairs through the
+    distinct values of each sample (latency samples have few), so a million
+    samples cost milliseconds."""
+    ua, ca = np.unique(a, return_counts=True)
+    ub, wb = np.unique(b, return_counts=True)
+    cum_a = np.concatenate(([0], np.cumsum(ca))).astype(np.int64)
+    wb = wb.astype(np.int64)
+    out = []
+    for k in ks:
+        lo, hi = float(ub[0] - ua[-1]), float(ub[-1] - ua[0])
+        if _pairs_at_most(ua, cum_a, ub, wb, lo) >= k:
+            out.append(lo)
+            continue
+        # Invariant: count(lo) < k <= count(hi). Stop when the interval holds
+        # at most one distinct difference (values are sums of samples).
+        tol = max(abs(lo), abs(hi), 1.0) * 1e-12
+        while hi - lo > tol:
+            mid = (lo + hi) / 2
+            if _pairs_at_most(ua, cum_a, ub, wb, mid) >= k:
+                hi = mid
+            else:
+                lo = mid
+        out.append(_snap(hi, ua, ub))
+    return out
+
+
+def _snap(d: float, ua: Samples, ub: Samples) -> float:
+    """The actual difference b_j - a_i nearest to `d` (removes bisection fuzz)."""
+    idx = np.clip(np.searchsorted(ua, ub - d), 0, len(ua) - 1)
+    cand = ub - ua[idx]
+    idx2 = np.clip(idx - 1, 0, len(ua) - 1)
+    cand = np.concatenate((cand, ub - ua[idx2]))
+    return float(cand[np.argmin(np.abs(cand - d))])
+
+
+def hodges_lehmann(a: Samples, b: Samples, confidence: float = CONFIDENCE
+                   ) -> tuple[float, tuple[float, float]]:
+    """Shift B - A: the median of pairwise differences, and its Moses
+    confidence interval (normal approximation of the U distribution; Hollander
+    & Wolfe, section 4.3)."""
+    m, n = len(a), len(b)
+    total = m * n
+    z = float(sps.norm.ppf(0.5 + confidence / 2))
+    c = math.floor(total / 2 - z * math.sqrt(m * n * (m + n + 1) / 12))
+    c = max(c, 1)
+    ks = [c, (total + 1) // 2, total + 1 - c]
+    if total % 2 == 0:
+        ks.append(total // 2 + 1)
+    low, med, high, *upper = pairwise_order_statistics(a, b, ks)
+    estimate = (med + upper[0]) / 2 if upper else med
+    return estimate, (low, high)
+
+
+def mann_whitney(a: Samples, b: Samples) -> float:
+    """Two-sided p-value; 1.0 when both samples are one and the same constant."""
+    if np.array_equal(np.unique(a), np.unique(b)) and len(np.unique(a)) == 1:
+        return 1.0
+    return float(sps.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+
+
+def min_p_value(n_a: int, n_b: int) -> float:
+    """The smallest two-sided Mann-Whitney p-value n_a and n_b samples can give
+    (complete separation): 2 / C(n_a + n_b, n_a)."""
+    return min(1.0, 2 / math.comb(n_a + n_b, n_a))
+
+
+def _verdict(worse_pct: float, significant: bool, threshold: float) -> str:
+    if not significant:
+        return "not significant"
+    if worse_pct > threshold:
+        return "regression"
+    if worse_pct < -threshold:
+        return "improvement"
+    return "changed" if worse_pct != 0 else "same"
+
+
+def _pct(a: float, b: float) -> float:
+    if a == b:
+        return 0.0
+    return (b - a) / abs(a) * 100 if a else math.inf
+
+
+def compare_samples(key: Key, family: str, unit: str, a: Samples, b: Samples,
+                    deterministic: bool, threshold: float, alpha: float) -> Change:
+    """One comparison (see the module docstring for the rule)."""
+    port, target, profile, case_id, series = key
+    stat = "mean count per period" if family == "throughput" else "mean"
+    if deterministic:
+        va, vb = float(np.mean(a)), float(np.mean(b))
+        same = len(a) == len(b) and bool(np.array_equal(np.sort(a), np.sort(b)))
+        change = _pct(va, vb)
+        worse = -change if family == "throughput" else change
+        verdict = "same" if same else _verdict(worse, True, threshold)
+        if verdict == "same" and not same:
+            verdict = "changed"
+        return Change(port, target, profile, case_id, series, family, unit, stat, va, vb,
+                      change, True, verdict, None, vb - va, None, len(a), len(b))
+    if family != "throughput":
+        stat = "median"
+    va = float(np.median(a)) if family != "throughput" else float(np.mean(a))
+    vb = float(np.median(b)) if family != "throughput" else float(np.mean(b))
+    if len(a) == len(b) and bool(np.array_equal(np.sort(a), np.sort(b))):
+        return Change(port, target, profile, case_id, series, family, unit, stat, va, vb, 0.0,
+                      False, "same", 1.0, 0.0, (0.0, 0.0), len(a), len(b))
+    p = mann_whitney(a, b)
+    shift, ci = hodges_lehmann(a, b)
+    change = shift / abs(va) * 100 if va else (0.0 if shift == 0 else math.inf)
+    worse = -change if family == "throughput" else change
+    # Too few samples for the test ever to reach `alpha` (3 throughput periods
+    # give p >= 0.1): like asv without repeat statistics, decide on size alone.
+    powered = min_p_value(len(a), len(b)) < alpha
+    verdict = _verdict(worse, p < alpha or not powered, threshold)
+    return Change(port, target, profile, case_id, series, family, unit, stat, va, vb, change,
+                  False, verdict, p, shift, ci, len(a), len(b), powered)
+
+
+# ---- loading --------------------------------------------------------------------
+
+
+@dataclass
+class RunSamples:
+    """A run's raw samples per key, in the unit of the analysis (overhead
+    subtracted, cold first sample left out), plus its view."""
+
+    view: RunView
+    samples: dict[Key, Samples]
+    units: dict[Key, str]
+    deterministic: dict[tuple[str, str, str], bool]
+
+
+def load_samples(store: Store, run_id: int) -> RunSamples:
+    view = analysis.load_run(store, run_id)
+    builds = {b.id: b for b in store.builds(run_id)}
+    execs = {e.id: e for e in store.executions(run_id)}
+    units = {e.id: analysis.unit_for(e.hello, e.runner) for e in execs.values()}
+    overhead: dict[int, float] = {}
+    for ex_id, name, calib in store.case_series(run_id, analysis.CALIB_CASE):
+        if name == analysis.CALIB_SERIES and calib.size:
+            overhead[ex_id] = float(np.median(calib[1:] if calib.size > 1 else calib))
+    rows = {c.id: c for c in store.cases(run_id)}
+    samples: dict[Key, Samples] = {}
+    unit_of: dict[Key, str] = {}
+    deterministic: dict[tuple[str, str, str], bool] = {}
+    for ex in execs.values():
+        b = builds[ex.build_id]
+        deterministic[(b.port, b.target, b.profile)] = units[ex.id].deterministic
+    for s in store.iter_series(run_id):
+        row = rows[s.case_row]
+        ex = execs[row.execution_id]
+        b = builds[ex.build_id]
+        unit = units[ex.id]
+        values = s.samples[1:].astype(np.float64)
+        if row.case_id != analysis.CALIB_CASE and overhead.get(ex.id):
+            values -= overhead[ex.id]
+            np.maximum(values, 0.0, out=values)
+        values *= unit.per_tick
+        key = (b.port, b.target, b.profile, row.case_id, s.name)
+        samples[key] = values
+        unit_of[key] = unit.label
+    return RunSamples(view, samples, unit_of, deterministic)
+
+
+def _results(view: RunView) -> dict[tuple[str, str, str, str], CaseResult]:
+    return {(c.port, c.target, c.profile, c.case_id): c for c in view.cases}
+
+
+def _config_notes(a: RunView, b: RunView) -> list[str]:
+    notes = []
+    configs_b = {(x.port, x.target, x.profile): x.config for x in b.builds}
+    for x in a.builds:
+        other = configs_b.get((x.port, x.target, x.profile))
+        if other is None:
+            continue
+        for k in sorted(set(x.config) | set(other)):
+            va, vb = x.config.get(k, "—"), other.get(k, "—")
+            if va != vb:
+                kind = "changed" if k in EXPECTED_CHANGES else "differs (check fairness)"
+                notes.append(f"{x.port}/{x.target}/{x.profile}: {k} {kind}: {va} -> {vb}")
+    return notes
+
+
+def compare(a: RunSamples, b: RunSamples, threshold: float = DEFAULT_THRESHOLD,
+            alpha: float = DEFAULT_ALPHA) -> Comparison:
+    ra, rb = _results(a.view), _results(b.view)
+    result = Comparison(a.view.run_id, b.view.run_id, threshold, alpha, [],
+                        notes=_config_notes(a.view, b.view))
+    for key, ca in ra.items():
+        cb = rb.get(key)
+        name = f"{'/'.join(key[:3])} {key[3]}"
+        if cb is None:
+            result.only_a.append(name)
+            continue
+        if ca.status != "ok" or cb.status != "ok":
+            if ca.status == "ok" and cb.status in BAD_STATUSES:
+                result.changes.append(_broken(ca, cb))
+            elif ca.status != cb.status:
+                result.notes.append(f"{name}: {ca.status} -> {cb.status}"
+                                    + (f" ({cb.reason})" if cb.reason else ""))
+            continue
+        result.changes += _case_changes(a, b, ca, cb, threshold, alpha)
+    result.only_b = [f"{'/'.join(k[:3])} {k[3]}" for k in rb if k not in ra]
+    return result
+
+
+def _broken(ca: CaseResult, cb: CaseResult) -> Change:
+    return Change(ca.port, ca.target, ca.profile, ca.case_id, f"status: {cb.reason}"[:60],
+                  analysis.family(ca), "", "status", math.nan, math.nan, math.nan, False,
+                  "broken")
+
+
+def _case_changes(a: RunSamples, b: RunSamples, ca: CaseResult, cb: CaseResult,
+                  threshold: float, alpha: float) -> list[Change]:
+    system = (ca.port, ca.target, ca.profile)
+    det = a.deterministic.get(system, False) and b.deterministic.get(system, False)
+    out = []
+    if analysis.family(ca) == "throughput":
+        ta, tb = ca.counts.get("total"), cb.counts.get("total")
+        if ta and tb:
+            key: Key = (*system, ca.case_id, "score")
+            out.append(compare_samples(key, "throughput", "",
+                                       np.asarray(ta, np.float64), np.asarray(tb, np.float64),
+                                       det, threshold, alpha))
+        return out
+    for d in ca.distributions:
+        key = (*system, ca.case_id, d.series)
+        sa, sb = a.samples.get(key), b.samples.get(key)
+        if sa is None or sb is None or not sa.size or not sb.size:
+            continue
+        out.append(compare_samples(key, "latency", a.units[key], sa, sb, det, threshold,
+                                   alpha))
+    return out
+
+
+def compare_runs(store: Store, run_a: int, run_b: int, threshold: float = DEFAULT_THRESHOLD,
+                 alpha: float = DEFAULT_ALPHA) -> Comparison:
+    """Compare two runs of one store (ids already resolved)."""
+    return compare(load_samples(store, run_a), load_samples(store, run_b), threshold, alpha)
+
+
+# ---- output ---------------------------------------------------------------------
+
+
+def fmt_value(v: float) -> str:
+    if math.isnan(v):
+        return "—"
+    if v == int(v) and abs(v) < 1e15:
+        return f"{int(v):,}"
+    return f"{v:,.1f}" if abs(v) >= 10 else f"{v:,.3g}"
+
+
+def _p(c: Change) -> str:
+    if c.deterministic:
+        return "exact"
+    if c.p_value is None:
+        return "—"
+    if not c.powered:
+        return f"{c.p_value:.2g} (n={c.n_a}/{c.n_b}: size only)"
+    return "<1e-6" if c.p_value < 1e-6 else f"{c.p_value:.2g}"
+
+
+def _ci(c: Change) -> str:
+    if c.deterministic and c.shift is not None:
+        return f"{c.shift:+,.4g}"
+    if c.shift is None or c.ci is None:
+        return "—"
+    return f"{c.shift:+,.4g} [{c.ci[0]:+,.4g}, {c.ci[1]:+,.4g}]"
+
+
+def _change(c: Change) -> str:
+    if math.isnan(c.change_pct):
+        return "—"
+    return "±0 %" if c.change_pct == 0 else f"{c.change_pct:+.2f} %"
+
+
+MARK = {"regression": "REGRESSION", "broken": "BROKEN", "improvement": "improved",
+        "changed": "changed", "same": "same", "not significant": "noise"}
+
+
+def rows(comp: Comparison, everything: bool = False) -> list[list[str]]:
+    """Table rows, worst first. Without `everything`, figures that are
+    identical or whose difference is not significant are left out."""
+    order = {"broken": 0, "regression": 1, "improvement": 2, "changed": 3,
+             "not significant": 4, "same": 5}
+    shown = [c for c in comp.changes
+             if everything or c.verdict not in ("same", "not significant")]
+    shown.sort(key=lambda c: (order[c.verdict], -abs(c.worse_pct) if not math.isnan(
+        c.worse_pct) else 0, c.system, c.case_id, c.series))
+    return [[MARK[c.verdict], c.system, c.case_id, c.series, f"{c.statistic} ({c.unit})"
+             if c.unit else c.statistic, fmt_value(c.a), fmt_value(c.b), _change(c),
+             _ci(c), _p(c)] for c in shown]
+
+
+HEAD = ["verdict", "system", "case", "series", "figure (unit)", "A", "B", "change",
+        "shift B-A [95 % CI]", "p"]
+
+
+def summary_line(comp: Comparison) -> str:
+    n = len(comp.changes)
+    same = sum(c.verdict == "same" for c in comp.changes)
+    return (f"run {comp.run_a} -> run {comp.run_b}: {n} figures compared, "
+            f"{len(comp.regressions)} regression(s), {len(comp.improvements)} improvement(s), "
+            f"{same} identical; threshold {comp.threshold:g} %, significance level "
+            f"{comp.alpha:g} (Mann-Whitney U) for noisy runs, exact for deterministic ones.")
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(
+        ">", "&gt;").replace("\n", " ")
+
+
+def markdown(comp: Comparison, everything: bool = False) -> str:
+    lines = [f"## Comparison: run {comp.run_a} → run {comp.run_b}", "", summary_line(comp), ""]
+    body = rows(comp, everything)
+    if body:
+        lines += ["| " + " | ".join(HEAD) + " |",
+                  "|" + "|".join(["---"] * 5 + ["---:"] * 5) + "|"]
+        for r in body:
+            cells = [_md_cell(x) for x in r]
+            if r[0] in ("REGRESSION", "BROKEN"):
+                cells[0] = f"**{cells[0]}**"
+            lines.append("| " + " | ".join(cells) + " |")
+    else:
+        lines.append("Every figure compared is identical.")
+    for title, items in (("Only in run A", comp.only_a), ("Only in run B", comp.only_b),
+                         ("Notes", comp.notes)):
+        if items:
+            lines += ["", f"**{title}:**", ""] + [f"- {_md_cell(i)}" for i in items]
+    return "\n".join(lines) + "\n"
+
+
+def rich_table(comp: Comparison, everything: bool = False) -> Any:
+    """A rich Table for the terminal."""
+    from rich.table import Table
+
+    table = Table(title=summary_line(comp), title_justify="left", show_lines=False)
+    for i, h in enumerate(HEAD):
+        table.add_column(h, justify="right" if i >= 5 else "left", overflow="fold")
+    style = {"REGRESSION": "bold red", "BROKEN": "bold red", "improved": "green",
+             "changed": "yellow", "noise": "dim", "same": "dim"}
+    for r in rows(comp, everything):
+        table.add_row(*r, style=style.get(r[0], ""))
+    return table

@@ -1,0 +1,512 @@
+"""Ports, targets, boards, profiles and campaigns: the declarative TOML files.
+
+Each kind is found by looking in its folder (ports/*/port.toml,
+targets/*/target.toml, boards/*.toml, profiles/*.toml, campaigns/*.toml);
+there is no central list. Files are validated strictly: an unknown key is an
+error naming the file and the key (a typo must not silently change a set-up),
+and an unknown name lists the valid ones. Schemas: docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import tomllib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from rtosmeter.catalog import Capability, load_caps
+from rtosmeter.errors import UserError
+
+T = TypeVar("T")
+KINDS = ("host", "qemu", "board")
+PARAM_KEYS = ("samples", "batch", "tm_period_ticks", "tm_periods")
+
+
+def project_root() -> Path:
+    """The source tree holding bench/, ports/, targets/ (RTOSMETER_ROOT overrides)."""
+    env = os.environ.get("RTOSMETER_ROOT")
+    if env:
+        return Path(env).expanduser().resolve()
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        if (parent / "bench" / "include" / "rtosmeter" / "port.h").is_file():
+            return parent
+    cwd = Path.cwd()
+    if (cwd / "bench" / "include" / "rtosmeter" / "port.h").is_file():
+        return cwd
+    raise UserError(
+        "the rtosmeter source tree (bench/, ports/, targets/) was not found",
+        str(here.parent),
+        "Install with `pip install -e .` from a checkout, or set RTOSMETER_ROOT",
+    )
+
+
+def unknown_name(kind: str, name: str, valid: Iterable[str], where: str) -> UserError:
+    names = sorted(valid)
+    return UserError(
+        f"unknown {kind} '{name}'",
+        where,
+        f"Valid {kind}s: {', '.join(names) if names else '(none found)'}",
+    )
+
+
+# ---- a strict reader for one TOML table ------------------------------------
+
+
+class _Table:
+    """Reads typed keys from one table and rejects the keys nobody read."""
+
+    def __init__(self, data: dict[str, Any], path: Path, prefix: str = "") -> None:
+        self.data = data
+        self.path = path
+        self.prefix = prefix
+        self.used: set[str] = set()
+
+    def _where(self, key: str) -> str:
+        return f"{self.path} (key '{self.prefix}{key}')"
+
+    def _get(self, key: str, kind: type[T] | tuple[type, ...], what: str, default: Any) -> Any:
+        self.used.add(key)
+        if key not in self.data:
+            if default is _REQUIRED:
+                raise UserError(f"missing key '{self.prefix}{key}'", str(self.path),
+                                f"Add {key} = <{what}>")
+            return default
+        value = self.data[key]
+        ok = isinstance(value, kind) and not (isinstance(value, bool) and kind is int)
+        if not ok:
+            raise UserError(f"'{self.prefix}{key}' must be {what}, not {value!r}",
+                            str(self.path), f"Fix the value of {key}")
+        return value
+
+    def text(self, key: str, default: Any = None) -> Any:
+        return self._get(key, str, "a string", default)
+
+    def num(self, key: str, default: Any = None) -> Any:
+        return self._get(key, int, "an integer", default)
+
+    def flag(self, key: str, default: Any = None) -> Any:
+        return self._get(key, bool, "true or false", default)
+
+    def strs(self, key: str, default: Any = None) -> Any:
+        value = self._get(key, (list, str), "a list of strings", default)
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, list):
+            if not all(isinstance(v, str) for v in value):
+                raise UserError(f"'{self.prefix}{key}' must be a list of strings",
+                                str(self.path), f"Fix the value of {key}")
+            return tuple(value)
+        return value
+
+    def table(self, key: str) -> _Table | None:
+        value = self._get(key, dict, "a table", None)
+        return None if value is None else _Table(value, self.path, f"{self.prefix}{key}.")
+
+    def tables(self, key: str) -> list[_Table]:
+        value = self._get(key, list, "an array of tables ([[...]])", [])
+        out = []
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise UserError(f"'{self.prefix}{key}' must be an array of tables",
+                                str(self.path), f"Write [[{key}]] sections")
+            out.append(_Table(item, self.path, f"{self.prefix}{key}[{i}]."))
+        return out
+
+    def str_map(self, key: str) -> dict[str, str]:
+        sub = self.table(key)
+        if sub is None:
+            return {}
+        return {k: sub.text(k) for k in list(sub.data)}
+
+    def done(self) -> None:
+        extra = [k for k in self.data if k not in self.used]
+        if extra:
+            key = extra[0]
+            raise UserError(
+                f"unknown key '{self.prefix}{key}'",
+                str(self.path),
+                f"Remove it or fix the spelling; known keys here: "
+                f"{', '.join(sorted(self.used))}",
+            )
+
+
+_REQUIRED = object()
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except OSError as exc:
+        raise UserError(f"cannot read the file ({exc.strerror})", str(path),
+                        "Check the path") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"invalid TOML ({exc})", str(path), "Fix the syntax") from exc
+
+
+# ---- the definitions --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    env: str
+    probe: str
+    version_file: str = ""
+    version_regex: str = ""
+    git: str = ""
+    tag: str = ""
+
+
+@dataclass(frozen=True)
+class Port:
+    name: str
+    description: str
+    targets: tuple[str, ...]
+    caps: tuple[str, ...]
+    unsupported: dict[str, str]
+    source: SourceSpec | None
+    dir: Path
+    file: Path
+
+    def supports(self, target: str) -> bool:
+        return any(fnmatch.fnmatchcase(target, pattern) for pattern in self.targets)
+
+
+@dataclass(frozen=True)
+class Counter:
+    name: str
+    unit: str
+    hz: int
+
+
+@dataclass(frozen=True)
+class QemuSpec:
+    machine: str
+    icount_shift: int = 6
+    extra_args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    description: str
+    kind: str
+    cpu: str
+    toolchain: str
+    counter: Counter
+    qemu: QemuSpec | None
+    dir: Path
+    file: Path
+    wall_limit_s: float = 120.0
+    guest_limit_s: float = 60.0
+    cpu_hz: int = 0  # core clock the kernel tick is derived from; 0 on the host
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    target: str
+    description: str
+    cpu_hz: int
+    tested: bool
+    probe: dict[str, str]
+    serial: dict[str, int]
+    file: Path
+
+
+@dataclass(frozen=True)
+class Params:
+    """Run-length parameters compiled into rm_build_config.h."""
+
+    samples: int
+    batch: int
+    tm_period_ticks: int
+    tm_periods: int
+
+    def merged(self, overrides: dict[str, int]) -> Params:
+        return replace(self, **overrides)
+
+
+# Built-in defaults per target kind; profiles and campaigns override them.
+DEFAULT_PARAMS = {
+    "host": Params(4096, 512, 300, 3),
+    "qemu": Params(1024, 256, 100, 3),
+    "board": Params(131072, 1024, 30000, 3),
+}
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    description: str
+    opt_flags: str
+    params: dict[str, dict[str, int]]  # kind -> overrides
+    file: Path
+
+    def params_for(self, kind: str) -> Params:
+        return DEFAULT_PARAMS[kind].merged(self.params.get(kind, {}))
+
+
+@dataclass(frozen=True)
+class CampaignEntry:
+    ports: tuple[str, ...]
+    targets: tuple[str, ...]
+    profiles: tuple[str, ...]
+    bench: str
+    optional: bool  # "only if available": skipped (and said so) when tools are missing
+    where: str
+
+
+@dataclass(frozen=True)
+class Campaign:
+    name: str
+    description: str
+    entries: tuple[CampaignEntry, ...]
+    params: dict[str, dict[str, int]]
+    file: Path
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _params_tables(t: _Table) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    table = t.table("params")
+    if table is None:
+        return out
+    for kind in list(table.data):
+        if kind not in KINDS:
+            table.used.add(kind)
+            raise UserError(f"unknown key '{table.prefix}{kind}'", str(t.path),
+                            f"Use one of the target kinds: {', '.join(KINDS)}")
+        sub = table.table(kind)
+        assert sub is not None
+        values = {k: sub.num(k) for k in PARAM_KEYS if k in sub.data}
+        for k, v in values.items():
+            if v <= 0:
+                raise UserError(f"'{sub.prefix}{k}' must be positive", str(t.path),
+                                f"Fix the value of {k}")
+        sub.done()
+        out[kind] = values
+    table.done()
+    return out
+
+
+def _check_caps(names: Iterable[str], caps: dict[str, Capability], path: Path,
+                key: str) -> None:
+    for name in names:
+        if name not in caps:
+            raise UserError(
+                f"unknown capability '{name}' (key '{key}')",
+                str(path),
+                f"Use names from RM_CAPS in bench/include/rtosmeter/port.h: {', '.join(caps)}",
+            )
+
+
+def load_port(path: Path, caps: dict[str, Capability]) -> Port:
+    t = _Table(_read_toml(path), path)
+    name = t.text("name", _REQUIRED)
+    if name != path.parent.name:
+        raise UserError(f"port name '{name}' differs from its folder '{path.parent.name}'",
+                        str(path), f"Set name = \"{path.parent.name}\"")
+    description = t.text("description", "")
+    targets = t.strs("targets", _REQUIRED)
+    port_caps = t.strs("caps", ())
+    _check_caps(port_caps, caps, path, "caps")
+    unsupported = t.str_map("unsupported")
+    _check_caps(unsupported, caps, path, "unsupported")
+    source = None
+    st = t.table("source")
+    if st is not None:
+        source = SourceSpec(
+            env=st.text("env", _REQUIRED), probe=st.text("probe", _REQUIRED),
+            version_file=st.text("version_file", ""), version_regex=st.text("version_regex", ""),
+            git=st.text("git", ""), tag=st.text("tag", ""),
+        )
+        st.done()
+    t.done()
+    return Port(name, description, targets, port_caps, unsupported, source, path.parent, path)
+
+
+def load_target(path: Path) -> Target:
+    t = _Table(_read_toml(path), path)
+    name = t.text("name", _REQUIRED)
+    if name != path.parent.name:
+        raise UserError(f"target name '{name}' differs from its folder '{path.parent.name}'",
+                        str(path), f"Set name = \"{path.parent.name}\"")
+    description = t.text("description", "")
+    kind = t.text("kind", _REQUIRED)
+    if kind not in KINDS:
+        raise UserError(f"unknown target kind '{kind}' (key 'kind')", str(path),
+                        f"Use one of: {', '.join(KINDS)}")
+    cpu = t.text("cpu", "")
+    cpu_hz = t.num("cpu_hz", 0)
+    if kind != "host" and cpu_hz <= 0:
+        raise UserError("missing key 'cpu_hz'", str(path),
+                        "Set cpu_hz to the core clock at which the firmware runs (SysTick input)")
+    toolchain = t.text("toolchain", "")
+    ct = t.table("counter")
+    if ct is None:
+        raise UserError("missing table [counter]", str(path),
+                        "Add [counter] with name, unit and hz of the timestamp counter")
+    counter = Counter(ct.text("name", _REQUIRED), ct.text("unit", _REQUIRED),
+                      ct.num("hz", _REQUIRED))
+    ct.done()
+    qemu = None
+    qt = t.table("qemu")
+    if qt is not None:
+        qemu = QemuSpec(qt.text("machine", _REQUIRED), qt.num("icount_shift", 6),
+                        qt.strs("extra_args", ()))
+        qt.done()
+    if kind == "qemu" and qemu is None:
+        raise UserError("a qemu target needs a [qemu] table", str(path),
+                        "Add [qemu] with machine = \"...\"")
+    limits = t.table("limits")
+    wall, guest = 120.0, 60.0
+    if limits is not None:
+        wall = float(limits._get("wall_s", (int, float), "a number of seconds", wall))
+        guest = float(limits._get("guest_s", (int, float), "a number of seconds", guest))
+        limits.done()
+    t.done()
+    return Target(name, description, kind, cpu, toolchain, counter, qemu, path.parent, path,
+                  wall, guest, cpu_hz)
+
+
+def load_board(path: Path) -> Board:
+    t = _Table(_read_toml(path), path)
+    name = t.text("name", path.stem)
+    target = t.text("target", _REQUIRED)
+    description = t.text("description", "")
+    cpu_hz = t.num("cpu_hz", 0)
+    tested = t.flag("tested", False)
+    probe: dict[str, str] = {}
+    pt = t.table("probe")
+    if pt is not None:
+        values = {k: pt.text(k) for k in ("pyocd", "openocd", "tool", "target")}
+        probe = {k: v for k, v in values.items() if v is not None}
+        pt.done()
+    serial: dict[str, int] = {}
+    sr = t.table("serial")
+    if sr is not None:
+        baud = sr.num("baud")
+        serial = {"baud": baud} if baud is not None else {}
+        sr.done()
+    t.done()
+    return Board(name, target, description, cpu_hz, tested, probe, serial, path)
+
+
+def load_profile(path: Path) -> Profile:
+    t = _Table(_read_toml(path), path)
+    name = t.text("name", path.stem)
+    description = t.text("description", "")
+    opt_flags = t.text("opt_flags", "-O2")
+    params = _params_tables(t)
+    t.done()
+    return Profile(name, description, opt_flags, params, path)
+
+
+def load_campaign(path: Path) -> Campaign:
+    t = _Table(_read_toml(path), path)
+    name = t.text("name", path.stem)
+    description = t.text("description", "")
+    default_profiles = t.strs("profiles", ("default",))
+    default_bench = t.text("bench", "*")
+    params = _params_tables(t)
+    entries = []
+    for et in t.tables("run"):
+        entries.append(CampaignEntry(
+            ports=et.strs("ports", _REQUIRED), targets=et.strs("targets", _REQUIRED),
+            profiles=et.strs("profiles", default_profiles), bench=et.text("bench", default_bench),
+            optional=et.flag("if_available", False), where=f"{path} ([[run]] {et.prefix[4:-2]})",
+        ))
+        et.done()
+    if not entries:
+        raise UserError("no [[run]] entries", str(path),
+                        "Add [[run]] with ports = [...] and targets = [...]")
+    t.done()
+    return Campaign(name, description, tuple(entries), params, path)
+
+
+# ---- all definitions of a tree ---------------------------------------------
+
+
+def _load_all(paths: Iterable[Path], loader: Callable[[Path], T],
+              key: Callable[[T], str]) -> dict[str, T]:
+    out: dict[str, T] = {}
+    for path in sorted(paths):
+        item = loader(path)
+        out[key(item)] = item
+    return out
+
+
+@dataclass
+class Definitions:
+    root: Path
+    caps: dict[str, Capability]
+    ports: dict[str, Port]
+    targets: dict[str, Target]
+    boards: dict[str, Board]
+    profiles: dict[str, Profile]
+
+    @classmethod
+    def load(cls, root: Path | None = None) -> Definitions:
+        root = root or project_root()
+        caps = load_caps(root)
+        defs = cls(
+            root=root,
+            caps=caps,
+            ports=_load_all((root / "ports").glob("*/port.toml"),
+                            lambda p: load_port(p, caps), lambda p: p.name),
+            targets=_load_all((root / "targets").glob("*/target.toml"), load_target,
+                              lambda t: t.name),
+            boards=_load_all((root / "boards").glob("*.toml"), load_board, lambda b: b.name),
+            profiles=_load_all((root / "profiles").glob("*.toml"), load_profile,
+                               lambda p: p.name),
+        )
+        for board in defs.boards.values():
+            if board.target not in defs.targets:
+                raise unknown_name("target", board.target, defs.targets,
+                                   f"{board.file} (key 'target')")
+        return defs
+
+    def port(self, name: str, where: str = "--port") -> Port:
+        if name not in self.ports:
+            raise unknown_name("port", name, self.ports, where)
+        return self.ports[name]
+
+    def target(self, name: str, where: str = "--target") -> Target:
+        if name not in self.targets:
+            raise unknown_name("target", name, self.targets, where)
+        return self.targets[name]
+
+    def profile(self, name: str, where: str = "--profile") -> Profile:
+        if name not in self.profiles:
+            raise unknown_name("profile", name, self.profiles, where)
+        return self.profiles[name]
+
+    def campaign_path(self, spec: str | None) -> Path:
+        """--campaign takes a file or the name of campaigns/<name>.toml."""
+        if spec is None:
+            return self.root / "campaigns" / "default.toml"
+        path = Path(spec).expanduser()
+        if path.is_file():
+            return path
+        named = self.root / "campaigns" / f"{spec}.toml"
+        if named.is_file():
+            return named
+        valid = [p.stem for p in (self.root / "campaigns").glob("*.toml")]
+        raise UserError(f"campaign file '{spec}' not found", "--campaign",
+                        f"Give a TOML file or one of: {', '.join(sorted(valid))}")
+
+    def campaign(self, spec: str | None) -> Campaign:
+        campaign = load_campaign(self.campaign_path(spec))
+        for entry in campaign.entries:
+            for p in entry.ports:
+                self.port(p, f"{entry.where}, key 'ports'")
+            for tg in entry.targets:
+                self.target(tg, f"{entry.where}, key 'targets'")
+            for pr in entry.profiles:
+                self.profile(pr, f"{entry.where}, key 'profiles'")
+        return campaign

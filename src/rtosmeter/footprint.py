@@ -1,0 +1,199 @@
+"""Flash and RAM of a firmware ELF, attributed to where the bytes come from.
+
+Totals come from the ELF's allocated sections (pyelftools): Flash holds
+every allocated section with contents (text, rodata, vectors, the case
+table, and the initial values of .data); RAM every writable allocated
+section (.data, .bss, the main stack section, a heap section if any).
+
+Attribution uses the GNU ld map file that every Cortex-M target writes next
+to the ELF (`-Wl,-Map=<name>.map`, targets/common/cortex-m/cortex-m.cmake):
+each input section names the object it came from, and the object's path says
+who wrote it (CMake's `CMakeFiles/<library>.dir/` of the build contract):
+
+- `rm_target` -> startup (start-up, vectors, console, timer, semihosting;
+  the main stack the start-up reserves is counted here too)
+- `rm_core` -> framework (result stream, measurement, runner)
+- `rm_<group>` -> benchmark (the cases of the group)
+- `rm_port` and any other object or archive -> kernel (port glue + RTOS)
+- the toolchain's archives and objects (newlib, libgcc, crt*) -> libc
+
+Bytes no input section accounts for (alignment fill) are `other`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from elftools.common.exceptions import ELFError
+from elftools.elf.constants import SH_FLAGS
+from elftools.elf.elffile import ELFFile
+
+from rtosmeter.errors import UserError
+
+PARTS = ("kernel", "benchmark", "framework", "startup", "libc", "other")
+STACK_SECTIONS = (".stack", ".heap")
+
+_INPUT = re.compile(r"^ (\S+)?\s+0x([0-9a-fA-F]+)\s+0x([0-9a-fA-F]+)\s+(\S.*)$")
+_OUTPUT = re.compile(r"^(\S+)(?:\s+0x([0-9a-fA-F]+)\s+0x([0-9a-fA-F]+))?")
+# -ffunction-sections/-fdata-sections: one input section per symbol.
+_SECTION_SYMBOL = re.compile(
+    r"^\.(?:text|rodata|data|bss)\.(?:(?:startup|unlikely|hot|exit)\.)?(.+)$")
+_LIB_DIR = re.compile(r"CMakeFiles/([^/]+)\.dir/")
+_TOOLCHAIN = re.compile(
+    r"(/arm-none-eabi/|/gcc/|lib(c|c_nano|g|g_nano|m|nosys|gcc|stdc\+\+)[^/]*\.a\(|crt[^/]*\.o$)")
+
+
+@dataclass(frozen=True)
+class SectionSize:
+    name: str
+    size: int
+    flash: bool  # occupies Flash (has contents: code, constants, .data's initial values)
+    ram: bool  # occupies RAM (zero-filled, or copied there at start-up)
+
+
+@dataclass
+class ElfFootprint:
+    """Compatible with rtosmeter.model.Footprint: `parts` maps an origin to
+    (flash, ram) bytes and the parts add up to the totals."""
+
+    flash: int
+    ram: int
+    parts: dict[str, tuple[int, int]]
+    sections: list[SectionSize] = field(default_factory=list)
+    symbols: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (part, size)
+    map_file: str = ""
+
+
+def origin(obj: str, group_libs: tuple[str, ...] = ()) -> str:
+    """Which part an object file (as the map names it) belongs to."""
+    lib = _LIB_DIR.search(obj)
+    if lib is not None:
+        name = lib.group(1)
+        if name == "rm_target":
+            return "startup"
+        if name == "rm_core":
+            return "framework"
+        if name == "rm_port":
+            return "kernel"
+        if name.startswith("rm_") or name in group_libs:
+            return "benchmark"
+        return "kernel"
+    if _TOOLCHAIN.search(obj):
+        return "libc"
+    return "kernel"
+
+
+def elf_sections(elf: Path) -> list[SectionSize]:
+    """Allocated sections of an ELF and whether they take Flash and/or RAM."""
+    try:
+        with elf.open("rb") as f:
+            ef = ELFFile(f)
+            segments = [(int(s["p_vaddr"]), int(s["p_paddr"]), int(s["p_memsz"]))
+                        for s in ef.iter_segments() if s["p_type"] == "PT_LOAD"]
+            out = []
+            for sec in ef.iter_sections():
+                flags = int(sec["sh_flags"])
+                if not flags & SH_FLAGS.SHF_ALLOC or int(sec["sh_size"]) == 0:
+                    continue
+                has_bits = sec["sh_type"] != "SHT_NOBITS"
+                vma = int(sec["sh_addr"])
+                # In RAM: zero-filled, or copied from Flash at start-up (its load
+                # address differs from its run address, like .data).
+                copied = any(v <= vma < v + m and p != v for v, p, m in segments)
+                in_ram = not has_bits or (copied and bool(flags & SH_FLAGS.SHF_WRITE))
+                out.append(SectionSize(sec.name, int(sec["sh_size"]), has_bits, in_ram))
+            return out
+    except (OSError, ELFError) as exc:
+        raise UserError(f"cannot read the firmware's sections ({exc})", str(elf),
+                        "Rebuild it with rtosmeter run") from exc
+
+
+def _map_entries(text: str) -> list[tuple[str, str, int, str]]:
+    """(output section, input section, size, object) from a GNU ld map."""
+    start = text.find("Linker script and memory map")
+    if start < 0:
+        return []
+    entries = []
+    out_sec = ""
+    pending = ""  # an input section name whose address is on the next line
+    for line in text[start:].splitlines()[1:]:
+        if not line or line.startswith(("LOAD ", "START GROUP", "END GROUP", "OUTPUT(")):
+            continue
+        if not line[0].isspace():
+            m = _OUTPUT.match(line)
+            out_sec = m.group(1) if m else ""
+            pending = ""
+            continue
+        if line.startswith(" *") and not line.startswith(" *fill*"):
+            continue  # an input-section pattern of the script
+        m = _INPUT.match(line)
+        if m is None:
+            stripped = line.strip()
+            pending = stripped if line.startswith(" ") and " " not in stripped else ""
+            continue
+        name = m.group(1) or pending
+        pending = ""
+        size = int(m.group(3), 16)
+        obj = m.group(4).strip()
+        if size == 0 or obj.startswith("="):
+            continue
+        entries.append((out_sec, name, size, obj))
+    return entries
+
+
+def _symbol_sizes(elf: Path) -> dict[int, list[tuple[str, int]]]:
+    """Function/object symbols by address (for the per-symbol view)."""
+    out: dict[int, list[tuple[str, int]]] = {}
+    with elf.open("rb") as f:
+        symtab = ELFFile(f).get_section_by_name(".symtab")
+        if symtab is None:
+            return out
+        for sym in symtab.iter_symbols():  # type: ignore[attr-defined]
+            if sym["st_info"]["type"] in ("STT_FUNC", "STT_OBJECT") and sym["st_size"]:
+                out.setdefault(int(sym["st_value"]) & ~1, []).append(
+                    (sym.name, int(sym["st_size"])))
+    return out
+
+
+def footprint(elf: Path, map_file: Path | None = None) -> ElfFootprint:
+    """Flash/RAM of `elf`, split by origin using its map file (next to the ELF
+    as <name>.map unless given); without a map everything is `other`."""
+    elf = Path(elf)
+    sections = elf_sections(elf)
+    by_name = {s.name: s for s in sections}
+    flash = sum(s.size for s in sections if s.flash)
+    ram = sum(s.size for s in sections if s.ram)
+    parts = dict.fromkeys(PARTS, (0, 0))
+
+    def add(part: str, f: int, r: int) -> None:
+        pf, pr = parts[part]
+        parts[part] = (pf + f, pr + r)
+
+    mpath = map_file if map_file is not None else elf.with_suffix(".map")
+    symbols: dict[str, tuple[str, int]] = {}
+    if mpath.is_file():
+        accounted: dict[str, int] = {}
+        for out_sec, in_sec, size, obj in _map_entries(mpath.read_text(errors="replace")):
+            sec = by_name.get(out_sec)
+            if sec is None or in_sec == "*fill*":
+                continue
+            part = origin(obj)
+            add(part, size if sec.flash else 0, size if sec.ram else 0)
+            accounted[out_sec] = accounted.get(out_sec, 0) + size
+            sym = _SECTION_SYMBOL.match(in_sec)
+            if sym is not None:
+                symbols[sym.group(1)] = (part, size)
+        for sec in sections:
+            rest = sec.size - accounted.get(sec.name, 0)
+            if rest <= 0:
+                continue
+            part = "startup" if sec.name in STACK_SECTIONS else "other"
+            add(part, rest if sec.flash else 0, rest if sec.ram else 0)
+    else:
+        for sec in sections:
+            add("other", sec.size if sec.flash else 0, sec.size if sec.ram else 0)
+        mpath = Path()
+    return ElfFootprint(flash, ram, {k: v for k, v in parts.items() if v != (0, 0)},
+                        sections, symbols, str(mpath) if mpath != Path() else "")

@@ -1,0 +1,127 @@
+"""The runs a store holds, and one case followed across them.
+
+`list_runs()` describes every stored run (campaign, systems, RTOS sources and
+versions) without loading samples; `case_history()` loads each run that has
+the case and draws its median with the 25-75 % band (latency) or its count
+per period with the min-max band over periods (throughput).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtosmeter import analysis
+from rtosmeter.errors import UserError
+from rtosmeter.reports import charts
+from rtosmeter.store import Store
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    id: int
+    started: str
+    status: str
+    campaign: str
+    ports: list[str]
+    targets: list[str]
+    profiles: list[str]
+    sources: list[str]  # "freertos V11.1.0 (abc1234)" per port with an RTOS tree
+    tool_version: str
+
+
+def _source(port: str, config: dict[str, object]) -> str:
+    version = str(config.get("rtos_version", "") or "")
+    commit = str(config.get("rtos_commit", "") or "")[:10]
+    if not version and not commit:
+        return ""
+    return f"{port} {version}" + (f" ({commit})" if commit else "")
+
+
+def list_runs(store: Store) -> list[RunSummary]:
+    out = []
+    for run in store.runs():
+        builds = store.builds(run.id)
+        sources = [s for b in builds if (s := _source(b.port, b.config))]
+        campaign = str(run.campaign.get("campaign") or run.campaign.get("name") or "")
+        out.append(RunSummary(
+            run.id, run.started, run.status, campaign,
+            list(dict.fromkeys(b.port for b in builds)),
+            list(dict.fromkeys(b.target for b in builds)),
+            list(dict.fromkeys(b.profile for b in builds)),
+            list(dict.fromkeys(sources)), run.tool_version))
+    return out
+
+
+@dataclass
+class Point:
+    run_id: int
+    started: str
+    value: float
+    low: float
+    high: float
+
+
+@dataclass
+class CaseHistory:
+    case_id: str
+    family: str
+    unit: str
+    lines: dict[str, list[Point]]  # "port/target/profile[ series]" -> one point per run
+
+
+def case_history(store: Store, case_id: str) -> CaseHistory:
+    """One case across every stored run that has it with status ok."""
+    lines: dict[str, list[Point]] = {}
+    family, units = "", set()
+    for run in store.runs():
+        if not any(c.case_id == case_id for c in store.cases(run.id)):
+            continue
+        view = analysis.load_run(store, run.id)
+        for c in view.cases:
+            if c.case_id != case_id or c.status != "ok":
+                continue
+            family = analysis.family(c)
+            system = analysis.system(c)
+            if family == "throughput" and c.score is not None:
+                total = c.counts["total"]
+                lines.setdefault(system, []).append(
+                    Point(run.id, run.started, c.score, min(total), max(total)))
+                units.add("count per measurement period")
+            for d in c.distributions:
+                name = system if len(c.distributions) == 1 else f"{system} {d.series}"
+                lines.setdefault(name, []).append(Point(run.id, run.started, d.p50, d.p25,
+                                                        d.p75))
+                units.add(d.unit.label)
+    if not lines:
+        raise UserError(f"no stored run has case {case_id!r} with status ok", str(store.path),
+                        "Check the case ID (`rtosmeter report latest` lists them)")
+    return CaseHistory(case_id, family, " / ".join(sorted(units)), lines)
+
+
+def chart(history: CaseHistory, png: Path | None = None) -> str:
+    """SVG: median and 25-75 % band per run (latency), or count per period and
+    its min-max over periods (throughput). With `png`, also a PNG there."""
+    x_labels: dict[int, str] = {}
+    lines = []
+    for i, (name, points) in enumerate(sorted(history.lines.items())):
+        for p in points:
+            x_labels[p.run_id] = f"#{p.run_id} {p.started[:10]}"
+        lines.append(charts.Line(name, [p.run_id for p in points], [p.value for p in points],
+                                 [p.low for p in points], [p.high for p in points],
+                                 charts.colour_for(i)))
+    what = ("count per period (band: min-max over periods)" if history.family == "throughput"
+            else "median (band: 25-75 %)")
+    return charts.history_chart(lines, x_labels, f"{what}, {history.unit}", history.case_id,
+                                png=png)
+
+
+def write_chart(store: Store, case_id: str, path: Path) -> Path:
+    """The chart of `case_id` across runs: PNG when `path` ends in .png, else SVG."""
+    history = case_history(store, case_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix.lower() == ".png":
+        chart(history, png=path)
+    else:
+        path.write_text(chart(history), encoding="utf-8")
+    return path

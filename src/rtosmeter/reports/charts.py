@@ -1,0 +1,326 @@
+"""Charts for the reports, drawn with matplotlib (Agg) from statistics only.
+
+Every chart is drawn from summary figures the analysis already computed
+(percentiles, scores, byte counts), never from raw samples, so a run with
+millions of samples costs the same to plot as a run with a hundred. Box plots
+use `Axes.bxp`, which takes precomputed statistics.
+
+Charts come back as SVG text: the HTML report inlines it (no network, no
+CDN), the Markdown report writes it next to the .md file. Names from the run
+(ports, cases, series) are drawn as plain text: math-text parsing is off, so a
+`$` in a name is not a formula, and matplotlib escapes the text it writes.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+matplotlib.use("Agg")  # no display, no GUI toolkit: charts are files
+
+# Okabe-Ito palette: distinguishable with the common colour-vision deficiencies.
+PALETTE = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
+)
+PART_COLOURS = {
+    "kernel": "#0072B2",
+    "benchmark": "#E69F00",
+    "libc": "#009E73",
+    "startup": "#CC79A7",
+    "start-up": "#CC79A7",
+}
+_RC: Any = {  # matplotlib types rc keys as a Literal union
+    "svg.fonttype": "none",  # text stays text: small, searchable, selectable
+    "text.parse_math": False,  # a "$" in a port name is not a formula
+    "font.size": 9,
+    "font.family": "sans-serif",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.grid.axis": "x",
+    "grid.color": "#dddddd",
+    "grid.linewidth": 0.6,
+    "axes.axisbelow": True,
+}
+
+
+def colour_for(index: int) -> str:
+    return PALETTE[index % len(PALETTE)]
+
+
+@dataclass(frozen=True)
+class BoxStats:
+    """One box of a box plot: percentiles of a distribution, in its unit."""
+
+    label: str
+    p1: float
+    p25: float
+    p50: float
+    p75: float
+    p99: float
+    min: float
+    max: float
+    mean: float
+    colour: str = PALETTE[0]
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str  # the category on the axis (a case)
+    group: str  # the series within the category (a port)
+    value: float
+    colour: str = PALETTE[0]
+
+
+@dataclass(frozen=True)
+class Stack:
+    """One stacked bar: origin -> bytes."""
+
+    label: str
+    parts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a history chart: x positions and (value, low, high)."""
+
+    label: str
+    xs: list[int]
+    values: list[float]
+    lows: list[float]
+    highs: list[float]
+    colour: str = PALETTE[0]
+
+
+_counter = 0
+
+
+def reset_ids() -> None:
+    """Number chart ids from 1 again (call at the start of a report, so the
+    same run gives the same report bytes)."""
+    global _counter
+    _counter = 0
+
+
+@contextmanager
+def _figure(width: float, height: float) -> Iterator[Figure]:
+    # A bare Figure, not pyplot: no global figure list to leak into.
+    with matplotlib.rc_context(_RC):
+        yield Figure(figsize=(width, height))
+
+
+def _margins(fig: Figure, labels: Sequence[str], top_in: float = 0.2,
+             bottom_in: float = 0.5) -> None:
+    """Room for the y labels, computed from their length: cheaper than
+    bbox_inches="tight", which draws every chart twice."""
+    width, height = fig.get_size_inches()
+    left_in = 0.25 + 0.062 * max((len(x) for x in labels), default=4)
+    fig.subplots_adjust(left=min(left_in / width, 0.6), right=1 - 0.35 / width,
+                        bottom=bottom_in / height, top=1 - top_in / height)
+
+
+def _svg(fig: Figure, tight: bool = False) -> str:
+    """The figure as an SVG document, with ids unique in the page."""
+    global _counter
+    _counter += 1
+    buf = io.StringIO()
+    # A per-chart salt keeps the ids of clip paths and markers of two inlined
+    # charts apart; dropping the date keeps output reproducible.
+    with matplotlib.rc_context({"svg.hashsalt": f"rm{_counter}", **_RC}):
+        fig.savefig(buf, format="svg", bbox_inches="tight" if tight else None,
+                    metadata={"Date": None})
+    return buf.getvalue()
+
+
+def inline(svg: str) -> str:
+    """An SVG document as an element to place in HTML, scaled by the page's CSS
+    (the fixed size in pt is dropped; the viewBox keeps the aspect ratio)."""
+    element = svg[svg.find("<svg") :]
+    # The RDF metadata block only names namespaces by URL; a page needs none of it.
+    element = re.sub(r"\s*<metadata>.*?</metadata>", "", element, count=1, flags=re.S)
+    return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r"<svg\1", element, count=1)
+
+
+def _wrap(label: str, width: int = 28) -> str:
+    return label if len(label) <= width else label[: width - 1] + "…"
+
+
+def box_plot(boxes: Sequence[BoxStats], axis_label: str, title: str = "") -> str:
+    """Horizontal box plot: box 25-75 %, line median, whiskers 1-99 %,
+    dots min and max, diamond mean. One row per box, first at the top."""
+    height = 0.9 + 0.36 * len(boxes)
+    with _figure(7.5, height) as fig:
+        ax = fig.add_subplot()
+        stats = [
+            {
+                "label": _wrap(b.label, 40),
+                "med": b.p50,
+                "q1": b.p25,
+                "q3": b.p75,
+                "whislo": b.p1,
+                "whishi": b.p99,
+                "mean": b.mean,
+                "fliers": [b.min, b.max],
+            }
+            for b in reversed(boxes)
+        ]
+        artists = ax.bxp(
+            stats,
+            orientation="horizontal",
+            widths=0.6,
+            showmeans=True,
+            showfliers=True,
+            patch_artist=True,
+            meanprops={"marker": "D", "markersize": 4, "markerfacecolor": "white",
+                       "markeredgecolor": "#333333"},
+            flierprops={"marker": "o", "markersize": 3, "markerfacecolor": "#333333",
+                        "markeredgecolor": "none"},
+            medianprops={"color": "#111111", "linewidth": 1.4},
+        )
+        for patch, b in zip(artists["boxes"], reversed(boxes), strict=True):
+            patch.set_facecolor(b.colour)
+            patch.set_alpha(0.75)
+        ax.set_xlabel(axis_label)
+        _limit(ax, boxes)
+        if title:
+            ax.set_title(title, loc="left", fontsize=9)
+        _margins(fig, [str(x["label"]) for x in stats], top_in=0.35 if title else 0.15)
+        return _svg(fig)
+
+
+def _limit(ax: Axes, boxes: Sequence[BoxStats]) -> None:
+    """Show the boxes and whiskers; a min or max far outside them (a host
+    preempted once in 100,000 samples) would squash every box to a line, so
+    the axis stops short of it and the value is written at the edge."""
+    lo = min(b.min for b in boxes)
+    core_hi = max(b.p99 for b in boxes)
+    core_lo = min(b.p1 for b in boxes)
+    spread = (core_hi - core_lo) or max(abs(core_hi), 1.0)
+    hi = max(b.max for b in boxes)
+    limit = core_hi + 2 * spread
+    clipped = hi > limit
+    top = limit if clipped else hi
+    span = (top - lo) or max(abs(top), 1.0)
+    ax.set_xlim(lo - 0.04 * span, top + (0.22 if clipped else 0.04) * span)
+    if not clipped:
+        return
+    for y, b in enumerate(reversed(boxes), start=1):
+        if b.max > limit:
+            text = f"max {b.max:,.0f} ▸" if abs(b.max) >= 100 else f"max {b.max:.3g} ▸"
+            ax.annotate(text, xy=(1.0, y), xycoords=("axes fraction", "data"),
+                        ha="right", va="center", fontsize=7, color="#555555")
+
+
+def grouped_bars(
+    bars: Sequence[Bar], axis_label: str, value_format: str, reference: float | None = None
+) -> str:
+    """Horizontal grouped bars: one block per category, one bar per group,
+    the value written at the end of each bar. `reference` draws a line (100 %
+    or 1.0x)."""
+    categories = list(dict.fromkeys(b.label for b in bars))
+    groups = list(dict.fromkeys(b.group for b in bars))
+    per = {(b.label, b.group): b for b in bars}
+    slot = 0.8 / max(len(groups), 1)
+    height = 0.8 + len(categories) * (0.22 * len(groups) + 0.25)
+    with _figure(7.5, height) as fig:
+        ax = fig.add_subplot()
+        top = max((b.value for b in bars), default=1.0)
+        for gi, group in enumerate(groups):
+            ys, vals, cols = [], [], []
+            for ci, cat in enumerate(categories):
+                bar = per.get((cat, group))
+                if bar is None:
+                    continue
+                ys.append(len(categories) - 1 - ci + 0.4 - slot * (gi + 0.5))
+                vals.append(bar.value)
+                cols.append(bar.colour)
+            ax.barh(ys, vals, height=slot * 0.9, color=cols, label=group)
+            for y, v in zip(ys, vals, strict=True):
+                ax.text(v + top * 0.01, y, value_format.format(v), va="center", fontsize=7)
+        ax.set_yticks(range(len(categories)), [_wrap(c) for c in reversed(categories)])
+        ax.set_xlim(0, top * 1.15)
+        if reference is not None:
+            ax.axvline(reference, color="#555555", linewidth=0.8, linestyle="--")
+        ax.set_xlabel(axis_label)
+        if len(groups) > 1:
+            ax.legend(loc="lower right", fontsize=7, frameon=False,
+                      bbox_to_anchor=(1.0, 1.0), ncols=min(len(groups), 4))
+        _margins(fig, [_wrap(c) for c in categories], top_in=0.4 if len(groups) > 1 else 0.15)
+        return _svg(fig)
+
+
+def stacked_bars(stacks: Sequence[Stack], axis_label: str, title: str = "") -> str:
+    """Horizontal stacked bars (footprint: kernel / benchmark / libc / start-up)."""
+    origins: list[str] = []
+    for s in stacks:
+        for o in s.parts:
+            if o not in origins:
+                origins.append(o)
+    height = 0.9 + 0.3 * len(stacks)
+    with _figure(7.5, height) as fig:
+        ax = fig.add_subplot()
+        ys = list(range(len(stacks) - 1, -1, -1))
+        left = [0.0] * len(stacks)
+        for oi, origin in enumerate(origins):
+            widths = [float(s.parts.get(origin, 0)) for s in stacks]
+            ax.barh(ys, widths, left=left, height=0.6, label=origin,
+                    color=PART_COLOURS.get(origin, colour_for(oi + 4)))
+            left = [a + b for a, b in zip(left, widths, strict=True)]
+        for y, total in zip(ys, left, strict=True):
+            ax.text(total, y, f" {total:,.0f}", va="center", fontsize=7)
+        ax.set_yticks(ys, [_wrap(s.label, 40) for s in stacks])
+        ax.set_xlim(0, max(left, default=1.0) * 1.15 or 1.0)
+        ax.set_xlabel(axis_label)
+        if title:
+            ax.set_title(title, loc="left", fontsize=9)
+        ax.legend(loc="lower right", fontsize=7, frameon=False,
+                  bbox_to_anchor=(1.0, 1.0), ncols=max(len(origins), 1))
+        _margins(fig, [_wrap(s.label, 40) for s in stacks], top_in=0.6 if title else 0.4)
+        return _svg(fig)
+
+
+def history_chart(lines: Sequence[Line], x_labels: dict[int, str], axis_label: str,
+                  title: str = "", png: Path | None = None) -> str:
+    """One value per run along the x axis, with a band (e.g. 25-75 %). With
+    `png`, the chart is also written there as a PNG image."""
+    with _figure(7.5, 3.6) as fig:
+        ax = fig.add_subplot()
+        ax.grid(True, axis="both")
+        for line in lines:
+            ax.fill_between(line.xs, line.lows, line.highs, color=line.colour, alpha=0.18,
+                            linewidth=0)
+            ax.plot(line.xs, line.values, marker="o", markersize=3.5, color=line.colour,
+                    label=_wrap(line.label, 50))
+        xs = sorted(x_labels)
+        ax.set_xticks(xs, [x_labels[x] for x in xs], rotation=30, ha="right", fontsize=7)
+        ax.set_xlabel("run")
+        ax.set_ylabel(axis_label)
+        if title:
+            ax.set_title(title, loc="left", fontsize=9)
+        if lines:
+            ax.legend(fontsize=7, frameon=False)
+        if png is not None:
+            fig.savefig(png, format="png", dpi=150, bbox_inches="tight")
+        return _svg(fig, tight=True)
+
+
+def save(svg: str, path: str) -> None:
+    """Write a chart as a standalone SVG file (for Markdown reports)."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(svg)

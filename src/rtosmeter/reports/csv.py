@@ -1,0 +1,31 @@
+"""CSV report: one row per (port, target, profile, case, series); columns and
+their meaning in docs/results-schema.md. Empty cell = not applicable."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from rtosmeter.model import RunView
+from rtosmeter.reports._common import RECORD_FIELDS, records
+
+SUFFIX = ".csv"
+
+
+def _cell(value: object) -> object:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float):
+        return repr(value)  # round-trips exactly
+    return value
+
+
+def render(view: RunView) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(RECORD_FIELDS)
+    for rec in records(view):
+        writer.writerow([_cell(rec[k]) for k in RECORD_FIELDS])
+    return buf.getvalue()

@@ -1,0 +1,576 @@
+"""The self-contained HTML report of one run (and the Markdown report's charts).
+
+`prepare(view)` turns a `RunView` into plain rows and charts (`Report`); the
+Jinja2 template `templates/report.html.j2` lays them out. The page needs no
+network: styles are inline and every chart is inline SVG drawn by
+`charts.py` from statistics. Everything taken from the run (case IDs, port
+names, configuration values, reasons) is escaped by Jinja2's autoescape; the
+only markup inserted unescaped is the SVG matplotlib wrote, which escapes its
+text itself.
+
+Under emulation the report says that interrupt latency is a code-path length
+(QEMU charges no virtual time for exception entry and exit), and units come
+from the analysis (`Unit.label`), so an emulated run is never shown in µs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from rtosmeter import __version__
+from rtosmeter.model import BuildInfo, CaseResult, Distribution, Footprint, RunView
+from rtosmeter.reports import charts
+
+SUFFIX = ".html"
+
+BuildKey = tuple[str, str, str]  # (port, target, profile)
+
+ISR_CASE = re.compile(r"^(lat\.isr|irq\.)")
+ISR_NOTE = (
+    "Emulated interrupt latency is a code-path length: QEMU charges no virtual time "
+    "for exception entry and exit, so this is the number of instructions on the "
+    "path, not a hardware latency."
+)
+IDENTITY_KEYS = frozenset({
+    "port", "target", "profile", "build_dir", "caps", "groups", "source_hash", "rtos_source",
+    "rtos_source_origin", "rtos_version", "rtos_commit", "build status"})
+PART_ORDER = ("kernel", "benchmark", "libc", "startup", "start-up")
+BOX_LEGEND = (
+    "Box: 25-75 %; line: median; whiskers: 1 % and 99 %; dots: min and max; "
+    "diamond: mean."
+)
+
+
+@dataclass
+class Column:
+    key: BuildKey
+    label: str
+    colour: str
+    emulated: bool
+
+
+@dataclass
+class Cell:
+    text: str
+    title: str = ""
+    css: str = ""
+
+
+@dataclass
+class Row:
+    label: str
+    cells: list[Cell]
+    css: str = ""
+
+
+@dataclass
+class Table:
+    head: list[str]
+    rows: list[Row]
+    caption: str = ""
+
+
+@dataclass
+class Chart:
+    name: str  # a file name stem for the Markdown report
+    title: str
+    svg: str  # a standalone SVG document
+
+    @property
+    def inline(self) -> str:
+        return charts.inline(self.svg)
+
+
+@dataclass
+class ThroughputGroup:
+    title: str
+    anchor: str
+    counts: Table
+    charts: list[Chart]
+    notes: list[str]
+
+
+@dataclass
+class LatencyCase:
+    case_id: str
+    anchor: str
+    charts: list[Chart]
+    stats: Table
+    not_run: list[tuple[str, str, str]]  # (column label, status, reason)
+    notes: list[str]
+
+
+@dataclass
+class Report:
+    view: RunView
+    title: str
+    columns: list[Column]
+    summary: Table
+    facts: list[tuple[str, str]]
+    notices: list[str]
+    throughput: list[ThroughputGroup]
+    latency: list[LatencyCase]
+    footprint_charts: list[Chart]
+    footprint: Table | None
+    config: Table
+    config_differs: int
+    environment: Table
+    runner: Table
+    errors: list[str]
+    tool_version: str = __version__
+    extra_charts: list[Chart] = field(default_factory=list)
+
+    @property
+    def all_charts(self) -> list[Chart]:
+        out = [c for g in self.throughput for c in g.charts]
+        out += [c for case in self.latency for c in case.charts]
+        return out + self.footprint_charts + self.extra_charts
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def fmt(value: float) -> str:
+    """A figure with as many digits as it deserves (values are integers in
+    ticks or instructions more often than not)."""
+    if math.isnan(value):
+        return "n/a"
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    if abs(value) >= 10:
+        return f"{value:,.1f}"
+    return f"{value:,.2f}"
+
+
+def anchor(text: str) -> str:
+    return "c-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
+
+
+def is_emulated(build: BuildInfo) -> bool:
+    runner = " ".join(str(build.runner.get(k, "")) for k in ("runner", "kind"))
+    return "qemu" in (runner + " " + build.target).lower()
+
+
+def key_of(item: CaseResult | Footprint | BuildInfo) -> BuildKey:
+    return (item.port, item.target, item.profile)
+
+
+def _columns(view: RunView) -> list[Column]:
+    keys: list[BuildKey] = []
+    items: list[CaseResult | Footprint | BuildInfo] = [*view.builds, *view.cases,
+                                                       *view.footprints]
+    for item in items:
+        k = key_of(item)
+        if k not in keys:
+            keys.append(k)
+    targets = {k[1] for k in keys}
+    profiles = {k[2] for k in keys}
+    builds = {key_of(b): b for b in view.builds}
+    ports = list(dict.fromkeys(k[0] for k in keys))
+    cols = []
+    for k in keys:
+        parts = [k[0]]
+        if len(targets) > 1:
+            parts.append(k[1])
+        if len(profiles) > 1:
+            parts.append(k[2])
+        build = builds.get(k)
+        emulated = is_emulated(build) if build else "qemu" in k[1]
+        colour = charts.colour_for(ports.index(k[0]))
+        cols.append(Column(k, " · ".join(parts), colour, emulated))
+    return cols
+
+
+def _case_ids(view: RunView) -> list[str]:
+    return list(dict.fromkeys(c.case_id for c in view.cases))
+
+
+def is_throughput(results: Iterable[CaseResult]) -> bool:
+    return any(r.counts or r.case_id.startswith("tm.") for r in results)
+
+
+def _status_cell(result: CaseResult) -> Cell:
+    text = result.status if result.status != "unsupported" else "unsupported"
+    return Cell(text, result.reason, result.status)
+
+
+def geometric_mean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else math.nan
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _summary(view: RunView, cols: list[Column], tput: dict[BuildKey, list[float]],
+             wins: dict[BuildKey, int], n_latency: int) -> Table:
+    head = ["ok", "unsupported", "failed / incomplete", "checks failed",
+            "throughput (geo. mean % of best)", f"lowest median latency (of {n_latency})"]
+    rows = []
+    for col in cols:
+        results = [c for c in view.cases if key_of(c) == col.key]
+        ok = sum(r.status == "ok" for r in results)
+        unsup = sum(r.status == "unsupported" for r in results)
+        bad = len(results) - ok - unsup
+        checks = sum(not ch.ok for r in results for ch in r.checks)
+        score = geometric_mean(tput.get(col.key, []))
+        rows.append(Row(col.label, [
+            Cell(str(ok)),
+            Cell(str(unsup), css="unsupported" if unsup else ""),
+            Cell(str(bad), css="failed" if bad else ""),
+            Cell(str(checks), css="failed" if checks else ""),
+            Cell("n/a" if math.isnan(score) else f"{score:.1f} %"),
+            Cell(str(wins.get(col.key, 0))),
+        ]))
+    return Table(head, rows)
+
+
+def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup],
+                                                            dict[BuildKey, list[float]]]:
+    groups: list[ThroughputGroup] = []
+    pct_of_best: dict[BuildKey, list[float]] = {}
+    by_key = {(key_of(c), c.case_id): c for c in view.cases}
+    tp_ids = [cid for cid in _case_ids(view)
+              if is_throughput(c for c in view.cases if c.case_id == cid)]
+    if not tp_ids:
+        return groups, pct_of_best
+    for target, profile in dict.fromkeys((c.key[1], c.key[2]) for c in cols):
+        gcols = [c for c in cols if c.key[1:] == (target, profile)
+                 and any((c.key, cid) in by_key for cid in tp_ids)]
+        if not gcols:
+            continue
+        rows: list[Row] = []
+        pct_bars: list[charts.Bar] = []
+        x_bars: list[charts.Bar] = []
+        for cid in tp_ids:
+            results = [by_key.get((c.key, cid)) for c in gcols]
+            scores = {c.key: r.score for c, r in zip(gcols, results, strict=True)
+                      if r is not None and r.status == "ok" and r.score}
+            best = max(scores.values(), default=0.0)
+            slowest = min(scores.values(), default=0.0)
+            cells = []
+            for col, r in zip(gcols, results, strict=True):
+                if r is None:
+                    cells.append(Cell("not run", css="missing"))
+                    continue
+                s = scores.get(col.key)
+                if s is None:
+                    cells.append(_status_cell(r))
+                    continue
+                failed = [ch for ch in r.checks if not ch.ok]
+                title = "per period: " + ", ".join(fmt(v) for v in r.counts.get("total", []))
+                if failed:
+                    title += "; check failed: " + ", ".join(
+                        f"{ch.name} got {ch.got} want {ch.want}" for ch in failed)
+                text = f"{fmt(s)}  ({100 * s / best:.1f} %, {s / slowest:.2f}x)"
+                cells.append(Cell(text, title, "check-failed" if failed
+                                  else ("best" if s == best and len(scores) > 1 else "")))
+                pct_of_best.setdefault(col.key, []).append(100 * s / best)
+                pct_bars.append(charts.Bar(cid, col.label, 100 * s / best, col.colour))
+                x_bars.append(charts.Bar(cid, col.label, s / slowest, col.colour))
+            rows.append(Row(cid, cells))
+        name = anchor(f"tp-{target}-{profile}")
+        clock = _clock_origin(_unit_origin(view, target))
+        head = [c.label for c in gcols]
+        table = Table(head, rows, "Loop completions per measurement period, timed by the "
+                      f"{clock} (mean over periods; in brackets: % of best, multiple of "
+                      "slowest).")
+        chart_list = []
+        if pct_bars:
+            chart_list = [
+                Chart(f"{name}-best", "Normalised to the best (100 %)",
+                      charts.grouped_bars(pct_bars, "count per period, % of the best port "
+                                          f"(period timed by the {clock})", "{:.1f} %",
+                                          reference=100.0)),
+                Chart(f"{name}-slowest", "Normalised to the slowest (1.0x)",
+                      charts.grouped_bars(x_bars, "count per period, multiple of the slowest "
+                                          f"port (period timed by the {clock})", "{:.2f}x",
+                                          reference=1.0)),
+            ]
+        notes = []
+        if any(c.emulated for c in gcols):
+            notes.append("Emulated: the period is measured in virtual time, so counts are "
+                         "exact and repeat bit for bit.")
+        groups.append(ThroughputGroup(f"{target} · {profile}", name, table, chart_list, notes))
+    return groups, pct_of_best
+
+
+def _clock_origin(unit: str) -> str:
+    """"ns (host clock)" -> "host clock": where a unit's time comes from."""
+    m = re.search(r"\(([^)]*)\)", unit)
+    return m.group(1) if m else unit
+
+
+def _unit_origin(view: RunView, target: str) -> str:
+    """The clock the target measured with, e.g. "ns (host clock)"."""
+    for c in view.cases:
+        if c.target == target and c.distributions:
+            return c.distributions[0].unit.label
+    for b in view.builds:
+        if b.target == target:
+            for k in ("unit", "ts"):
+                if b.runner.get(k):
+                    return b.runner[k]
+    return "target counter"
+
+
+STAT_HEAD = ["series", "what", "n", "mean", "std", "min", "p1", "p25", "p50", "p75",
+             "p99", "max", "jitter", "cold", "overhead"]
+
+
+def _stat_cells(d: Distribution, with_unit: bool) -> list[Cell]:
+    cells = [Cell(d.series), Cell(d.what, css="what"), Cell(f"{d.n:,}")]
+    cells += [Cell(fmt(v)) for v in (d.mean, d.std, d.min, d.p1, d.p25, d.p50, d.p75,
+                                       d.p99, d.max, d.jitter, d.cold, d.overhead)]
+    if with_unit:
+        cells.append(Cell(d.unit.label))
+    return cells
+
+
+def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict[BuildKey, int]]:
+    out: list[LatencyCase] = []
+    wins: dict[BuildKey, int] = {}
+    col_of = {c.key: c for c in cols}
+    for cid in _case_ids(view):
+        results = [c for c in view.cases if c.case_id == cid]
+        if is_throughput(results):
+            continue
+        results.sort(key=lambda r: [c.key for c in cols].index(key_of(r)))
+        units = list(dict.fromkeys(d.unit.label for r in results for d in r.distributions))
+        rows: list[Row] = []
+        chart_list: list[Chart] = []
+        per_build = Counter(key_of(r) for r in results)
+
+        def label_of(r: CaseResult, d: Distribution | None = None,
+                     per_build: Counter[BuildKey] = per_build) -> str:
+            parts = [col_of[key_of(r)].label]
+            if per_build[key_of(r)] > 1:  # the case runs in several firmwares
+                parts.append(r.group)
+            if d is not None and len(r.distributions) > 1:
+                parts.append(d.series)
+            return " · ".join(parts)
+
+        for ui, unit in enumerate(units):
+            boxes = []
+            for r in results:
+                col = col_of[key_of(r)]
+                for d in r.distributions:
+                    if d.unit.label != unit:
+                        continue
+                    label = label_of(r, d)
+                    boxes.append(charts.BoxStats(label, d.p1, d.p25, d.p50, d.p75, d.p99,
+                                                 d.min, d.max, d.mean, col.colour))
+            title = f"Distribution per port, in {unit}"
+            chart_list.append(Chart(f"{anchor(cid)}-{ui}", title,
+                                    charts.box_plot(boxes, unit)))
+        for r in results:
+            for d in r.distributions:
+                failed = any(not ch.ok for ch in r.checks)
+                rows.append(Row(label_of(r), _stat_cells(d, len(units) > 1),
+                                "check-failed" if failed else ""))
+        head = STAT_HEAD + (["unit"] if len(units) > 1 else [])
+        caption = f"All values in {units[0]}." if len(units) == 1 else ""
+        caption += " Measurement overhead already subtracted; cold = first sample, excluded."
+        not_run = [(label_of(r), r.status, r.reason) for r in results
+                   if r.status != "ok" or not r.distributions]
+        notes = []
+        if ISR_CASE.match(cid) and any(col_of[key_of(r)].emulated for r in results):
+            notes.append(ISR_NOTE)
+        for r in results:
+            for ch in r.checks:
+                if not ch.ok:
+                    notes.append(f"{col_of[key_of(r)].label}: check {ch.name} failed "
+                                 f"(got {ch.got}, want {ch.want}).")
+        _count_win(results, wins)
+        out.append(LatencyCase(cid, anchor(cid), chart_list, Table(head, rows, caption.strip()),
+                               not_run, notes))
+    return out, wins
+
+
+def _count_win(results: list[CaseResult], wins: dict[BuildKey, int]) -> None:
+    """The build with the lowest median of the case's first series, among
+    builds of the same unit (a comparison across units means nothing)."""
+    firsts = [(r, r.distributions[0]) for r in results if r.status == "ok" and r.distributions]
+    if len(firsts) < 2 or len({d.unit.label for _, d in firsts}) != 1:
+        return
+    best = min(d.p50 for _, d in firsts)
+    for r, d in firsts:
+        if d.p50 == best:
+            wins[key_of(r)] = wins.get(key_of(r), 0) + 1
+
+
+def _footprint(view: RunView, cols: list[Column]) -> tuple[list[Chart], Table | None]:
+    if not view.footprints:
+        return [], None
+    col_of = {c.key: c for c in cols}
+    found = list(dict.fromkeys(o for f in view.footprints for o in f.parts))
+    origins = [o for o in PART_ORDER if o in found] + [o for o in found if o not in PART_ORDER]
+    rows = []
+    chart_list = []
+    for target in dict.fromkeys(f.target for f in view.footprints):
+        fps = [f for f in view.footprints if f.target == target]
+        for i, (what, label) in enumerate((("flash", "Flash"), ("ram", "RAM"))):
+            stacks = [charts.Stack(f"{col_of[key_of(f)].label} · {f.group}",
+                                   {o: f.parts[o][i] for o in origins if o in f.parts})
+                      for f in fps]
+            chart_list.append(Chart(anchor(f"fp-{target}-{what}"), f"{label} — {target}",
+                                    charts.stacked_bars(stacks, f"{label} bytes (ELF sections, "
+                                                        f"{target})")))
+        for f in fps:
+            cells = [Cell(f.group), Cell(f"{f.flash:,}"), Cell(f"{f.ram:,}")]
+            cells += [Cell(" / ".join(f"{v:,}" for v in f.parts.get(o, (0, 0))))
+                      for o in origins]
+            rows.append(Row(col_of[key_of(f)].label, cells))
+    head = ["firmware", "Flash (B)", "RAM (B)"] + [f"{o} Flash / RAM (B)" for o in origins]
+    return chart_list, Table(head, rows, "Bytes from the ELF's sections, attributed by the "
+                             "object file they come from.")
+
+
+def is_identity(key: str) -> bool:
+    """A setting that differs between builds by nature (which port, where its
+    tree lives), not a fairness question."""
+    return key in IDENTITY_KEYS or key.lower().endswith("_dir")
+
+
+def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]) -> tuple[Table, int]:
+    keys = sorted({k for v in values.values() for k in v}, key=lambda k: (is_identity(k), k))
+    rows = []
+    differs = 0
+    for k in keys:
+        vals = [values.get(c.key, {}).get(k) for c in cols]
+        diff = len(set(vals)) > 1 and not is_identity(k)
+        differs += diff
+        css = "differs" if diff else ("identity" if is_identity(k) else "")
+        rows.append(Row(k, [Cell("—" if v is None else str(v), css="missing" if v is None
+                                 else "") for v in vals], css))
+    return Table([c.label for c in cols], rows), differs
+
+
+def _config(view: RunView, cols: list[Column]) -> tuple[Table, int, Table]:
+    builds = {key_of(b): b for b in view.builds}
+    config = {}
+    runner = {}
+    for c in cols:
+        b = builds.get(c.key)
+        if b is None:
+            continue
+        config[c.key] = {"build status": b.status + (f": {b.error}" if b.error else ""),
+                         **{k: str(v) for k, v in b.config.items()}}
+        runner[c.key] = {k: str(v) for k, v in b.runner.items()}
+    table, differs = _side_by_side(cols, config)
+    return table, differs, _side_by_side(cols, runner)[0]
+
+
+def prepare(view: RunView) -> Report:
+    """Everything the templates show, computed once from the view."""
+    charts.reset_ids()
+    cols = _columns(view)
+    throughput, pct = _throughput(view, cols)
+    latency, wins = _latency(view, cols)
+    fp_charts, fp_table = _footprint(view, cols)
+    config, differs, runner = _config(view, cols)
+    environment = Table(["value"], [Row(k, [Cell(str(v))]) for k, v in view.host.items()])
+    campaign = str(view.campaign.get("campaign") or view.campaign.get("name") or "")
+    facts = [
+        ("run", f"#{view.run_id}" + (f" — campaign {campaign}" if campaign else "")),
+        ("status", view.status),
+        ("started", view.started),
+        ("finished", view.finished or "—"),
+        ("ports", ", ".join(dict.fromkeys(c.key[0] for c in cols))),
+        ("targets", ", ".join(dict.fromkeys(c.key[1] for c in cols))),
+        ("profiles", ", ".join(dict.fromkeys(c.key[2] for c in cols))),
+        ("cases", f"{len(_case_ids(view))} ({len(_case_ids(view)) - len(latency)} "
+                  f"throughput, {len(latency)} latency)"),
+        ("samples", f"{sum(d.n for c in view.cases for d in c.distributions):,}"),
+    ]
+    notices = []
+    if any(c.emulated for c in cols):
+        notices.append("Emulated targets run under QEMU with -icount: figures are counts of "
+                       "virtual-clock ticks or instructions, exact and repeatable, not "
+                       "times. " + ISR_NOTE)
+    if any(not c.emulated for c in cols):
+        notices.append("Host and board figures come from a real clock and are noisy: read "
+                       "the percentiles, not only the mean.")
+    if differs:
+        notices.append(f"{differs} configuration setting(s) differ between the builds "
+                       "compared: see Configuration.")
+    return Report(
+        view=view,
+        title=f"rtosmeter run #{view.run_id}" + (f" — {campaign}" if campaign else ""),
+        columns=cols,
+        summary=_summary(view, cols, pct, wins, len(latency)),
+        facts=facts,
+        notices=notices,
+        throughput=throughput,
+        latency=latency,
+        footprint_charts=fp_charts,
+        footprint=fp_table,
+        config=config,
+        config_differs=differs,
+        environment=environment,
+        runner=runner,
+        errors=list(view.errors),
+    )
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+        autoescape=True,  # every name from the run is data, never markup
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render(view: RunView) -> str:
+    """The report as one self-contained HTML page."""
+    return _environment().get_template("report.html.j2").render(
+        r=prepare(view), box_legend=BOX_LEGEND)
+
+
+def write(view: RunView, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(view), encoding="utf-8")
+    return path
+
+
+def write_markdown(view: RunView, out_dir: Path, name: str = "report.md") -> Path:
+    """The Markdown report (reports/markdown.py, unchanged) followed by its
+    charts as SVG files in `out_dir/charts/`, linked with relative paths so
+    the page renders with its images on GitHub."""
+    from rtosmeter.reports import markdown
+
+    report = prepare(view)
+    chart_dir = out_dir / "charts"
+    chart_dir.mkdir(parents=True, exist_ok=True)
+    lines = [markdown.render(view).rstrip("\n"), "", "## Charts", "",
+             f"Latency charts: {BOX_LEGEND}", ""]
+    sections: list[tuple[str, list[Chart]]] = [
+        (f"Throughput, {g.title}", g.charts) for g in report.throughput]
+    sections += [(f"`{c.case_id}`", c.charts) for c in report.latency]
+    if report.footprint_charts:
+        sections.append(("Footprint", report.footprint_charts))
+    for heading, chart_list in sections:
+        if not chart_list:
+            continue
+        lines += [f"### {heading.replace('<', '&lt;')}", ""]
+        for chart in chart_list:
+            file = f"{chart.name}.svg"
+            charts.save(chart.svg, str(chart_dir / file))
+            alt = re.sub(r"[\[\]<>]", "", chart.title)
+            lines += [f"![{alt}](charts/{file})", ""]
+    path = out_dir / name
+    path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+    return path

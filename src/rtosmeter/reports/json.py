@@ -1,0 +1,47 @@
+"""JSON report: the run, its environment and configurations, and one result
+object per (port, target, profile, case, series); see docs/results-schema.md."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict
+from typing import Any
+
+from rtosmeter.model import RunView
+from rtosmeter.reports._common import SCHEMA_VERSION, records
+
+SUFFIX = ".json"
+
+
+def _clean(value: Any) -> Any:
+    """NaN and infinities are not JSON: they become null."""
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    return value
+
+
+def document(view: RunView) -> dict[str, Any]:
+    doc: dict[str, Any] = _clean({
+        "schema": "rtosmeter-results",
+        "version": SCHEMA_VERSION,
+        "run": {"id": view.run_id, "started": view.started, "finished": view.finished,
+                "status": view.status, "campaign": view.campaign, "host": view.host},
+        "builds": [asdict(b) for b in view.builds],
+        "results": records(view),
+        "checks": [{"port": c.port, "target": c.target, "profile": c.profile,
+                    "case_id": c.case_id, **asdict(k)} for c in view.cases for k in c.checks],
+        "meta": [{"port": c.port, "target": c.target, "profile": c.profile,
+                  "case_id": c.case_id, "meta": c.meta} for c in view.cases if c.meta],
+        "footprints": [asdict(f) for f in view.footprints],
+        "errors": view.errors,
+    })
+    return doc
+
+
+def render(view: RunView) -> str:
+    return json.dumps(document(view), indent=2, allow_nan=False) + "\n"

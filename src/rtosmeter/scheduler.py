@@ -1,0 +1,540 @@
+"""Expand a campaign into build and run jobs, run them, store each result.
+
+A campaign names (port, target, profile) combinations; each becomes one build
+tree, and each benchmark group of it one run job. Builds run one after
+another, each with `-j N` for the compiler; emulated runs run up to N at a
+time (under -icount their results do not depend on load); host runs go one at
+a time after the last build, because they measure real time on a pinned CPU.
+Every finished execution is parsed and stored at once, so a run that is
+killed loses nothing, and `--resume` skips the groups already stored. A
+failing build or run never stops the others; a combination that cannot run
+here is stored with the reason.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib
+import importlib.util
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from rtosmeter import __version__
+from rtosmeter.build import PACKAGES, BuildResult, BuildSpec, build, compiler_for
+from rtosmeter.catalog import Catalog
+from rtosmeter.definitions import Campaign, Definitions, Params, Target
+from rtosmeter.errors import ToolMissing, UserError
+from rtosmeter.protocol import ParsedStream, parse_stream
+from rtosmeter.runners.base import Runner, RunOutcome, RunRequest
+from rtosmeter.sources import SourceMissing, SourceTree, find_source
+from rtosmeter.store import Store
+
+ALWAYS_KEPT = ("calib.*",)  # cases kept whatever --bench says (overhead subtraction)
+
+
+# ---- what can run here ------------------------------------------------------
+
+
+def missing_tools(target: Target) -> list[tuple[str, str]]:
+    """(program, Debian package) pairs this target needs and this machine lacks."""
+    needed = ["cmake", "ninja", compiler_for(target)]
+    if target.kind == "qemu":
+        needed.append("qemu-system-arm")
+    out = [(p, PACKAGES.get(p, p)) for p in needed if shutil.which(p) is None]
+    if target.toolchain and shutil.which(compiler_for(target)):
+        libc = subprocess.run([compiler_for(target), "-print-file-name=libc.a"],
+                              capture_output=True, text=True, check=False).stdout.strip()
+        if not Path(libc).is_absolute():
+            out.append((f"libc.a for {target.toolchain}", f"libnewlib-{target.toolchain}"))
+    return out
+
+
+def unavailable_reason(target: Target) -> str:
+    """Why this target cannot be built and run here ("" when it can)."""
+    if target.kind == "board":
+        return "boards need a board runner (flash + serial), not part of `run` yet"
+    if importlib.util.find_spec(f"rtosmeter.runners.{target.kind}") is None:
+        return f"no runner for {target.kind} targets (src/rtosmeter/runners/{target.kind}.py)"
+    missing = missing_tools(target)
+    if missing:
+        return ("missing " + ", ".join(p for p, _ in missing) + ": apt-get install "
+                + " ".join(dict.fromkeys(pkg for _, pkg in missing)))
+    return ""
+
+
+def make_runner(target: Target) -> Runner:
+    """The runner module for the target's kind: rtosmeter.runners.<kind>.<Kind>Runner."""
+    try:
+        module = importlib.import_module(f"rtosmeter.runners.{target.kind}")
+    except ImportError as exc:
+        raise UserError(f"no runner for {target.kind} targets ({exc})", f"target {target.name}",
+                        f"Add src/rtosmeter/runners/{target.kind}.py") from exc
+    cls = getattr(module, f"{target.kind.capitalize()}Runner")
+    runner: Runner = cls()
+    return runner
+
+
+# ---- the plan ---------------------------------------------------------------
+
+
+@dataclass
+class Combo:
+    """One (port, target, profile): one build tree, one run job per group."""
+
+    port: str
+    target: str
+    profile: str
+    bench: str
+    groups: list[str]
+    params: dict[str, int]
+    optional: bool = False
+    skip_status: str = ""  # "" | unsupported | skipped
+    skip_reason: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.port}/{self.target}/{self.profile}"
+
+
+@dataclass
+class Plan:
+    campaign: str
+    campaign_file: str
+    combos: list[Combo]
+    jobs: int
+    icount: bool
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Plan:
+        combos = [Combo(**c) for c in data.get("combos", [])]
+        return cls(data.get("campaign", "?"), data.get("campaign_file", ""), combos,
+                   int(data.get("jobs", 2)), bool(data.get("icount", True)),
+                   dict(data.get("sources", {})))
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Command-line choices that narrow or replace the campaign."""
+
+    ports: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    bench: str | None = None
+    profile: str | None = None
+    jobs: int = 2
+    icount: bool = True
+    sources: dict[str, Path] = field(default_factory=dict)
+
+
+def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
+           ) -> list[tuple[str, str, tuple[str, ...], str, bool]]:
+    """(port, target, profiles, bench, optional) from the campaign and the options."""
+    for p in sel.ports:
+        defs.port(p)
+    for t in sel.targets:
+        defs.target(t)
+    out: list[tuple[str, str, tuple[str, ...], str, bool]] = []
+    if sel.ports and sel.targets:  # explicit: every pair, unsupported ones said so
+        return [(p, t, ("default",), "*", False) for p in sel.ports for t in sel.targets]
+    for e in campaign.entries:
+        for p in e.ports:
+            for t in e.targets:
+                if sel.ports and p not in sel.ports:
+                    continue
+                if sel.targets and t not in sel.targets:
+                    continue
+                # A port or target named on the command line is wanted, not optional.
+                explicit = bool(sel.ports or sel.targets)
+                out.append((p, t, e.profiles, e.bench, e.optional and not explicit))
+    if out:
+        return out
+    # The campaign has nothing for the chosen port/target: use what the port
+    # (or the target) declares, on the targets that are available here.
+    ports = sel.ports or tuple(defs.ports)
+    targets = sel.targets or tuple(defs.targets)
+    for p in ports:
+        for t in targets:
+            if defs.ports[p].supports(t) and defs.targets[t].kind != "board":
+                out.append((p, t, ("default",), "*", not sel.targets))
+    if not out:
+        what = f"port {', '.join(sel.ports)}" if sel.ports else f"target {', '.join(targets)}"
+        raise UserError(f"nothing to run for {what}", "--port/--target",
+                        "Run `rtosmeter list` to see which ports run on which targets")
+    return out
+
+
+def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Selection) -> Plan:
+    combos: list[Combo] = []
+    seen: set[str] = set()
+    for port_name, target_name, profiles, bench, optional in _pairs(defs, campaign, sel):
+        port, target = defs.ports[port_name], defs.targets[target_name]
+        for profile_name in (sel.profile,) if sel.profile else profiles:
+            profile = defs.profile(profile_name)
+            pattern = sel.bench or bench
+            params = profile.params_for(target.kind).merged(campaign.params.get(target.kind, {}))
+            combo = Combo(port.name, target.name, profile.name, pattern,
+                          catalog.groups_for(pattern), asdict(params), optional)
+            if combo.key in seen:
+                continue
+            seen.add(combo.key)
+            if not port.supports(target.name):
+                combo.skip_status = "unsupported"
+                combo.skip_reason = (f"port {port.name} does not run on {target.name} "
+                                     f"(its targets: {', '.join(port.targets)})")
+            elif reason := unavailable_reason(target):
+                if not optional:
+                    raise UserError(f"target {target.name} cannot run here: {reason}",
+                                    "--target" if sel.targets else str(campaign.file),
+                                    "Install what is missing (scripts/install.sh), or mark the "
+                                    "[[run]] entry if_available = true")
+                combo.skip_status, combo.skip_reason = "skipped", f"{target.name}: {reason}"
+            combos.append(combo)
+    return Plan(campaign.name, str(campaign.file), combos, sel.jobs, sel.icount,
+                {k: str(v) for k, v in sel.sources.items()})
+
+
+# ---- progress ---------------------------------------------------------------
+
+
+class Reporter:
+    """Progress bar on stderr (terminal only, not with NO_COLOR) and warnings."""
+
+    def __init__(self, total: int, quiet: bool | None = None) -> None:
+        self.console = Console(stderr=True)
+        if quiet is None:
+            quiet = not sys.stderr.isatty() or bool(os.environ.get("NO_COLOR"))
+        self.quiet = quiet
+        self.progress: Progress | None = None
+        self.task: Any = None
+        if not quiet:
+            self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                                     MofNCompleteColumn(), TimeElapsedColumn(),
+                                     console=self.console, transient=True)
+            self.task = self.progress.add_task("starting", total=total)
+
+    @contextmanager
+    def running(self) -> Iterator[Reporter]:
+        if self.progress is None:
+            yield self
+            return
+        with self.progress:
+            yield self
+
+    def current(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, description=text)
+
+    def advance(self, n: int = 1) -> None:
+        if self.progress is not None:
+            self.progress.advance(self.task, n)
+
+    def warn(self, text: str) -> None:
+        self.console.print(f"warning: {text}", markup=False, highlight=False)
+
+
+# ---- execution --------------------------------------------------------------
+
+
+@dataclass
+class RunJob:
+    combo: Combo
+    group: str
+    build_id: int
+    executable: Path
+    target: Target
+
+
+@dataclass
+class JobResult:
+    job: RunJob
+    outcome: RunOutcome
+
+
+def _run_one(job: RunJob, icount: bool) -> JobResult:
+    t = job.target
+    request = RunRequest(
+        executable=job.executable, target=t.name,
+        machine=t.qemu.machine if t.qemu else "", cpu=t.cpu,
+        icount_shift=(t.qemu.icount_shift if t.qemu else None) if icount else None,
+        wall_limit_s=t.wall_limit_s, guest_limit_s=t.guest_limit_s,
+        extra_args=t.qemu.extra_args if t.qemu else (),
+    )
+    try:
+        outcome = make_runner(t).run(request)
+    except Exception as exc:  # a runner bug must not stop the campaign
+        outcome = RunOutcome(b"", "error", None, f"runner failed: {exc!r}", 0.0,
+                             {"runner": t.kind})
+    return JobResult(job, outcome)
+
+
+def _footprint(elf: Path) -> dict[str, Any]:
+    """Flash/RAM split of a firmware (rtosmeter.footprint), stored with its execution."""
+    try:
+        module = importlib.import_module("rtosmeter.footprint")
+    except ImportError:
+        return {}
+    fn: Callable[..., Any] | None = getattr(module, "footprint", None)
+    if fn is None:
+        return {}
+    try:
+        result = fn(elf)
+    except Exception as exc:  # footprint is extra information, not the run
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    data = asdict(result) if hasattr(result, "__dataclass_fields__") else dict(result)
+    data.pop("symbols", None)  # per-symbol sizes stay in the map file next to the ELF
+    return data
+
+
+def _filter_cases(parsed: ParsedStream, bench: str) -> ParsedStream:
+    if bench in ("", "*"):
+        return parsed
+    globs = [g.strip() for g in bench.split(",") if g.strip()] + list(ALWAYS_KEPT)
+    kept = [c for c in parsed.cases if any(fnmatch.fnmatchcase(c.id, g) for g in globs)]
+    return replace(parsed, cases=kept)
+
+
+def _execution_status(outcome: RunOutcome, parsed: ParsedStream) -> tuple[str, str]:
+    if outcome.status == "error":
+        return "error", outcome.message
+    problems = []
+    # A complete stream whose exit status is its BYE status ended normally:
+    # failed cases are reported per case, not as a failed execution.
+    normal_exit = (outcome.status == "exit" and parsed.complete and not parsed.errors
+                   and parsed.bye_status == outcome.exit_code)
+    if outcome.status != "ok" and not normal_exit:
+        problems.append(outcome.message)
+    if parsed.errors:
+        problems.append("stream: " + "; ".join(str(e) for e in parsed.errors[:5]))
+    elif not parsed.complete:
+        problems.append("stream ended without BYE")
+    return ("ok", "") if not problems else ("failed", " | ".join(problems))
+
+
+class Scheduler:
+    def __init__(self, defs: Definitions, catalog: Catalog, store: Store, out: Path,
+                 reporter: Reporter | None = None) -> None:
+        self.defs = defs
+        self.catalog = catalog
+        self.store = store
+        self.out = out
+        self.reporter = reporter
+        self.summary: dict[str, int] = {"builds_failed": 0, "executions": 0, "failed": 0}
+
+    def _spec(self, combo: Combo, plan: Plan, groups: list[str]) -> BuildSpec:
+        port = self.defs.port(combo.port, f"run {combo.key}")
+        source: SourceTree | None = find_source(
+            port, {k: Path(v) for k, v in plan.sources.items()})
+        return BuildSpec(port, self.defs.target(combo.target), self.defs.profile(combo.profile),
+                         Params(**combo.params), tuple(groups), source, self.out)
+
+    def _build(self, combo: Combo, plan: Plan, groups: list[str]) -> BuildResult | str:
+        try:
+            spec = self._spec(combo, plan, groups)
+        except SourceMissing as exc:
+            return exc.reason
+        return build(spec, self.defs.root, self.catalog, plan.jobs)
+
+    def _store_skip(self, run_id: int, combo: Combo, status: str, reason: str) -> None:
+        self.store.add_build(run_id, combo.port, combo.target, combo.profile,
+                             {"groups": ",".join(combo.groups)}, status=status, error=reason)
+        if self.reporter:
+            self.reporter.warn(f"{combo.key} {status}: {reason}")
+
+    def _store_execution(self, run_id: int, result: JobResult) -> None:
+        job, outcome = result.job, result.outcome
+        parsed = _filter_cases(parse_stream(outcome.stream), job.combo.bench)
+        status, error = _execution_status(outcome, parsed)
+        runner = dict(outcome.info)
+        runner.setdefault("runner", job.target.kind)
+        runner["unit"] = job.target.counter.unit
+        runner["counter"] = job.target.counter.name
+        runner["hz"] = str(job.target.counter.hz)
+        footprint = _footprint(job.executable) if job.target.kind != "host" else {}
+        self.store.add_execution(
+            run_id, job.build_id, job.group, status=status, error=error,
+            exit_code=outcome.exit_code, wall_s=outcome.wall_s, runner=runner,
+            stream=outcome.stream, footprint=footprint, elf=str(job.executable), parsed=parsed)
+        self.summary["executions"] += 1
+        if status != "ok":
+            self.summary["failed"] += 1
+            if self.reporter:
+                self.reporter.warn(f"{job.combo.key} group {job.group}: {error}")
+
+    def run(self, run_id: int, plan: Plan, done: set[tuple[str, str, str, str]]) -> None:
+        """Build and run everything of the plan that is not in `done`."""
+        todo: list[tuple[Combo, list[str]]] = []
+        for combo in plan.combos:
+            if combo.skip_status:
+                self._store_skip(run_id, combo, combo.skip_status, combo.skip_reason)
+                continue
+            groups = [g for g in combo.groups
+                      if (combo.port, combo.target, combo.profile, g) not in done]
+            if groups:
+                todo.append((combo, groups))
+        # Host builds last: host runs start after the compiler is quiet.
+        todo.sort(key=lambda cg: self.defs.targets[cg[0].target].kind == "host")
+        total = len(todo) + sum(len(g) for _, g in todo)
+        rep = self.reporter
+        if rep is not None and rep.progress is not None:
+            rep.progress.update(rep.task, total=total)
+        builder = ThreadPoolExecutor(1, thread_name_prefix="rm-build")
+        emulated = ThreadPoolExecutor(max(1, plan.jobs), thread_name_prefix="rm-run")
+        host = ThreadPoolExecutor(1, thread_name_prefix="rm-host")
+        pending: dict[Future[Any], tuple[str, Any]] = {}
+        deferred_host: list[RunJob] = []
+        builds_left = len(todo)
+        for combo, groups in todo:
+            bfut: Future[Any] = builder.submit(self._build, combo, plan, groups)
+            pending[bfut] = ("build", (combo, groups))
+        try:
+            if todo and rep:
+                rep.current(f"building {todo[0][0].key}")
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    kind, payload = pending.pop(fut)
+                    if kind == "build":
+                        builds_left -= 1
+                        jobs = self._after_build(run_id, payload, fut.result())
+                        for job in jobs:
+                            if job.target.kind == "host":
+                                deferred_host.append(job)
+                            else:
+                                pending[emulated.submit(_run_one, job, plan.icount)] = ("run", job)
+                        if builds_left == 0:
+                            for job in deferred_host:
+                                pending[host.submit(_run_one, job, plan.icount)] = ("run", job)
+                            deferred_host.clear()
+                    else:
+                        result: JobResult = fut.result()
+                        self._store_execution(run_id, result)
+                    if rep:
+                        rep.advance()
+                        rep.current(self._describe(pending))
+        except BaseException:
+            for pool in (builder, emulated, host):
+                pool.shutdown(wait=False, cancel_futures=True)
+            from rtosmeter.runners import host as host_runner
+            host_runner.kill_all()
+            raise
+        finally:
+            for pool in (builder, emulated, host):
+                pool.shutdown(wait=True)
+
+    @staticmethod
+    def _describe(pending: dict[Future[Any], tuple[str, Any]]) -> str:
+        running = [p for f, p in pending.items() if f.running()]
+        if not running:
+            return "finishing"
+        kind, payload = running[0]
+        if kind == "build":
+            return f"building {payload[0].key}"
+        return f"running {payload.combo.key} {payload.group}"
+
+    def _after_build(self, run_id: int, payload: tuple[Combo, list[str]],
+                     result: BuildResult | str) -> list[RunJob]:
+        combo, groups = payload
+        if isinstance(result, str):  # RTOS source missing
+            self._store_skip(run_id, combo, "unsupported", result)
+            return []
+        build_id = self.store.add_build(run_id, combo.port, combo.target, combo.profile,
+                                        result.config, status=result.status, error=result.error)
+        if result.status != "ok":
+            self.summary["builds_failed"] += 1
+            if self.reporter:
+                self.reporter.warn(result.error)
+        target = self.defs.targets[combo.target]
+        for group, reason in result.failed_groups.items():
+            self.store.add_execution(run_id, build_id, group, status="error",
+                                     error=f"build failed: {reason}")
+        return [RunJob(combo, g, build_id, exe, target)
+                for g, exe in result.executables.items() if g in groups]
+
+
+# ---- the run as a whole -----------------------------------------------------
+
+
+def _tool_version(cmd: list[str]) -> str:
+    if shutil.which(cmd[0]) is None:
+        return ""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return (proc.stdout.splitlines() or [""])[0].strip()
+
+
+def host_info() -> dict[str, str]:
+    return {
+        "machine": platform.machine(), "os": platform.platform(),
+        "python": platform.python_version(), "cpus": str(os.cpu_count() or 0),
+        "hostname": platform.node(),
+        "cmake": _tool_version(["cmake", "--version"]),
+        "ninja": _tool_version(["ninja", "--version"]),
+        "gcc": _tool_version(["gcc", "--version"]),
+        "arm-none-eabi-gcc": _tool_version(["arm-none-eabi-gcc", "--version"]),
+        "qemu-system-arm": _tool_version(["qemu-system-arm", "--version"]),
+    }
+
+
+@dataclass
+class RunSummary:
+    run_id: int
+    status: str
+    seconds: float
+    executions: int
+    failed: int
+    builds_failed: int
+
+
+def execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: Plan | None,
+            resume: int | None = None, quiet: bool | None = None,
+            reporter: Reporter | None = None) -> RunSummary:
+    """Run a plan (or resume a stored run, whose plan is reused) into the store."""
+    started = time.monotonic()
+    done: set[tuple[str, str, str, str]] = set()
+    if resume is not None:
+        row = store.run(resume)
+        plan = Plan.from_json(row.campaign)
+        done = store.done_groups(resume)
+        store.reopen_run(resume)
+        run_id = resume
+    else:
+        if plan is None:
+            raise ValueError("execute() needs a plan unless it resumes a run")
+        run_id = store.create_run(plan.as_json(), host_info(), __version__)
+    total = sum(len(c.groups) + 1 for c in plan.combos)
+    reporter = reporter or Reporter(total, quiet)
+    scheduler = Scheduler(defs, catalog, store, out, reporter)
+    status = "done"
+    try:
+        with reporter.running():
+            scheduler.run(run_id, plan, done)
+    except BaseException:
+        status = "interrupted"
+        raise
+    finally:
+        store.finish_run(run_id, status)
+    s = scheduler.summary
+    return RunSummary(run_id, status, time.monotonic() - started, s["executions"], s["failed"],
+                      s["builds_failed"])
+
+
+__all__ = ["Combo", "Plan", "RunSummary", "Scheduler", "Selection", "ToolMissing", "execute",
+           "make_plan", "missing_tools", "unavailable_reason"]

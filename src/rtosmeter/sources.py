@@ -1,0 +1,156 @@
+"""Third-party RTOS trees: where they are, which version, and fetching them.
+
+A port that builds against an RTOS tree declares `[source]` in its port.toml.
+The tree comes from `--source NAME=PATH`, else the port's environment
+variable, else a tree fetched earlier by `rtosmeter sources fetch` into the
+cache. RTOS sources are never copied into this repository.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtosmeter.definitions import Port
+from rtosmeter.errors import ToolMissing, UserError
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rtosmeter" / "sources"
+
+
+@dataclass(frozen=True)
+class SourceTree:
+    port: str
+    path: Path
+    origin: str  # "--source", "$ENV", "cache"
+    version: str  # from version_file/version_regex, "" when unknown
+    commit: str  # git commit when the tree is a checkout, "" otherwise
+
+    def as_config(self) -> dict[str, str]:
+        return {"rtos_source": str(self.path), "rtos_version": self.version,
+                "rtos_commit": self.commit, "rtos_source_origin": self.origin}
+
+
+class SourceMissing(Exception):
+    """The port needs a tree that is not there: the combination is skipped."""
+
+    def __init__(self, port: Port) -> None:
+        spec = port.source
+        assert spec is not None
+        self.reason = (
+            f"{port.name} needs its RTOS source tree: pass --source {port.name}=PATH, "
+            f"set {spec.env}, or run `rtosmeter sources fetch {port.name}`"
+        )
+        super().__init__(self.reason)
+
+
+def parse_source_options(values: tuple[str, ...] | list[str]) -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    for value in values:
+        name, sep, path = value.partition("=")
+        if not sep or not name or not path:
+            raise UserError(f"malformed value '{value}'", "--source",
+                            "Write --source NAME=PATH, e.g. --source freertos=~/FreeRTOS-Kernel")
+        out[name.strip()] = Path(path).expanduser()
+    return out
+
+
+def _version(port: Port, tree: Path) -> str:
+    spec = port.source
+    assert spec is not None
+    if not spec.version_file or not spec.version_regex:
+        return ""
+    try:
+        text = (tree / spec.version_file).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    m = re.search(spec.version_regex, text)
+    if m is None:
+        return ""
+    # Several groups (e.g. major, minor, patch) are joined with dots.
+    return ".".join(g for g in m.groups() if g) if m.groups() else m.group(0)
+
+
+def git_commit(tree: Path) -> str:
+    if not (tree / ".git").exists() or shutil.which("git") is None:
+        return ""
+    proc = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=False)
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def check_tree(port: Port, tree: Path, origin: str) -> SourceTree:
+    spec = port.source
+    assert spec is not None
+    where = f"{origin} ({tree})"
+    if not tree.is_dir():
+        raise UserError(f"{port.name} source tree is not a directory", where,
+                        f"Point it at a checkout of {spec.git or port.name}")
+    if not (tree / spec.probe).is_file():
+        raise UserError(f"{port.name} source tree has no {spec.probe}", where,
+                        f"Point it at the root of a {port.name} checkout "
+                        f"({spec.git or 'see port.toml'})")
+    return SourceTree(port.name, tree.resolve(), origin, _version(port, tree), git_commit(tree))
+
+
+def find_source(port: Port, overrides: dict[str, Path]) -> SourceTree | None:
+    """The port's tree, None if it needs none; raises SourceMissing if absent."""
+    spec = port.source
+    if spec is None:
+        return None
+    if port.name in overrides:
+        return check_tree(port, overrides[port.name], f"--source {port.name}")
+    env = os.environ.get(spec.env)
+    if env:
+        return check_tree(port, Path(env).expanduser(), f"${spec.env}")
+    if spec.tag:
+        cached = cache_dir() / f"{port.name}-{spec.tag}"
+        if (cached / spec.probe).is_file():
+            return check_tree(port, cached, "cache")
+    raise SourceMissing(port)
+
+
+def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> SourceTree:
+    """Clone the port's `git` repository at `tag` (shallow)."""
+    spec = port.source
+    if spec is None or not spec.git:
+        raise UserError(f"port '{port.name}' has no git source to fetch", str(port.file),
+                        "Only ports with [source] git = ... can be fetched")
+    tag = tag or spec.tag
+    if not tag:
+        raise UserError(f"no tag given for {port.name}", "sources fetch",
+                        f"Write `rtosmeter sources fetch {port.name}@<tag>`")
+    if shutil.which("git") is None:
+        raise ToolMissing("git", "sources fetch", "git")
+    target = dest.expanduser() if dest else cache_dir() / f"{port.name}-{tag}"
+    if (target / spec.probe).is_file():
+        return check_tree(port, target, str(target))
+    if target.exists() and any(target.iterdir()):
+        raise UserError(f"{target} exists but is not a {port.name} tree", "sources fetch",
+                        "Remove it or pass --dest to another directory")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    cmd = ["git", "clone", "--depth", "1", "--branch", tag, spec.git, str(target)]
+    env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env,
+                              check=False)
+    except subprocess.TimeoutExpired as exc:
+        shutil.rmtree(target, ignore_errors=True)
+        raise UserError(f"git clone of {spec.git} timed out", "sources fetch",
+                        f"Check the network, or clone it yourself and pass --source "
+                        f"{port.name}=PATH") from exc
+    if proc.returncode != 0:
+        shutil.rmtree(target, ignore_errors=True)
+        last = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise UserError(
+            f"git clone of {spec.git} at {tag} failed ({last})", "sources fetch",
+            f"Check the network and the tag, or clone it yourself and pass --source "
+            f"{port.name}=PATH (or set {spec.env})",
+        )
+    return check_tree(port, target, str(target))

@@ -1,0 +1,458 @@
+"""The SQLite store: runs, builds, executions, cases and their raw samples.
+
+Schema as in docs/architecture.md ("Store"), plus a few columns the analysis
+needs (`executions.hello`, `.errors`, `.fault`, `.noise`). The file is
+versioned by `PRAGMA user_version`: older files are migrated in place by the
+steps in `MIGRATIONS`, newer ones are refused. Raw samples are stored as
+little-endian uint32 BLOBs, statistics never: any run can be re-analysed.
+Every write is committed at once (one transaction per execution), so a run
+killed half-way loses nothing that had finished.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rtosmeter.errors import UserError
+from rtosmeter.protocol import ParsedStream
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    finished TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL DEFAULT 'running',   -- running | done | interrupted
+    campaign TEXT NOT NULL DEFAULT '{}',
+    host TEXT NOT NULL DEFAULT '{}',
+    tool_version TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE builds (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    port TEXT NOT NULL,
+    target TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    config TEXT NOT NULL DEFAULT '{}',
+    status TEXT NOT NULL DEFAULT 'ok',
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE executions (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    build_id INTEGER NOT NULL REFERENCES builds(id),
+    grp TEXT NOT NULL,
+    status TEXT NOT NULL,                     -- ok | failed | error
+    error TEXT NOT NULL DEFAULT '',
+    exit_code INTEGER,
+    wall_s REAL,
+    runner TEXT NOT NULL DEFAULT '{}',
+    stream BLOB NOT NULL DEFAULT x'',
+    footprint TEXT NOT NULL DEFAULT '{}',
+    elf TEXT NOT NULL DEFAULT '',
+    hello TEXT NOT NULL DEFAULT '{}',         -- the stream's HELLO fields
+    errors TEXT NOT NULL DEFAULT '[]',        -- [[offset, message], ...] from the parser
+    fault TEXT NOT NULL DEFAULT 'null',
+    noise TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE cases (
+    id INTEGER PRIMARY KEY,
+    execution_id INTEGER NOT NULL REFERENCES executions(id),
+    case_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    meta TEXT NOT NULL DEFAULT '{}',
+    cfg TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE series (
+    id INTEGER PRIMARY KEY,
+    case_row INTEGER NOT NULL REFERENCES cases(id),
+    name TEXT NOT NULL,
+    what TEXT NOT NULL DEFAULT '',
+    samples BLOB NOT NULL
+);
+CREATE TABLE counts (
+    case_row INTEGER NOT NULL REFERENCES cases(id),
+    name TEXT NOT NULL,
+    period INTEGER NOT NULL,
+    value INTEGER NOT NULL
+);
+CREATE TABLE checks (
+    case_row INTEGER NOT NULL REFERENCES cases(id),
+    name TEXT NOT NULL,
+    ok INTEGER NOT NULL,
+    got INTEGER NOT NULL,
+    want INTEGER NOT NULL
+);
+CREATE INDEX builds_run ON builds(run_id);
+CREATE INDEX executions_run ON executions(run_id);
+CREATE INDEX cases_execution ON cases(execution_id);
+CREATE INDEX series_case ON series(case_row);
+CREATE INDEX counts_case ON counts(case_row);
+CREATE INDEX checks_case ON checks(case_row);
+"""
+
+# version v -> the step that turns a version-v file into version v + 1.
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def samples_to_blob(samples: npt.ArrayLike) -> bytes:
+    return np.asarray(samples, dtype="<u4").tobytes()
+
+
+def blob_to_samples(blob: bytes) -> npt.NDArray[np.uint32]:
+    return np.frombuffer(blob, dtype="<u4").astype(np.uint32, copy=False)
+
+
+@dataclass(frozen=True)
+class RunRow:
+    id: int
+    started: str
+    finished: str
+    status: str
+    campaign: dict[str, Any]
+    host: dict[str, Any]
+    tool_version: str
+
+
+@dataclass(frozen=True)
+class BuildRow:
+    id: int
+    run_id: int
+    port: str
+    target: str
+    profile: str
+    config: dict[str, Any]
+    status: str
+    error: str
+
+
+@dataclass(frozen=True)
+class ExecutionRow:
+    """An execution without its raw stream (read it with `Store.stream()`)."""
+
+    id: int
+    run_id: int
+    build_id: int
+    group: str
+    status: str
+    error: str
+    exit_code: int | None
+    wall_s: float | None
+    runner: dict[str, Any]
+    footprint: dict[str, Any]
+    elf: str
+    hello: dict[str, str]
+    errors: list[tuple[int, str]]
+    fault: dict[str, str] | None
+    noise: list[str]
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    id: int
+    execution_id: int
+    case_id: str
+    status: str
+    reason: str
+    meta: dict[str, str]
+    cfg: dict[str, str]
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    case_row: int
+    name: str
+    what: str
+    samples: npt.NDArray[np.uint32]
+
+
+class Store:
+    """One SQLite file. Use `Store.open(path)`; close it (or use `with`)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+
+    # ---- opening, versions -----------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | Path) -> Store:
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(path, isolation_level=None)
+            conn.execute("PRAGMA busy_timeout=10000")  # another rtosmeter may be writing
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise UserError(f"cannot open the result store ({exc})", str(path),
+                            "Pass another file with --store, or move this one away") from None
+        store = cls(conn, path)
+        try:
+            store._upgrade(version)
+        except BaseException:
+            conn.close()
+            raise
+        return store
+
+    def _upgrade(self, version: int) -> None:
+        if version > SCHEMA_VERSION:
+            raise UserError(
+                f"result store has schema version {version}, newer than this rtosmeter "
+                f"reads ({SCHEMA_VERSION})", str(self.path),
+                "Upgrade rtosmeter, or pass another file with --store")
+        if version == 0:
+            tables = self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise UserError("file is an SQLite database but not an rtosmeter store",
+                                str(self.path), "Pass another file with --store")
+            self.conn.executescript(
+                "BEGIN;" + _SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+            return
+        while version < SCHEMA_VERSION:
+            step = MIGRATIONS[version]
+            with self._tx():
+                step(self.conn)
+                self.conn.execute(f"PRAGMA user_version={version + 1}")
+            version += 1
+
+    @property
+    def version(self) -> int:
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    class _Tx:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
+        def __enter__(self) -> None:
+            if not self.conn.in_transaction:
+                self.conn.execute("BEGIN")
+
+        def __exit__(self, exc_type: object, *rest: object) -> None:
+            if not self.conn.in_transaction:
+                return
+            self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+    def _tx(self) -> Store._Tx:
+        return Store._Tx(self.conn)
+
+    # ---- writes ----------------------------------------------------------
+
+    def create_run(self, campaign: Mapping[str, Any], host: Mapping[str, Any],
+                   tool_version: str) -> int:
+        with self._tx():
+            cur = self.conn.execute(
+                "INSERT INTO runs (started, status, campaign, host, tool_version) "
+                "VALUES (?, 'running', ?, ?, ?)",
+                (_now(), _json(campaign), _json(host), tool_version))
+        return int(cur.lastrowid or 0)
+
+    def finish_run(self, run_id: int, status: str = "done") -> None:
+        with self._tx():
+            self.conn.execute("UPDATE runs SET finished = ?, status = ? WHERE id = ?",
+                              (_now(), status, run_id))
+
+    def reopen_run(self, run_id: int) -> None:
+        """Mark an interrupted run as running again (resume)."""
+        with self._tx():
+            self.conn.execute("UPDATE runs SET finished = '', status = 'running' WHERE id = ?",
+                              (run_id,))
+
+    def add_build(self, run_id: int, port: str, target: str, profile: str,
+                  config: Mapping[str, Any], status: str = "ok", error: str = "") -> int:
+        with self._tx():
+            cur = self.conn.execute(
+                "INSERT INTO builds (run_id, port, target, profile, config, status, error) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (run_id, port, target, profile, _json(config), status, error))
+        return int(cur.lastrowid or 0)
+
+    def add_execution(
+        self, run_id: int, build_id: int, group: str, *, status: str, error: str = "",
+        exit_code: int | None = None, wall_s: float | None = None,
+        runner: Mapping[str, Any] | None = None, stream: bytes = b"",
+        footprint: Mapping[str, Any] | None = None, elf: str = "",
+        parsed: ParsedStream | None = None,
+    ) -> int:
+        """One run of one firmware; with `parsed`, its cases too, in one commit."""
+        with self._tx():
+            cur = self.conn.execute(
+                "INSERT INTO executions (run_id, build_id, grp, status, error, exit_code, "
+                "wall_s, runner, stream, footprint, elf) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (run_id, build_id, group, status, error, exit_code, wall_s,
+                 _json(dict(runner or {})), stream, _json(dict(footprint or {})), elf))
+            execution_id = int(cur.lastrowid or 0)
+            if parsed is not None:
+                self._insert_cases(execution_id, parsed)
+        return execution_id
+
+    def add_cases(self, execution_id: int, parsed: ParsedStream) -> None:
+        with self._tx():
+            self._insert_cases(execution_id, parsed)
+
+    def _insert_cases(self, execution_id: int, parsed: ParsedStream) -> None:
+        self.conn.execute(
+            "UPDATE executions SET hello = ?, errors = ?, fault = ?, noise = ? WHERE id = ?",
+            (_json(parsed.header), _json([[e.offset, e.message] for e in parsed.errors]),
+             _json(parsed.fault), _json(parsed.noise), execution_id))
+        cfg = _json(parsed.config)
+        for case in parsed.cases:
+            cur = self.conn.execute(
+                "INSERT INTO cases (execution_id, case_id, status, reason, meta, cfg) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (execution_id, case.id, case.status, case.reason, _json(case.meta), cfg))
+            row = int(cur.lastrowid or 0)
+            self.conn.executemany(
+                "INSERT INTO series (case_row, name, what, samples) VALUES (?, ?, ?, ?)",
+                [(row, s.name, s.what, samples_to_blob(s.samples))
+                 for s in case.series.values()])
+            self.conn.executemany(
+                "INSERT INTO counts (case_row, name, period, value) VALUES (?, ?, ?, ?)",
+                [(row, c.name, c.period, c.value) for c in case.counts])
+            self.conn.executemany(
+                "INSERT INTO checks (case_row, name, ok, got, want) VALUES (?, ?, ?, ?, ?)",
+                [(row, c.name, int(c.ok), c.got, c.want) for c in case.checks])
+
+    # ---- reads -----------------------------------------------------------
+
+    def runs(self) -> list[RunRow]:
+        rows = self.conn.execute(
+            "SELECT id, started, finished, status, campaign, host, tool_version "
+            "FROM runs ORDER BY id").fetchall()
+        return [RunRow(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6])
+                for r in rows]
+
+    def run(self, run_id: int) -> RunRow:
+        for r in self.conn.execute(
+                "SELECT id, started, finished, status, campaign, host, tool_version "
+                "FROM runs WHERE id = ?", (run_id,)):
+            return RunRow(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6])
+        raise UserError(f"no run {run_id}", str(self.path),
+                        "List the stored runs with `rtosmeter runs`")
+
+    def latest_run(self) -> RunRow | None:
+        row = self.conn.execute("SELECT max(id) FROM runs").fetchone()
+        return self.run(int(row[0])) if row and row[0] is not None else None
+
+    def resolve_run(self, ref: str | int) -> int:
+        """A run id from "latest", "latest~N" (N runs before it) or a number."""
+        text = str(ref).strip()
+        if text.startswith("latest"):
+            back = 0
+            if text != "latest":
+                rest = text[len("latest"):]
+                if not (rest.startswith("~") and rest[1:].isdigit()):
+                    raise UserError(f"unknown run {text!r}", str(self.path),
+                                    "Give a run number, `latest` or `latest~N`")
+                back = int(rest[1:])
+            ids = [r[0] for r in self.conn.execute("SELECT id FROM runs ORDER BY id DESC")]
+            if back >= len(ids):
+                raise UserError(f"no run {text!r} (the store holds {len(ids)} runs)",
+                                str(self.path), "Start one with `rtosmeter run`")
+            return int(ids[back])
+        if not text.isdigit():
+            raise UserError(f"unknown run {text!r}", str(self.path),
+                            "Give a run number, `latest` or `latest~N`")
+        return self.run(int(text)).id
+
+    def builds(self, run_id: int) -> list[BuildRow]:
+        rows = self.conn.execute(
+            "SELECT id, run_id, port, target, profile, config, status, error FROM builds "
+            "WHERE run_id = ? ORDER BY id", (run_id,)).fetchall()
+        return [BuildRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7])
+                for r in rows]
+
+    def executions(self, run_id: int) -> list[ExecutionRow]:
+        rows = self.conn.execute(
+            "SELECT id, run_id, build_id, grp, status, error, exit_code, wall_s, runner, "
+            "footprint, elf, hello, errors, fault, noise FROM executions WHERE run_id = ? "
+            "ORDER BY id", (run_id,)).fetchall()
+        return [ExecutionRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                             json.loads(r[8]), json.loads(r[9]), r[10], json.loads(r[11]),
+                             [(int(o), str(m)) for o, m in json.loads(r[12])],
+                             json.loads(r[13]), json.loads(r[14]))
+                for r in rows]
+
+    def stream(self, execution_id: int) -> bytes:
+        row = self.conn.execute("SELECT stream FROM executions WHERE id = ?",
+                                (execution_id,)).fetchone()
+        return bytes(row[0]) if row else b""
+
+    def cases(self, run_id: int) -> list[CaseRow]:
+        rows = self.conn.execute(
+            "SELECT c.id, c.execution_id, c.case_id, c.status, c.reason, c.meta, c.cfg "
+            "FROM cases c JOIN executions e ON e.id = c.execution_id WHERE e.run_id = ? "
+            "ORDER BY c.id", (run_id,)).fetchall()
+        return [CaseRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]))
+                for r in rows]
+
+    def iter_series(self, run_id: int) -> Iterator[SeriesRow]:
+        """Every series of the run, one at a time (samples are not all held at once)."""
+        cur = self.conn.execute(
+            "SELECT s.case_row, s.name, s.what, s.samples FROM series s "
+            "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
+            "WHERE e.run_id = ? ORDER BY s.id", (run_id,))
+        for case_row, name, what, blob in cur:
+            yield SeriesRow(case_row, name, what, blob_to_samples(blob))
+
+    def counts(self, run_id: int) -> list[tuple[int, str, int, int]]:
+        """(case_row, name, period, value), ordered by case, name and period."""
+        rows = self.conn.execute(
+            "SELECT k.case_row, k.name, k.period, k.value FROM counts k "
+            "JOIN cases c ON c.id = k.case_row JOIN executions e ON e.id = c.execution_id "
+            "WHERE e.run_id = ? ORDER BY k.case_row, k.name, k.period", (run_id,)).fetchall()
+        return [(int(a), str(b), int(p), int(v)) for a, b, p, v in rows]
+
+    def checks(self, run_id: int) -> list[tuple[int, str, bool, int, int]]:
+        """(case_row, name, ok, got, want) in stream order."""
+        rows = self.conn.execute(
+            "SELECT k.case_row, k.name, k.ok, k.got, k.want FROM checks k "
+            "JOIN cases c ON c.id = k.case_row JOIN executions e ON e.id = c.execution_id "
+            "WHERE e.run_id = ? ORDER BY k.rowid", (run_id,)).fetchall()
+        return [(int(a), str(b), bool(o), int(g), int(w)) for a, b, o, g, w in rows]
+
+    def done_groups(self, run_id: int) -> set[tuple[str, str, str, str]]:
+        """(port, target, profile, group) already run in this run: resume skips them."""
+        rows = self.conn.execute(
+            "SELECT b.port, b.target, b.profile, e.grp FROM executions e "
+            "JOIN builds b ON b.id = e.build_id WHERE e.run_id = ?", (run_id,)).fetchall()
+        return {(str(p), str(t), str(f), str(g)) for p, t, f, g in rows}
+
+    def case_series(
+        self, run_id: int, case_id: str
+    ) -> list[tuple[int, str, npt.NDArray[np.uint32]]]:
+        """(execution_id, series name, samples) of one case id in every execution."""
+        rows = self.conn.execute(
+            "SELECT c.execution_id, s.name, s.samples FROM series s "
+            "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
+            "WHERE e.run_id = ? AND c.case_id = ? ORDER BY s.id", (run_id, case_id)).fetchall()
+        return [(int(x), str(n), blob_to_samples(b)) for x, n, b in rows]

@@ -1,0 +1,55 @@
+/* Target layer for real Cortex-M boards (built in CI, untested until someone
+ * runs them): the DWT cycle counter as timestamp (M3/M4/M7; a v6-M part
+ * supplies rm_board_ts() from a chip timer instead), semihosting as console
+ * and exit (works through pyOCD and OpenOCD on every board), and a spare NVIC
+ * line whose peripheral the firmware never enables as the benchmark
+ * interrupt. Clocks stay at their reset values: counts are cycles either
+ * way, and target.toml declares the reset clock as the counter rate.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cm.h"
+#include "rtosmeter/target.h"
+
+#define BENCH_PRIO 0xC0u
+
+/* Chip-specific set-up and, on v6-M, the timestamp counter. */
+void rm_board_init(void);
+__attribute__((weak)) void rm_board_init(void) {}
+#if RM_CM_V6M
+uint32_t rm_board_ts(void);
+#endif
+
+void rm_target_init(void)
+{
+    rm_board_init();
+#if !RM_CM_V6M
+    rm_cm_dwt_start();
+#endif
+    rm_cm_irq_enable(RM_CM_BENCH_IRQ, BENCH_PRIO);
+}
+
+uint32_t rm_ts(void)
+{
+#if RM_CM_V6M
+    return rm_board_ts();
+#else
+    return RM_DWT_CYCCNT;
+#endif
+}
+
+void rm_target_write(const char *s, size_t n)
+{
+    rm_cm_semihost_write(s, (uint32_t)n);
+}
+
+void rm_target_irq_trigger(void)
+{
+    rm_cm_irq_pend(RM_CM_BENCH_IRQ);
+}
+
+_Noreturn void rm_target_exit(int status)
+{
+    rm_cm_semihost_exit(status);
+}

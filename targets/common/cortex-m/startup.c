@@ -1,0 +1,176 @@
+/* Shared Cortex-M start-up: vector table, reset handler (copy .data, clear
+ * .bss, enable the FPU, call main) and the fault handlers, which report the
+ * stacked PC/LR/PSR and the fault status registers through rm_report_fault().
+ *
+ * PendSV, SVC and SysTick are weak aliases so an RTOS port overrides them by
+ * defining PendSV_Handler, SVC_Handler, SysTick_Handler (FreeRTOS and ThreadX
+ * map their handlers by these names). The benchmark interrupt
+ * (RM_CM_BENCH_IRQ) calls rm_irq_dispatch(); RM_CM_PERIODIC_IRQ, when a
+ * target defines it, goes to the target's periodic-timer handler.
+ */
+#include <stdint.h>
+
+#include "cm.h"
+#include "rtosmeter/bench.h"
+
+#ifndef RM_CM_NUM_IRQ
+#error "RM_CM_NUM_IRQ must be set by the target's target.cmake"
+#endif
+#ifndef RM_CM_BENCH_IRQ
+#error "RM_CM_BENCH_IRQ must be set by the target's target.cmake"
+#endif
+
+extern uint32_t __stack_top[];
+extern uint32_t __data_load[], __data_start[], __data_end[];
+extern uint32_t __bss_start[], __bss_end[];
+extern int main(void);
+extern void __libc_init_array(void);
+
+void Reset_Handler(void);
+void rm_cm_fault_entry(void);
+void rm_cm_unexpected(void);
+void rm_cm_bench_irq(void);
+
+#define RM_WEAK_ALIAS(name, to) \
+    void name(void) __attribute__((weak, alias(#to)))
+RM_WEAK_ALIAS(NMI_Handler, rm_cm_fault_entry);
+RM_WEAK_ALIAS(HardFault_Handler, rm_cm_fault_entry);
+RM_WEAK_ALIAS(MemManage_Handler, rm_cm_fault_entry);
+RM_WEAK_ALIAS(BusFault_Handler, rm_cm_fault_entry);
+RM_WEAK_ALIAS(UsageFault_Handler, rm_cm_fault_entry);
+RM_WEAK_ALIAS(SVC_Handler, rm_cm_unexpected);
+RM_WEAK_ALIAS(DebugMon_Handler, rm_cm_unexpected);
+RM_WEAK_ALIAS(PendSV_Handler, rm_cm_unexpected);
+RM_WEAK_ALIAS(SysTick_Handler, rm_cm_unexpected);
+/* A port that must wrap the benchmark vector itself overrides this name. */
+RM_WEAK_ALIAS(RM_Bench_IRQHandler, rm_cm_bench_irq);
+#ifdef RM_CM_PERIODIC_IRQ
+void RM_Periodic_IRQHandler(void); /* the target's timer driver */
+#endif
+
+typedef void (*rm_vector_t)(void);
+
+/* Every IRQ defaults to rm_cm_unexpected, then the two used lines override
+ * their entries: intended, so the override warning is silenced here only. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+__attribute__((used, section(".vectors")))
+const rm_vector_t rm_cm_vectors[16 + RM_CM_NUM_IRQ] = {
+    [0] = (rm_vector_t)(uintptr_t)__stack_top,
+    [1] = Reset_Handler,
+    [2] = NMI_Handler,
+    [3] = HardFault_Handler,
+    [4] = MemManage_Handler,
+    [5] = BusFault_Handler,
+    [6] = UsageFault_Handler,
+    [11] = SVC_Handler,
+    [12] = DebugMon_Handler,
+    [14] = PendSV_Handler,
+    [15] = SysTick_Handler,
+    [16 ... 16 + RM_CM_NUM_IRQ - 1] = rm_cm_unexpected,
+    [16 + RM_CM_BENCH_IRQ] = RM_Bench_IRQHandler,
+#ifdef RM_CM_PERIODIC_IRQ
+    [16 + RM_CM_PERIODIC_IRQ] = RM_Periodic_IRQHandler,
+#endif
+};
+#pragma GCC diagnostic pop
+
+void rm_cm_bench_irq(void)
+{
+    rm_irq_dispatch();
+}
+
+/* Chip set-up that must run before anything else (e.g. the Kinetis
+ * watchdog, which resets the chip unless disabled within a few cycles). */
+void rm_cm_early_init(void);
+__attribute__((weak)) void rm_cm_early_init(void) {}
+
+__attribute__((noreturn)) void Reset_Handler(void)
+{
+    rm_cm_early_init();
+    /* Word copies: the linker script aligns these symbols to 4. */
+    const uint32_t *src = __data_load;
+    for (uint32_t *dst = __data_start; dst < __data_end;)
+        *dst++ = *src++;
+    for (uint32_t *dst = __bss_start; dst < __bss_end;)
+        *dst++ = 0;
+#if !RM_CM_V6M
+    RM_SCB_VTOR = (uint32_t)(uintptr_t)rm_cm_vectors;
+    /* Separate MemManage/BusFault/UsageFault handlers, for a precise CFSR. */
+    RM_SCB_SHCSR |= (7u << 16);
+#endif
+#if defined(__ARM_FP)
+    RM_SCB_CPACR |= (0xFu << 20); /* CP10, CP11 full access */
+    __asm volatile("dsb\n isb" ::: "memory");
+#endif
+    __libc_init_array();
+    (void)main();
+    rm_target_exit(0);
+}
+
+/* Fault entry: pass the frame that was stacked (MSP or PSP, chosen by
+ * EXC_RETURN bit 2) to the C handler. Thumb-1 only, so it also runs on M0. */
+__attribute__((naked)) void rm_cm_fault_entry(void)
+{
+    __asm volatile(
+        "movs r0, #4\n"
+        "mov r1, lr\n"
+        "tst r0, r1\n"
+        "beq 1f\n"
+        "mrs r0, psp\n"
+        "b 2f\n"
+        "1: mrs r0, msp\n"
+        "2: ldr r2, =rm_cm_fault_c\n"
+        "bx r2\n"
+        ".ltorg\n");
+}
+
+/* Exceptions nobody installed end the run the same way as a fault: the
+ * harness sees a FAULT record with the exception number in psr. */
+__attribute__((naked)) void rm_cm_unexpected(void)
+{
+    __asm volatile("b rm_cm_fault_entry\n");
+}
+
+__attribute__((used, noreturn)) void rm_cm_fault_c(const uint32_t *frame)
+{
+    rm_fault_t f = {
+        .pc = frame[6],
+        .lr = frame[5],
+        .psr = frame[7],
+    };
+#if !RM_CM_V6M
+    f.cfsr = RM_SCB_CFSR;
+    f.hfsr = RM_SCB_HFSR;
+    f.mmfar = RM_SCB_MMFAR;
+    f.bfar = RM_SCB_BFAR;
+#endif
+    rm_report_fault(&f);
+}
+
+void rm_cm_irq_enable(unsigned irq, unsigned prio)
+{
+    /* Priority registers are byte-wide on v7-M, word-only on v6-M. */
+    uint32_t shift = 8u * (irq & 3u);
+    volatile uint32_t *ipr = (volatile uint32_t *)(uintptr_t)(RM_NVIC_IPR_BASE + 4u * (irq >> 2));
+    *ipr = (*ipr & ~(0xFFu << shift)) | ((prio & 0xFFu) << shift);
+    RM_NVIC_ICPR(irq >> 5) = 1u << (irq & 31u);
+    RM_NVIC_ISER(irq >> 5) = 1u << (irq & 31u);
+}
+
+void rm_cm_irq_disable(unsigned irq)
+{
+    RM_NVIC_ICER(irq >> 5) = 1u << (irq & 31u);
+    __asm volatile("dsb\n isb" ::: "memory");
+}
+
+void rm_cm_irq_pend(unsigned irq)
+{
+#if RM_CM_V6M
+    RM_NVIC_ISPR(irq >> 5) = 1u << (irq & 31u);
+#else
+    RM_NVIC_STIR = irq;
+#endif
+    /* The interrupt is taken before the next instruction completes. */
+    __asm volatile("dsb\n isb" ::: "memory");
+}

@@ -1,0 +1,102 @@
+/* Target layer for QEMU's MPS2 machines (AN385 M3, AN386 M4, AN500 M7), which
+ * share one CMSDK peripheral map: UART0 at 0x40004000 is the console (QEMU
+ * -serial stdio), TIMER1 is the free-running 25 MHz timestamp counter (a
+ * down-counter, read inverted so it counts up; QEMU 7.2 has no DWT cycle
+ * counter), TIMER0 is the periodic interrupt for irq.max_rate, and a spare
+ * NVIC line (RM_CM_BENCH_IRQ) pended through STIR is the benchmark interrupt.
+ * SysTick is left to the kernel.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cm.h"
+#include "rtosmeter/target.h"
+
+#define UART0_BASE 0x40004000u
+#define UART_DATA RM_REG(UART0_BASE + 0x00u)
+#define UART_STATE RM_REG(UART0_BASE + 0x04u)
+#define UART_CTRL RM_REG(UART0_BASE + 0x08u)
+#define UART_BAUDDIV RM_REG(UART0_BASE + 0x10u)
+
+#define TIMER_CTRL(b) RM_REG((b) + 0x00u)
+#define TIMER_VALUE(b) RM_REG((b) + 0x04u)
+#define TIMER_RELOAD(b) RM_REG((b) + 0x08u)
+#define TIMER_INTCLEAR(b) RM_REG((b) + 0x0Cu)
+#define TIMER0 0x40000000u /* periodic, IRQ 8 (RM_CM_PERIODIC_IRQ) */
+#define TIMER1 0x40001000u /* timestamp */
+
+/* Benchmark interrupt below the kernel's syscall ceiling on every port (a
+ * low-urgency level that any implemented priority width can hold). */
+#define BENCH_PRIO 0xC0u
+#define PERIODIC_PRIO 0x80u
+
+static rm_periodic_fn_t periodic_fn;
+
+void rm_target_init(void)
+{
+    UART_BAUDDIV = 16u; /* the smallest legal divisor; QEMU ignores the rate */
+    UART_CTRL = 1u;     /* TX enable */
+
+    TIMER_CTRL(TIMER1) = 0u;
+    TIMER_RELOAD(TIMER1) = 0xFFFFFFFFu;
+    TIMER_VALUE(TIMER1) = 0xFFFFFFFFu;
+    TIMER_CTRL(TIMER1) = 1u; /* enable, no interrupt */
+
+    rm_cm_irq_enable(RM_CM_BENCH_IRQ, BENCH_PRIO);
+}
+
+uint32_t rm_ts(void)
+{
+    return ~TIMER_VALUE(TIMER1);
+}
+
+void rm_target_write(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        while (UART_STATE & 1u) /* TX buffer full */
+            ;
+        UART_DATA = (uint8_t)s[i];
+    }
+}
+
+void rm_target_irq_trigger(void)
+{
+    rm_cm_irq_pend(RM_CM_BENCH_IRQ);
+}
+
+_Noreturn void rm_target_exit(int status)
+{
+    while (UART_STATE & 1u)
+        ;
+    rm_cm_semihost_exit(status);
+}
+
+int rm_target_periodic_start(uint32_t period_ticks, rm_periodic_fn_t fn)
+{
+    if (period_ticks < 2u || fn == NULL)
+        return -1;
+    periodic_fn = fn;
+    TIMER_CTRL(TIMER0) = 0u;
+    /* The counter runs RELOAD..0 and interrupts on reaching 0. */
+    TIMER_RELOAD(TIMER0) = period_ticks - 1u;
+    TIMER_VALUE(TIMER0) = period_ticks - 1u;
+    TIMER_INTCLEAR(TIMER0) = 1u;
+    rm_cm_irq_enable(RM_CM_PERIODIC_IRQ, PERIODIC_PRIO);
+    TIMER_CTRL(TIMER0) = 1u | 8u; /* enable | interrupt enable */
+    return 0;
+}
+
+void rm_target_periodic_stop(void)
+{
+    TIMER_CTRL(TIMER0) = 0u;
+    rm_cm_irq_disable(RM_CM_PERIODIC_IRQ);
+    TIMER_INTCLEAR(TIMER0) = 1u;
+    RM_NVIC_ICPR(RM_CM_PERIODIC_IRQ >> 5) = 1u << (RM_CM_PERIODIC_IRQ & 31u);
+}
+
+void RM_Periodic_IRQHandler(void);
+void RM_Periodic_IRQHandler(void)
+{
+    TIMER_INTCLEAR(TIMER0) = 1u;
+    periodic_fn();
+}

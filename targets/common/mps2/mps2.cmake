@@ -1,0 +1,7 @@
+# Shared target.cmake body for the QEMU MPS2 machines. The including
+# target.cmake sets RM_CPU_FLAGS (e.g. -mcpu=cortex-m4 -mfpu=... ) first.
+include(${CMAKE_CURRENT_LIST_DIR}/../cortex-m/cortex-m.cmake)
+rm_cortex_m_target(
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/mps2.c
+  LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/mps2.ld
+  DEFINES RM_CM_NUM_IRQ=32 RM_CM_BENCH_IRQ=31 RM_CM_PERIODIC_IRQ=8)

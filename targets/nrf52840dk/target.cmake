@@ -1,0 +1,8 @@
+# Nordic nRF52840 DK (nRF52840, Cortex-M4F): shared Cortex-M start-up + the board target layer (DWT or chip timer,
+# semihosting console/exit, spare IRQ 20).
+set(RM_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard)
+include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/cortex-m.cmake)
+rm_cortex_m_target(
+  SOURCES ${RM_CM_DIR}/board.c 
+  LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/link.ld
+  DEFINES RM_CM_NUM_IRQ=48 RM_CM_BENCH_IRQ=20)

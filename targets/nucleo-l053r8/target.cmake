@@ -1,0 +1,8 @@
+# ST NUCLEO-L053R8 (STM32L053R8, Cortex-M0+): shared Cortex-M start-up + the board target layer (DWT or chip timer,
+# semihosting console/exit, spare IRQ 29).
+set(RM_CPU_FLAGS -mcpu=cortex-m0plus -mthumb)
+include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/cortex-m.cmake)
+rm_cortex_m_target(
+  SOURCES ${RM_CM_DIR}/board.c ${CMAKE_CURRENT_LIST_DIR}/l053.c
+  LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/link.ld
+  DEFINES RM_CM_NUM_IRQ=32 RM_CM_BENCH_IRQ=29)

@@ -1,0 +1,8 @@
+# STM32F407 (e.g. STM32F4DISCOVERY, Cortex-M4F): shared Cortex-M start-up + the board target layer (DWT or chip timer,
+# semihosting console/exit, spare IRQ 80).
+set(RM_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard)
+include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/cortex-m.cmake)
+rm_cortex_m_target(
+  SOURCES ${RM_CM_DIR}/board.c 
+  LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/link.ld
+  DEFINES RM_CM_NUM_IRQ=82 RM_CM_BENCH_IRQ=80)

@@ -1,0 +1,140 @@
+"""A stored run -> RunView: units, overhead subtraction, checks, normalised
+throughput, errors; and the time and memory for a million stored samples."""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from _datahalf import craft, store_run
+
+from rtosmeter.analysis import load_run, normalise_throughput, unit_for
+from rtosmeter.protocol import StreamWriter, parse_stream
+from rtosmeter.store import Store
+
+HOST = {"runner": "host"}
+QEMU = {"runner": "qemu", "icount_shift": 6}
+
+
+def test_units() -> None:
+    h = unit_for({"hz": "1000000000"}, HOST)
+    assert (h.label, h.per_tick, h.deterministic) == ("ns (host clock)", 1.0, False)
+    q = unit_for({"hz": "25000000"}, QEMU)
+    # one tick = 40 virtual ns; one instruction = 2**6 = 64 virtual ns
+    assert (q.label, q.per_tick, q.deterministic) == ("instructions (QEMU icount)", 0.625, True)
+    n = unit_for({"hz": "25000000"}, {"runner": "qemu", "icount_shift": None})
+    assert n.label == "timer ticks @25 MHz (host-timed, noisy)" and n.per_tick == 1.0
+    d = unit_for({"hz": "64000000", "ts": "DWT", "unit": "cycles"}, {"runner": "board"})
+    assert d.label == "cycles (DWT)"
+
+
+def test_overhead_subtracted_and_converted(tmp_path: Path) -> None:
+    calib = [99, 10, 12, 11, 11]  # warm median 11
+    lat = [500, 20, 30, 5, 111]
+    data = craft("freertos", "qemu-mps2-an386", 25_000_000, calib,
+                 latency=[("lat.sem.pass", {"take": lat})])
+    run = store_run(tmp_path / "r.sqlite", [(data, QEMU)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    case = next(c for c in view.cases if c.case_id == "lat.sem.pass")
+    (d,) = case.distributions
+    warm = [max(v - 11, 0) * 0.625 for v in lat[1:]]  # [5.625, 11.875, 0, 62.5]
+    assert d.unit.label == "instructions (QEMU icount)"
+    assert d.cold == (500 - 11) * 0.625
+    assert d.n == 4
+    assert d.mean == pytest.approx(statistics.fmean(warm))
+    assert d.std == pytest.approx(statistics.stdev(warm))
+    assert d.p50 == pytest.approx(statistics.median(warm))
+    assert (d.min, d.max) == (0.0, 62.5) and d.jitter == 62.5
+    assert d.overhead == 11 * 0.625
+    calib_d = next(c for c in view.cases if c.case_id == "calib.overhead").distributions[0]
+    assert calib_d.overhead == 0 and calib_d.p50 == 11 * 0.625  # reported raw
+    assert view.builds[0].runner["unit"] == "instructions (QEMU icount)"
+    assert view.builds[0].config["compiler"] == "gcc 12.2"
+
+
+def test_throughput_normalised_per_target(tmp_path: Path) -> None:
+    a = craft("posix", "host", 10**9, [5, 5], throughput={"tm.sync": [100, 100, 100]})
+    b = craft("baremetal", "host", 10**9, [5, 5], throughput={"tm.sync": [240, 250, 260]})
+    c = craft("freertos", "qemu-mps2-an386", 25_000_000, [5, 5],
+              throughput={"tm.sync": [7, 7, 7]})
+    run = store_run(tmp_path / "r.sqlite", [(a, HOST), (b, HOST), (c, QEMU)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    norm = {(n.target, n.system): n for n in normalise_throughput(view.cases)}
+    slow = norm[("host", "posix/host/default")]
+    fast = norm[("host", "baremetal/host/default")]
+    assert (slow.score, fast.score) == (100, 250)
+    assert slow.percent_of_best == 40.0 and fast.percent_of_best == 100.0
+    assert slow.multiple_of_slowest == 1.0 and fast.multiple_of_slowest == 2.5
+    alone = norm[("qemu-mps2-an386", "freertos/qemu-mps2-an386/default")]
+    assert (alone.percent_of_best, alone.multiple_of_slowest) == (100.0, 1.0)
+
+
+def test_checks_unsupported_and_errors(tmp_path: Path) -> None:
+    good = craft("posix", "host", 10**9, [5, 5, 5],
+                 latency=[("lat.mutex.inheritance", {"lock": [9, 9, 9]})],
+                 checks={"m_did_not_run": (1, 0)},
+                 unsupported={"lat.notify.s1": "POSIX has no task notification"})
+    cut = good[: good.find(b"END id=lat.mutex")]  # dies before the END
+    run = store_run(tmp_path / "r.sqlite", [(good, HOST), (cut, HOST)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    inh = [c for c in view.cases if c.case_id == "lat.mutex.inheritance"]
+    assert [c.status for c in inh] == ["failed", "incomplete"]
+    assert "check m_did_not_run failed: got 1, want 0" in inh[0].reason
+    assert not inh[0].checks[0].ok
+    uns = next(c for c in view.cases if c.status == "unsupported")
+    assert uns.reason == "POSIX has no task notification"
+    assert any("without BYE" in e and "posix/host/default g" in e for e in view.errors)
+
+
+def test_fault_and_failed_execution_reported(tmp_path: Path) -> None:
+    w = StreamWriter()
+    w.record("HELLO", dict(v=1, port="freertos", target="qemu-mps2-an385", group="g",
+                           ts="t", unit="ticks", hz=25_000_000, samples=1, batch=1,
+                           tm_period=1, tm_periods=1, profile="default"))
+    w.record("CASE", {"id": "lat.a"})
+    w.record("FAULT", {"pc": "1", "lr": "2", "psr": "3", "cfsr": "4", "hfsr": "5",
+                       "mmfar": "6", "bfar": "7"})
+    w.record("BYE", {"cases": 1, "status": 3})
+    data = w.getvalue()
+    with Store.open(tmp_path / "r.sqlite") as st:
+        run = st.create_run({}, {}, "0.1")
+        b = st.add_build(run, "freertos", "qemu-mps2-an385", "default", {})
+        st.add_execution(run, b, "g", status="failed", error="exit code 3", exit_code=3,
+                         runner=QEMU, stream=data, parsed=parse_stream(data))
+        b2 = st.add_build(run, "zephyr", "qemu-mps2-an385", "default", {}, status="failed",
+                          error="cmake failed")
+        assert b2
+        view = load_run(st, run)
+    assert view.cases[0].status == "failed" and "CPU fault" in view.cases[0].reason
+    text = "\n".join(view.errors)
+    assert "zephyr/qemu-mps2-an385/default: build failed: cmake failed" in text
+    assert "freertos/qemu-mps2-an385/default g: failed: exit code 3" in text
+    assert "CPU fault during case lat.a" in text
+
+
+def test_million_samples_fast_and_small(tmp_path: Path) -> None:
+    rng_vals = [(i * 7919) % 5000 + 100 for i in range(10_000)]
+    cases = [(f"lat.case{i}", {"a": rng_vals, "b": rng_vals[::-1]}) for i in range(50)]
+    data = craft("posix", "host", 10**9, [30] * 1000, latency=cases)
+    run = store_run(tmp_path / "r.sqlite", [(data, HOST)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        n = sum(s.samples.size for s in st.iter_series(run))
+        assert n >= 1_000_000
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        view = load_run(st, run)
+        elapsed = time.perf_counter() - t0
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert len(view.cases) == 51
+    d = view.cases[1].distributions[0]
+    assert d.n == 9999 and not math.isnan(d.p99)
+    assert elapsed < 5.0, elapsed
+    assert peak < 200 * 2**20, peak

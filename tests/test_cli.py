@@ -1,0 +1,101 @@
+"""The CLI end to end: `rtosmeter run` on this host, reports, list, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import SessionRun, invoke
+
+from rtosmeter.catalog import load_catalog
+from rtosmeter.errors import UserError
+
+
+def test_default_run_succeeds_and_writes_reports(default_run: SessionRun) -> None:
+    result = default_run.result
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    out = default_run.out
+    assert (out / "rtosmeter.sqlite").is_file()
+    assert (out / "report.md").is_file() and (out / "report.html").is_file()
+    assert "Run 1 done" in result.output
+    assert f"Report: {out / 'report.html'}" in result.output
+
+
+def test_json_report_covers_every_throughput_and_latency_case(default_run: SessionRun,
+                                                               root: Path) -> None:
+    """Acceptance of issue 2: each case of sections 1-2 has a number or a reason."""
+    result = invoke("report", "latest", "--out", str(default_run.out), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    rows = [r for r in data["results"] if r["port"] == "posix" and r["target"] == "host"]
+    wanted = [c.id for c in load_catalog(root).cases if c.family in ("tm", "lat")]
+    assert wanted, "the catalog has no tm.* or lat.* case yet"
+    missing = []
+    for case_id in wanted:
+        mine = [r for r in rows if r["case_id"] == case_id]
+        ok = any(r["status"] == "ok" and (r["mean"] is not None or r["score"] is not None)
+                 for r in mine)
+        unsupported = any(r["status"] == "unsupported" and r["reason"] for r in mine)
+        if not (ok or unsupported):
+            missing.append((case_id, [(r["status"], r["reason"]) for r in mine]))
+    assert not missing, missing
+
+
+def test_report_formats_and_unknown_run(default_run: SessionRun) -> None:
+    out = str(default_run.out)
+    md = invoke("report", "--out", out, "--format", "md")
+    assert md.exit_code == 0 and "posix" in md.output
+    csv = invoke("report", "1", "--out", out, "--format", "csv")
+    assert csv.exit_code == 0 and csv.output.count("\n") > 2
+    html = invoke("report", "--out", out, "--format", "html")
+    assert html.exit_code == 0 and Path(html.output.strip()).read_text().startswith("<!")
+    bad = invoke("report", "99", "--out", out)
+    assert bad.exit_code == 1 and bad.output.startswith("Error: no run 99 in ")
+
+
+def test_report_without_a_store(tmp_path: Path) -> None:
+    result = invoke("report", "--out", str(tmp_path / "empty"))
+    assert result.exit_code == 1
+    assert result.output.startswith(
+        f"Error: no result store in {tmp_path / 'empty' / 'rtosmeter.sqlite'}.")
+
+
+def test_broken_campaign_names_file_and_key(tmp_path: Path) -> None:
+    campaign = tmp_path / "broken.toml"
+    campaign.write_text('name = "b"\n[[run]]\nports = ["posix"]\ntargets = ["host"]\n'
+                        'bench = "*"\nrepeat = 3\n')
+    result = invoke("run", "--campaign", str(campaign), "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: unknown key 'run[0].repeat' in {campaign}.")
+    campaign.write_text('name = "b"\n[[run]]\nports = ["nosuch"]\ntargets = ["host"]\n')
+    result = invoke("run", "--campaign", str(campaign), "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert "Error: unknown port 'nosuch' in" in result.output
+    assert str(campaign) in result.output and "Valid ports:" in result.output
+
+
+def test_unknown_port_and_debug_traceback(tmp_path: Path) -> None:
+    result = invoke("run", "--port", "nosuch", "--out", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: unknown port 'nosuch' in --port. Valid ports: ")
+    assert "posix" in result.output and "Traceback" not in result.output
+    debug = invoke("--debug", "run", "--port", "nosuch", "--out", str(tmp_path))
+    assert isinstance(debug.exception, UserError)
+    bad_source = invoke("run", "--source", "freertos", "--out", str(tmp_path))
+    assert bad_source.output.startswith("Error: malformed value 'freertos' in --source.")
+
+
+def test_list_and_doctor_and_sources(root: Path) -> None:
+    listing = invoke("list")
+    assert listing.exit_code == 0, listing.output
+    for case in load_catalog(root).cases:
+        assert case.id in listing.output
+    assert "posix" in listing.output and "host" in listing.output
+    doctor = invoke("doctor")
+    assert "cmake" in doctor.output and "qemu-system-arm" in doctor.output
+    assert doctor.exit_code == 0, doctor.output
+    sources = invoke("sources", "list")
+    assert sources.exit_code == 0
+    fetch = invoke("sources", "fetch", "posix")
+    assert fetch.exit_code == 1
+    assert fetch.output.startswith("Error: port 'posix' has no git source to fetch in ")

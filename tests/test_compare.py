@@ -1,0 +1,130 @@
+"""`compare`: recorded real host streams, stored through the real Store; the
+"slowed" run is the same streams with one port's samples scaled by a known
+factor (and its throughput counts divided by it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from rtosmeter import compare as C
+from rtosmeter.commands.common import STORE_NAME
+from rtosmeter.commands.compare import compare as compare_command
+from rtosmeter.protocol import ParsedStream, parse_stream
+from rtosmeter.store import Store
+
+DATA = Path(__file__).parent / "data"
+SLOW_CASE = "lat.sem.pass"
+SLOW_TM = "tm.sync"
+
+
+def _streams() -> list[tuple[bytes, ParsedStream]]:
+    paths = sorted(DATA.glob("posix-host-*.rmstream"))
+    assert paths, "tests/data/posix-host-*.rmstream are missing"
+    return [(p.read_bytes(), parse_stream(p.read_bytes())) for p in paths]
+
+
+def store_run(store: Store, slow: float = 1.0) -> int:
+    """Ports `posix` and `other`; with `slow`, `other` is slowed by that factor
+    in SLOW_CASE (every sample) and SLOW_TM (every count)."""
+    run = store.create_run({"campaign": "test"}, {}, "0.1.0")
+    for port in ("posix", "other"):
+        build = store.add_build(run, port, "host", "default", {"opt_flags": "-O2"})
+        for data, parsed in _streams():
+            if port == "other" and slow != 1.0:
+                parsed = parse_stream(data)  # a fresh copy to modify
+                for case in parsed.cases:
+                    if case.id == SLOW_CASE:
+                        for s in case.series.values():
+                            s.samples = [int(v * slow) for v in s.samples]
+                    if case.id == SLOW_TM:
+                        case.counts = [type(c)(c.name, c.period, int(c.value / slow))
+                                       for c in case.counts]
+            store.add_execution(run, build, parsed.header["group"], status="ok",
+                                runner={"runner": "host"}, stream=data, parsed=parsed)
+    store.finish_run(run)
+    return run
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("compare")
+    with Store.open(out / STORE_NAME) as store:
+        assert store_run(store) == 1
+        assert store_run(store) == 2
+        assert store_run(store, slow=1.5) == 3
+    return out
+
+
+def test_recorded_streams_have_the_cases_we_slow() -> None:
+    ids = {c.id for _, p in _streams() for c in p.cases if c.status == "ok"}
+    assert SLOW_CASE in ids and SLOW_TM in ids
+
+
+def test_identical_runs_pass(out: Path) -> None:
+    with Store.open(out / STORE_NAME) as store:
+        comp = C.compare_runs(store, 1, 2)
+    assert comp.changes and all(c.verdict == "same" for c in comp.changes)
+    assert comp.regressions == []
+    result = CliRunner().invoke(compare_command, ["1", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+
+
+def test_slowed_port_is_a_regression(out: Path) -> None:
+    with Store.open(out / STORE_NAME) as store:
+        comp = C.compare_runs(store, 1, 3, threshold=10)
+    bad = {(c.port, c.case_id) for c in comp.regressions}
+    assert ("other", SLOW_TM) in bad
+    assert ("other", SLOW_CASE) in bad
+    assert all(c.port == "other" and c.case_id in (SLOW_CASE, SLOW_TM)
+               for c in comp.regressions)
+    for c in comp.regressions:
+        assert c.worse_pct > 10 and c.p_value is not None
+        # Latency: 4,000 samples, significant. Throughput: a few periods, too
+        # few for the test, so the size decides (and says so).
+        assert c.p_value < comp.alpha or (c.family == "throughput" and not c.powered)
+        if c.family == "latency":
+            # Hodges-Lehmann shift of a x1.5 scaling: about half the median.
+            assert c.ci is not None and c.ci[0] <= c.shift <= c.ci[1]
+            assert 0.3 < c.change_pct / 100 < 0.7
+    # posix was untouched in run 3: identical.
+    assert all(c.verdict == "same" for c in comp.changes if c.port == "posix")
+
+    runner = CliRunner()
+    result = runner.invoke(compare_command, ["1", "3", "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "REGRESSION" in result.output and SLOW_CASE in result.output
+    md = runner.invoke(compare_command, ["1", "3", "--out", str(out), "--format", "md"])
+    assert md.exit_code == 2 and "| **REGRESSION** |" in md.output
+    # Above the size of the change, it is no longer a regression.
+    loose = runner.invoke(compare_command, ["1", "3", "--out", str(out), "--threshold", "90"])
+    assert loose.exit_code == 0, loose.output
+    # The other direction is an improvement, not a regression.
+    back = runner.invoke(compare_command, ["3", "1", "--out", str(out), "--format", "md"])
+    assert back.exit_code == 0 and "improved" in back.output
+
+
+def test_deterministic_runs_compare_exactly() -> None:
+    key = ("p", "qemu", "default", "lat.x", "a")
+    a = np.array([100.0, 100.0, 101.0])
+    same = C.compare_samples(key, "latency", "instructions (QEMU icount)", a, a.copy(), True,
+                             10, 0.01)
+    assert same.verdict == "same" and same.p_value is None
+    small = C.compare_samples(key, "latency", "instructions", a, a + 1, True, 10, 0.01)
+    assert small.verdict == "changed"  # exact, so significant, but under the threshold
+    big = C.compare_samples(key, "latency", "instructions", a, a * 1.2, True, 10, 0.01)
+    assert big.verdict == "regression"
+
+
+def test_hodges_lehmann_matches_brute_force() -> None:
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 50, 300).astype(float)
+    b = rng.integers(5, 60, 250).astype(float)
+    diffs = np.sort((b[None, :] - a[:, None]).ravel())
+    ks = [1, 17, len(diffs) // 2, len(diffs)]
+    assert C.pairwise_order_statistics(a, b, ks) == [diffs[k - 1] for k in ks]
+    est, (lo, hi) = C.hodges_lehmann(a, b)
+    assert est == float(np.median(diffs)) and lo <= est <= hi

@@ -1,0 +1,145 @@
+"""Loading and strict validation of port/target/board/profile/campaign TOML."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rtosmeter.catalog import PORT_H
+from rtosmeter.definitions import DEFAULT_PARAMS, Definitions, Params
+from rtosmeter.errors import UserError
+
+PORT = """name = "demo"
+description = "a demo port"
+targets = ["qemu-*", "host"]
+caps = ["THREAD", "SEM"]
+[unsupported]
+NOTIFY = "no notifications"
+"""
+TARGET = """name = "host"
+kind = "host"
+[counter]
+name = "clock"
+unit = "ns (host clock)"
+hz = 1000000000
+"""
+PROFILE = """name = "default"
+opt_flags = "-O2"
+[params.host]
+samples = 100
+"""
+CAMPAIGN = """name = "c"
+[[run]]
+ports = ["demo"]
+targets = ["host"]
+"""
+
+
+def make_tree(tmp: Path, root: Path, **files: str) -> Path:
+    """A definitions tree; keys are paths with '/' written as '__'."""
+    (tmp / PORT_H).parent.mkdir(parents=True)
+    shutil.copy(root / PORT_H, tmp / PORT_H)
+    base = {"ports__demo__port.toml": PORT, "targets__host__target.toml": TARGET,
+            "profiles__default.toml": PROFILE, "campaigns__c.toml": CAMPAIGN}
+    base.update(files)
+    for key, text in base.items():
+        path = tmp / key.replace("__", "/")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp
+
+
+def test_real_tree_loads(root: Path) -> None:
+    defs = Definitions.load(root)
+    assert "posix" in defs.ports and "host" in defs.targets and "default" in defs.profiles
+    assert defs.ports["posix"].supports("host")
+    assert defs.targets["host"].kind == "host"
+    for port in defs.ports.values():
+        assert set(port.caps) <= set(defs.caps)
+    campaign = defs.campaign(None)
+    assert campaign.file == root / "campaigns" / "default.toml"
+    assert any("posix" in e.ports and "host" in e.targets for e in campaign.entries)
+
+
+def test_demo_tree(tmp_path: Path, root: Path) -> None:
+    defs = Definitions.load(make_tree(tmp_path, root))
+    port = defs.port("demo")
+    assert port.caps == ("THREAD", "SEM") and port.unsupported == {"NOTIFY": "no notifications"}
+    assert port.supports("qemu-mps2-an386") and port.supports("host")
+    assert not port.supports("board-k64f")
+    assert defs.target("host").counter.hz == 1_000_000_000
+    params = defs.profile("default").params_for("host")
+    assert params == Params(100, DEFAULT_PARAMS["host"].batch,
+                            DEFAULT_PARAMS["host"].tm_period_ticks,
+                            DEFAULT_PARAMS["host"].tm_periods)
+    campaign = defs.campaign(str(tmp_path / "campaigns" / "c.toml"))
+    assert campaign.entries[0].ports == ("demo",) and campaign.entries[0].profiles == ("default",)
+    assert defs.campaign("c").name == "c"  # by name from campaigns/
+
+
+@pytest.mark.parametrize(("key", "text", "message"), [
+    ("ports__demo__port.toml", PORT + "colour = 'red'\n",
+     "unknown capability 'colour' (key 'unsupported')"),
+    ("ports__demo__port.toml", PORT.replace("[unsupported]", "extra = 1\n[unsupported]"),
+     "unknown key 'extra'"),
+    ("ports__demo__port.toml", PORT.replace("description", "descripton"),
+     "unknown key 'descripton'"),
+    ("targets__host__target.toml", TARGET + "bogus = 1\n", "unknown key 'counter.bogus'"),
+    ("profiles__default.toml", PROFILE + "sample = 3\n", "unknown key 'params.host.sample'"),
+    ("profiles__default.toml", PROFILE.replace("[params.host]", "[params.hots]"),
+     "unknown key 'params.hots'"),
+    ("campaigns__c.toml", CAMPAIGN + "prots = ['x']\n", "unknown key 'run[0].prots'"),
+])
+def test_unknown_keys_name_file_and_key(tmp_path: Path, root: Path, key: str, text: str,
+                                        message: str) -> None:
+    tree = make_tree(tmp_path, root, **{key: text})
+    with pytest.raises(UserError) as err:
+        Definitions.load(tree).campaign("c")
+    assert message in str(err.value)
+    assert str(tree / key.replace("__", "/")) in str(err.value)
+
+
+def test_bad_values(tmp_path: Path, root: Path) -> None:
+    tree = make_tree(tmp_path, root, ports__demo__port_toml="")
+    (tree / "ports/demo/port.toml").write_text(PORT.replace('"SEM"', '"SEMAPHORE"'))
+    with pytest.raises(UserError, match=r"unknown capability 'SEMAPHORE'.*SEM, MUTEX"):
+        Definitions.load(tree)
+    (tree / "ports/demo/port.toml").write_text(PORT.replace('name = "demo"', 'name = "other"'))
+    with pytest.raises(UserError, match=r"differs from its folder 'demo'"):
+        Definitions.load(tree)
+    (tree / "ports/demo/port.toml").write_text(PORT.replace('targets = ["qemu-*", "host"]',
+                                                            "targets = 3"))
+    with pytest.raises(UserError, match=r"'targets' must be a list of strings"):
+        Definitions.load(tree)
+    (tree / "ports/demo/port.toml").write_text("name = [")
+    with pytest.raises(UserError, match=r"invalid TOML"):
+        Definitions.load(tree)
+
+
+def test_unknown_names_list_valid_ones(tmp_path: Path, root: Path) -> None:
+    tree = make_tree(tmp_path, root,
+                     campaigns__c_toml="", campaigns__bad_toml="")
+    (tree / "campaigns/bad.toml").write_text(CAMPAIGN.replace('"demo"', '"nope"'))
+    defs = Definitions.load(tree)
+    with pytest.raises(UserError) as err:
+        defs.campaign("bad")
+    text = str(err.value)
+    assert "unknown port 'nope'" in text and "bad.toml" in text and "Valid ports: demo" in text
+    with pytest.raises(UserError, match=r"unknown target 'mars' in --target. Valid targets: host"):
+        defs.target("mars")
+    with pytest.raises(UserError, match=r"campaign file 'zzz' not found in --campaign"):
+        defs.campaign("zzz")
+
+
+def test_adding_a_port_guide_example_is_valid(tmp_path: Path, root: Path) -> None:
+    """The port.toml shown in docs/adding-a-port.md loads as written."""
+    guide = (root / "docs" / "adding-a-port.md").read_text()
+    example = guide.split("```toml\n", 1)[1].split("```", 1)[0]
+    tree = make_tree(tmp_path, root, ports__myrtos__port_toml="")
+    (tree / "ports/myrtos/port.toml").write_text(example)
+    (tree / "ports/myrtos/port_toml").unlink()
+    port = Definitions.load(tree).port("myrtos")
+    assert port.supports("qemu-mps2-an386") and not port.supports("host")
+    assert port.source is not None and port.source.env == "RTOSMETER_MYRTOS"

@@ -1,0 +1,102 @@
+"""Footprints of real firmware: bare-metal irq group on qemu-mps2-an385,
+built with arm-none-eabi-gcc, checked against arm-none-eabi-size and the
+ELF's own symbols."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from rtosmeter.footprint import footprint, origin
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cortexm_firmware as fw
+
+pytestmark = pytest.mark.skipif(not fw.have_toolchain(),
+                                reason="needs arm-none-eabi-gcc, cmake, ninja, qemu-system-arm")
+
+
+@pytest.fixture(scope="module")
+def elf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return fw.build(tmp_path_factory.mktemp("fp"), "qemu-mps2-an385", ["irq"],
+                    cases=fw.ROOT / "bench" / "cases")["irq"]
+
+
+def _size_berkeley(elf: Path) -> tuple[int, int, int]:
+    out = subprocess.run(["arm-none-eabi-size", "-B", str(elf)], capture_output=True,
+                         text=True, check=True).stdout.splitlines()[1].split()
+    return int(out[0]), int(out[1]), int(out[2])  # text, data, bss
+
+
+def _symbol_size(elf: Path, name: str) -> int:
+    with elf.open("rb") as f:
+        symtab = ELFFile(f).get_section_by_name(".symtab")
+        return int(symtab.get_symbol_by_name(name)[0]["st_size"])  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(shutil.which("arm-none-eabi-size") is None, reason="binutils absent")
+def test_totals_agree_with_size(elf: Path) -> None:
+    fp = footprint(elf)
+    text, data, _ = _size_berkeley(elf)
+    assert fp.flash == text + data  # everything with contents is in Flash
+    sysv = subprocess.run(["arm-none-eabi-size", "-A", str(elf)], capture_output=True,
+                          text=True, check=True).stdout
+    sizes = {ln.split()[0]: int(ln.split()[1]) for ln in sysv.splitlines()[2:] if ln.strip()
+             and len(ln.split()) == 3}
+    assert fp.ram == sizes[".data"] + sizes[".bss"] + sizes[".stack"]
+    assert sum(f for f, _ in fp.parts.values()) == fp.flash
+    assert sum(r for _, r in fp.parts.values()) == fp.ram
+
+
+def test_parts_follow_the_objects(elf: Path) -> None:
+    fp = footprint(elf)
+    assert fp.map_file.endswith("rm_irq.map")
+    assert fp.symbols["series_buf"] == ("framework", _symbol_size(elf, "series_buf"))
+    assert fp.symbols["run_max_rate"][0] == "benchmark"
+    assert fp.symbols["Reset_Handler"][0] == "startup"
+    assert fp.symbols["main"][0] == "kernel"  # the bare-metal port owns main()
+    # The main stack the start-up reserves (mps2.ld: 8 KiB) is start-up RAM.
+    assert fp.parts["startup"][1] >= 0x2000
+    assert fp.parts["benchmark"][0] > 0 and fp.parts["framework"][0] > 0
+    assert fp.parts.get("other", (0, 0))[0] < 64  # only alignment fill
+
+
+def test_without_map_everything_is_other(elf: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "fw.elf"
+    shutil.copy(elf, copy)
+    fp = footprint(copy)
+    assert fp.parts == {"other": (fp.flash, fp.ram)} and fp.map_file == ""
+
+
+def test_origin_of_objects() -> None:
+    assert origin("CMakeFiles/rm_core.dir/core/stream.c.obj") == "framework"
+    assert origin("CMakeFiles/rm_irq.dir/cases/irq.c.obj") == "benchmark"
+    assert origin("CMakeFiles/rm_target.dir/work/targets/x/startup.c.obj") == "startup"
+    assert origin("/usr/lib/arm-none-eabi/lib/thumb/v7-m/nofp/libc_nano.a(libc_a-memset.o)") \
+        == "libc"
+    assert origin("freertos_kernel/libfreertos_kernel.a(tasks.c.obj)") == "kernel"
+
+
+BOARDS = {  # target -> (Flash, RAM) of the chip, from its link.ld
+    "frdm-k64f": (1024 << 10, 192 << 10),
+    "b-l475e-iot01a": (1024 << 10, 96 << 10),
+    "nrf52840dk": (1024 << 10, 256 << 10),
+    "stm32f407": (1024 << 10, 128 << 10),
+    "nucleo-l053r8": (64 << 10, 8 << 10),
+}
+
+
+@pytest.mark.parametrize("target", sorted(BOARDS))
+def test_every_board_target_builds_and_fits(target: str,
+                                            tmp_path_factory: pytest.TempPathFactory) -> None:
+    elf = fw.build(tmp_path_factory.mktemp(target), target, ["irq"],
+                   cases=fw.ROOT / "bench" / "cases")["irq"]
+    fp = footprint(elf)
+    flash, ram = BOARDS[target]
+    assert 0 < fp.flash <= flash and 0 < fp.ram <= ram
+    assert fp.parts["startup"][0] > 0 and fp.parts["benchmark"][0] > 0

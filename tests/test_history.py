@@ -1,0 +1,63 @@
+"""`history`: runs listed from the real store; a case charted across runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from rtosmeter import history
+from rtosmeter.commands.common import STORE_NAME
+from rtosmeter.commands.history import history as history_command
+from rtosmeter.protocol import parse_stream
+from rtosmeter.store import Store
+
+DATA = Path(__file__).parent / "data"
+
+
+def _fill(store: Store, runs: int) -> None:
+    paths = sorted(DATA.glob("posix-host-*.rmstream"))
+    assert paths
+    for _ in range(runs):
+        run = store.create_run({"campaign": "nightly"}, {}, "0.1.0")
+        build = store.add_build(run, "posix", "host", "default",
+                                {"rtos_version": "glibc 2.36", "rtos_commit": "abcdef123456"})
+        for p in paths:
+            data = p.read_bytes()
+            parsed = parse_stream(data)
+            store.add_execution(run, build, parsed.header["group"], status="ok",
+                                runner={"runner": "host"}, stream=data, parsed=parsed)
+        store.finish_run(run)
+
+
+def test_list_and_chart(tmp_path: Path) -> None:
+    with Store.open(tmp_path / STORE_NAME) as store:
+        _fill(store, 3)
+        runs = history.list_runs(store)
+        assert [r.id for r in runs] == [1, 2, 3]
+        assert runs[0].campaign == "nightly" and runs[0].ports == ["posix"]
+        assert runs[0].sources == ["posix glibc 2.36 (abcdef1234)"]
+        h = history.case_history(store, "lat.sem.pass")
+    assert h.unit == "ns (host clock)"
+    assert all(len(points) == 3 for points in h.lines.values())
+
+    result = CliRunner().invoke(history_command, ["--out", str(tmp_path), "--case",
+                                                  "lat.sem.pass"])
+    assert result.exit_code == 0, result.output
+    assert "nightly" in result.output and "glibc 2.36" in result.output
+    svg = (tmp_path / "history-lat.sem.pass.svg").read_text()
+    assert svg.startswith("<?xml") and "lat.sem.pass" in svg and "<path" in svg
+
+    png = tmp_path / "tm.png"
+    result = CliRunner().invoke(history_command, ["--out", str(tmp_path), "--case", "tm.sync",
+                                                  "--chart", str(png)])
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_unknown_case_is_a_user_error(tmp_path: Path) -> None:
+    with Store.open(tmp_path / STORE_NAME) as store:
+        _fill(store, 1)
+    result = CliRunner().invoke(history_command, ["--out", str(tmp_path), "--case", "nope"])
+    assert result.exit_code != 0
+    assert "no stored run has case 'nope'" in str(result.exception)

@@ -1,0 +1,74 @@
+"""Every port's rm_* functions have the signatures of the porting layer.
+
+A port of a third-party RTOS cannot be compiled without that RTOS's tree
+(absent in CI), but its entry points can: each non-static `rm_*` definition
+of every port is copied, header line only, into a C file that includes
+rtosmeter's headers, and the real compiler checks it against the prototypes
+there ("conflicting types" fails the test). Caught this way: a port written
+against an older porting layer.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PORTS = sorted(p for p in (ROOT / "ports").iterdir() if (p / "port.toml").is_file())
+
+# A definition: return type, name, parameter list, then the opening brace.
+DEFINITION = re.compile(
+    r"^(?!static\b)([A-Za-z_][\w \t\*]*?\b(rm_\w+)\s*\([^;{}()]*\))\s*\{", re.MULTILINE)
+PROTOTYPE_HEADERS = ("rtosmeter/bench.h",)  # includes port.h and target.h
+
+
+def definitions(port: Path) -> list[tuple[str, str]]:
+    found = []
+    for source in sorted(port.glob("*.c")):
+        text = re.sub(r"/\*.*?\*/", "", source.read_text(encoding="utf-8"), flags=re.DOTALL)
+        found += [(m.group(2), " ".join(m.group(1).split())) for m in DEFINITION.finditer(text)]
+    return found
+
+
+def test_every_port_defines_porting_layer_calls() -> None:
+    for port in PORTS:
+        names = {name for name, _ in definitions(port)}
+        assert "rm_port_describe" in names, f"{port.name} lacks rm_port_describe"
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+@pytest.mark.parametrize("port", PORTS, ids=[p.name for p in PORTS])
+def test_port_signatures_match_the_headers(port: Path, tmp_path: Path) -> None:
+    defs = definitions(port)
+    assert defs, f"no rm_* definitions found in {port}"
+    config = tmp_path / "rm_build_config.h"
+    config.write_text("#define RM_PORT_CAPS 0ul\n#define RM_SAMPLES 16u\n#define RM_BATCH 16u\n")
+    check = tmp_path / "conformance.c"
+    lines = [f'#include "{h}"' for h in PROTOTYPE_HEADERS]
+    lines += [f"{header};" for _, header in defs]
+    check.write_text("\n".join(lines) + "\n")
+    result = subprocess.run(
+        ["gcc", "-std=c11", "-fsyntax-only", "-Wall", "-Werror",
+         f"-I{ROOT / 'bench' / 'include'}", f"-I{tmp_path}", str(check)],
+        capture_output=True, text=True, check=False)
+    assert result.returncode == 0, (
+        f"{port.name}: a definition differs from the porting layer:\n{result.stderr}")
+
+
+def test_a_wrong_signature_is_caught(tmp_path: Path) -> None:
+    """The check itself can fail: a definition with a wrong parameter type."""
+    port = tmp_path / "broken"
+    port.mkdir()
+    (port / "port.c").write_text("int rm_thread_sleep(int64_t ticks)\n{\n    return 0;\n}\n")
+    (config := tmp_path / "rm_build_config.h").write_text("#define RM_PORT_CAPS 0ul\n")
+    check = tmp_path / "c.c"
+    check.write_text('#include "rtosmeter/bench.h"\n' +
+                     "".join(f"{h};\n" for _, h in definitions(port)))
+    result = subprocess.run(
+        ["gcc", "-std=c11", "-fsyntax-only", f"-I{ROOT / 'bench' / 'include'}",
+         f"-I{config.parent}", str(check)], capture_output=True, text=True, check=False)
+    assert result.returncode != 0 and "conflicting types" in result.stderr

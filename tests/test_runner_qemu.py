@@ -1,0 +1,170 @@
+"""The QEMU runner on real firmware: bare-metal builds of bench/cases/irq.c
+and of the test firmware in tests/firmware, built with arm-none-eabi-gcc and
+run in qemu-system-arm under -icount."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from rtosmeter import analysis
+from rtosmeter.protocol import parse_stream
+from rtosmeter.runners.base import RunOutcome, RunRequest
+from rtosmeter.runners.qemu import QemuRunner, qemu_command
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cortexm_firmware as fw
+
+pytestmark = pytest.mark.skipif(not fw.have_toolchain(),
+                                reason="needs arm-none-eabi-gcc, cmake, ninja, qemu-system-arm")
+
+SELFTEST = ["nops", "fault", "hang", "early_exit", "lockup"]
+
+
+@pytest.fixture(scope="module")
+def selftest(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return fw.build(tmp_path_factory.mktemp("selftest"), "qemu-mps2-an385", SELFTEST)
+
+
+@pytest.fixture(scope="module")
+def irq_an385(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return fw.build(tmp_path_factory.mktemp("irq"), "qemu-mps2-an385", ["irq"],
+                    cases=fw.ROOT / "bench" / "cases")["irq"]
+
+
+def run(elf: Path, machine: str = "mps2-an385", **kw: float) -> RunOutcome:
+    req = RunRequest(elf, f"qemu-{machine}", machine=machine, icount_shift=6,
+                     wall_limit_s=kw.get("wall", 30.0), guest_limit_s=kw.get("guest", 10.0))
+    return QemuRunner().run(req)
+
+
+def test_same_firmware_twice_gives_identical_streams(irq_an385: Path) -> None:
+    a, b = run(irq_an385), run(irq_an385)
+    assert a.status == "ok", a.message
+    assert a.stream == b.stream
+    parsed = parse_stream(a.stream)
+    assert parsed.errors == []
+    assert parsed.complete and parsed.bye_status == 0
+    ids = {c.id: c for c in parsed.cases}
+    assert {"calib.overhead", "irq.latency", "irq.latency_jitter", "irq.max_rate"} <= set(ids)
+    assert all(c.status == "ok" for c in parsed.cases)
+    assert len(ids["irq.latency"].series["latency"].samples) == fw.PARAMS["RM_SAMPLES"]
+    rate = ids["irq.max_rate"].meta
+    assert int(rate["max_rate_hz"]) * int(rate["max_rate_period_ticks"]) <= 25_000_000
+
+
+def test_info_records_the_qemu_run(irq_an385: Path) -> None:
+    out = run(irq_an385)
+    assert out.info["runner"] == "qemu"
+    assert out.info["qemu"].startswith("7.2")
+    assert out.info["machine"] == "mps2-an385"
+    assert out.info["icount_shift"] == "6"
+    assert "-icount shift=6,align=off,sleep=off" in out.info["command"]
+    assert out.info["command"].endswith(f"-kernel {irq_an385}")
+
+
+def test_exact_instruction_count_of_1000_nops(selftest: dict[str, Path]) -> None:
+    """shift 6: one instruction = 64 ns = 1.6 ticks of the 25 MHz timer. The
+    loop's timer phase cycles, so samples are 1609/1610 (NOPs + reads) and
+    9/10 (two reads); the medians differ by exactly 1600 ticks, and the
+    pipeline (overhead subtraction, tick -> instruction unit) gives 1000."""
+    out = run(selftest["nops"])
+    assert out.status == "ok", out.message
+    parsed = parse_stream(out.stream)
+    overhead = np.array(parsed.case("calib.overhead").series["overhead"].samples[1:])
+    nops = np.array(parsed.case("selftest.nops").series["nops"].samples)
+    assert set(np.unique(nops)) <= {1609, 1610}
+    assert np.median(nops) - np.median(overhead) == 1600
+    unit = analysis.unit_for(parsed.header, out.info)
+    assert unit.label == "instructions (QEMU icount)" and unit.deterministic
+    dist = analysis.distribution(nops[1:], "nops", "", unit, float(np.median(overhead)))
+    assert dist.p50 == 1000.0
+
+
+def _symbol_range(elf: Path, name: str) -> tuple[int, int]:
+    with elf.open("rb") as f:
+        symtab = ELFFile(f).get_section_by_name(".symtab")
+        sym = symtab.get_symbol_by_name(name)[0]  # type: ignore[union-attr]
+        start = int(sym["st_value"]) & ~1
+        return start, start + int(sym["st_size"])
+
+
+def test_bad_pointer_gives_a_fault_with_pc(selftest: dict[str, Path]) -> None:
+    out = run(selftest["fault"])
+    assert out.status == "fault" and out.exit_code == 3
+    parsed = parse_stream(out.stream)
+    assert parsed.fault is not None
+    pc = int(parsed.fault["pc"], 16)
+    start, end = _symbol_range(selftest["fault"], "selftest_bad_read")
+    assert start <= pc < end
+    assert int(parsed.fault["cfsr"], 16) & 0x8200 == 0x8200  # BFARVALID | PRECISERR
+    assert parsed.fault["bfar"] == "f0000000"
+    assert parsed.bye_status == 3
+    assert f"pc={parsed.fault['pc']}" in out.message
+
+
+def test_hang_is_killed_at_the_wall_limit_and_kept(selftest: dict[str, Path]) -> None:
+    out = run(selftest["hang"], wall=1.5, guest=1e6)
+    assert out.status == "timeout"
+    assert 1.5 <= out.wall_s < 10
+    parsed = parse_stream(out.stream)
+    assert parsed.case("selftest.hang").meta == {"before_hang": "1"}
+    assert not parsed.complete
+    assert str(selftest["hang"]) in out.message
+    assert "qemu-system-arm -M mps2-an385" in out.message and "Hint:" in out.message
+
+
+def test_hang_is_killed_at_the_guest_limit(selftest: dict[str, Path]) -> None:
+    out = run(selftest["hang"], wall=60, guest=0.5)
+    assert out.status == "timeout"
+    assert "guest time" in out.message
+    assert int(out.info["icount"]) >= int(0.5e9) >> 6
+    assert parse_stream(out.stream).case("selftest.hang").status == "incomplete"
+
+
+def test_early_exit_with_status(selftest: dict[str, Path]) -> None:
+    out = run(selftest["early_exit"])
+    assert out.status == "exit" and out.exit_code == 5
+    assert "before BYE" in out.message
+    assert parse_stream(out.stream).case("selftest.early_exit").meta["before_exit"] == "1"
+
+
+def test_lockup_is_a_fault(selftest: dict[str, Path]) -> None:
+    out = run(selftest["lockup"])
+    assert out.status == "fault"
+    assert "lockup" in out.message.lower()
+    assert int(out.info["guest_errors"]) >= 1
+
+
+def test_missing_firmware_is_an_error(tmp_path: Path) -> None:
+    out = run(tmp_path / "nothing.elf")
+    assert out.status == "error"
+    assert out.message.startswith("Error: firmware")
+
+
+def test_host_timed_run_is_labelled(irq_an385: Path) -> None:
+    req = RunRequest(irq_an385, "qemu-mps2-an385", machine="mps2-an385", icount_shift=None)
+    assert "-icount" not in qemu_command(req)
+    out = QemuRunner().run(req)
+    # Without -icount the timer follows the host clock, so irq.max_rate may
+    # lose events at any rate: only the run's completeness is checked.
+    assert parse_stream(out.stream).complete, out.message
+    assert out.info["icount_shift"] == "off" and out.info["timing"] == "host-timed, noisy"
+
+
+@pytest.mark.parametrize("target", ["qemu-mps2-an386", "qemu-mps2-an500", "qemu-microbit"])
+def test_irq_group_runs_on_every_qemu_target(target: str,
+                                             tmp_path_factory: pytest.TempPathFactory) -> None:
+    elf = fw.build(tmp_path_factory.mktemp(target), target, ["irq"],
+                   cases=fw.ROOT / "bench" / "cases")["irq"]
+    machine = target.removeprefix("qemu-")
+    out = run(elf, machine)
+    assert out.status == "ok", out.message
+    parsed = parse_stream(out.stream)
+    assert parsed.errors == [] and parsed.bye_status == 0
+    assert parsed.header["target"] == target
+    assert parsed.case("irq.latency").status == "ok"

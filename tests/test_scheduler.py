@@ -1,0 +1,115 @@
+"""Planning, isolation of failures, and resume, with real builds and runs."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_build import broken_tree
+
+from rtosmeter.catalog import load_catalog
+from rtosmeter.commands.run import RunOptions, run_campaign
+from rtosmeter.definitions import Definitions
+from rtosmeter.errors import UserError
+from rtosmeter.scheduler import Reporter, Selection, execute, make_plan
+from rtosmeter.store import Store
+
+
+def test_explicit_pairs_record_unsupported_combinations(root: Path) -> None:
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    qemu = next((t for t in defs.targets.values() if t.kind == "qemu"), None)
+    if qemu is None:
+        pytest.skip("no qemu target defined yet")
+    plan = make_plan(defs, catalog, defs.campaign(None),
+                     Selection(ports=("posix",), targets=("host", qemu.name)))
+    by_target = {c.target: c for c in plan.combos}
+    assert by_target["host"].skip_status == ""
+    assert by_target[qemu.name].skip_status == "unsupported"
+    assert f"posix does not run on {qemu.name}" in by_target[qemu.name].skip_reason
+
+
+def test_unavailable_targets_skip_only_when_optional(root: Path) -> None:
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    campaign = defs.campaign(None)
+    optional = [e for e in campaign.entries if e.optional]
+    if not optional:
+        pytest.skip("the default campaign has no if_available entry")
+    name = optional[0].targets[0]
+    defs.targets[name] = replace(defs.targets[name], toolchain="nosuch-none-eabi")
+    plan = make_plan(defs, catalog, campaign, Selection())
+    skipped = [c for c in plan.combos if c.target == name]
+    assert skipped and skipped[0].skip_status == "skipped"
+    assert "nosuch-none-eabi-gcc" in skipped[0].skip_reason
+    assert "apt-get install" in skipped[0].skip_reason
+    with pytest.raises(UserError, match=fr"target {name} cannot run here"):
+        make_plan(defs, catalog, campaign, Selection(targets=(name,)))
+
+
+def test_bench_glob_selects_groups(root: Path) -> None:
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    case = catalog.cases[0]
+    plan = make_plan(defs, catalog, defs.campaign(None),
+                     Selection(ports=("posix",), targets=("host",), bench=case.id))
+    assert [c.groups for c in plan.combos] == [[case.group]]
+    with pytest.raises(UserError, match=r"unknown port 'nosuch' in --port. Valid ports:"):
+        make_plan(defs, catalog, defs.campaign(None), Selection(ports=("nosuch",)))
+
+
+def test_a_failing_build_never_stops_the_others(root: Path, tmp_path: Path) -> None:
+    tree = broken_tree(tmp_path, root)
+    out = tmp_path / "out"
+    summary = run_campaign(RunOptions(out=out, ports=("posix",), targets=("host",),
+                                      bench="irq.latency,zz.*", profile="quick", quiet=True),
+                           root=tree)
+    assert summary.builds_failed == 1
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        execs = {e.group: e for e in store.executions(summary.run_id)}
+        cases = {c.case_id: c for c in store.cases(summary.run_id)}
+        run = store.run(summary.run_id)
+    assert execs["irq"].status == "ok"
+    assert execs["zz_broken"].status == "error" and "did not build" in execs["zz_broken"].error
+    assert cases["irq.latency"].status == "ok"
+    assert "irq.max_rate" not in cases  # filtered by --bench; calib is always kept
+    assert "calib.overhead" in cases
+    assert run.status == "done"
+
+
+class _InterruptAfterFirstExecution(Reporter):
+    """Stands in for Ctrl-C right after the first execution is stored."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(0, quiet=True)
+        self.store = store
+
+    def advance(self, n: int = 1) -> None:
+        if any(self.store.executions(r.id) for r in self.store.runs()):
+            raise KeyboardInterrupt
+
+
+def test_resume_skips_groups_already_stored(root: Path, tmp_path: Path) -> None:
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    groups = catalog.groups
+    if len(groups) < 2:
+        pytest.skip("resume needs at least two benchmark groups in bench/cases")
+    plan = make_plan(defs, catalog, defs.campaign(None),
+                     Selection(ports=("posix",), targets=("host",), profile="quick"))
+    with Store.open(tmp_path / "rtosmeter.sqlite") as store:
+        with pytest.raises(KeyboardInterrupt):
+            execute(defs, catalog, store, tmp_path, plan,
+                    reporter=_InterruptAfterFirstExecution(store))
+        run = store.runs()[-1]
+        assert run.status == "interrupted"
+        first = store.executions(run.id)
+        assert len(first) == 1
+    summary = run_campaign(RunOptions(out=tmp_path, resume=str(run.id), quiet=True), root=root)
+    assert summary.run_id == run.id and summary.status == "done"
+    with Store.open(tmp_path / "rtosmeter.sqlite") as store:
+        execs = store.executions(run.id)
+        assert store.run(run.id).status == "done"
+    assert sorted(e.group for e in execs) == sorted(groups)  # each group exactly once
+    assert execs[0].id == first[0].id and execs[0].group == first[0].group

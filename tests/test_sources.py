@@ -1,0 +1,96 @@
+"""RTOS source trees: --source, environment, cache, version, git fetch."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rtosmeter.definitions import Port, SourceSpec
+from rtosmeter.errors import UserError
+from rtosmeter.sources import (
+    SourceMissing,
+    cache_dir,
+    fetch,
+    find_source,
+    parse_source_options,
+)
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def git(*args: str, cwd: Path) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> Path:
+    """A local git repository standing in for an RTOS upstream, tagged V1.2.3."""
+    repo = tmp_path / "upstream"
+    (repo / "include").mkdir(parents=True)
+    (repo / "tasks.c").write_text("/* kernel */\n")
+    (repo / "include" / "task.h").write_text('#define tskKERNEL_VERSION_NUMBER "V1.2.3"\n')
+    git("init", "-q", cwd=repo)
+    git("add", ".", cwd=repo)
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init", cwd=repo)
+    git("tag", "V1.2.3", cwd=repo)
+    return repo
+
+
+def port(git_url: str = "", tag: str = "V1.2.3") -> Port:
+    spec = SourceSpec(env="RTOSMETER_TESTRTOS", probe="tasks.c", version_file="include/task.h",
+                      version_regex=r'tskKERNEL_VERSION_NUMBER\s+"([^"]+)"', git=git_url, tag=tag)
+    return Port("testrtos", "", ("host",), (), {}, spec, Path("/nonexistent"),
+                Path("/nonexistent/port.toml"))
+
+
+def test_source_option_wins_and_reports_version_and_commit(
+        upstream: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RTOSMETER_TESTRTOS", "/does/not/exist")
+    tree = find_source(port(), parse_source_options(["testrtos=" + str(upstream)]))
+    assert tree is not None
+    assert tree.path == upstream.resolve() and tree.origin == "--source testrtos"
+    assert tree.version == "V1.2.3"
+    assert tree.commit == git("rev-parse", "HEAD", cwd=upstream)
+
+
+def test_environment_and_missing(upstream: Path, monkeypatch: pytest.MonkeyPatch,
+                                 tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("RTOSMETER_TESTRTOS", str(upstream))
+    tree = find_source(port(), {})
+    assert tree is not None and tree.origin == "$RTOSMETER_TESTRTOS"
+    monkeypatch.delenv("RTOSMETER_TESTRTOS")
+    with pytest.raises(SourceMissing) as err:
+        find_source(port(), {})
+    assert "--source testrtos=PATH" in err.value.reason and "RTOSMETER_TESTRTOS" in err.value.reason
+    monkeypatch.setenv("RTOSMETER_TESTRTOS", str(tmp_path))  # no probe file there
+    with pytest.raises(UserError, match=r"has no tasks.c in \$RTOSMETER_TESTRTOS"):
+        find_source(port(), {})
+
+
+def test_fetch_clones_the_tag_into_the_cache(upstream: Path, monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("RTOSMETER_TESTRTOS", raising=False)
+    p = port(upstream.as_uri())
+    tree = fetch(p)
+    assert tree.path == (cache_dir() / "testrtos-V1.2.3").resolve()
+    assert tree.version == "V1.2.3" and len(tree.commit) == 40
+    found = find_source(p, {})  # the cache is searched after --source and the environment
+    assert found is not None and found.origin == "cache"
+    assert fetch(p).path == tree.path  # idempotent
+
+
+def test_fetch_failure_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with pytest.raises(UserError) as err:
+        fetch(port((tmp_path / "no-such-repo").as_uri()))
+    text = str(err.value)
+    assert "git clone of" in text and "failed" in text and "--source testrtos=PATH" in text
+    assert not (cache_dir() / "testrtos-V1.2.3").exists()
+    with pytest.raises(UserError, match=r"Write --source NAME=PATH"):
+        parse_source_options(["testrtos"])

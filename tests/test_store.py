@@ -1,0 +1,217 @@
+"""The SQLite store on real files: schema and versions, round trips of parsed
+streams (good and damaged), resume bookkeeping, and durability when the
+writing process is killed."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rtosmeter import store as store_mod
+from rtosmeter.errors import UserError
+from rtosmeter.protocol import StreamWriter, parse_stream
+from rtosmeter.store import SCHEMA_VERSION, Store
+
+
+def stream(case_samples: list[int], cut: int | None = None) -> bytes:
+    w = StreamWriter()
+    w.record("HELLO", dict(v=1, port="posix", target="host", group="lat", ts="clock",
+                           unit="ns", hz=1000000000, samples=4, batch=4, tm_period=1,
+                           tm_periods=2, profile="default"))
+    w.record("CFG", {"k": "opt", "v": "-O2"})
+    w.record("CASE", {"id": "lat.a"})
+    w.record("META", {"k": "threads", "v": 2})
+    w.record("SERIES", {"id": 0, "name": "x", "what": "the x interval"})
+    w.samples(0, 0, case_samples)
+    w.record("CHECK", {"name": "c", "ok": 0, "got": 1, "want": 2})
+    w.record("END", {"id": "lat.a", "status": "failed"})
+    w.record("CASE", {"id": "tm.b"})
+    w.record("COUNT", {"name": "total", "period": 1, "value": 11})
+    w.record("COUNT", {"name": "total", "period": 0, "value": 10})
+    w.record("END", {"id": "tm.b", "status": "ok"})
+    w.record("BYE", {"cases": 2, "status": 1})
+    data = w.getvalue()
+    return data if cut is None else data[:cut]
+
+
+def test_new_file_schema(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "sub" / "r.sqlite") as st:
+        assert st.version == SCHEMA_VERSION
+        assert st.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {r[0] for r in st.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"runs", "builds", "executions", "cases", "series", "counts",
+                "checks"} <= tables
+
+
+def test_newer_file_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    Store.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    with pytest.raises(UserError, match=r"newer than this rtosmeter.*r\.sqlite"):
+        Store.open(path)
+
+
+def test_foreign_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE t (a)")
+    conn.close()
+    with pytest.raises(UserError, match=r"not an rtosmeter store in .*other\.db"):
+        Store.open(path)
+    (tmp_path / "junk.sqlite").write_bytes(b"not sqlite at all" * 100)
+    with pytest.raises(UserError, match=r"junk\.sqlite"):
+        Store.open(tmp_path / "junk.sqlite")
+
+
+def test_migration_hook_upgrades_old_files(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "r.sqlite"
+    with Store.open(path) as st:
+        st.create_run({}, {}, "0.1")
+
+    def add_note(conn: sqlite3.Connection) -> None:
+        conn.execute("ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT 'migrated'")
+
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(store_mod.MIGRATIONS, SCHEMA_VERSION, add_note)
+    with Store.open(path) as st:
+        assert st.version == SCHEMA_VERSION + 1
+        assert st.conn.execute("SELECT note FROM runs").fetchone()[0] == "migrated"
+        assert len(st.runs()) == 1
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    samples = [5, 0, 0xFFFFFFFF, 1234567]
+    data = stream(samples)
+    with Store.open(tmp_path / "r.sqlite") as st:
+        run = st.create_run({"name": "default"}, {"os": "Linux"}, "0.1.0")
+        b = st.add_build(run, "posix", "host", "default", {"cc": "gcc"})
+        e = st.add_execution(run, b, "lat", status="failed", exit_code=1, wall_s=0.5,
+                             runner={"runner": "host"}, stream=data,
+                             footprint={"flash": 10, "ram": 2}, parsed=parse_stream(data))
+        st.finish_run(run)
+    with Store.open(tmp_path / "r.sqlite") as st:
+        r = st.run(run)
+        assert r.status == "done" and r.finished and r.campaign == {"name": "default"}
+        assert st.stream(e) == data
+        (ex,) = st.executions(run)
+        assert ex.hello["port"] == "posix" and ex.errors == [] and ex.fault is None
+        assert ex.runner == {"runner": "host"} and ex.footprint["flash"] == 10
+        cases = st.cases(run)
+        assert [(c.case_id, c.status) for c in cases] == [("lat.a", "failed"), ("tm.b", "ok")]
+        assert cases[0].meta == {"threads": "2"} and cases[0].cfg == {"opt": "-O2"}
+        (s,) = list(st.iter_series(run))
+        assert s.name == "x" and s.what == "the x interval"
+        assert s.samples.dtype == np.uint32 and s.samples.tolist() == samples
+        blob = st.conn.execute("SELECT samples FROM series").fetchone()[0]
+        assert blob[:4] == (5).to_bytes(4, "little") and len(blob) == 16
+        assert st.counts(run) == [(cases[1].id, "total", 0, 10), (cases[1].id, "total", 1, 11)]
+        assert st.checks(run) == [(cases[0].id, "c", False, 1, 2)]
+        assert st.done_groups(run) == {("posix", "host", "default", "lat")}
+
+
+def test_damaged_stream_keeps_valid_records(tmp_path: Path) -> None:
+    data = stream([1, 2, 3])
+    cut = data.find(b"@RM 9 ") + 5  # dies inside tm.b
+    parsed = parse_stream(data[:cut])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        run = st.create_run({}, {}, "0.1")
+        b = st.add_build(run, "posix", "host", "default", {})
+        st.add_execution(run, b, "lat", status="error", error="killed", stream=data[:cut],
+                         parsed=parsed)
+        (ex,) = st.executions(run)
+        assert ex.errors[-1][0] == cut and "without BYE" in ex.errors[-1][1]
+        cases = st.cases(run)
+        assert [(c.case_id, c.status) for c in cases] == [("lat.a", "failed"),
+                                                         ("tm.b", "incomplete")]
+        assert [s.samples.tolist() for s in st.iter_series(run)] == [[1, 2, 3]]
+
+
+def test_resolve_run(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "r.sqlite") as st:
+        with pytest.raises(UserError, match="holds 0 runs"):
+            st.resolve_run("latest")
+        ids = [st.create_run({}, {}, "0.1") for _ in range(3)]
+        assert st.resolve_run("latest") == ids[-1]
+        assert st.resolve_run("latest~2") == ids[0]
+        assert st.resolve_run(str(ids[1])) == ids[1]
+        latest = st.latest_run()
+        assert latest is not None and latest.id == ids[-1]
+        with pytest.raises(UserError, match="no run 99"):
+            st.resolve_run("99")
+        with pytest.raises(UserError, match="unknown run 'last'"):
+            st.resolve_run("last")
+
+
+def test_killed_writer_loses_only_the_unfinished_execution(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    data = stream([1, 2, 3])
+    script = textwrap.dedent(f"""
+        import os, signal
+        from rtosmeter.protocol import parse_stream
+        from rtosmeter.store import Store
+        data = {data!r}
+        st = Store.open({str(path)!r})
+        run = st.create_run({{}}, {{}}, "0.1")
+        b = st.add_build(run, "posix", "host", "default", {{}})
+        st.add_execution(run, b, "lat", status="ok", stream=data, parsed=parse_stream(data))
+        st.conn.execute("BEGIN")
+        st.conn.execute("INSERT INTO executions (run_id, build_id, grp, status) "
+                        "VALUES (?, ?, 'half', 'ok')", (run, b))
+        os.kill(os.getpid(), signal.SIGKILL)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert proc.returncode == -9, proc.stderr
+    with Store.open(path) as st:
+        (run,) = st.runs()
+        assert run.status == "running"
+        assert st.done_groups(run.id) == {("posix", "host", "default", "lat")}
+        assert len(st.cases(run.id)) == 2
+
+
+REAL = sorted((Path(__file__).parent / "data").glob("*.rmstream"))
+
+
+@pytest.mark.skipif(not REAL, reason="no recorded streams (*.rmstream) in tests/data")
+def test_damaged_real_stream_stored(tmp_path: Path) -> None:
+    """A real stream with a flipped byte and cut mid-case: the error names the
+    byte, and every valid record before it reaches the store."""
+    data = max((p.read_bytes() for p in REAL), key=len)
+    full = parse_stream(data)
+    flip = data.find(b"@RM 30 ") + 9
+    cut = data.find(b"@RM 120 ") + 30
+    damaged = bytearray(data[:cut])
+    damaged[flip] ^= 0x02
+    parsed = parse_stream(bytes(damaged))
+    with Store.open(tmp_path / "r.sqlite") as st:
+        run = st.create_run({}, {}, "0.1")
+        b = st.add_build(run, "posix", "host", "default", {})
+        st.add_execution(run, b, "g", status="error", stream=bytes(damaged), parsed=parsed)
+    with Store.open(tmp_path / "r.sqlite") as st:
+        (ex,) = st.executions(run)
+        assert ex.errors[0] == (flip - 9, "bad checksum (claims record 30)")
+        assert ex.errors[-1][0] == cut and "without BYE" in ex.errors[-1][1]
+        stored = {c.case_id: c for c in st.cases(run)}
+        series: dict[int, dict[str, list[int]]] = {}
+        for s in st.iter_series(run):
+            series.setdefault(s.case_row, {})[s.name] = s.samples.tolist()
+        assert len(stored) == len(parsed.cases) >= 2
+        for case in parsed.cases:
+            row = stored[case.id]
+            assert row.status == case.status
+            got = series.get(row.id, {})
+            for name, s in case.series.items():
+                assert got[name] == s.samples
+                whole = full.case(case.id).series[name].samples
+                assert whole[:len(s.samples)] == s.samples or row.status == "error"
+        assert list(stored.values())[-1].status == "incomplete"
