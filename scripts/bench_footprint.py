@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{part:<12}{flash:>10}{ram:>10}")
     print(f"{'total':<12}{total_flash:>10}{total_ram:>10}   goal <= {GOAL_FLASH} / "
           f"<= {GOAL_RAM}")
+    print(f"margin: {GOAL_FLASH - total_flash} B Flash, {GOAL_RAM - total_ram} B RAM")
     print(f"not counted: sample buffer {buffers} B RAM, main stack {stack} B RAM")
     biggest = sorted(((size, name) for name, (part, size) in fp.symbols.items()
                       if part in ("framework", "startup") and name not in SAMPLE_BUFFERS),

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TEST_CASES = Path(__file__).resolve().parent / "firmware"
 
 # Small run parameters for QEMU (the values).
-PARAMS = {"RM_SAMPLES": 1024, "RM_BATCH": 256, "RM_TM_PERIOD_TICKS": 100, "RM_TM_PERIODS": 3}
+PARAMS = {"RM_SAMPLES": 1024, "RM_BATCH": 256, "RM_TM_PERIOD_MS": 100, "RM_TM_PERIODS": 3}
 
 
 def have_toolchain() -> bool:

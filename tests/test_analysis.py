@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 from _datahalf import craft, store_run
 
-from rtosmeter.analysis import load_run, normalise_throughput, unit_for
+from rtosmeter.analysis import (
+    CALIBRATION_CHECK,
+    calibration,
+    family,
+    is_interrupt_rate,
+    load_run,
+    normalise_throughput,
+    not_run_here,
+    unit_for,
+)
 from rtosmeter.protocol import StreamWriter, parse_stream
 from rtosmeter.store import Store
 
@@ -138,3 +147,150 @@ def test_million_samples_fast_and_small(tmp_path: Path) -> None:
     assert d.n == 9999 and not math.isnan(d.p99)
     assert elapsed < 5.0, elapsed
     assert peak < 200 * 2**20, peak
+
+
+# ---- tm.basic calibration against the bare-metal floor -----------------------
+
+DATA = Path(__file__).parent / "data"
+
+
+def _store_as(path: Path, streams: list[tuple[str, bytes]]) -> int:
+    """Each (port name, stream) stored as one build of that port (host runner)."""
+    with Store.open(path) as st:
+        run = st.create_run({"name": "test"}, {}, "0.1.0")
+        for port, data in streams:
+            parsed = parse_stream(data)
+            b = st.add_build(run, port, parsed.header["target"], "default", {})
+            st.add_execution(run, b, parsed.header["group"], status="ok", runner=HOST,
+                             stream=data, parsed=parsed)
+        st.finish_run(run)
+    return run
+
+
+def test_calibration_on_a_recorded_stream_renamed_to_baremetal(tmp_path: Path) -> None:
+    """The same recorded tm.basic stored as posix and as the bare-metal floor:
+    0 % apart, so the derived check passes."""
+    data = (DATA / "posix-host-tm_basic.rmstream").read_bytes()
+    run = _store_as(tmp_path / "r.sqlite", [("posix", data), ("baremetal", data)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    (cal,) = calibration(view.cases)
+    assert (cal.port, cal.floor, cal.deviation, cal.ok) == ("posix", cal.score, 0.0, True)
+    posix = next(c for c in view.cases if c.port == "posix" and c.case_id == "tm.basic")
+    check = next(k for k in posix.checks if k.name == CALIBRATION_CHECK)
+    assert check.ok and check.got == check.want == round(cal.score)
+    floor = next(c for c in view.cases if c.port == "baremetal" and c.case_id == "tm.basic")
+    assert all(k.name != CALIBRATION_CHECK for k in floor.checks)  # the floor is not checked
+
+
+def test_calibration_flags_more_than_one_percent(tmp_path: Path) -> None:
+    q = "qemu-mps2-an386"
+    streams = [(p, craft(p, q, 25_000_000, [5, 5], throughput={"tm.basic": counts}))
+               for p, counts in (("baremetal", [1000, 1000, 1000]),
+                                 ("freertos", [995, 995, 995]),  # -0.5 %: fine
+                                 ("threadx", [980, 980, 980]))]  # -2 %: flagged
+    streams.append(("posix", craft("posix", "host", 10**9, [5, 5],
+                                   throughput={"tm.basic": [7, 7, 7]})))
+    run = _store_as(tmp_path / "r.sqlite", streams)
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    cals = {c.port: c for c in calibration(view.cases)}
+    assert cals["freertos"].deviation == pytest.approx(-0.005) and cals["freertos"].ok
+    assert cals["threadx"].deviation == pytest.approx(-0.02) and cals["threadx"].ok is False
+    assert cals["posix"].floor is None and cals["posix"].ok is None  # another target
+    assert cals["posix"].describe() == "no bare-metal floor in this run"
+    tx = next(c for c in view.cases if c.port == "threadx" and c.case_id == "tm.basic")
+    assert tx.status == "ok"  # flagged, not failed: the count is still a measurement
+    assert [(k.name, k.ok, k.got, k.want) for k in tx.checks] == [
+        (CALIBRATION_CHECK, False, 980, 1000)]
+    from rtosmeter.reports import table
+    text = table.render(view)
+    row = next(ln for ln in text.splitlines() if "within 1 % of bare metal" in ln
+               and "-2.00" in ln)
+    assert "✗ -2.00 % vs bare metal" in row and "-0.50 % vs bare metal" in row
+    assert "the floor" in row
+    assert "no bare-metal floor in this run" in text
+
+
+def test_families_and_not_run_here(tmp_path: Path) -> None:
+    w = StreamWriter()
+    w.record("HELLO", dict(v=1, port="baremetal", target="qemu-mps2-an386", group="irq",
+                           ts="t", unit="ticks", hz=25_000_000, samples=1, batch=1,
+                           tm_period=100, tm_periods=3, profile="default"))
+    w.record("CASE", {"id": "irq.max_rate"})
+    for step, (name, value) in enumerate([("raised", 100), ("handled", 100)]):
+        w.record("COUNT", {"name": name, "period": step, "value": value})
+    w.record("META", {"k": "max_rate_hz", "v": "1000"})
+    w.record("END", {"id": "irq.max_rate", "status": "ok"})
+    w.record("UNSUP", {"id": "sw.sem", "reason": "port lacks SEM"})
+    w.record("BYE", {"cases": 2, "status": 0})
+    data = w.getvalue()
+    with Store.open(tmp_path / "r.sqlite") as st:
+        run = st.create_run({}, {}, "0.1")
+        b = st.add_build(run, "baremetal", "qemu-mps2-an386", "default", {})
+        st.add_execution(run, b, "irq", status="ok", runner=QEMU, stream=data,
+                         parsed=parse_stream(data))
+        st.add_build(run, "threadx", "qemu-mps2-an386", "default", {}, status="unsupported",
+                     error="RTOS source tree for threadx not found")
+        st.add_build(run, "zephyr", "host", "default", {}, status="skipped",
+                     error="host: missing cmake")
+        view = load_run(st, run)
+    rate = next(c for c in view.cases if c.case_id == "irq.max_rate")
+    assert family(rate) == "other" and is_interrupt_rate(rate)
+    assert normalise_throughput(view.cases) == []  # counts, but not Thread-Metric
+    assert family(next(c for c in view.cases if c.case_id == "sw.sem")) == "latency"
+    assert view.errors == []
+    assert not_run_here(view) == [
+        ("threadx/qemu-mps2-an386/default", "unsupported", "RTOS source tree for threadx "
+         "not found"), ("zephyr/host/default", "skipped", "host: missing cmake")]
+
+
+@pytest.mark.parametrize("stream, runner", [
+    ("baremetal-qemu-mps2-an386-irq.rmstream", QEMU),
+    ("posix-host-irq.rmstream", HOST),
+])
+def test_sub0_series_keeps_its_overhead(tmp_path: Path, stream: str,
+                                        runner: dict[str, object]) -> None:
+    """irq.latency_jitter's `delta` (SERIES sub=0) is a difference of two
+    intervals: the overhead cancels in it, so none is subtracted; irq.latency
+    in the same firmware has it subtracted."""
+    data = (DATA / stream).read_bytes()
+    parsed = parse_stream(data)
+    delta = parsed.case("irq.latency_jitter").series["delta"]
+    assert not delta.subtract, f"{stream} predates SERIES sub=0: record it again"
+    run = store_run(tmp_path / "r.sqlite", [(data, runner)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    unit = unit_for(parsed.header, runner)
+    jitter = next(c for c in view.cases if c.case_id == "irq.latency_jitter")
+    d = next(d for d in jitter.distributions if d.series == "delta")
+    assert d.overhead == 0.0
+    warm = [v * unit.per_tick for v in delta.samples[1:]]
+    assert d.p50 == pytest.approx(statistics.median(warm))
+    assert d.mean == pytest.approx(statistics.fmean(warm)) and d.mean > 0
+    assert d.max == pytest.approx(max(warm))
+    lat = next(d for c in view.cases if c.case_id == "irq.latency" for d in c.distributions
+               if d.series == "latency")
+    calib = parsed.case("calib.overhead").series["overhead"].samples
+    overhead = statistics.median(calib[1:])
+    assert overhead > 0 and lat.overhead == pytest.approx(overhead * unit.per_tick)
+    raw = parsed.case("irq.latency").series["latency"].samples[1:]
+    assert lat.p50 == pytest.approx(max(statistics.median(raw) - overhead, 0) * unit.per_tick)
+
+
+def test_empty_build_setting_does_not_hide_the_streams(tmp_path: Path) -> None:
+    """The build's config wins over the stream's CFG, except where it is empty
+    (a CMake cache entry that was not set): then the firmware's word shows."""
+    data = craft("posix", "host", 10**9, [5, 5])  # CFG compiler=gcc 12.2
+    parsed = parse_stream(data)
+    with Store.open(tmp_path / "r.sqlite") as st:
+        run = st.create_run({}, {}, "0.1")
+        b = st.add_build(run, "posix", "host", "default", {"compiler": "", "opt_flags": "-O2"})
+        st.add_execution(run, b, "g", status="ok", runner=HOST, stream=data, parsed=parsed)
+        b2 = st.add_build(run, "other", "host", "default", {"compiler": "clang 16"})
+        st.add_execution(run, b2, "g", status="ok", runner=HOST, stream=data, parsed=parsed)
+        view = load_run(st, run)
+    assert parsed.config["compiler"] == "gcc 12.2"
+    assert view.builds[0].config["compiler"] == "gcc 12.2"
+    assert view.builds[0].config["opt_flags"] == "-O2"
+    assert view.builds[1].config["compiler"] == "clang 16"

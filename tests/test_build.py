@@ -53,7 +53,7 @@ def test_header_caps_agree_with_the_c_enum(root: Path, tmp_path: Path) -> None:
         "#ifdef RM_NO_WFI\n#error host builds may idle\n#endif\n"
         "const char *names[] = {RM_PORT_NAME, RM_TARGET_NAME, RM_PROFILE, RM_TS_NAME,\n"
         "                       RM_TS_UNIT};\n"
-        "unsigned p[] = {RM_BATCH, RM_TM_PERIOD_TICKS, RM_TM_PERIODS};\n")
+        "unsigned p[] = {RM_BATCH, RM_TM_PERIOD_MS, RM_TM_PERIODS};\n")
     proc = subprocess.run(["gcc", "-std=c11", "-Wall", "-Werror", "-c", "t.c", "-I.",
                            f"-I{root / 'bench' / 'include'}", "-o", "t.o"], cwd=tmp_path,
                           capture_output=True, text=True, check=False)

@@ -4,7 +4,7 @@ Builds every host group with CMake (as the build contract says), runs the
 executables and checks the streams with a small independent decoder: CRCs
 (zlib.crc32), contiguous sequence numbers, BYE last, every catalog id exactly
 once and in source order, the throughput checks, the lifecycle layouts,
-UNSUP with a reason for a missing capability, the POSIX port's CFG lines and
+UNSUP with the mask of a missing capability, the POSIX port's CFG lines and
 its SCHED_OTHER fallback, and a clang build with -Werror.
 """
 
@@ -34,6 +34,7 @@ GROUPS = [
     "lat_jitter",
     "lat_lifecycle",
     "signal_wait",
+    "irq",
 ]
 SAMPLES = 256
 FINAL = "0123456789abcdefghijklmnopqrstuv"
@@ -68,7 +69,7 @@ def write_config(cfg_dir: Path, caps: list[str]) -> None:
         '#define RM_TS_NAME "CLOCK_MONOTONIC"\n#define RM_TS_UNIT "ns (host clock)"\n'
         "#define RM_TS_HZ 1000000000u\n"
         f"#define RM_SAMPLES {SAMPLES}\n#define RM_BATCH 100\n"
-        "#define RM_TM_PERIOD_TICKS 50\n#define RM_TM_PERIODS 2\n"
+        "#define RM_TM_PERIOD_MS 50\n#define RM_TM_PERIODS 2\n"
     )
 
 
@@ -116,6 +117,7 @@ class Case:
     series: dict[str, list[int]] = field(default_factory=dict)
     checks: dict[str, bool] = field(default_factory=dict)
     meta: dict[str, str] = field(default_factory=dict)
+    series_fields: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -141,6 +143,19 @@ def decode_samples(text: str) -> list[int]:
     return out
 
 
+def unsup_reason(kv: dict[str, str]) -> str:
+    """An UNSUP's reason: its own (rm_unsupported), or the missing mask named
+    with RM_CAPS of port.h, as the harness does ("port lacks A, B: note")."""
+    if "missing" not in kv:
+        return kv["reason"]
+    assert re.fullmatch(r"[0-9a-f]{8}", kv["missing"]), kv
+    mask = int(kv["missing"], 16)
+    names = {bit: name for name, bit in cap_bits().items()}
+    assert mask and all(b in names for b in range(32) if mask >> b & 1), kv
+    text = "port lacks " + ", ".join(names[b] for b in sorted(names) if mask >> b & 1)
+    return f"{text}: {kv['note']}" if "note" in kv else text
+
+
 def decode(data: bytes, exit_code: int) -> Stream:
     """An independent reader: asserts the framing, returns records and cases."""
     records: list[tuple[str, list[str]]] = []
@@ -164,13 +179,20 @@ def decode(data: bytes, exit_code: int) -> Stream:
         elif rtype == "CASE":
             assert cur is None
             cur = Case(kv["id"], "open")
-        elif rtype == "UNSUP":
-            assert cur is None
-            cases.append(Case(kv["id"], "unsupported", kv["reason"]))
+        elif rtype == "UNSUP":  # alone, or ending the open case of that id
+            assert cur is None or cur.id == kv["id"]
+            if cur is not None:  # rm_unsupported(): a reason, never a mask
+                assert "missing" not in kv, kv
+                cur.status, cur.reason = "unsupported", kv["reason"]
+                cases.append(cur)
+                cur, ids = None, {}
+            else:
+                cases.append(Case(kv["id"], "unsupported", unsup_reason(kv)))
         elif rtype == "SERIES":
             assert cur is not None
             ids[kv["id"]] = kv["name"]
             cur.series[kv["name"]] = []
+            cur.series_fields[kv["name"]] = kv
         elif rtype == "S":
             assert cur is not None
             samples = cur.series[ids[f[0]]]
@@ -250,6 +272,9 @@ def test_supported_cases_pass_and_give_full_series(
 ) -> None:
     for s in streams.values():
         for c in s.cases:
+            if c.id == "irq.max_rate":  # the host target has no periodic timer
+                assert c.status == "unsupported" and "periodic timer" in c.reason, c
+                continue
             if c.status == "unsupported":
                 assert c.reason.startswith("port lacks ")
                 missing = c.reason.removeprefix("port lacks ").split(", ")
@@ -283,6 +308,9 @@ def test_missing_capability_is_unsup_with_reason(tmp_path: Path, posix_caps: lis
     assert by_id["lat.sem.nocs"].status == "unsupported"
     assert by_id["lat.sem.nocs"].reason == "port lacks SEM"
     assert by_id["lat.mutex.inheritance"].reason == "port lacks MUTEX_INHERIT"
+    # The target writes the mask only (no names, no note: nothing was withdrawn).
+    unsup = {f[0]: f[1:] for t, f in s.records if t == "UNSUP"}
+    assert unsup["id=lat.sem.nocs"] == [f"missing={1 << cap_bits()['SEM']:08x}"]
     assert by_id["lat.queue.nocs"].status == "ok"
     assert s.records[-1][0] == "BYE" and s.exit_code == 0
 
@@ -352,20 +380,74 @@ def fifo_denied_prefix() -> list[str]:
     return prefix
 
 
-def test_posix_falls_back_to_sched_other_with_a_warning(host_build: Path) -> None:
+FALLBACK_GROUPS = ["lat_memory", "lat_ipc", "tm_sched", "tm_basic", "lat_thread", "irq",
+                   "signal_wait"]
+
+
+def test_posix_without_sched_fifo_reports_rt_cases_unsupported(host_build: Path) -> None:
+    """Without SCHED_FIFO the port withdraws THREAD, SUSPEND, PREEMPTIVE, IRQ...
+    at run time: every case that needs real priorities is UNSUP with the
+    reason, the single-thread cases still run, and nothing crashes or hangs."""
     prefix = fifo_denied_prefix()
-    # lat_memory runs on the runner thread alone, so it completes under any
-    # policy; cases with several threads may fail checks under SCHED_OTHER.
-    proc = subprocess.run(
-        [*prefix, str(host_build / "rm_lat_memory")], capture_output=True, timeout=60
-    )
-    s = decode(proc.stdout, proc.returncode)
-    stderr = proc.stderr.decode()
-    assert "warning: SCHED_FIFO not permitted" in stderr, stderr
-    assert "results are not comparable" in stderr
-    assert re.fullmatch(r"SCHED_OTHER \(fallback: .+\)", s.cfg["sched"]), s.cfg["sched"]
-    assert s.records[-1][0] == "BYE" and s.exit_code == 0
-    assert [c.status for c in s.cases] == ["ok"] * len(s.cases)
+    for group in FALLBACK_GROUPS:
+        proc = subprocess.run(
+            [*prefix, str(host_build / f"rm_{group}")], capture_output=True, timeout=60
+        )
+        s = decode(proc.stdout, proc.returncode)
+        stderr = proc.stderr.decode()
+        assert "warning: SCHED_FIFO not permitted" in stderr, stderr
+        assert "results are not comparable" in stderr
+        assert re.fullmatch(r"SCHED_OTHER \(fallback: .+\)", s.cfg["sched"]), s.cfg["sched"]
+        assert s.records[-1][0] == "BYE" and s.exit_code == 0, (group, proc.returncode)
+        assert [c.id for c in s.cases[1:]] == catalog_ids(group)
+        for c in s.cases:
+            if c.status == "ok":
+                continue
+            assert c.status == "unsupported", (group, c)
+            if c.id == "irq.max_rate" and "THREAD" not in c.reason and "IRQ" not in c.reason:
+                continue  # no periodic timer on the host, whatever the policy
+            assert "SCHED_FIFO refused (" in c.reason, c
+            assert "run as root or raise RLIMIT_RTPRIO / grant CAP_SYS_NICE" in c.reason, c
+        by_id = {c.id: c for c in s.cases}
+        if group == "lat_ipc":
+            assert by_id["lat.sem.nocs"].status == by_id["lat.queue.nocs"].status == "ok"
+            assert by_id["lat.sem.pass"].reason.startswith("port lacks THREAD, PREEMPTIVE: ")
+        if group == "tm_basic":  # no threads and no periodic timer: unsupported
+            assert by_id["tm.basic"].reason.startswith("port lacks THREAD: SCHED_FIFO refused")
+        if group == "lat_memory":
+            assert [c.status for c in s.cases] == ["ok"] * len(s.cases)
+
+
+def test_unsupported_after_start_ends_the_case(streams: dict[str, Stream]) -> None:
+    # irq.max_rate writes META, then finds the host has no periodic timer:
+    # it ends as unsupported (UNSUP with its id, no END), not failed, and
+    # the irq firmware exits 0.
+    s = streams["irq"]
+    types = [r[0] for r in s.records]
+    case_at = next(i for i, r in enumerate(s.records)
+                   if r[0] == "CASE" and "id=irq.max_rate" in r[1])
+    unsup_at = types.index("UNSUP", case_at)
+    assert "META" in types[case_at:unsup_at] and "END" not in types[case_at:unsup_at]
+    assert types[unsup_at + 1] == "BYE" and s.exit_code == 0
+    c = next(c for c in s.cases if c.id == "irq.max_rate")
+    assert c.status == "unsupported" and c.meta["events_per_step"] == "100"
+    assert c.reason == "the target has no periodic timer interrupt (rm_target_periodic_start)"
+
+
+def test_jitter_series_is_marked_no_subtraction(streams: dict[str, Stream]) -> None:
+    by_id = {c.id: c for c in streams["irq"].cases}
+    assert by_id["irq.latency_jitter"].series_fields["delta"]["sub"] == "0"
+    assert "sub" not in by_id["irq.latency"].series_fields["latency"]
+
+
+def test_hello_carries_the_period_in_ms_ticks_and_the_tick_rate(
+    streams: dict[str, Stream],
+) -> None:
+    hello = dict(p.split("=", 1) for p in streams["tm_basic"].records[0][1])
+    # RM_TM_PERIOD_MS 50 at the POSIX port's emulated 1000 Hz tick
+    assert (hello["tm_period_ms"], hello["tick_hz"], hello["tm_period"]) == ("50", "1000", "50")
+    counts = [r for r in streams["tm_basic"].records if r[0] == "COUNT"]
+    assert len(counts) == 2
 
 
 def test_normal_run_records_sched_fifo(streams: dict[str, Stream]) -> None:

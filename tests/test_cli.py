@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
+import pytest
 from conftest import SessionRun, invoke
 
+from rtosmeter.analysis import load_run
 from rtosmeter.catalog import load_catalog
 from rtosmeter.errors import UserError
+from rtosmeter.store import Store
 
 
 def test_default_run_succeeds_and_writes_reports(default_run: SessionRun) -> None:
@@ -99,3 +104,45 @@ def test_list_and_doctor_and_sources(root: Path) -> None:
     fetch = invoke("sources", "fetch", "posix")
     assert fetch.exit_code == 1
     assert fetch.output.startswith("Error: port 'posix' has no git source to fetch in ")
+
+
+def test_not_run_here_is_counted_and_not_a_failure(tmp_path: Path) -> None:
+    """A combination that cannot run here (freertos without its tree, on the
+    host) is stored and counted on the last line; the run still exits 0."""
+    out = tmp_path / "o"
+    result = invoke("run", "--port", "posix,freertos", "--target", "host", "--bench",
+                    "tm.basic", "--out", str(out))
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    last = next(ln for ln in result.output.splitlines() if ln.startswith("Run 1 "))
+    assert "1 executions, 0 failed, 0 builds failed, 1 not run here." in last
+    assert "freertos/host/default" in result.output and "Error" not in result.output
+
+
+FREERTOS = Path(os.environ.get("RTOSMETER_FREERTOS", "/work/rtos-src/FreeRTOS-Kernel"))
+
+
+@pytest.mark.skipif(not (FREERTOS / "tasks.c").is_file(),
+                    reason="FreeRTOS-Kernel tree absent: set RTOSMETER_FREERTOS")
+@pytest.mark.skipif(shutil.which("qemu-system-arm") is None
+                    or shutil.which("arm-none-eabi-gcc") is None,
+                    reason="qemu-system-arm or arm-none-eabi-gcc not installed")
+def test_failed_check_is_a_finding_not_a_tool_failure(tmp_path: Path) -> None:
+    """FreeRTOS's vendor profile (time slicing off) is not fair to tm.cooperative's
+    threads: a real finding, marked ✗ and listed, with exit status 0."""
+    out = tmp_path / "o"
+    result = invoke("run", "--port", "freertos", "--target", "qemu-mps2-an386", "--profile",
+                    "vendor", "--bench", "tm.cooperative", "--source",
+                    f"freertos={FREERTOS}", "--out", str(out))
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    with Store.open(out / "rtosmeter.sqlite") as st:
+        view = load_run(st, 1)
+    coop = next(c for c in view.cases if c.case_id == "tm.cooperative")
+    failed = [k for k in coop.checks if not k.ok]
+    assert coop.status == "failed" and failed
+    lines = result.output.splitlines()
+    last = next(ln for ln in lines if ln.startswith("Run 1 "))
+    assert "0 failed, 0 builds failed, 0 not run here, 1 case failed (findings" in last
+    finding = lines[lines.index(last) + 1]
+    k = failed[0]
+    assert finding == (f"  ✗ freertos/qemu-mps2-an386/vendor tm.cooperative: failed (check "
+                       f"{k.name}: got {k.got}, want {k.want})")

@@ -88,7 +88,8 @@ def test_slowed_port_is_a_regression(out: Path) -> None:
         assert c.p_value < comp.alpha or (c.family == "throughput" and not c.powered)
         if c.family == "latency":
             # Hodges-Lehmann shift of a x1.5 scaling: about half the median.
-            assert c.ci is not None and c.ci[0] <= c.shift <= c.ci[1]
+            assert c.ci is not None and c.shift is not None
+            assert c.ci[0] <= c.shift <= c.ci[1]
             assert 0.3 < c.change_pct / 100 < 0.7
     # posix was untouched in run 3: identical.
     assert all(c.verdict == "same" for c in comp.changes if c.port == "posix")

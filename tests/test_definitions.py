@@ -72,7 +72,7 @@ def test_demo_tree(tmp_path: Path, root: Path) -> None:
     assert defs.target("host").counter.hz == 1_000_000_000
     params = defs.profile("default").params_for("host")
     assert params == Params(100, DEFAULT_PARAMS["host"].batch,
-                            DEFAULT_PARAMS["host"].tm_period_ticks,
+                            DEFAULT_PARAMS["host"].tm_period_ms,
                             DEFAULT_PARAMS["host"].tm_periods)
     campaign = defs.campaign(str(tmp_path / "campaigns" / "c.toml"))
     assert campaign.entries[0].ports == ("demo",) and campaign.entries[0].profiles == ("default",)

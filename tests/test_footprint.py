@@ -100,3 +100,14 @@ def test_every_board_target_builds_and_fits(target: str,
     flash, ram = BOARDS[target]
     assert 0 < fp.flash <= flash and 0 < fp.ram <= ram
     assert fp.parts["startup"][0] > 0 and fp.parts["benchmark"][0] > 0
+
+
+def test_framework_cost_is_within_the_goal(elf: Path) -> None:
+    """scripts/bench_footprint.py: bench/core + start-up <= 4 KiB Flash, 1 KiB RAM."""
+    script = fw.ROOT / "scripts" / "bench_footprint.py"
+    proc = subprocess.run([sys.executable, str(script), "--check", str(elf)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    total = next(ln for ln in proc.stdout.splitlines() if ln.startswith("total"))
+    flash, ram = (int(x) for x in total.split()[1:3])
+    assert 0 < flash <= 4096 and 0 < ram <= 1024

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from rtosmeter.catalog import load_caps
 from rtosmeter.protocol import (
     CONTINUATION,
     FINAL,
@@ -21,6 +22,7 @@ from rtosmeter.protocol import (
     encode_samples,
     escape,
     format_record,
+    lacks_reason,
     parse_stream,
     unescape,
 )
@@ -413,6 +415,7 @@ def test_real_stream_truncated_anywhere() -> None:
     recs = record_lines(data)
     cuts = sorted({s for s, _ in recs[::5]} | {(s + e) // 2 for s, e in recs[1::5]}
                   | {e for _, e in recs[2::7]} | {recs[-1][0] + 5})
+    cuts = [c for c in cuts if c < recs[-1][1]]  # a whole BYE is the case below
     last = parse_stream(data[:-1])  # only the final line end lost: BYE is whole
     assert last.complete and last.errors == []
     for cut in cuts:
@@ -429,9 +432,9 @@ def test_real_stream_truncated_anywhere() -> None:
         for c in p.cases[:-1]:  # every case before the cut is as in the whole stream
             assert got[c.id] == full[c.id], (cut, c.id)
         if p.cases and p.cases[-1].status == "incomplete":
-            last = p.cases[-1]
-            for name, s in last.series.items():  # the samples received so far are kept
-                assert s.samples == full[last.id][1][name][:len(s.samples)]
+            last_case = p.cases[-1]
+            for name, s in last_case.series.items():  # the samples received so far are kept
+                assert s.samples == full[last_case.id][1][name][:len(s.samples)]
 
 
 @needs_real
@@ -463,13 +466,21 @@ def test_real_stream_reordered_and_garbage() -> None:
     data = biggest_real()
     recs = record_lines(data)
     lines = data.split(b"\n")
-    k = next(i for i, ln in enumerate(lines) if ln.startswith(b"@RM 20 "))
+    # Swap two adjacent CFG records: their order means nothing, so only the
+    # sequence numbers are wrong (a pair chosen by position could be a SERIES
+    # and its first S, whose swap breaks the case structure as well).
+    k = next(i for i in range(len(lines) - 1)
+             if b" CFG " in lines[i][:24] and b" CFG " in lines[i + 1][:24])
+    n = int(lines[k].split(b" ")[1])
     lines[k], lines[k + 1] = lines[k + 1], lines[k]
     swapped = b"\n".join(lines)
     p = parse_stream(swapped)
-    first = swapped.find(b"@RM 21 ")
-    assert (first, "record 20 expected, got 21") in [(e.offset, e.message) for e in p.errors]
-    assert p.records == len(recs) - 1
+    first = swapped.find(b"@RM %d " % (n + 1))
+    errors = [(e.offset, e.message) for e in p.errors]
+    assert (first, f"record {n} expected, got {n + 1}") in errors
+    assert [m for _, m in errors] == [f"record {n} expected, got {n + 1}",
+                                      f"record {n + 2} expected, got {n} (repeat)"]
+    assert p.records == len(recs) - 1  # the late record is dropped as a repeat
     # console garbage (binary, non-UTF-8) between records is noise, not an error
     mid = recs[len(recs) // 2][0]
     junk = bytes(range(256)).replace(b"\n", b"").replace(b"@", b"") + b"\n"
@@ -496,3 +507,118 @@ def test_real_stream_dies_mid_case() -> None:
     assert 0 < received < sum(len(s.samples) for s in case.series.values())
     for c in p.cases[:-1]:
         assert c.status == full.case(c.id).status
+
+
+def test_series_sub_flag_and_unsup_ending_an_open_case() -> None:
+    w = StreamWriter()
+    hello(w, tm_period=10, tm_period_ms=100, tick_hz=100)
+    w.record("CASE", {"id": "irq.latency_jitter"})
+    w.record("SERIES", {"id": 0, "name": "delta", "what": "differences", "sub": 0})
+    w.samples(0, 0, [3, 0, 1])
+    w.record("SERIES", {"id": 1, "name": "lat", "what": "intervals"})
+    w.samples(1, 0, [30])
+    w.record("END", {"id": "irq.latency_jitter", "status": "ok"})
+    w.record("CASE", {"id": "irq.max_rate"})
+    w.record("META", {"k": "events_per_step", "v": 100})
+    w.record("UNSUP", {"id": "irq.max_rate", "reason": "no periodic timer"})
+    w.record("BYE", {"cases": 2, "status": 0})
+    p = parse_stream(w.getvalue())
+    assert p.errors == [] and p.complete
+    assert p.header["tm_period_ms"] == "100" and p.header["tick_hz"] == "100"
+    series = p.case("irq.latency_jitter").series
+    assert series["delta"].subtract is False and series["lat"].subtract is True
+    rate = p.case("irq.max_rate")
+    assert (rate.status, rate.reason) == ("unsupported", "no periodic timer")
+    assert rate.meta == {"events_per_step": "100"}  # what it wrote before is kept
+
+
+def test_series_sub_other_than_0_or_1_is_malformed() -> None:
+    w = StreamWriter()
+    hello(w)
+    w.record("CASE", {"id": "x"})
+    w.record("SERIES", {"id": 0, "name": "d", "what": "w", "sub": 2})
+    w.record("END", {"id": "x", "status": "ok"})
+    w.record("BYE", {"cases": 1, "status": 0})
+    p = parse_stream(w.getvalue())
+    assert [e.message for e in p.errors] == ["malformed SERIES record: sub='2' (0 or 1)"]
+    assert p.case("x").status == "error"
+
+
+# ---- UNSUP: the capability mask, named on the host ------------------------------
+
+
+def test_unsup_missing_mask_is_named_on_the_host() -> None:
+    bit = {name: c.bit for name, c in load_caps(Path(__file__).resolve().parents[1]).items()}
+    assert 31 not in bit.values()  # a bit without a name, as from a newer firmware
+    sem_queue = 1 << bit["SEM"] | 1 << bit["QUEUE"]
+    thread_pre = 1 << bit["THREAD"] | 1 << bit["PREEMPTIVE"]
+    w = StreamWriter()
+    hello(w)
+    w.record("UNSUP", {"id": "lat.sem.pass", "missing": f"{sem_queue:08x}"})
+    w.record("UNSUP", {"id": "lat.yield", "missing": f"{thread_pre:08x}",
+                       "note": "SCHED_FIFO refused (EPERM)"})
+    w.record("UNSUP", {"id": "x.future", "missing": f"{1 << bit['SEM'] | 1 << 31:08x}"})
+    w.record("UNSUP", {"id": "lat.notify.s1", "reason": "port lacks NOTIFY"})  # before the mask
+    w.record("BYE", {"cases": 4, "status": 0})
+    p = parse_stream(w.getvalue())
+    assert p.errors == [] and p.complete
+    assert {c.id: (c.status, c.reason, c.missing) for c in p.cases} == {
+        "lat.sem.pass": ("unsupported", "port lacks SEM, QUEUE", sem_queue),
+        "lat.yield": ("unsupported", "port lacks THREAD, PREEMPTIVE: SCHED_FIFO refused (EPERM)",
+                      thread_pre),
+        "x.future": ("unsupported", "port lacks SEM, capabilities 0x80000000",
+                     1 << bit["SEM"] | 1 << 31),
+        "lat.notify.s1": ("unsupported", "port lacks NOTIFY", 0),
+    }
+
+
+@pytest.mark.parametrize(("fields", "why"), [
+    ({"id": "a"}, "malformed UNSUP record: missing both missing= and reason="),
+    ({"id": "a", "missing": "0x1g"}, "malformed UNSUP record: missing='0x1g' is not a hex "
+                                     "capability mask"),
+])
+def test_unsup_needs_a_mask_or_a_reason(fields: dict[str, str], why: str) -> None:
+    w = StreamWriter()
+    hello(w)
+    bad = w.record("UNSUP", fields)
+    w.record("BYE", {"cases": 0, "status": 0})
+    data = w.getvalue()
+    p = parse_stream(data)
+    assert [(e.offset, e.message) for e in p.errors] == [(data.find(bad), why)]
+    assert p.cases == [] and p.complete
+
+
+def with_named_reasons(data: bytes) -> tuple[bytes, int]:
+    """The stream as a firmware of before the mask wrote it: every
+    `UNSUP missing= [note=]` becomes `UNSUP reason=port lacks ...`."""
+    out, n = [], 0
+    for line in data.split(b"\n"):
+        parts = line.split(b" ")
+        if len(parts) > 3 and parts[2] == b"UNSUP" and b" missing=" in line:
+            kv = dict(f.decode().split("=", 1) for f in parts[3:-1])
+            reason = lacks_reason(int(kv["missing"], 16), unescape(kv.get("note", "")))
+            line = format_record(int(parts[1]), "UNSUP", {"id": unescape(kv["id"]),
+                                                          "reason": reason})[:-1]
+            n += 1
+        out.append(line)
+    return b"\n".join(out), n
+
+
+@needs_real
+def test_real_streams_read_the_same_with_named_reasons() -> None:
+    """Streams recorded before the mask existed carry the names themselves;
+    rewritten so, every recorded stream still gives the same cases."""
+    rewritten = 0
+    for path in REAL:
+        data = path.read_bytes()
+        legacy, n = with_named_reasons(data)
+        rewritten += n
+        new, old = parse_stream(data), parse_stream(legacy)
+        assert old.errors == new.errors == [], path
+        assert [(c.id, c.status, c.reason) for c in old.cases] == [
+            (c.id, c.status, c.reason) for c in new.cases], path
+        assert all(c.missing == 0 for c in old.cases)
+        for c in new.cases:
+            if c.missing:
+                assert c.reason.startswith("port lacks ") and "capabilities 0x" not in c.reason
+    assert rewritten > 0, "no recorded stream has an UNSUP with a capability mask"

@@ -2,11 +2,15 @@
 
 Runs are made from streams recorded on real host runs (tests/data), stored
 through the real Store: once as `posix` and once under a second port name,
-so the report has two ports to set side by side.
+so the report has two ports to set side by side; and a mixed run: the host
+streams plus the recorded bare-metal QEMU streams (twice, as the bare-metal
+floor and as a second port), with combinations stored as not run here and a
+failed build.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +19,8 @@ from typing import Any
 import pytest
 
 from rtosmeter import analysis
+from rtosmeter.definitions import Definitions
+from rtosmeter.model import RunView
 from rtosmeter.protocol import parse_stream
 from rtosmeter.reports import html
 from rtosmeter.store import Store
@@ -73,7 +79,12 @@ def open_page(browser: Any, path: Path) -> tuple[Any, list[str], list[str]]:
     dialogs: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(d: Any) -> None:
+        dialogs.append(d.message)
+        d.dismiss()
+
+    page.on("dialog", on_dialog)
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(path.as_uri())
@@ -109,9 +120,14 @@ def test_report_two_ports_in_chromium(tmp_path: Path, browser: Any) -> None:
     body = page.inner_text("body")
     for case in {c.case_id for c in view.cases}:
         assert case in body, case
-    latency = {c.case_id for c in view.cases if analysis.family(c) != "throughput"}
+    latency = {c.case_id for c in view.cases if analysis.family(c) == "latency"
+               and c.case_id != analysis.CALIB_CASE}
     shown = {e.get_attribute("data-case") for e in page.query_selector_all("[data-case]")}
-    assert latency == shown
+    assert latency == shown  # the host has no periodic timer: no irq.max_rate rate
+    assert "calib.overhead" in page.inner_text("#latency")
+    rate = next(c for c in view.cases if c.case_id == "irq.max_rate")
+    assert rate.status == "unsupported"
+    assert rate.reason in page.inner_text("#interrupts")
     # Unsupported cases say so, with the reason.
     unsupported = [c for c in view.cases if c.status == "unsupported"]
     for c in unsupported:
@@ -170,3 +186,163 @@ def test_markdown_with_chart_files(tmp_path: Path) -> None:
     for link in links:
         svg = (md.parent / link).read_text()
         assert svg.startswith("<?xml") and "<path" in svg
+
+
+# ---- a mixed run: host + QEMU, not run here, a failed build -------------------
+
+QEMU = "qemu-mps2-an386"
+NOT_RUN = [("threadx", QEMU, "unsupported", "RTOS source tree for threadx not found: give "
+            "--source threadx=PATH"),
+           ("zephyr", "host", "skipped", "host: missing west")]
+
+
+def qemu_streams() -> list[Path]:
+    """The recorded bare-metal streams of the default profile."""
+    found = [p for p in sorted(DATA.glob(f"baremetal-{QEMU}-*.rmstream"))
+             if parse_stream(p.read_bytes()).header["profile"] == "default"]
+    assert found, f"tests/data/baremetal-{QEMU}-*.rmstream: the recorded QEMU streams are missing"
+    return found
+
+
+def store_mixed(store: Store) -> int:
+    target = Definitions.load().target(QEMU)
+    assert target.qemu is not None
+    qemu_runner = {"runner": "qemu", "icount_shift": str(target.qemu.icount_shift),
+                   "unit": target.counter.unit}
+    run = store.create_run({"campaign": "mixed"}, {"machine": "test host"}, "0.1.0")
+    host = {"runner": "host"}
+    # The host's tm.basic once more as the bare-metal floor of the host, for
+    # the calibration check (on QEMU, bare metal runs tm.basic itself, timed
+    # by the periodic timer, and "copy" repeats its streams).
+    for port, tgt, paths, runner in (("posix", "host", streams(), host),
+                                     ("baremetal", "host", [DATA / "posix-host-tm_basic.rmstream"],
+                                      host),
+                                     ("baremetal", QEMU, qemu_streams(), qemu_runner),
+                                     ("copy", QEMU, qemu_streams(), qemu_runner)):
+        build = store.add_build(run, port, tgt, "default", {"opt_flags": "-O2"})
+        for path in paths:
+            data = path.read_bytes()
+            parsed = parse_stream(data)
+            store.add_execution(run, build, parsed.header["group"], status="ok",
+                                runner=runner, stream=data, parsed=parsed)
+    for port, tgt, status, reason in NOT_RUN:
+        store.add_build(run, port, tgt, "default", {}, status=status, error=reason)
+    store.add_build(run, "freertos", QEMU, "default", {}, status="failed",
+                    error="cmake failed: no FreeRTOSConfig.h")
+    store.finish_run(run)
+    return run
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunView, Path]:
+    out = tmp_path_factory.mktemp("mixed")
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        view = analysis.load_run(store, store_mixed(store))
+    return view, html.write(view, out / "report.html")
+
+
+def _rows(page: Any, selector: str) -> list[tuple[str, list[str]]]:
+    """(row label, cell texts) of the tables under `selector`."""
+    out = []
+    for tr in page.query_selector_all(f"{selector} tbody tr"):
+        th = tr.query_selector("th")
+        if th is not None:
+            out.append((th.inner_text().strip(), [td.inner_text().strip()
+                                                  for td in tr.query_selector_all("td")]))
+    return out
+
+
+def test_mixed_run_in_chromium(mixed: tuple[RunView, Path], browser: Any) -> None:
+    view, path = mixed
+    page, errors, dialogs = open_page(browser, path)
+    page.screenshot(path=str(ARTIFACTS / "report-html-mixed.png"), full_page=True)
+    assert errors == [] and dialogs == []
+
+    # Not run here: its own block with the reasons, not in the errors, no column.
+    block = page.inner_text("#not-run-here")
+    for port, tgt, status, reason in NOT_RUN:
+        assert f"{port}/{tgt}/default ({status}): {reason}" in block
+    errors_text = page.inner_text("#errors")
+    assert "cmake failed: no FreeRTOSConfig.h" in errors_text
+    assert "threadx" not in errors_text and "zephyr" not in errors_text
+    legend = page.inner_text(".legend")
+    assert "threadx" not in legend and "zephyr" not in legend and "copy" in legend
+
+    # Throughput is Thread-Metric only; irq.max_rate has its own section.
+    tm_rows = {label for label, _ in _rows(page, "#throughput")}
+    assert tm_rows and all(label.startswith("tm.") for label in tm_rows)
+    assert {c.case_id for c in view.cases if c.case_id.startswith("tm.")} == tm_rows
+
+    # The throughput period, from the stream: ms, kernel ticks and tick rate.
+    hello = parse_stream((DATA / "posix-host-tm_basic.rmstream").read_bytes()).header
+    ms, ticks, hz = (int(hello[k]) for k in ("tm_period_ms", "tm_period", "tick_hz"))
+    host_caption = page.inner_text("[id='c-tp-host-default'] + .scroll caption, "
+                                   "[id='c-tp-host-default'] ~ .scroll caption")
+    assert f"per measurement period of {ms} ms ({ticks} kernel ticks at {hz:,} Hz)" \
+        in host_caption
+
+    # Interrupt responsiveness: the rate from META and its inverse in the unit.
+    rate = next(c for c in view.cases if c.case_id == "irq.max_rate" and c.port == "baremetal")
+    assert rate.status == "ok"
+    unit = analysis.unit_for({"hz": "25000000"}, {"runner": "qemu", "icount_shift": "6"})
+    irq = dict(_rows(page, "#interrupts"))  # only the QEMU target has a rate
+    hz_row = next(v for k, v in irq.items() if k.startswith("highest rate"))
+    assert hz_row[0] == f"{int(rate.meta['max_rate_hz']):,}"
+    inverse = next(v for k, v in irq.items() if k.startswith("its inverse"))
+    period = int(rate.meta["max_rate_period_ticks"])
+    shown, ticks_text = inverse[0].split(" ", 1)
+    assert float(shown.replace(",", "")) == pytest.approx(period * unit.per_tick, rel=5e-3)
+    assert ticks_text == f"{period:,} ticks"
+    assert next(k for k in irq if k.startswith("its inverse")).endswith(unit.label)
+    assert "irq.max_rate" not in page.inner_text("#throughput")
+
+    # tm.basic against bare metal, per target: the floor, and 0 % for the port
+    # whose stream is the floor's (posix on the host, copy on QEMU).
+    calib_rows = [v for k, v in _rows(page, "#checks") if k == "tm.basic"]
+    assert calib_rows == [["within 1 % of bare metal", "the floor", "+0.00 % vs bare metal"]] * 2
+    heads = page.inner_text("#checks thead")
+    assert heads.index("baremetal") < heads.index("posix")
+
+
+def test_lifecycle_layouts_as_a_matrix(mixed: tuple[RunView, Path], browser: Any) -> None:
+    """~105 lat.thread.lifecycle series: the calls alone in the chart, every
+    layout as a call x threads by gap table of medians, the full statistics
+    folded."""
+    view, path = mixed
+    case = next(c for c in view.cases
+                if c.case_id == "lat.thread.lifecycle" and c.port == "posix")
+    by_name = {d.series: d for d in case.distributions}
+    assert len(by_name) > 100
+    layout = re.compile(r"^(\w+)@(\d+)(?:/g(\d+))?$")
+    calls = [n for n in by_name if "@" not in n]
+    threads = sorted({int(m[2]) for n in by_name if (m := layout.match(n))})
+    gaps = sorted({int(m[3] or 1) for n in by_name if (m := layout.match(n))})
+
+    page, errors, _ = open_page(browser, path)
+    assert errors == []
+    section = page.query_selector("[id='c-lat.thread.lifecycle']")
+    assert section is not None
+    svg = section.query_selector("figure.chart svg")
+    assert svg is not None and "@" not in svg.text_content()
+    assert "create" in svg.text_content()
+    (matrix,) = section.query_selector_all("table.matrix")
+    heads = [th.inner_text() for th in matrix.query_selector_all("thead th.gap")]
+    assert heads == [f"gap {g}" for g in gaps]
+    rows = {tr.query_selector("th").inner_text(): [td.inner_text() for td in
+                                                   tr.query_selector_all("td")]
+            for tr in matrix.query_selector_all("tbody tr")}
+    assert len(rows) == len(calls) * (1 + len(threads))
+    for call in calls:
+        assert rows[f"{call} · alone"] == [html.fmt(by_name[call].p50)]
+        for n in threads:
+            want = []
+            for g in gaps:
+                d = by_name[f"{call}@{n}" if g == 1 else f"{call}@{n}/g{g}"]
+                clamped = case.meta.get(f"clamped@{n}/g{g}", "0")
+                want.append(html.fmt(d.p50) + ("†" if int(clamped) > 0 else ""))
+            assert rows[f"{call} · {n} others"] == want
+    # The 105 rows of statistics are there, folded.
+    details = section.query_selector("details.stats")
+    assert details is not None and not details.get_attribute("open")
+    assert len(details.query_selector_all("tbody tr")) == len(by_name)
+    assert not details.query_selector("table").is_visible()

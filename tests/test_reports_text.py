@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import statistics
 from pathlib import Path
@@ -13,12 +14,16 @@ from pathlib import Path
 import pytest
 from _datahalf import craft, store_run
 
-from rtosmeter.analysis import load_run
+from rtosmeter.analysis import family, load_run, normalise_throughput
+from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
-from rtosmeter.model import RunView
+from rtosmeter.model import Distribution, RunView
+from rtosmeter.protocol import StreamWriter, parse_stream
 from rtosmeter.reports import FORMATS, get_format, markdown, table
 from rtosmeter.reports import csv as csv_report
 from rtosmeter.reports import json as json_report
+from rtosmeter.reports._common import fmt
+from rtosmeter.store import Store
 
 HOST = {"runner": "host"}
 QEMU = {"runner": "qemu", "icount_shift": 6}
@@ -41,7 +46,6 @@ def view(tmp_path_factory: pytest.TempPathFactory) -> RunView:
               latency=[("lat.isr.entry", {"entry": [40, 48, 48]})])
     run = store_run(path, [(a, HOST), (b, HOST), (c, QEMU)],
                     footprint={"flash": 12345, "ram": 678, "parts": {"kernel": [100, 10]}})
-    from rtosmeter.store import Store
     with Store.open(path) as st:
         return load_run(st, run)
 
@@ -53,23 +57,42 @@ def test_formats_found_by_name() -> None:
         get_format("xls")
 
 
+def _row(text: str, *needles: str) -> list[str]:
+    """The cells of the first table row (or header) holding every needle."""
+    line = next(ln for ln in text.splitlines() if all(n in ln for n in needles))
+    return [c.strip() for c in re.split("[│┃]", line)[1:-1]]
+
+
+def _dist(view: RunView, port: str, case_id: str, series: str) -> Distribution:
+    case = next(c for c in view.cases if c.port == port and c.case_id == case_id)
+    return next(d for d in case.distributions if d.series == series)
+
+
 def test_table(view: RunView) -> None:
     text = table.render(view)
     assert text.startswith(f"rtosmeter run {view.run_id} (done)")
-    assert "Throughput on host: mean count per period" in text
-    assert "40.0 % / 1.00x" in text and "100.0 % / 2.50x" in text
-    assert "Latency in ns (host clock)" in text
-    assert "Latency in instructions (QEMU icount)" in text
+    assert "Throughput on host: mean count per period of 100 ticks" in text
+    # side by side: one column per port, bare metal (the floor) first
+    assert _row(text, "┃ case", "baremetal", "posix") == ["case", "baremetal", "posix"]
+    assert _row(text, "│ tm.sync") == ["tm.sync", "250 100.0 % · 2.50x", "100 40.0 % · 1.00x"]
+    assert "Latency on host in ns (host clock): median, p99" in text
+    assert "Latency on qemu-mps2-an386 in instructions (QEMU icount)" in text
     assert "exception entry and exit cost no virtual time" in text
-    row = next(ln for ln in text.splitlines() if "lat.sem.pass" in ln and "take" in ln)
     warm = [v - 10 for v in LAT[1:]]  # overhead: median of warm calib = 10
-    assert f"{statistics.fmean(warm):g}" in row  # mean 105
-    assert "POSIX has no task notification" in text
-    assert "FAILED" in text and "m_did_not_run" in text
-    assert "12,345" in text  # footprint
-    over = next(ln for ln in text.splitlines() if "calib" not in ln and "posix/host" in ln
-                and "ns (host clock)" in ln)
-    assert over.split("│")[5].strip() == "10"  # the median subtracted
+    d = _dist(view, "posix", "lat.sem.pass", "take")
+    assert d.p50 == statistics.median(warm)
+    # bare metal did not run lat.sem.pass: an empty cell, not a number
+    assert _row(text, "lat.sem.pass", "take") == ["lat.sem.pass", "take", "",
+                                                  f"{fmt(d.p50)} p99 {fmt(d.p99)}"]
+    inh = _row(text, "lat.mutex.inheritance", "m did not run")
+    assert inh == ["lat.mutex.inheritance", "m did not run", "✗ no (got 1, want 0)", ""]
+    lock = _row(text, "lat.mutex.inheritance", "lock")
+    assert lock[2].startswith("✗ ")  # a failed case keeps its figure, flagged
+    assert _row(text, "posix/host/default", "POSIX has no task notification")[2] == \
+        "lat.notify.s1"
+    assert _row(text, "│ g ", "RAM") == ["g", "12,345 RAM 678", "12,345 RAM 678"]  # footprint
+    assert _row(text, "│ g ", "p99")[2].startswith("10 p99")  # posix overhead median
+    assert "Not run here" not in text and "Errors" not in text
 
 
 def test_markdown(view: RunView) -> None:
@@ -77,8 +100,11 @@ def test_markdown(view: RunView) -> None:
     assert md.startswith(f"# rtosmeter run {view.run_id}")
     blocks = re.findall(r"^## (.+)\n\n((?:\|.*\|\n)+)", md, re.M)
     titles = [t for t, _ in blocks]
-    assert "Latency in ns (host clock) (overhead subtracted; lower is better)" in titles
-    assert "Unsupported" in titles and "Checks" in titles
+    assert ("Latency on host in ns (host clock): median, p99 in small text (overhead "
+            "subtracted; lower is better)") in titles
+    assert "Checks on host (properties the cases verify; ✗ = failed)" in titles
+    assert any(t.startswith("Unsupported cases") for t in titles)
+    assert any(t.startswith("Statistics on host in ns (host clock)") for t in titles)
     for _, body in blocks:
         lines = body.splitlines()
         assert re.fullmatch(r"\|( (:---|---:) \|)+", lines[1])
@@ -134,14 +160,14 @@ def test_json(view: RunView) -> None:
     assert doc["footprints"][0]["flash"] == 12345
 
 
-REAL = sorted((Path(__file__).parent / "data").glob("*.rmstream"))
+DATA = Path(__file__).parent / "data"
+REAL = sorted(DATA.glob("posix-host-*.rmstream"))
+QEMU_STREAMS = sorted(DATA.glob("baremetal-qemu-mps2-an386-*.rmstream"))
+SNAPSHOT = DATA / "report-baremetal-qemu-mps2-an386.md"
 
 
-@pytest.mark.skipif(not REAL, reason="no recorded streams (*.rmstream) in tests/data")
 def test_reports_of_recorded_real_streams(tmp_path: Path) -> None:
-    from rtosmeter.protocol import parse_stream
-    from rtosmeter.store import Store
-
+    assert REAL, "tests/data/posix-host-*.rmstream: the recorded host streams are missing"
     streams = [p.read_bytes() for p in REAL]
     run = store_run(tmp_path / "r.sqlite", [(d, HOST) for d in streams])
     with Store.open(tmp_path / "r.sqlite") as st:
@@ -152,8 +178,210 @@ def test_reports_of_recorded_real_streams(tmp_path: Path) -> None:
             expected += max(1, len(case.series) + len({c.name for c in case.counts}))
     rows = list(csv.DictReader(io.StringIO(csv_report.render(view))))
     assert len(rows) == expected
-    assert {r["unit"] for r in rows if r["family"] == "latency"} == {"ns (host clock)"}
+    assert {r["unit"] for r in rows if r["family"] == "latency" and r["status"] == "ok"} == {
+        "ns (host clock)"}
+    assert {r["case_id"] for r in rows if r["family"] == "throughput"} == {
+        c.case_id for c in view.cases if c.case_id.startswith("tm.")}
     text = table.render(view)
-    assert "Latency in ns (host clock)" in text and "Measurement overhead" in text
+    assert "Latency on host in ns (host clock)" in text and "Measurement overhead" in text
     assert json.loads(json_report.render(view))["results"]
     assert markdown.render(view).count("\n## ") >= 3
+
+
+def test_lifecycle_compact_in_terminal_full_in_markdown(tmp_path: Path) -> None:
+    """~125 lifecycle series: the terminal keeps each call alone, at the most
+    threads (gap 1) and at the largest gap; Markdown keeps them all."""
+    data = (DATA / "posix-host-lat_lifecycle.rmstream").read_bytes()
+    run = store_run(tmp_path / "r.sqlite", [(data, HOST)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    case = next(c for c in view.cases if c.case_id == "lat.thread.lifecycle")
+    names = [d.series for d in case.distributions]
+    assert len(names) > 100
+    text = table.render(view)
+    shown = {r[1] for ln in text.splitlines() if "lat.thread.lifecycle" in ln and "│" in ln
+             for r in [[c.strip() for c in ln.split("│")[1:-1]]]}
+    top = max(int(n.split("@")[1].split("/")[0]) for n in names if "@" in n)
+    gap = max(int(n.split("/g")[1]) for n in names if "/g" in n)
+    calls = [n for n in names if "@" not in n]
+    assert shown == {f"{c}{suffix}" for c in calls for suffix in ("", f"@{top}",
+                                                                   f"@{top}/g{gap}")}
+    assert f"{len(names) - len(shown)} other layouts are in the Markdown" in text
+    md = markdown.render(view)
+    for name in names:
+        assert f"| lat.thread.lifecycle | {name} |" in md
+
+
+# ---- recorded QEMU streams (deterministic: byte-identical on every run) -------
+
+
+def store_qemu(path: Path) -> int:
+    """Every recorded bare-metal QEMU stream, one build per profile, with the
+    runner information the QEMU runner records (icount shift of the target)."""
+    target = Definitions.load().target("qemu-mps2-an386")
+    assert target.qemu is not None
+    runner = {"runner": "qemu", "icount_shift": str(target.qemu.icount_shift),
+              "unit": target.counter.unit}
+    with Store.open(path) as st:
+        run = st.create_run({"name": "test"}, {"machine": "x86_64", "os": "Linux"}, "0.1.0")
+        builds: dict[str, int] = {}
+        for stream in QEMU_STREAMS:
+            data = stream.read_bytes()
+            parsed = parse_stream(data)
+            profile = parsed.header["profile"]
+            if profile not in builds:
+                builds[profile] = st.add_build(run, "baremetal", "qemu-mps2-an386", profile,
+                                               {"opt_flags": "-O2"})
+            st.add_execution(run, builds[profile], parsed.header["group"], status="ok",
+                             exit_code=0, runner=runner, stream=data, parsed=parsed)
+        st.finish_run(run)
+    return run
+
+
+@pytest.fixture(scope="module")
+def qemu_view(tmp_path_factory: pytest.TempPathFactory) -> RunView:
+    assert QEMU_STREAMS, "tests/data/baremetal-qemu-mps2-an386-*.rmstream are missing"
+    path = tmp_path_factory.mktemp("qemu") / "r.sqlite"
+    run = store_qemu(path)
+    with Store.open(path) as st:
+        return load_run(st, run)
+
+
+def _stable(md: str) -> str:
+    """The report without what changes from one store to the next (run times)."""
+    return re.sub(r"^# rtosmeter run \d+ .*$", "# rtosmeter run N", md, count=1, flags=re.M)
+
+
+def test_qemu_units_everywhere(qemu_view: RunView) -> None:
+    units = {d.unit.label for c in qemu_view.cases for d in c.distributions}
+    assert units == {"instructions (QEMU icount)"}
+    outputs = [table.render(qemu_view), markdown.render(qemu_view),
+               csv_report.render(qemu_view), json_report.render(qemu_view)]
+    for out in outputs:
+        assert "µs" not in out and "ns (host clock)" not in out
+    assert "Latency on qemu-mps2-an386 in instructions (QEMU icount)" in outputs[0]
+
+
+def test_qemu_side_by_side(qemu_view: RunView) -> None:
+    """Two profiles of one port on one target: two columns of the same table,
+    each cell the analysis' median and p99 of that system."""
+    text = table.render(qemu_view)
+    assert _row(text, "┃ case", "series") == ["case", "series", "baremetal/default",
+                                                 "baremetal/quick"]
+    for series_case in ("irq.latency", "lat.isr.entry"):
+        cells = []
+        for profile in ("default", "quick"):
+            case = next(c for c in qemu_view.cases if c.case_id == series_case
+                        and c.profile == profile)
+            d = case.distributions[0]
+            cells.append(f"{fmt(d.p50)} p99 {fmt(d.p99)}")
+        assert _row(text, f"│ {series_case} ")[2:] == cells
+
+
+def test_qemu_interrupt_responsiveness(qemu_view: RunView) -> None:
+    text = table.render(qemu_view)
+    rate = next(c for c in qemu_view.cases if c.case_id == "irq.max_rate"
+                and c.profile == "default")
+    assert rate.status == "ok" and family(rate) == "other"
+    assert not any(n.case_id == "irq.max_rate" for n in normalise_throughput(qemu_view.cases))
+    hz, period = int(rate.meta["max_rate_hz"]), int(rate.meta["max_rate_period_ticks"])
+    unit = next(c for c in qemu_view.cases if c.case_id == "calib.overhead"
+                            and c.profile == "default").distributions[0].unit
+    assert unit.per_tick == pytest.approx(0.625)  # 40 ns a tick, 64 ns an instruction
+    lower = "≥ " if rate.meta["loss_found"] == "0" else ""
+    assert "Interrupt responsiveness on qemu-mps2-an386" in text
+    assert _row(text, "highest rate with no lost event")[1].startswith(f"{lower}{fmt(hz)}")
+    inverse = [f"its inverse: worst-case response in {unit.label}"]
+    for profile in ("default", "quick"):  # one column per profile, each its own figure
+        ticks = int(next(c for c in qemu_view.cases if c.case_id == "irq.max_rate"
+                         and c.profile == profile).meta["max_rate_period_ticks"])
+        inverse.append(f"{fmt(ticks * unit.per_tick)} {fmt(ticks)} ticks")
+    assert _row(text, "its inverse") == inverse
+    assert period == int(inverse[1].split()[1])
+    # irq.max_rate is not Thread-Metric: never a row of the throughput table
+    # (which holds bare metal's tm.basic, timed by the periodic timer).
+    blocks = re.findall(r"^## Throughput on .*\n\n((?:\|.*\|\n)+)", markdown.render(qemu_view),
+                        re.M)
+    assert blocks and all("| tm.basic |" in b and "irq.max_rate" not in b for b in blocks)
+
+
+def test_qemu_unsupported_grouped(qemu_view: RunView) -> None:
+    text = table.render(qemu_view)
+    lacking = sorted(c.case_id for c in qemu_view.cases if c.profile == "default"
+                     and c.status == "unsupported" and c.reason == "port lacks THREAD")
+    assert len(lacking) >= 2
+    row = _row(text, "baremetal/qemu-mps2-an386/default", "port lacks THREAD ")
+    assert row[2] == ", ".join(lacking)  # one line for the reason, every case on it
+
+
+def test_markdown_snapshot(qemu_view: RunView) -> None:
+    """The Markdown shape, pinned on deterministic QEMU streams. After an
+    intended change: RTOSMETER_UPDATE_SNAPSHOTS=1 pytest tests/test_reports_text.py"""
+    md = _stable(markdown.render(qemu_view))
+    if os.environ.get("RTOSMETER_UPDATE_SNAPSHOTS") == "1":
+        SNAPSHOT.write_text(md, encoding="utf-8")
+    assert SNAPSHOT.is_file(), f"{SNAPSHOT} is missing: run with RTOSMETER_UPDATE_SNAPSHOTS=1"
+    assert md == SNAPSHOT.read_text(encoding="utf-8")
+    blocks = re.findall(r"^## (.+)\n\n((?:\|.*\|\n)+)", md, re.M)
+    for _, body in blocks:
+        lines = body.splitlines()
+        assert len({ln.count(" | ") for ln in lines}) == 1, lines
+
+
+# ---- failures flagged, not-run apart -------------------------------------------
+
+
+def _tm_stream(port: str, counters: list[list[int]], spread: int) -> bytes:
+    """A tm.cooperative whose "within 1" check failed: its count must stay."""
+    w = StreamWriter()
+    w.record("HELLO", dict(v=1, port=port, target="host", group="tm_sched", ts="c",
+                           unit="ns", hz=10**9, samples=2, batch=1, tm_period=30,
+                           tm_periods=len(counters), profile="default"))
+    w.record("CFG", {"k": "tick_hz", "v": "1000"})
+    w.record("CASE", {"id": "calib.overhead"})
+    w.record("SERIES", {"id": 0, "name": "overhead", "what": "two reads"})
+    w.samples(0, 0, [5, 5])
+    w.record("END", {"id": "calib.overhead", "status": "ok"})
+    w.record("CASE", {"id": "tm.cooperative"})
+    for period, per_thread in enumerate(counters):
+        w.record("COUNT", {"name": "total", "period": period, "value": sum(per_thread)})
+    w.record("CHECK", {"name": "counters_within_1_of_mean", "ok": int(spread <= 1),
+                       "got": spread, "want": 1})
+    w.record("END", {"id": "tm.cooperative", "status": "ok"})
+    w.record("BYE", {"cases": 2, "status": 0})
+    return w.getvalue()
+
+
+def test_failed_throughput_keeps_its_count(tmp_path: Path) -> None:
+    good = _tm_stream("posix", [[10, 10, 10, 10, 10]] * 3, 0)
+    bad = _tm_stream("baremetal", [[30, 10, 10, 10, 10]] * 3, 12)
+    run = store_run(tmp_path / "r.sqlite", [(good, HOST), (bad, HOST)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    text = table.render(view)
+    assert "mean count per period of 30 ms (30 kernel ticks at 1,000 Hz)" in text
+    coop = _row(text, "│ tm.cooperative")
+    assert coop[1] == "✗ 70 check failed: counters_within_1_of_mean"
+    assert coop[2] == "50 100.0 % · 1.00x"  # the failed one is not in the normalisation
+    assert _row(text, "counters within 1 of mean")[2:] == ["✗ no (spread 12)",
+                                                           "yes (spread 0)"]
+    md = markdown.render(view)
+    assert "| tm.cooperative | ✗ 70 <sub>check failed: counters_within_1_of_mean</sub> |" in md
+
+
+def test_not_run_here_apart_from_errors(tmp_path: Path) -> None:
+    data = craft("posix", "host", 10**9, [5, 5, 5], throughput={"tm.sync": [3, 3, 3]})
+    run = store_run(tmp_path / "r.sqlite", [(data, HOST)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        st.add_build(run, "threadx", "qemu-mps2-an386", "default", {}, status="unsupported",
+                     error="RTOS source tree for threadx not found: give --source threadx=PATH")
+        st.add_build(run, "freertos", "qemu-mps2-an386", "default", {}, status="failed",
+                     error="cmake failed")
+        view = load_run(st, run)
+    text = table.render(view)
+    md = markdown.render(view)
+    for out in (text, md):
+        assert "Not run here (stored with the reason; not errors)" in out
+        assert "not run here: RTOS source tree for threadx not found" in out
+        errors = out[out.index("Errors (build failures"):]
+        assert "cmake failed" in errors and "threadx" not in errors

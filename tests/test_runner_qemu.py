@@ -12,6 +12,7 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from rtosmeter import analysis
+from rtosmeter.catalog import load_catalog
 from rtosmeter.protocol import parse_stream
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.runners.qemu import QemuRunner, qemu_command
@@ -50,8 +51,17 @@ def test_same_firmware_twice_gives_identical_streams(irq_an385: Path) -> None:
     assert parsed.errors == []
     assert parsed.complete and parsed.bye_status == 0
     ids = {c.id: c for c in parsed.cases}
-    assert {"calib.overhead", "irq.latency", "irq.latency_jitter", "irq.max_rate"} <= set(ids)
-    assert all(c.status == "ok" for c in parsed.cases)
+    # Bare metal (caps: IRQ only) runs every case but irq.blocking, which
+    # needs tasks: the runner reports it unsupported with the mask it lacks.
+    assert {c.id: c.status for c in parsed.cases} == {
+        "calib.overhead": "ok", "irq.latency": "ok", "irq.latency_jitter": "ok",
+        "irq.blocking": "unsupported", "irq.max_rate": "ok"}
+    catalog = load_catalog(fw.ROOT)
+    blocking = ids["irq.blocking"]
+    needs = catalog.caps_mask(next(c for c in catalog.cases if c.id == "irq.blocking").needs)
+    assert blocking.missing == needs & ~catalog.caps_mask(["IRQ"]) != 0
+    assert blocking.reason.startswith("port lacks THREAD, ")
+    assert "IRQ" not in blocking.reason and ":" not in blocking.reason  # no run-time note
     assert len(ids["irq.latency"].series["latency"].samples) == fw.PARAMS["RM_SAMPLES"]
     rate = ids["irq.max_rate"].meta
     assert int(rate["max_rate_hz"]) * int(rate["max_rate_period_ticks"]) <= 25_000_000
@@ -168,3 +178,32 @@ def test_irq_group_runs_on_every_qemu_target(target: str,
     assert parsed.errors == [] and parsed.bye_status == 0
     assert parsed.header["target"] == target
     assert parsed.case("irq.latency").status == "ok"
+
+
+def test_jitter_delta_is_marked_no_subtraction(irq_an385: Path) -> None:
+    parsed = parse_stream(run(irq_an385).stream)
+    assert parsed.case("irq.latency_jitter").series["delta"].subtract is False
+    assert parsed.case("irq.latency").series["latency"].subtract is True
+
+
+def test_baremetal_tm_basic_runs_the_loop_on_the_runner(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No threads: the runner runs the loop and the periodic timer interrupt
+    (TIMER0) ends each RM_TM_PERIOD_MS period; the counts are deterministic."""
+    elf = fw.build(tmp_path_factory.mktemp("tmb"), "qemu-mps2-an386", ["tm_basic"],
+                   cases=fw.ROOT / "bench" / "cases")["tm_basic"]
+    out = run(elf, "mps2-an386")
+    assert out.status == "ok", out.message
+    parsed = parse_stream(out.stream)
+    assert parsed.errors == [] and parsed.bye_status == 0
+    assert (parsed.header["tick_hz"], parsed.header["tm_period"]) == ("0", "0")
+    assert parsed.header["tm_period_ms"] == str(fw.PARAMS["RM_TM_PERIOD_MS"])
+    case = parsed.case("tm.basic")
+    assert case.status == "ok" and case.meta["reporter"].startswith("periodic timer")
+    counts = [c.value for c in case.counts if c.name == "total"]
+    assert len(counts) == fw.PARAMS["RM_TM_PERIODS"]
+    # 100 ms of virtual time at one instruction per 64 ns is 1.5625 M
+    # instructions; the loop is a few hundred, so a few thousand per period,
+    # equal within one iteration from period to period.
+    assert min(counts) > 1000 and max(counts) - min(counts) <= 2
+    assert parse_stream(run(elf, "mps2-an386").stream).case("tm.basic").counts == case.counts

@@ -6,13 +6,14 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from collections.abc import Sequence
 
 import pytest
 
 from rtosmeter.stats import min_samples_for_percentile, percentiles, summarize
 
 
-def type7(values: list[float], p: float) -> float:
+def type7(values: Sequence[float], p: float) -> float:
     """Hyndman & Fan type 7 by its definition: h = (n - 1) p, linear between neighbours."""
     xs = sorted(values)
     h = (len(xs) - 1) * p / 100

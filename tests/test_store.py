@@ -90,6 +90,44 @@ def test_migration_hook_upgrades_old_files(tmp_path: Path,
         assert len(st.runs()) == 1
 
 
+V1_SCRIPT = Path(__file__).parent / "data" / "store-v1.sql"
+
+
+def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
+    """A store written by the v1 code (before `series.sub`), saved as SQL:
+    opening it adds the column, recovers the flag from the stored raw stream
+    (irq.latency_jitter's `delta` is `sub=0`), and keeps every row."""
+    path = tmp_path / "v1.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(V1_SCRIPT.read_text(encoding="utf-8"))
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(series)")]
+    assert "sub" not in columns
+    before = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+              for t in ("runs", "builds", "executions", "cases", "series", "counts", "checks")}
+    conn.close()
+
+    with Store.open(path) as st:
+        assert st.version == SCHEMA_VERSION == 2
+        for table, n in before.items():
+            assert st.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == n
+        (run,) = st.runs()
+        (ex,) = st.executions(run.id)
+        parsed = parse_stream(st.stream(ex.id))
+        want = {s.name: s.subtract for c in parsed.cases for s in c.series.values()}
+        assert want["delta"] is False and want["latency"] is True
+        got = {s.name: s.subtract for s in st.iter_series(run.id)}
+        assert got == want
+        # a new execution in the upgraded file stores the flag itself
+        b = st.add_build(run.id, "posix", "host", "default", {})
+        st.add_execution(run.id, b, "irq", status="ok", stream=st.stream(ex.id), parsed=parsed)
+        rows = st.conn.execute("SELECT name, sub FROM series WHERE case_row IN (SELECT id "
+                               "FROM cases WHERE execution_id = ?)", (ex.id + 1,)).fetchall()
+        assert dict(rows) == {n: int(v) for n, v in want.items()}
+    with Store.open(path) as st:  # opening again is a no-op
+        assert st.version == 2 and len(list(st.iter_series(run.id))) == 2 * before["series"]
+
+
 def test_round_trip(tmp_path: Path) -> None:
     samples = [5, 0, 0xFFFFFFFF, 1234567]
     data = stream(samples)
@@ -111,7 +149,7 @@ def test_round_trip(tmp_path: Path) -> None:
         assert [(c.case_id, c.status) for c in cases] == [("lat.a", "failed"), ("tm.b", "ok")]
         assert cases[0].meta == {"threads": "2"} and cases[0].cfg == {"opt": "-O2"}
         (s,) = list(st.iter_series(run))
-        assert s.name == "x" and s.what == "the x interval"
+        assert s.name == "x" and s.what == "the x interval" and s.subtract
         assert s.samples.dtype == np.uint32 and s.samples.tolist() == samples
         blob = st.conn.execute("SELECT samples FROM series").fetchone()[0]
         assert blob[:4] == (5).to_bytes(4, "little") and len(blob) == 16
@@ -203,8 +241,8 @@ def test_damaged_real_stream_stored(tmp_path: Path) -> None:
         assert ex.errors[-1][0] == cut and "without BYE" in ex.errors[-1][1]
         stored = {c.case_id: c for c in st.cases(run)}
         series: dict[int, dict[str, list[int]]] = {}
-        for s in st.iter_series(run):
-            series.setdefault(s.case_row, {})[s.name] = s.samples.tolist()
+        for srow in st.iter_series(run):
+            series.setdefault(srow.case_row, {})[srow.name] = srow.samples.tolist()
         assert len(stored) == len(parsed.cases) >= 2
         for case in parsed.cases:
             row = stored[case.id]

@@ -24,7 +24,9 @@ static void yield_thread(void *arg)
     (void)arg;
     while (!y_stop) {
         uint32_t now = rm_ts();
-        if (y_started) { /* the other thread's yield brought us here */
+        /* the other thread's yield brought us here (with time slicing, a
+         * tick may also have: the vendor profiles record that) */
+        if (y_started && !y_stop) {
             rm_series_add(&y_series, now - y_mark);
             if (++y_count >= (uint32_t)(RM_SAMPLES)) {
                 y_stop = true;

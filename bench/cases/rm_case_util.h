@@ -58,36 +58,54 @@ static inline void rm_delete_obj(rm_obj_t *o)
 /* ---- throughput (Thread-Metric style) ---------------------------------- */
 #define RM_TM_MAX_THREADS 5u
 
-/* The reporter: the runner sleeps RM_TM_PERIOD_TICKS per period and emits
- * the per-period increments of `n` counters (`total` and t0..t<n-1>).
- * Leaves the final (cumulative) values in `final`, and the values of the
- * `n_extra` uncounted counters (handler counts...) read at the same moment
- * in `extra_final`. */
+/* The reporter: the runner sleeps RM_TM_PERIOD_MS (rm_tm_period_ticks()
+ * kernel ticks) per period and snapshots `n` counters at each period end;
+ * after the last period it emits their per-period increments (`total` and
+ * t0..t<n-1>). Leaves the final (cumulative) values in `final`, and the
+ * values of the `n_extra` uncounted counters (handler counts...) read at the
+ * same moment in `extra_final`.
+ * Every period is the same: it starts on a tick boundary (a sleep of n ticks
+ * ends at the n-th tick from now, so a period begun mid-tick would be short
+ * by up to a tick: 10 % of 100 ms at 100 Hz), and the runner writes nothing
+ * until the end (a record written between periods would take its time from
+ * the next one). To reach the boundary the runner spins on the tick count
+ * before the case's threads have run (it is the most urgent thread), so the
+ * runner wakes the same number of times as there are periods. */
 static inline void rm_tm_report_ex(volatile uint32_t *counters, unsigned n,
                                    uint32_t *final, volatile uint32_t *const *extra,
                                    unsigned n_extra, uint32_t *extra_final)
 {
     static const char *const names[RM_TM_MAX_THREADS] = {"t0", "t1", "t2", "t3", "t4"};
-    uint32_t last[RM_TM_MAX_THREADS] = {0};
-    for (uint32_t period = 1; period <= (uint32_t)(RM_TM_PERIODS); period++) {
-        (void)rm_thread_sleep((uint32_t)(RM_TM_PERIOD_TICKS));
-        uint32_t now[RM_TM_MAX_THREADS];
+    static uint32_t snap[RM_TM_PERIODS][RM_TM_MAX_THREADS];
+    uint32_t ticks = rm_tm_period_ticks();
+    uint32_t tick0 = rm_tick_count(), ts0 = rm_ts();
+    while (rm_tick_count() == tick0 && rm_ts() - ts0 < (uint32_t)(RM_TS_HZ)) {
+        /* at most a second of the counter: a port whose tick stands still */
+    }
+    uint32_t last[RM_TM_MAX_THREADS];
+    for (unsigned i = 0; i < n; i++) {
+        last[i] = counters[i]; /* 0 unless a case thread ran before the reporter */
+    }
+    for (uint32_t p = 0; p < (uint32_t)(RM_TM_PERIODS); p++) {
+        (void)rm_thread_sleep(ticks);
         for (unsigned i = 0; i < n; i++) {
-            now[i] = counters[i]; /* the runner preempts all: a consistent cut */
+            snap[p][i] = counters[i]; /* the runner preempts all: a consistent cut */
         }
         for (unsigned i = 0; i < n_extra; i++) {
             extra_final[i] = *extra[i];
         }
+    }
+    for (uint32_t p = 0; p < (uint32_t)(RM_TM_PERIODS); p++) {
         uint32_t total = 0u;
         for (unsigned i = 0; i < n; i++) {
-            total += now[i] - last[i];
+            total += snap[p][i] - last[i];
         }
-        rm_count("total", period, total);
+        rm_count("total", p + 1u, total);
         for (unsigned i = 0; i < n; i++) {
             if (n > 1u) { /* with one thread, "total" is its count */
-                rm_count(names[i], period, now[i] - last[i]);
+                rm_count(names[i], p + 1u, snap[p][i] - last[i]);
             }
-            last[i] = now[i];
+            last[i] = snap[p][i];
         }
     }
     for (unsigned i = 0; i < n; i++) {

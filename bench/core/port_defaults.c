@@ -1,5 +1,6 @@
-/* Weak defaults for every call of port.h: a port implements what its RTOS
- * offers and links; everything else returns RM_ENOTSUP here. The port's
+/* Weak defaults for every call of port.h (and the optional calls of
+ * target.h): a port implements what its RTOS offers and links; everything
+ * else returns RM_ENOTSUP here. The port's
  * port.toml capabilities tell the runner in advance which cases can run, so
  * these defaults are only reached by a capability declared by mistake (the
  * case then fails with "FATAL: <call> failed (-2)").
@@ -8,28 +9,36 @@
 
 #define RM_WEAK __attribute__((weak))
 
+/* Every default that fails returns through this one function: a tail call
+ * is 4 bytes of Flash where `return RM_ENOTSUP` takes 8 (the framework's
+ * own Flash is counted: scripts/bench_footprint.py). */
+__attribute__((noinline)) static int enotsup(void)
+{
+    return RM_ENOTSUP;
+}
+
 RM_WEAK int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
                              void *arg, int prio, unsigned flags)
 {
     (void)t, (void)name, (void)entry, (void)arg, (void)prio, (void)flags;
-    return RM_ENOTSUP;
+    return enotsup();
 }
-RM_WEAK int rm_thread_delete(rm_thread_t t) { (void)t; return RM_ENOTSUP; }
-RM_WEAK int rm_thread_suspend(rm_thread_t t) { (void)t; return RM_ENOTSUP; }
-RM_WEAK int rm_thread_resume(rm_thread_t t) { (void)t; return RM_ENOTSUP; }
-RM_WEAK int rm_thread_yield(void) { return RM_ENOTSUP; }
-RM_WEAK int rm_thread_sleep(uint32_t ticks) { (void)ticks; return RM_ENOTSUP; }
+RM_WEAK int rm_thread_delete(rm_thread_t t) { (void)t; return enotsup(); }
+RM_WEAK int rm_thread_suspend(rm_thread_t t) { (void)t; return enotsup(); }
+RM_WEAK int rm_thread_resume(rm_thread_t t) { (void)t; return enotsup(); }
+RM_WEAK int rm_thread_yield(void) { return enotsup(); }
+RM_WEAK int rm_thread_sleep(uint32_t ticks) { (void)ticks; return enotsup(); }
 RM_WEAK int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
 {
     (void)wake, (void)period;
-    return RM_ENOTSUP;
+    return enotsup();
 }
 RM_WEAK rm_thread_t rm_thread_self(void) { return NULL; }
-RM_WEAK int rm_thread_priority(rm_thread_t t) { (void)t; return RM_ENOTSUP; }
+RM_WEAK int rm_thread_priority(rm_thread_t t) { (void)t; return enotsup(); }
 RM_WEAK int rm_thread_set_priority(rm_thread_t t, int prio)
 {
     (void)t, (void)prio;
-    return RM_ENOTSUP;
+    return enotsup();
 }
 RM_WEAK uint32_t rm_tick_count(void) { return 0u; }
 RM_WEAK uint32_t rm_tick_hz(void) { return 0u; } /* 0: no kernel tick */
@@ -38,41 +47,41 @@ RM_WEAK int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner,
                           uint32_t initial)
 {
     (void)o, (void)kind, (void)owner, (void)initial;
-    return RM_ENOTSUP;
+    return enotsup();
 }
-RM_WEAK int rm_obj_delete(rm_obj_t o) { (void)o; return RM_ENOTSUP; }
+RM_WEAK int rm_obj_delete(rm_obj_t o) { (void)o; return enotsup(); }
 RM_WEAK int rm_obj_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)o, (void)msg;
-    return RM_ENOTSUP;
+    return enotsup();
 }
 RM_WEAK int rm_obj_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o, (void)msg, (void)timeout;
-    return RM_ENOTSUP;
+    return enotsup();
 }
 
 RM_WEAK int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
 {
     (void)p, (void)block_size, (void)count;
-    return RM_ENOTSUP;
+    return enotsup();
 }
 RM_WEAK int rm_pool_alloc(rm_pool_t p, void **block)
 {
     (void)p, (void)block;
-    return RM_ENOTSUP;
+    return enotsup();
 }
 RM_WEAK int rm_pool_free(rm_pool_t p, void *block)
 {
     (void)p, (void)block;
-    return RM_ENOTSUP;
+    return enotsup();
 }
 RM_WEAK int rm_heap_alloc(size_t size, void **mem)
 {
     (void)size, (void)mem;
-    return RM_ENOTSUP;
+    return enotsup();
 }
-RM_WEAK int rm_heap_free(void *mem) { (void)mem; return RM_ENOTSUP; }
+RM_WEAK int rm_heap_free(void *mem) { (void)mem; return enotsup(); }
 
 /* Interrupts: by default the target's vector calls rm_irq_dispatch(). */
 RM_WEAK int rm_port_irq_connect(void) { return RM_OK; }
@@ -83,11 +92,30 @@ RM_WEAK int rm_port_irq_trigger(void)
     rm_target_irq_trigger();
     return RM_OK;
 }
-RM_WEAK int rm_isr_resume(rm_thread_t t) { (void)t; return RM_ENOTSUP; }
+RM_WEAK int rm_isr_resume(rm_thread_t t) { (void)t; return enotsup(); }
 RM_WEAK int rm_isr_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)o, (void)msg;
-    return RM_ENOTSUP;
+    return enotsup();
 }
 
 RM_WEAK void rm_port_describe(void) {}
+
+/* Run-time capabilities: by default, what port.toml declares. */
+RM_WEAK uint32_t rm_port_caps(void) { return (uint32_t)(RM_PORT_CAPS); }
+RM_WEAK const char *rm_port_caps_note(void) { return NULL; }
+
+/* The record lock: nothing to do where no benchmark thread can be switched
+ * in the middle of a record (see port.h for when a port needs one). */
+RM_WEAK void rm_port_sched_lock(void) {}
+RM_WEAK void rm_port_sched_unlock(void) {}
+
+/* ---- optional target calls (target.h) ------------------------------------ */
+/* A target without a spare timer has no periodic interrupt: the cases that
+ * need one (irq.max_rate, tm.basic without threads) report unsupported. */
+RM_WEAK int rm_target_periodic_start(uint32_t period_ticks, rm_periodic_fn_t fn)
+{
+    (void)period_ticks, (void)fn;
+    return enotsup();
+}
+RM_WEAK void rm_target_periodic_stop(void) {}

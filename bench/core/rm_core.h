@@ -2,37 +2,46 @@
  * runner.c. Not for cases or ports (they use bench.h / port.h).
  *
  * Records are written byte by byte through a small buffer while the CRC is
- * updated, so no line buffer of 16 KiB is needed on a small target.
+ * updated, so no line buffer of 16 KiB is needed on a small target. Every
+ * record is one call of rm_rec() with a format: one writer instead of a
+ * function per record type keeps the core small (goal: <= 4 KiB Flash).
  */
 #ifndef RTOSMETER_RM_CORE_H
 #define RTOSMETER_RM_CORE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "rtosmeter/bench.h"
 
-void rm_rec_begin(const char *type);
-void rm_rec_raw(const char *s);          /* unescaped text, e.g. " 3 0 " */
-void rm_rec_u32(uint32_t v);             /* decimal */
-void rm_rec_field(const char *key, const char *value); /* " key=value" */
-void rm_rec_field_u32(const char *key, uint32_t v);
-void rm_rec_field_hex(const char *key, uint32_t v);
-void rm_rec_escaped(const char *s);      /* append to an open value */
-void rm_rec_end(void);
+/* One whole record: "@RM <seq> " + fmt expanded + " *<crc>\n", written under
+ * rm_port_sched_lock(). fmt is the record type and its fields as literal
+ * text, with these conversions (arguments in order):
+ *   %s  const char *, escaped (a field value)    %r  const char *, as is
+ *   %u  uint32_t, decimal
+ *   %x  uint32_t, 8 lower-case hex digits         %_  an escaped space (%20)
+ *   %b  const uint32_t *, uint32_t n: n samples in base 32 (protocol.md)
+ * e.g. rm_rec("COUNT name=%s period=%u value=%u", name, p, v). */
+void rm_rec(const char *fmt, ...);
+/* The same without the lock: for a caller that holds it, or must not take
+ * it (the fault path, in handler mode). rm_vrec is the writer itself. */
+void rm_rec_unlocked(const char *fmt, ...);
+void rm_vrec(const char *fmt, va_list ap);
 
-/* Case state, owned by runner.c, consulted by stream.c. */
+/* Case state, owned by runner.c, consulted by stream.c. The order matters:
+ * a case may emit while the state is at most RM_CS_OPEN. */
 typedef enum {
     RM_CS_NONE,    /* outside a case */
     RM_CS_PENDING, /* case started, CASE record not yet written */
     RM_CS_OPEN,    /* CASE written, records may follow */
     RM_CS_FAILED,  /* FAIL written: only END may follow */
-    RM_CS_UNSUP,   /* UNSUP written instead of CASE: nothing follows */
+    RM_CS_UNSUP,   /* UNSUP written (instead of CASE, or ending it) */
 } rm_case_state_t;
 
 /* Writes the CASE record if it is still pending; false when the case may
  * not emit any more (failed or unsupported). */
 bool rm_case_emit_ok(void);
-void rm_series_reset_all(void); /* end of a case: release the buffers */
+void rm_series_reset_all(void); /* start of a case: release the buffers */
 
 #endif /* RTOSMETER_RM_CORE_H */

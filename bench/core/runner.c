@@ -1,10 +1,15 @@
 /* rtosmeter runner: the thread every port starts at RM_PRIO_RUNNER. It writes
  * HELLO and the configuration, runs calib.overhead, then every case that the
  * group registered with RM_CASE (linker section `rm_cases`) in source order,
- * and ends with BYE. Also here: case control (fail/unsupported), the runner's hand-over
- * with case threads, benchmark interrupt dispatch and fault reporting.
+ * and ends with BYE. Also here: case control (fail/unsupported), the
+ * runner's hand-over with case threads, the throughput period in ticks,
+ * benchmark interrupt dispatch and fault reporting.
  */
 #include "rm_core.h"
+
+#ifndef RM_TM_PERIOD_MS
+#error "RM_TM_PERIOD_MS is not set in rm_build_config.h: regenerate it with rtosmeter.build"
+#endif
 
 /* The group name comes from a one-line source generated per executable by
  * bench/CMakeLists.txt. */
@@ -15,83 +20,68 @@ extern const char rm_group_name[];
 extern const rm_case_t __start_rm_cases[] __attribute__((weak));
 extern const rm_case_t __stop_rm_cases[] __attribute__((weak));
 
-static const char *volatile case_id;
-static volatile rm_case_state_t case_state = RM_CS_NONE;
+/* Not volatile: case threads change them only inside calls the runner makes
+ * (rm_case_wait_done and the case's own function), which the compiler cannot
+ * see through, so every read after such a call reloads them. */
+static const char *case_id;
+static rm_case_state_t case_state = RM_CS_NONE;
 static uint32_t cases_run;
 static rm_thread_t runner_thread;
 static volatile bool runner_waiting;
 static volatile rm_irq_handler_t irq_handler;
 
 /* ---- case state ------------------------------------------------------- */
-bool rm_case_emit_ok(void)
+/* Not inlined: end_early and run_one would each carry a copy (Flash). */
+__attribute__((noinline)) bool rm_case_emit_ok(void)
 {
     if (case_state == RM_CS_PENDING) {
         case_state = RM_CS_OPEN;
-        rm_rec_begin("CASE");
-        rm_rec_field("id", case_id);
-        rm_rec_end();
+        rm_rec("CASE id=%s", case_id);
     }
-    return case_state == RM_CS_OPEN || case_state == RM_CS_NONE;
+    return case_state <= RM_CS_OPEN; /* NONE or OPEN */
 }
 
 bool rm_case_failed(void)
 {
-    return case_state == RM_CS_FAILED || case_state == RM_CS_UNSUP;
+    return case_state >= RM_CS_FAILED;
 }
 
-/* FAIL with reason = a b c d concatenated: the pieces are escaped straight
- * into the record, so no buffer is needed for "FATAL: <call> failed (rc)". */
-static void fail_record(const char *a, const char *b, const char *c,
-                        const char *d)
+/* Ends the open case early as `st` (FAILED or UNSUP); false when no case is
+ * open or it already ended (the first reason is kept). A FAIL needs the CASE
+ * record; an UNSUP stands alone, or ends a case that has emitted (the
+ * harness keeps its records and marks it unsupported). */
+__attribute__((noinline)) static bool end_early(rm_case_state_t st)
 {
-    if (case_state == RM_CS_NONE || !rm_case_emit_ok()) {
-        return; /* outside a case, or already failed: keep the first reason */
+    if (case_state == RM_CS_NONE || case_state >= RM_CS_FAILED) {
+        return false;
     }
-    case_state = RM_CS_FAILED;
-    rm_rec_begin("FAIL");
-    rm_rec_field("reason", a);
-    rm_rec_escaped(b);
-    rm_rec_escaped(c);
-    rm_rec_escaped(d);
-    rm_rec_end();
+    if (st == RM_CS_FAILED) {
+        (void)rm_case_emit_ok();
+    }
+    case_state = st;
+    return true;
 }
 
 void rm_fail(const char *reason)
 {
-    fail_record(reason, "", "", "");
+    if (end_early(RM_CS_FAILED)) {
+        rm_rec("FAIL reason=%s", reason);
+    }
 }
 
 void rm_fatal(const char *call, int rc)
 {
-    char code[16]; /* " failed (-123)" for the small RM_E* codes */
-    uint32_t v = (uint32_t)(rc < 0 ? -rc : rc);
-    char *p = &code[sizeof code - 1];
-    *p = '\0';
-    *--p = ')';
-    do {
-        *--p = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v != 0u && p > &code[3]);
-    if (rc < 0) {
-        *--p = '-';
+    if (end_early(RM_CS_FAILED)) {
+        rm_rec("FAIL reason=FATAL:%_%s%_failed%_(%r%u)", call, rc < 0 ? "-" : "",
+               (uint32_t)(rc < 0 ? -rc : rc));
     }
-    *--p = '(';
-    *--p = ' ';
-    fail_record("FATAL: ", call, " failed", p);
 }
 
 void rm_unsupported(const char *reason)
 {
-    if (case_state == RM_CS_PENDING) {
-        /* Nothing emitted yet: the case is simply unsupported. */
-        case_state = RM_CS_UNSUP;
-        rm_rec_begin("UNSUP");
-        rm_rec_field("id", case_id);
-        rm_rec_field("reason", reason);
-        rm_rec_end();
-        return;
+    if (end_early(RM_CS_UNSUP)) {
+        rm_rec("UNSUP id=%s reason=%s", case_id, reason);
     }
-    fail_record("unsupported: ", reason, "", "");
 }
 
 /* ---- runner / case thread hand-over ------------------------------------ */
@@ -143,45 +133,32 @@ void rm_spin(uint32_t n)
 
 _Noreturn void rm_report_fault(const rm_fault_t *f)
 {
-    rm_rec_begin("FAULT");
-    rm_rec_field_hex("pc", f->pc);
-    rm_rec_field_hex("lr", f->lr);
-    rm_rec_field_hex("psr", f->psr);
-    rm_rec_field_hex("cfsr", f->cfsr);
-    rm_rec_field_hex("hfsr", f->hfsr);
-    rm_rec_field_hex("mmfar", f->mmfar);
-    rm_rec_field_hex("bfar", f->bfar);
-    rm_rec_end();
-    rm_rec_begin("BYE");
-    rm_rec_field_u32("cases", cases_run);
-    rm_rec_field_u32("status", 3u);
-    rm_rec_end();
+    /* Handler mode: no kernel call, so no record lock. */
+    rm_rec_unlocked("FAULT pc=%x lr=%x psr=%x cfsr=%x hfsr=%x mmfar=%x bfar=%x", f->pc,
+                    f->lr, f->psr, f->cfsr, f->hfsr, f->mmfar, f->bfar);
+    rm_rec_unlocked("BYE cases=%u status=%u", cases_run, (uint32_t)3u);
     rm_target_exit(3);
 }
 
 /* ---- the runner ---------------------------------------------------------- */
-#define RM_CAP_NAME_(name, bit, desc) [bit] = #name,
-static const char *const cap_names[] = {RM_CAPS(RM_CAP_NAME_)};
-#undef RM_CAP_NAME_
+static uint32_t port_caps;
 
-static uint32_t port_caps = (uint32_t)(RM_PORT_CAPS);
+uint32_t rm_tm_period_ticks(void)
+{
+    /* Exact for whole milliseconds of any tick rate up to 100 kHz (30 s). */
+    uint32_t hz = rm_tick_hz();
+    uint32_t ticks = (uint32_t)(RM_TM_PERIOD_MS) * hz / 1000u;
+    return ticks != 0u ? ticks : (uint32_t)(hz != 0u); /* 1, or 0 without a tick */
+}
 
 static void write_hello(void)
 {
-    rm_rec_begin("HELLO");
-    rm_rec_field_u32("v", 1u);
-    rm_rec_field("port", RM_PORT_NAME);
-    rm_rec_field("target", RM_TARGET_NAME);
-    rm_rec_field("group", rm_group_name);
-    rm_rec_field("ts", RM_TS_NAME);
-    rm_rec_field("unit", RM_TS_UNIT);
-    rm_rec_field_u32("hz", (uint32_t)(RM_TS_HZ));
-    rm_rec_field_u32("samples", (uint32_t)(RM_SAMPLES));
-    rm_rec_field_u32("batch", (uint32_t)(RM_BATCH));
-    rm_rec_field_u32("tm_period", (uint32_t)(RM_TM_PERIOD_TICKS));
-    rm_rec_field_u32("tm_periods", (uint32_t)(RM_TM_PERIODS));
-    rm_rec_field("profile", RM_PROFILE);
-    rm_rec_end();
+    rm_rec("HELLO v=1 port=%s target=%s group=%s ts=%s unit=%s hz=%u samples=%u batch=%u "
+           "tm_period=%u tm_periods=%u tm_period_ms=%u tick_hz=%u profile=%s",
+           RM_PORT_NAME, RM_TARGET_NAME, rm_group_name, RM_TS_NAME, RM_TS_UNIT,
+           (uint32_t)(RM_TS_HZ), (uint32_t)(RM_SAMPLES), (uint32_t)(RM_BATCH),
+           rm_tm_period_ticks(), (uint32_t)(RM_TM_PERIODS), (uint32_t)(RM_TM_PERIOD_MS),
+           rm_tick_hz(), RM_PROFILE);
 }
 
 static void write_cfg(void)
@@ -192,23 +169,27 @@ static void write_cfg(void)
 #elif defined(__GNUC__)
     rm_emit_cfg("compiler", "gcc " __VERSION__);
 #endif
-    rm_emit_cfg("profile", RM_PROFILE);
+    /* (The profile is in HELLO; tick_hz too, kept here for older readers.) */
     rm_emit_cfg_u32("tick_hz", rm_tick_hz());
 #ifdef RM_NO_WFI
-    rm_emit_cfg("idle", "no WFI (deterministic emulation)");
+    rm_emit_cfg("idle", "no WFI");
 #endif
+    /* What the port honours in this run: never more than port.toml says. */
+    port_caps = rm_port_caps() & (uint32_t)(RM_PORT_CAPS);
     if (rm_port_irq_connect() != RM_OK) {
         port_caps &= ~(uint32_t)RM_CAP_IRQ;
-        rm_emit_cfg("irq_connect", "failed: IRQ cases unsupported");
+        rm_emit_cfg("irq_connect", "failed");
     }
 }
 
 /* calib.overhead: two back-to-back timestamp reads, the cost the harness
- * subtracts from every interval of this stream. */
-static void run_calibration(void)
+ * subtracts from every interval of this stream. An ordinary case on line 0,
+ * so that the runner treats it like any other. */
+static void run_calibration(const rm_case_t *c)
 {
+    (void)c;
     rm_series_t s;
-    rm_series_open(&s, "overhead", "two back-to-back rm_ts() reads");
+    rm_series_open(&s, "overhead", "rm_ts() twice in a row");
     for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
         uint32_t t0 = rm_ts();
         uint32_t t1 = rm_ts();
@@ -217,70 +198,49 @@ static void run_calibration(void)
     rm_series_close(&s);
 }
 
-/* Runs one case (c == NULL: the calibration); true if it failed. */
-static bool run_one(const char *id, const rm_case_t *c)
+static const rm_case_t calib_case = {"calib.overhead", 0u, run_calibration, NULL, 0u};
+
+/* Runs one case; true if it failed. */
+static bool run_one(const rm_case_t *c)
 {
-    case_id = id;
+    case_id = c->id;
     case_state = RM_CS_PENDING;
     rm_series_reset_all();
     cases_run++;
-    uint32_t missing = c != NULL ? c->needs & ~port_caps : 0u;
+    uint32_t missing = c->needs & ~port_caps;
     if (missing != 0u) {
+        /* The mask only: the host names the bits (RM_CAPS). A declared cap
+         * that is missing was withdrawn at run time: the port says why. */
+        const char *note = (missing & (uint32_t)(RM_PORT_CAPS)) != 0u ? rm_port_caps_note()
+                                                                      : NULL;
         case_state = RM_CS_UNSUP;
-        rm_rec_begin("UNSUP");
-        rm_rec_field("id", id);
-        rm_rec_field("reason", "port lacks ");
-        const char *sep = "";
-        for (uint32_t bit = 0; bit < 32u; bit++) {
-            if ((missing & (1ul << bit)) != 0u) {
-                rm_rec_escaped(sep);
-                rm_rec_escaped(bit < sizeof cap_names / sizeof cap_names[0] &&
-                                       cap_names[bit] != NULL
-                                   ? cap_names[bit]
-                                   : "?");
-                sep = ", ";
-            }
-        }
-        rm_rec_end();
+        rm_rec("UNSUP id=%s missing=%x%r%s", c->id, missing, note ? " note=" : "",
+               note ? note : "");
     } else {
-        if (c != NULL) {
-            c->run(c);
-        } else {
-            run_calibration();
-        }
+        c->run(c);
     }
     bool failed = case_state == RM_CS_FAILED;
     if (case_state != RM_CS_UNSUP) {
         (void)rm_case_emit_ok();
-        rm_rec_begin("END");
-        rm_rec_field("id", id);
-        rm_rec_field("status", failed ? "failed" : "ok");
-        rm_rec_end();
+        rm_rec("END id=%s status=%s", c->id, failed ? "failed" : "ok");
     }
     case_state = RM_CS_NONE;
     return failed;
 }
 
-/* The case after `prev` in source order (prev == NULL: the first one), or
- * NULL. The section's own order is the toolchain's choice, so the runner
- * orders by the RM_CASE line (ties, which need two RM_CASE on one line, by
- * address). A quadratic scan: a group has a dozen cases, and it keeps the
- * const table in flash and needs no RAM. */
-static bool case_before(const rm_case_t *a, const rm_case_t *b)
-{
-    return a->line < b->line || (a->line == b->line && a < b);
-}
-
-static const rm_case_t *next_case(const rm_case_t *prev)
+/* The case registered on the first line after `after` (0: the first case),
+ * or NULL. The section's own order is the toolchain's choice, so the runner
+ * orders by the RM_CASE line (one per line: the catalog requires it too). A
+ * quadratic scan: a group has a dozen cases, and it keeps the const table in
+ * flash and needs no RAM. A group without cases has the weak bounds 0, 0. */
+static const rm_case_t *next_case(uint32_t after)
 {
     const rm_case_t *best = NULL;
-    const rm_case_t *first = __start_rm_cases, *end = __stop_rm_cases;
-    if (first == NULL) {
-        return NULL; /* the group registered no case: the weak symbols are 0 */
-    }
-    for (const rm_case_t *c = first; c < end; c++) {
-        if ((prev == NULL || case_before(prev, c)) && (best == NULL || case_before(c, best))) {
+    uint32_t best_line = UINT32_MAX;
+    for (const rm_case_t *c = __start_rm_cases; c < __stop_rm_cases; c++) {
+        if (c->line > after && c->line < best_line) {
             best = c;
+            best_line = c->line;
         }
     }
     return best;
@@ -292,13 +252,12 @@ void rm_runner_main(void *arg)
     runner_thread = rm_thread_self();
     write_hello();
     write_cfg();
-    bool failed = run_one("calib.overhead", NULL);
-    for (const rm_case_t *c = next_case(NULL); c != NULL; c = next_case(c)) {
-        failed = run_one(c->id, c) || failed;
+    bool failed = false;
+    /* The calibration (line 0) first, then the group's cases: one call site
+     * each, so neither is inlined twice. */
+    for (const rm_case_t *c = &calib_case; c != NULL; c = next_case(c->line)) {
+        failed = run_one(c) || failed;
     }
-    rm_rec_begin("BYE");
-    rm_rec_field_u32("cases", cases_run);
-    rm_rec_field_u32("status", failed ? 1u : 0u);
-    rm_rec_end();
+    rm_rec("BYE cases=%u status=%u", cases_run, (uint32_t)(failed ? 1u : 0u));
     rm_target_exit(failed ? 1 : 0);
 }

@@ -3,8 +3,11 @@
  * the reporting calls of bench.h.
  *
  * Code size matters more than speed here (a Cortex-M0 with 16 KiB RAM runs
- * this too): the CRC is computed bitwise without a table, bytes go out
- * through a 64-byte buffer, and no printf is used.
+ * this too): one format-driven writer (rm_rec) serves every record type, the
+ * CRC is computed bitwise without a table, bytes go out through a 64-byte
+ * buffer, and no printf is used. The target writes numbers and the host
+ * names them: a missing capability goes out as a mask (UNSUP missing=), and
+ * the harness reads the names from RM_CAPS in port.h.
  */
 #include "rm_core.h"
 
@@ -22,7 +25,11 @@ static void out_flush(void)
     }
 }
 
-static void out_put(char c) /* part of the CRC */
+/* The writer's helpers are not inlined: each is called from several places,
+ * and here size beats speed (records are written outside measurements). */
+#define RM_SMALL __attribute__((noinline))
+
+RM_SMALL static void out_put(char c)
 {
     uint32_t crc = rec_crc ^ (uint8_t)c;
     for (int i = 0; i < 8; i++) {
@@ -35,135 +42,167 @@ static void out_put(char c) /* part of the CRC */
     }
 }
 
-static const char hex_digits[] = "0123456789abcdef";
-
-void rm_rec_raw(const char *s)
+RM_SMALL static void put_str(const char *s)
 {
     while (*s != '\0') {
         out_put(*s++);
     }
 }
 
-void rm_rec_u32(uint32_t v)
+/* Most significant digit first, by recursion (at most 10 levels): shorter
+ * than a digit buffer. */
+RM_SMALL static void put_u32(uint32_t v)
 {
-    char tmp[10];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v != 0u);
-    while (n > 0) {
-        out_put(tmp[--n]);
+    if (v >= 10u) {
+        put_u32(v / 10u);
     }
+    out_put((char)('0' + v % 10u));
 }
 
-void rm_rec_begin(const char *type)
+/* One digit 0-9, then `a`...: hex with `a` = 'a' (CRC, FAULT fields) or 'A'
+ * (%XX escapes), d < 16; a sample's final digit (0-9 a-v), d < 32. */
+RM_SMALL static void put_digit(uint32_t d, char a)
 {
-    rec_crc = 0xFFFFFFFFu;
-    rm_rec_raw("@RM ");
-    rm_rec_u32(rec_seq++);
-    out_put(' ');
-    rm_rec_raw(type);
+    out_put((char)(d < 10u ? '0' + d : a + (d - 10u)));
 }
 
-void rm_rec_escaped(const char *s)
+RM_SMALL static void put_escaped(const char *s)
 {
     for (; *s != '\0'; s++) {
         uint8_t c = (uint8_t)*s;
         if (c < 0x21u || c > 0x7eu || c == '%' || c == '*' || c == '=') {
-            /* %XX is upper-case (protocol.md); CRCs and FAULT fields are
-             * lower-case (hex_digits). */
             out_put('%');
-            out_put("0123456789ABCDEF"[c >> 4]);
-            out_put("0123456789ABCDEF"[c & 15u]);
+            put_digit(c >> 4, 'A');
+            put_digit(c & 15u, 'A');
         } else {
             out_put((char)c);
         }
     }
 }
 
-static void field_key(const char *key)
+/* Base 32, most significant digit first (recursion, at most 7 levels):
+ * continuation digits A-Z !#$&+-, then the final digit 0-9 a-v, which
+ * marks the end of the sample. */
+RM_SMALL static void put_sample(uint32_t v, bool final)
 {
-    out_put(' ');
-    rm_rec_raw(key);
-    out_put('=');
+    if (v >= 32u) {
+        put_sample(v >> 5, false);
+    }
+    uint32_t d = v & 31u;
+    if (final) {
+        put_digit(d, 'a');
+    } else {
+        out_put(d < 26u ? (char)('A' + d) : "!#$&+-"[d - 26u]);
+    }
 }
 
-void rm_rec_field(const char *key, const char *value)
+/* 8 lower-case hex digits (%x, the CRC). */
+RM_SMALL static void put_hex32(uint32_t v)
 {
-    field_key(key);
-    rm_rec_escaped(value);
-}
-
-void rm_rec_field_u32(const char *key, uint32_t v)
-{
-    field_key(key);
-    rm_rec_u32(v);
-}
-
-void rm_rec_field_hex(const char *key, uint32_t v)
-{
-    field_key(key);
     for (int sh = 28; sh >= 0; sh -= 4) {
-        out_put(hex_digits[(v >> sh) & 15u]);
+        put_digit((v >> sh) & 15u, 'a');
     }
 }
 
-void rm_rec_end(void)
+void rm_vrec(const char *fmt, va_list ap)
 {
+    rec_crc = 0xFFFFFFFFu;
+    put_str("@RM ");
+    put_u32(rec_seq++);
     out_put(' ');
-    uint32_t crc = ~rec_crc;
-    out_buf[out_len++] = '*'; /* the CRC covers up to the space before '*' */
-    if (out_len == sizeof out_buf) {
-        out_flush();
+    for (; *fmt != '\0'; fmt++) {
+        if (*fmt != '%') {
+            out_put(*fmt);
+            continue;
+        }
+        switch (*++fmt) {
+        case 's':
+            put_escaped(va_arg(ap, const char *));
+            break;
+        case 'r':
+            put_str(va_arg(ap, const char *));
+            break;
+        case 'x':
+            put_hex32(va_arg(ap, uint32_t));
+            break;
+        case '_':
+            put_str("%20");
+            break;
+        case 'b': {
+            const uint32_t *p = va_arg(ap, const uint32_t *);
+            for (uint32_t n = va_arg(ap, uint32_t); n > 0u; n--) {
+                put_sample(*p++, true);
+            }
+            break;
+        }
+        default: /* 'u' */
+            put_u32(va_arg(ap, uint32_t));
+            break;
+        }
     }
-    for (int sh = 28; sh >= 0; sh -= 4) {
-        out_put(hex_digits[(crc >> sh) & 15u]);
-    }
+    out_put(' ');
+    uint32_t crc = ~rec_crc; /* the CRC covers up to the space before '*' */
+    out_put('*');
+    put_hex32(crc);
     out_put('\n');
     out_flush();
+}
+
+/* The record lock (port.h) is never nested: a record is written either by
+ * rm_rec/case_rec, which take it, or by code that already holds it (series)
+ * or must not take it (the fault path), through rm_rec_unlocked. */
+void rm_rec(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rm_port_sched_lock();
+    rm_vrec(fmt, ap);
+    rm_port_sched_unlock();
+    va_end(ap);
+}
+
+void rm_rec_unlocked(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rm_vrec(fmt, ap);
+    va_end(ap);
+}
+
+/* A record inside the current case (writes the pending CASE first); nothing
+ * once the case has failed or is unsupported. */
+static void case_rec(const char *fmt, ...)
+{
+    if (rm_case_emit_ok()) {
+        va_list ap;
+        va_start(ap, fmt);
+        rm_port_sched_lock();
+        rm_vrec(fmt, ap);
+        rm_port_sched_unlock();
+        va_end(ap);
+    }
 }
 
 /* ---- configuration and case records ----------------------------------- */
 void rm_emit_cfg(const char *key, const char *value)
 {
-    rm_rec_begin("CFG");
-    rm_rec_field("k", key);
-    rm_rec_field("v", value);
-    rm_rec_end();
+    rm_rec("CFG k=%s v=%s", key, value);
 }
 
 void rm_emit_cfg_u32(const char *key, uint32_t value)
 {
-    rm_rec_begin("CFG");
-    rm_rec_field("k", key);
-    rm_rec_field_u32("v", value);
-    rm_rec_end();
+    rm_rec("CFG k=%s v=%u", key, value);
 }
 
 void rm_count(const char *name, uint32_t period, uint32_t value)
 {
-    if (!rm_case_emit_ok()) {
-        return;
-    }
-    rm_rec_begin("COUNT");
-    rm_rec_field("name", name);
-    rm_rec_field_u32("period", period);
-    rm_rec_field_u32("value", value);
-    rm_rec_end();
+    case_rec("COUNT name=%s period=%u value=%u", name, period, value);
 }
 
 void rm_check(const char *name, bool ok, uint32_t got, uint32_t want)
 {
-    if (!rm_case_emit_ok()) {
-        return;
-    }
-    rm_rec_begin("CHECK");
-    rm_rec_field("name", name);
-    rm_rec_field_u32("ok", ok ? 1u : 0u);
-    rm_rec_field_u32("got", got);
-    rm_rec_field_u32("want", want);
-    rm_rec_end();
+    case_rec("CHECK name=%s ok=%u got=%u want=%u", name, (uint32_t)(ok ? 1u : 0u), got,
+             want);
     if (!ok) {
         rm_fail("check failed");
     }
@@ -171,108 +210,72 @@ void rm_check(const char *name, bool ok, uint32_t got, uint32_t want)
 
 void rm_meta(const char *key, uint32_t value)
 {
-    if (!rm_case_emit_ok()) {
-        return;
-    }
-    rm_rec_begin("META");
-    rm_rec_field("k", key);
-    rm_rec_field_u32("v", value);
-    rm_rec_end();
+    case_rec("META k=%s v=%u", key, value);
 }
 
 void rm_meta_str(const char *key, const char *value)
 {
-    if (!rm_case_emit_ok()) {
-        return;
-    }
-    rm_rec_begin("META");
-    rm_rec_field("k", key);
-    rm_rec_field("v", value);
-    rm_rec_end();
+    case_rec("META k=%s v=%s", key, value);
 }
 
 /* ---- series ----------------------------------------------------------- */
 /* At most two series are open at once (one per interval of a two-interval
- * case); their buffers are static so the RAM cost is visible in the map. */
-#define RM_SERIES_SLOTS 2
-#define RM_MAX_PER_LINE 2048u /* 7 chars per sample max: lines < 16 KiB */
+ * case); their buffers are static so the RAM cost is visible in the map. A
+ * full buffer is one S record: at 7 characters per sample at most, 2048
+ * samples keep a line under 16 KiB. */
+#define RM_SERIES_SLOTS 2 /* rm_series_close assumes two */
+_Static_assert((RM_BATCH) >= 1 && (RM_BATCH) <= 2048,
+               "RM_BATCH must be 1..2048 (one S record of at most 16 KiB)");
 
 static uint32_t series_buf[RM_SERIES_SLOTS][RM_BATCH];
-static bool series_used[RM_SERIES_SLOTS];
+static uint8_t series_used; /* bit i: slot i is open */
 static uint16_t series_next_id;
 
 void rm_series_reset_all(void)
 {
-    for (int i = 0; i < RM_SERIES_SLOTS; i++) {
-        series_used[i] = false;
-    }
+    series_used = 0u;
     series_next_id = 0u;
 }
 
-void rm_series_open(rm_series_t *s, const char *name, const char *what)
+RM_SMALL static void series_open(rm_series_t *s, const char *name, const char *what,
+                        const char *extra)
 {
     s->buf = NULL;
     s->total = 0u;
     s->fill = 0u;
     s->id = series_next_id++;
-    for (int i = 0; i < RM_SERIES_SLOTS; i++) {
-        if (!series_used[i]) {
-            series_used[i] = true;
+    for (unsigned i = 0; i < RM_SERIES_SLOTS; i++) {
+        if ((series_used & (1u << i)) == 0u) {
+            series_used |= (uint8_t)(1u << i);
             s->buf = series_buf[i];
             break;
         }
     }
     if (s->buf == NULL) {
-        rm_fail("more than 2 series open at once");
+        rm_fail("more than 2 series open");
         return;
     }
-    if (!rm_case_emit_ok()) {
-        return;
-    }
-    rm_rec_begin("SERIES");
-    rm_rec_field_u32("id", s->id);
-    rm_rec_field("name", name);
-    rm_rec_field("what", what);
-    rm_rec_end();
+    case_rec("SERIES id=%u name=%s what=%s%r", (uint32_t)s->id, name, what, extra);
 }
 
-/* Base 32, most significant digit first; the last digit marks the end. */
-static void put_sample(uint32_t v)
+void rm_series_open(rm_series_t *s, const char *name, const char *what)
 {
-    char tmp[7];
-    int n = 0;
-    tmp[n++] = "0123456789abcdefghijklmnopqrstuv"[v & 31u];
-    v >>= 5;
-    while (v != 0u) {
-        tmp[n++] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ!#$&+-"[v & 31u];
-        v >>= 5;
-    }
-    while (n > 0) {
-        out_put(tmp[--n]);
-    }
+    series_open(s, name, what, "");
 }
 
-static void series_flush(rm_series_t *s)
+void rm_series_open_diff(rm_series_t *s, const char *name, const char *what)
 {
-    uint32_t done = 0u;
-    while (done < s->fill) {
-        uint32_t n = s->fill - done;
-        if (n > RM_MAX_PER_LINE) {
-            n = RM_MAX_PER_LINE;
-        }
-        if (rm_case_emit_ok()) {
-            rm_rec_begin("S");
-            out_put(' ');
-            rm_rec_u32(s->id);
-            out_put(' ');
-            rm_rec_u32(s->total - s->fill + done);
-            out_put(' ');
-            for (uint32_t i = 0; i < n; i++) {
-                put_sample(s->buf[done + i]);
-            }
-            rm_rec_end();
-        }
-        done += n;
+    series_open(s, name, what, " sub=0");
+}
+
+/* With the lock held: several threads may add to one series (lat.yield), and
+ * time slicing may switch between them anywhere. The case cannot be pending
+ * here (the SERIES record wrote CASE), so rm_case_emit_ok() only tests. */
+RM_SMALL static void series_flush(rm_series_t *s)
+{
+    if (s->fill != 0u && rm_case_emit_ok()) {
+        rm_rec_unlocked("S %u %u %b", (uint32_t)s->id, s->total - s->fill, s->buf,
+                        s->fill);
     }
     s->fill = 0u;
 }
@@ -282,11 +285,13 @@ void rm_series_add(rm_series_t *s, uint32_t ticks)
     if (s->buf == NULL) {
         return;
     }
+    rm_port_sched_lock();
     s->buf[s->fill++] = ticks;
     s->total++;
-    if (s->fill == (uint32_t)RM_BATCH) {
+    if (s->fill == (uint32_t)(RM_BATCH)) {
         series_flush(s);
     }
+    rm_port_sched_unlock();
 }
 
 void rm_series_close(rm_series_t *s)
@@ -294,11 +299,9 @@ void rm_series_close(rm_series_t *s)
     if (s->buf == NULL) {
         return;
     }
+    rm_port_sched_lock();
     series_flush(s);
-    for (int i = 0; i < RM_SERIES_SLOTS; i++) {
-        if (s->buf == series_buf[i]) {
-            series_used[i] = false;
-        }
-    }
+    series_used &= (uint8_t)~(1u << (s->buf == series_buf[0] ? 0u : 1u));
     s->buf = NULL;
+    rm_port_sched_unlock();
 }

@@ -35,6 +35,9 @@
  *   EVENT (xEventGroupSetBitsFromISR needs the timer task).
  * - Start-up: main creates only the runner thread; nothing is suspended or
  *   resumed before the scheduler runs.
+ * - Result stream: each record is written with the scheduler suspended
+ *   (rm_port_sched_lock = vTaskSuspendAll), so time slicing cannot
+ *   interleave two tasks' records.
  */
 #include "FreeRTOS.h"
 #include "event_groups.h"
@@ -563,6 +566,22 @@ int main(void)
     static const char msg[] = "FATAL: vTaskStartScheduler returned\n";
     rm_target_write(msg, sizeof msg - 1u);
     rm_target_exit(1);
+}
+
+/* ---- the result stream ---------------------------------------------------- */
+/* The core writes each record between these calls (port.h). With time
+ * slicing on (vendor profile) two equal-priority tasks both write records
+ * (lat.yield) and a tick could switch tasks mid-record: suspending the
+ * scheduler defers every switch until the record is out; interrupts still
+ * run. vTaskSuspendAll nests, and the record writer never blocks. */
+void rm_port_sched_lock(void)
+{
+    vTaskSuspendAll();
+}
+
+void rm_port_sched_unlock(void)
+{
+    (void)xTaskResumeAll();
 }
 
 #define RM_STR_(x) #x

@@ -11,12 +11,17 @@
  *   RM_PRIO_MAX 30 -> 40, RM_PRIO_RUNNER 31 -> 41); the interrupt thread runs
  *   at 50, above everything. Without the permission for SCHED_FIFO the port
  *   falls back to SCHED_OTHER, warns on stderr and records
- *   CFG sched=SCHED_OTHER (fallback: <reason>): such results are not fair,
- *   and only groups whose cases run on the runner alone (lat_memory,
- *   tm_basic) are reliable: every other case assumes that a less urgent
- *   thread cannot run while the runner is ready, so under the fallback it
- *   may fail a check, crash (a thread using an object the runner has not
- *   created yet) or crawl (lat_lifecycle's 20 spinning threads share the CPU).
+ *   CFG sched=SCHED_OTHER (fallback: <reason>), and withdraws at run time
+ *   (rm_port_caps) every capability that needs real priorities: THREAD,
+ *   SUSPEND, PREEMPTIVE, SLEEP_UNTIL, IRQ, ISR_RESUME, ISR_SIGNAL (every case
+ *   with threads assumes that a less urgent thread cannot run while the
+ *   runner is ready; the interrupt thread must preempt). Those cases are
+ *   reported unsupported with the reason (rm_port_caps_note); the cases that
+ *   run on the runner alone (lat.*.nocs, lat.pool, lat.heap) still run.
+ * - Records: a PI mutex around each record (rm_port_sched_lock), with
+ *   cancellation and the suspend signal held off while it is held, so no two
+ *   threads interleave a record under any policy, and a thread deleted or
+ *   suspended mid-record cannot keep the lock.
  * - Suspend/resume: a per-thread binary semaphore. A thread suspends itself
  *   by waiting on it; another thread is suspended with a signal whose
  *   handler waits on it. resume() posts it at most once, so a resume that
@@ -75,6 +80,7 @@ struct rm_thread {
 static __thread struct rm_thread *self_thread;
 static bool sched_fifo = true;
 static char sched_note[160] = "SCHED_FIFO";
+static char caps_note[200];
 static char cpu_note[96] = "not pinned";
 static struct timespec t_start;
 static int suspend_signal;
@@ -734,6 +740,55 @@ void rm_port_describe(void)
     rm_emit_cfg("mutex", "pthread_mutex PTHREAD_PRIO_INHERIT");
 }
 
+/* ---- run-time capabilities and the record lock --------------------------- */
+/* Without SCHED_FIFO, priorities are not enforced: withdraw what needs them. */
+#define RT_CAPS                                                                 \
+    (RM_CAP_THREAD | RM_CAP_SUSPEND | RM_CAP_PREEMPTIVE | RM_CAP_SLEEP_UNTIL |    \
+     RM_CAP_IRQ | RM_CAP_ISR_RESUME | RM_CAP_ISR_SIGNAL)
+
+uint32_t rm_port_caps(void)
+{
+    uint32_t caps = (uint32_t)(RM_PORT_CAPS);
+    return sched_fifo ? caps : caps & ~(uint32_t)(RT_CAPS);
+}
+
+const char *rm_port_caps_note(void)
+{
+    return sched_fifo ? NULL : caps_note;
+}
+
+static pthread_mutex_t rec_lock;
+static sigset_t rec_blocked; /* the suspend signal */
+static __thread sigset_t rec_saved_mask;
+static __thread int rec_saved_cancel;
+
+void rm_port_sched_lock(void)
+{
+    /* Neither cancelled (rm_thread_delete) nor suspended while holding it. */
+    (void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &rec_saved_cancel);
+    (void)pthread_sigmask(SIG_BLOCK, &rec_blocked, &rec_saved_mask);
+    (void)pthread_mutex_lock(&rec_lock);
+}
+
+void rm_port_sched_unlock(void)
+{
+    (void)pthread_mutex_unlock(&rec_lock);
+    (void)pthread_sigmask(SIG_SETMASK, &rec_saved_mask, NULL);
+    (void)pthread_setcancelstate(rec_saved_cancel, NULL);
+}
+
+static void rec_lock_init(void)
+{
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    /* A less urgent writer holding it is boosted past a spinning thread. */
+    pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+    pthread_mutex_init(&rec_lock, &ma);
+    pthread_mutexattr_destroy(&ma);
+    sigemptyset(&rec_blocked);
+    sigaddset(&rec_blocked, suspend_signal);
+}
+
 /* Pin the process (and so every thread it creates) to the last CPU it may
  * use; CFG cpu records which, or why not. */
 static void pin_one_cpu(void)
@@ -767,10 +822,16 @@ static void setup_scheduling(void)
     if (rc != 0) {
         sched_fifo = false;
         snprintf(sched_note, sizeof sched_note, "SCHED_OTHER (fallback: %s)", strerror(rc));
+        snprintf(caps_note, sizeof caps_note,
+                 "SCHED_FIFO refused (%s): run as root or raise RLIMIT_RTPRIO / grant "
+                 "CAP_SYS_NICE",
+                 strerror(rc));
         fprintf(stderr,
                 "rtosmeter posix port: warning: SCHED_FIFO not permitted (%s); "
                 "running with SCHED_OTHER, priorities are not enforced and the "
-                "results are not comparable. Run as root or grant CAP_SYS_NICE.\n",
+                "results are not comparable: the cases that need real priorities are "
+                "reported unsupported. Run as root, raise RLIMIT_RTPRIO or grant "
+                "CAP_SYS_NICE.\n",
                 strerror(rc));
     }
 }
@@ -786,6 +847,7 @@ int main(void)
     sa.sa_handler = on_suspend_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(suspend_signal, &sa, NULL);
+    rec_lock_init();
 
     sem_init(&irq_sem, 0, 0);
     rm_thread_t irq, runner;

@@ -1,4 +1,4 @@
-/* rtosmeter port for Eclipse ThreadX: the porting layer (port.h) on ThreadX's
+/* rtosmeter port for ThreadX: the porting layer (port.h) on ThreadX's
  * native tx_* API, one ThreadX call per operation.
  *
  * Design decisions:
@@ -425,6 +425,17 @@ int main(void)
     tx_kernel_enter(); /* never returns */
     return 0;
 }
+
+/* The record lock of port.h (rm_port_sched_lock/unlock) keeps the core's
+ * no-op default on purpose: ThreadX never time-slices our threads (each is
+ * created with TX_NO_TIME_SLICE, in both profiles), so an equal-priority
+ * thread runs only when the writer yields or blocks, which the record writer
+ * never does. A more urgent thread could still preempt a writer if an
+ * interrupt readied it mid-record; in the cases a more urgent thread becomes
+ * ready only through the running thread's own kernel call, never during a
+ * record. (tx_thread_preemption_change, ThreadX's way to hold preemption
+ * off, is compiled out with the preemption threshold in the benchmark
+ * profile; a port that needs a lock would use it or a mutex.) */
 
 void rm_port_describe(void)
 {

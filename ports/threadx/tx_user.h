@@ -1,7 +1,7 @@
 /* ThreadX configuration for rtosmeter (TX_USER_FILE of the kernel build).
  *
  * port.cmake defines RM_TX_PROFILE_VENDOR=1 for the "vendor" profile (the
- * kernel as Eclipse ThreadX ships it: error checking on, 100 Hz tick, timer
+ * kernel as ThreadX ships it: error checking on, 100 Hz tick, timer
  * thread, notify callbacks, preemption threshold) and RM_TX_PROFILE_VENDOR=0
  * for every other profile, which gets the benchmark configuration of
  * BENCHMARKS.md "Fairness rules": argument checking, notify callbacks, stack

@@ -12,11 +12,14 @@ runner recorded with each execution says how to read it:
 
 The median of the stream's `calib.overhead` series (two back-to-back
 timestamp reads, cold sample excluded) is subtracted from every interval of
-that stream, clamped at 0, and reported as `Distribution.overhead`.
+that stream, clamped at 0, and reported as `Distribution.overhead`; not from
+a series the firmware marked `sub=0` (differences of two intervals, e.g.
+irq.latency_jitter's `delta`), whose `overhead` is 0.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections import defaultdict
@@ -40,6 +43,7 @@ from rtosmeter.store import ExecutionRow, Store
 
 CALIB_CASE = "calib.overhead"
 CALIB_SERIES = "overhead"
+NOT_RUN_STATUSES = ("unsupported", "skipped")  # build rows of combinations not run here
 
 
 def format_hz(hz: float) -> str:
@@ -103,8 +107,8 @@ def distribution(samples: np.ndarray[Any, Any], name: str, what: str, unit: Unit
     if unit.per_tick != 1.0:
         values *= unit.per_tick
     s = stats.summarize(values)
-    return Distribution(name, what, unit, s.n, s.cold, s.mean, s.std, s.min, s.p1, s.p25,
-                        s.p50, s.p75, s.p99, s.max, s.jitter, overhead_ticks * unit.per_tick)
+    return Distribution(**dataclasses.asdict(s), series=name, what=what, unit=unit,
+                        overhead=overhead_ticks * unit.per_tick)
 
 
 def _system(builds: Mapping[int, Any], ex: ExecutionRow) -> str:
@@ -146,8 +150,10 @@ def load_run(store: Store, run_id: int) -> RunView:
     overhead = _overheads(store, run_id)
     units = {e.id: unit_for(e.hello, e.runner) for e in execs.values()}
 
+    # A combination that cannot run here is not an error: reports list it apart
+    # (not_run_here()).
     errors = [f"{b.port}/{b.target}/{b.profile}: build {b.status}: {b.error}"
-              for b in builds.values() if b.status != "ok"]
+              for b in builds.values() if b.status not in ("ok", *NOT_RUN_STATUSES)]
     for ex in execs.values():
         errors += _execution_errors(builds, ex)
 
@@ -165,7 +171,10 @@ def load_run(store: Store, run_id: int) -> RunView:
     for srow in store.iter_series(run_id):
         case = results[srow.case_row]
         ex_id = exec_of[srow.case_row]
-        ticks = 0.0 if case.case_id == CALIB_CASE else overhead.get(ex_id, 0.0)
+        # calib.overhead is the overhead; a sub=0 series is a difference of
+        # two intervals, in which it cancels (docs/protocol.md)
+        ticks = (0.0 if case.case_id == CALIB_CASE or not srow.subtract
+                 else overhead.get(ex_id, 0.0))
         case.distributions.append(
             distribution(srow.samples, srow.name, srow.what, units[ex_id], ticks))
     for case_row, name, _period, value in store.counts(run_id):
@@ -179,7 +188,14 @@ def load_run(store: Store, run_id: int) -> RunView:
     infos = []
     for b in builds.values():
         first = next((e for e in execs.values() if e.build_id == b.id), None)
-        config = {**stream_cfg.get(b.id, {}), **_str_dict(b.config)}
+        # The stream's own word on the throughput period backs up the build's.
+        hello = ({f"{k}_ticks" if k == "tm_period" else k: first.hello[k]
+                  for k in ("tm_period", "tm_periods", "tm_period_ms", "tick_hz")
+                  if k in first.hello} if first else {})
+        cfg = stream_cfg.get(b.id, {})
+        # the build's word wins, but an empty value does not hide the stream's
+        built = {k: v for k, v in _str_dict(b.config).items() if v or not cfg.get(k)}
+        config = {**hello, **cfg, **built}
         runner = _str_dict(first.runner) if first else {}
         if first:  # the unit figures are in; the counter's own unit stays apart
             if runner.get("unit", "") not in ("", units[first.id].label):
@@ -188,6 +204,7 @@ def load_run(store: Store, run_id: int) -> RunView:
         infos.append(BuildInfo(b.port, b.target, b.profile, b.status, b.error, config, runner))
     footprints = [fp for ex in execs.values()
                   if (fp := _footprint(builds[ex.build_id], ex)) is not None]
+    add_calibration_checks(list(results.values()))
     return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
                    _str_dict(run.host), infos, list(results.values()), footprints, errors)
 
@@ -196,12 +213,27 @@ def load_run(store: Store, run_id: int) -> RunView:
 
 
 def family(case: CaseResult) -> str:
-    """throughput | latency | other (by what the case reported, then by its id)."""
-    if case.counts or case.case_id.startswith("tm."):
+    """throughput | latency | other.
+
+    Only `tm.*` cases are the throughput family (BENCHMARKS.md section 1);
+    an interrupt rate ramp (irq.max_rate, counts per step) is "other", so it
+    is never normalised against Thread-Metric scores. A case with interval
+    series, or a latency case id, is latency.
+    """
+    if case.case_id.startswith("tm."):
         return "throughput"
-    if case.distributions or case.case_id.startswith(("lat.", "calib.", "irq.")):
+    if is_interrupt_rate(case):
+        return "other"
+    if case.distributions or case.case_id.startswith(("lat.", "calib.", "sw.", "irq.")):
         return "latency"
     return "other"
+
+
+def is_interrupt_rate(case: CaseResult) -> bool:
+    """An interrupt-responsiveness case that reports a rate, not intervals
+    (irq.max_rate: counts per step of the ramp, the result in META)."""
+    return case.case_id.startswith("irq.") and (bool(case.counts)
+                                                or case.case_id.endswith("max_rate"))
 
 
 def system(case: CaseResult) -> str:
@@ -231,7 +263,7 @@ def normalise_throughput(cases: Iterable[CaseResult]) -> list[Normalised]:
     groups: dict[tuple[str, str], list[tuple[str, float]]] = defaultdict(list)
     for c in cases:
         score = c.score
-        if score is not None and c.status == "ok":
+        if score is not None and c.status == "ok" and family(c) == "throughput":
             groups[(c.target, c.case_id)].append((system(c), score))
     out = []
     for (target, case_id), scores in sorted(groups.items()):
@@ -243,3 +275,80 @@ def normalise_throughput(cases: Iterable[CaseResult]) -> list[Normalised]:
                 100.0 * score / best if best > 0 else math.nan,
                 score / slowest if slowest > 0 else math.nan))
     return out
+
+
+# ---- calibration: tm.basic against the bare-metal floor ----------------------
+
+CALIBRATION_CASE = "tm.basic"
+FLOOR_PORT = "baremetal"
+CALIBRATION_CHECK = "within_1pct_of_bare_metal"
+CALIBRATION_TOLERANCE = 0.01  # BENCHMARKS.md tm.basic: "more than 1 %"
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """One port's tm.basic score against the bare-metal score on the same
+    target and profile (same compiler and flags: the fair comparison)."""
+
+    port: str
+    target: str
+    profile: str
+    score: float
+    floor: float | None  # None: no bare-metal tm.basic score in this run
+
+    @property
+    def deviation(self) -> float | None:
+        """(score - floor) / floor; None without a floor."""
+        if self.floor is None or self.floor <= 0:
+            return None
+        return (self.score - self.floor) / self.floor
+
+    @property
+    def ok(self) -> bool | None:
+        dev = self.deviation
+        return None if dev is None else abs(dev) <= CALIBRATION_TOLERANCE
+
+    def describe(self) -> str:
+        """"+0.40 % of bare metal" or "no bare-metal floor in this run"."""
+        dev = self.deviation
+        if dev is None:
+            return "no bare-metal floor in this run"
+        return f"{100 * dev:+.2f} % vs bare metal"
+
+
+def calibration(cases: Iterable[CaseResult]) -> list[Calibration]:
+    """tm.basic of every port but bare metal, against bare metal's tm.basic
+    score on the same target and profile (BENCHMARKS.md: the arithmetic loop
+    makes no kernel call, so it should score the same everywhere; a port more
+    than 1 % away steals time, e.g. with its tick, or was built differently)."""
+    basic = [c for c in cases if c.case_id == CALIBRATION_CASE and c.score is not None]
+    floors = {(c.target, c.profile): c.score for c in basic
+              if c.port == FLOOR_PORT and c.status == "ok"}
+    return [Calibration(c.port, c.target, c.profile, c.score or 0.0,
+                        floors.get((c.target, c.profile)))
+            for c in basic if c.port != FLOOR_PORT]
+
+
+def add_calibration_checks(cases: list[CaseResult]) -> None:
+    """Append the derived check to each port's tm.basic when a floor exists.
+
+    The check flags the port (reports mark it, csv counts it in
+    `checks_failed`) but leaves the case's status alone: the count is still a
+    valid measurement of that port.
+    """
+    by_key = {(c.port, c.target, c.profile): c for c in cases
+              if c.case_id == CALIBRATION_CASE}
+    for cal in calibration(cases):
+        case = by_key[(cal.port, cal.target, cal.profile)]
+        if cal.floor is None or any(k.name == CALIBRATION_CHECK for k in case.checks):
+            continue
+        case.checks.append(Check(CALIBRATION_CHECK, bool(cal.ok), round(cal.score),
+                                 round(cal.floor)))
+
+
+def not_run_here(view: RunView) -> list[tuple[str, str, str]]:
+    """(system, status, reason) of the combinations stored as not run here
+    (port not made for the target, RTOS tree or tools missing): listed apart
+    from errors, which are failures of what did run."""
+    return [(f"{b.port}/{b.target}/{b.profile}", b.status, b.error)
+            for b in view.builds if b.status in NOT_RUN_STATUSES]

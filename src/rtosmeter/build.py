@@ -11,6 +11,7 @@ comparable results are compared.
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import subprocess
 import time
@@ -107,7 +108,7 @@ def config_header(spec: BuildSpec, catalog: Catalog) -> str:
         *([f"#define RM_CPU_HZ {t.cpu_hz}u"] if t.cpu_hz else []),
         f"#define RM_SAMPLES {p.samples}u",
         f"#define RM_BATCH {p.batch}u",
-        f"#define RM_TM_PERIOD_TICKS {p.tm_period_ticks}u",
+        f"#define RM_TM_PERIOD_MS {p.tm_period_ms}u",
         f"#define RM_TM_PERIODS {p.tm_periods}u",
     ]
     if t.kind == "qemu":
@@ -148,6 +149,16 @@ def _cache_entries(build_dir: Path) -> dict[str, str]:
         if key in CACHE_KEYS or key.startswith("RM_"):
             out[f"cmake.{key}"] = value
     return out
+
+
+def _configured_compiler(build_dir: Path) -> str:
+    """The C compiler CMake chose. A toolchain file sets it as a plain variable,
+    not a cache entry, so read the compiler file CMake writes for either case."""
+    for found in sorted(build_dir.glob("CMakeFiles/*/CMakeCCompiler.cmake")):
+        m = re.search(r'set\(CMAKE_C_COMPILER "([^"]+)"\)', found.read_text(encoding="utf-8"))
+        if m:
+            return m.group(1)
+    return ""
 
 
 def _compiler_version(compiler: str) -> str:
@@ -199,7 +210,7 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
         "opt_flags": spec.profile.opt_flags, "groups": ",".join(spec.groups),
         "caps": ",".join(spec.port.caps), "source_hash": source_hash(root, spec),
         "samples": str(spec.params.samples), "batch": str(spec.params.batch),
-        "tm_period_ticks": str(spec.params.tm_period_ticks),
+        "tm_period_ms": str(spec.params.tm_period_ms),
         "tm_periods": str(spec.params.tm_periods), "build_dir": str(build_dir),
     }
     if spec.source is not None:
@@ -212,7 +223,7 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
     with log.open("a", encoding="utf-8") as f:
         f.write(proc.stdout + proc.stderr)
     config.update(_cache_entries(build_dir))
-    compiler = config.get("cmake.CMAKE_C_COMPILER", "")
+    compiler = config.get("cmake.CMAKE_C_COMPILER") or _configured_compiler(build_dir)
     config["compiler"] = compiler
     config["compiler_version"] = _compiler_version(compiler)
     if proc.returncode != 0:

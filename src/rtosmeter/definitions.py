@@ -22,7 +22,7 @@ from rtosmeter.errors import UserError
 
 T = TypeVar("T")
 KINDS = ("host", "qemu", "board")
-PARAM_KEYS = ("samples", "batch", "tm_period_ticks", "tm_periods")
+PARAM_KEYS = ("samples", "batch", "tm_period_ms", "tm_periods")
 
 
 def project_root() -> Path:
@@ -224,7 +224,7 @@ class Params:
 
     samples: int
     batch: int
-    tm_period_ticks: int
+    tm_period_ms: int  # throughput period in milliseconds (ticks: HELLO tm_period)
     tm_periods: int
 
     def merged(self, overrides: dict[str, int]) -> Params:

@@ -21,13 +21,10 @@ class Unit:
 
 
 @dataclass(frozen=True)
-class Distribution:
-    """Statistics of one interval series (cold first sample excluded)."""
+class Summary:
+    """Figures of one series; NaN where there are too few samples (stats.py)."""
 
-    series: str
-    what: str
-    unit: Unit
-    n: int
+    n: int  # samples in the distribution (cold one excluded)
     cold: float
     mean: float
     std: float
@@ -39,6 +36,15 @@ class Distribution:
     p99: float
     max: float
     jitter: float  # max - min
+
+
+@dataclass(frozen=True, kw_only=True)
+class Distribution(Summary):
+    """Statistics of one interval series (cold first sample excluded), in `unit`."""
+
+    series: str
+    what: str
+    unit: Unit
     overhead: float  # what was subtracted from every sample, in `unit`
 
 

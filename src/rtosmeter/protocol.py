@@ -11,12 +11,17 @@ stream can carry a million of them.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
+
+from rtosmeter.catalog import load_caps
+from rtosmeter.definitions import project_root
+from rtosmeter.errors import UserError
 
 VERSION = 1
 MAX_LINE = 16384
@@ -37,6 +42,10 @@ for _i, _c in enumerate(CONTINUATION):
     _DIGIT[ord(_c)] = _i
 
 # Fields each record type must carry (S is positional and checked apart).
+# Optional fields: HELLO tm_period_ms, tick_hz (streams since the throughput
+# period became a time); SERIES sub (0: no overhead subtraction, default 1);
+# UNSUP carries `missing` (a capability mask, with an optional `note`) or
+# `reason` (checked in _Parser.on_unsup).
 RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     "HELLO": ("v", "port", "target", "group", "ts", "unit", "hz", "samples", "batch",
               "tm_period", "tm_periods", "profile"),
@@ -48,7 +57,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     "CHECK": ("name", "ok", "got", "want"),
     "FAIL": ("reason",),
     "END": ("id", "status"),
-    "UNSUP": ("id", "reason"),
+    "UNSUP": ("id",),
     "FAULT": ("pc", "lr", "psr", "cfsr", "hfsr", "mmfar", "bfar"),
     "BYE": ("cases", "status"),
 }
@@ -67,12 +76,18 @@ class StreamError:
 
 @dataclass
 class Series:
-    """One interval series of a case: what it measures and its raw ticks."""
+    """One interval series of a case: what it measures and its raw ticks.
+
+    `subtract` is False for a series the firmware marked `sub=0`: differences
+    of two intervals, from which the timestamp overhead must not be
+    subtracted (it cancels in a difference).
+    """
 
     id: int
     name: str
     what: str
     samples: list[int] = field(default_factory=list)
+    subtract: bool = True
 
 
 @dataclass(frozen=True)
@@ -97,12 +112,17 @@ class ParsedCase:
     status: ok | failed | unsupported | incomplete (no END before the stream
     ended or the next CASE) | error (a record inside it was corrupt or out of
     order; `reason` names the first such problem).
+
+    `missing`: the capabilities the port lacks (bit i = RM_CAPS bit i), from
+    `UNSUP missing=`; `reason` then names them ("port lacks SEM, QUEUE").
+    0 for every other case, and for an UNSUP that gave its own reason.
     """
 
     id: str
     offset: int
     status: str = "incomplete"
     reason: str = ""
+    missing: int = 0
     meta: dict[str, str] = field(default_factory=dict)
     series: dict[str, Series] = field(default_factory=dict)
     counts: list[Count] = field(default_factory=list)
@@ -187,6 +207,38 @@ def decode_samples(text: bytes | str) -> list[int]:
     """`encode_samples` reversed, as Python ints."""
     result: list[int] = decode_samples_array(text).tolist()
     return result
+
+
+# ---- capability masks ------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _cap_bits() -> dict[int, str]:
+    """bit -> capability name, from RM_CAPS in port.h of the source tree; empty
+    when the tree is not there (masks are then shown as numbers)."""
+    try:
+        caps = load_caps(project_root())
+    except UserError:
+        return {}
+    return {cap.bit: cap.name for cap in caps.values()}
+
+
+def cap_names(mask: int) -> list[str]:
+    """The capability names of a mask, in bit order; the bits without a name
+    (a newer firmware, or no source tree) as one "capabilities 0x..." entry."""
+    bits = _cap_bits()
+    names = [bits[b] for b in range(32) if mask >> b & 1 and b in bits]
+    unnamed = sum(1 << b for b in range(mask.bit_length()) if mask >> b & 1 and b not in bits)
+    if unnamed:
+        names.append(f"capabilities 0x{unnamed:08x}")
+    return names
+
+
+def lacks_reason(missing: int, note: str = "") -> str:
+    """The reason of a case the port cannot run: "port lacks SEM, QUEUE", plus
+    ": <note>" when the port said why it withdrew them (rm_port_caps_note)."""
+    text = "port lacks " + ", ".join(cap_names(missing))
+    return f"{text}: {note}" if note else text
 
 
 # ---- records ---------------------------------------------------------------
@@ -455,7 +507,10 @@ class _Parser:
         sid, name = _int(rec, "id"), rec.fields["name"]
         if sid in self.series_by_id or name in case.series:
             raise _BadRecord(f"SERIES {sid} ({name}) defined twice in case {case.id}")
-        s = Series(sid, name, rec.fields["what"])
+        sub = rec.fields.get("sub", "1")
+        if sub not in ("0", "1"):
+            raise _BadRecord(f"malformed SERIES record: sub={sub!r} (0 or 1)")
+        s = Series(sid, name, rec.fields["what"], subtract=sub == "1")
         case.series[name] = s
         self.series_by_id[sid] = s
         self.next_index[name] = 0
@@ -510,18 +565,31 @@ class _Parser:
         self.current = None
 
     def on_unsup(self, rec: _Record) -> None:
-        case_id, reason = rec.fields["id"], rec.fields["reason"]
+        case_id, missing = rec.fields["id"], 0
+        if "missing" in rec.fields:  # the runner: a capability mask, named here
+            text = rec.fields["missing"]
+            try:
+                missing = int(text, 16)
+            except ValueError:
+                raise _BadRecord(f"malformed UNSUP record: missing={text!r} is not a hex "
+                                 "capability mask") from None
+            reason = lacks_reason(missing, rec.fields.get("note", ""))
+        elif "reason" in rec.fields:  # rm_unsupported(), or a stream of before the mask
+            reason = rec.fields["reason"]
+        else:
+            raise _BadRecord("malformed UNSUP record: missing both missing= and reason=")
         if self.current is not None:
             old = self.current
             self.current = None
             if old.id == case_id:  # rm_unsupported() from inside the case: it ends the case
-                old.status, old.reason = "unsupported", reason
+                old.status, old.reason, old.missing = "unsupported", reason, missing
                 return
             self.error(rec.offset, f"UNSUP for case {case_id} inside case {old.id} "
                                    f"(no END); {old.id} kept as incomplete")
             old.status, old.reason = "incomplete", f"no END (UNSUP at byte {rec.offset})"
         self.seen_case = True
-        self.out.cases.append(ParsedCase(case_id, rec.offset, "unsupported", reason))
+        self.out.cases.append(ParsedCase(case_id, rec.offset, "unsupported", reason,
+                                         missing=missing))
 
     def on_fault(self, rec: _Record) -> None:
         self.out.fault = dict(rec.fields)

@@ -247,6 +247,10 @@ class Reporter:
     def warn(self, text: str) -> None:
         self.console.print(f"warning: {text}", markup=False, highlight=False)
 
+    def note(self, text: str) -> None:
+        """Not a problem, but worth saying (a combination not run here)."""
+        self.console.print(f"note: {text}", markup=False, highlight=False)
+
 
 # ---- execution --------------------------------------------------------------
 
@@ -334,7 +338,8 @@ class Scheduler:
         self.store = store
         self.out = out
         self.reporter = reporter
-        self.summary: dict[str, int] = {"builds_failed": 0, "executions": 0, "failed": 0}
+        self.summary: dict[str, int] = {"builds_failed": 0, "executions": 0, "failed": 0,
+                                        "not_run": 0}
 
     def _spec(self, combo: Combo, plan: Plan, groups: list[str]) -> BuildSpec:
         port = self.defs.port(combo.port, f"run {combo.key}")
@@ -351,10 +356,13 @@ class Scheduler:
         return build(spec, self.defs.root, self.catalog, plan.jobs)
 
     def _store_skip(self, run_id: int, combo: Combo, status: str, reason: str) -> None:
+        """A combination that cannot run here: stored with the reason, counted
+        apart from failures (it is not an error of what ran)."""
         self.store.add_build(run_id, combo.port, combo.target, combo.profile,
                              {"groups": ",".join(combo.groups)}, status=status, error=reason)
+        self.summary["not_run"] += 1
         if self.reporter:
-            self.reporter.warn(f"{combo.key} {status}: {reason}")
+            self.reporter.note(f"{combo.key} not run here: {reason}")
 
     def _store_execution(self, run_id: int, result: JobResult) -> None:
         job, outcome = result.job, result.outcome
@@ -501,6 +509,7 @@ class RunSummary:
     executions: int
     failed: int
     builds_failed: int
+    not_run: int = 0  # combinations stored as not run here (unsupported, skipped)
 
 
 def execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: Plan | None,
@@ -533,7 +542,7 @@ def execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: 
         store.finish_run(run_id, status)
     s = scheduler.summary
     return RunSummary(run_id, status, time.monotonic() - started, s["executions"], s["failed"],
-                      s["builds_failed"])
+                      s["builds_failed"], s["not_run"])
 
 
 __all__ = ["Combo", "Plan", "RunSummary", "Scheduler", "Selection", "ToolMissing", "execute",

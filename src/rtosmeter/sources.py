@@ -116,6 +116,21 @@ def find_source(port: Port, overrides: dict[str, Path]) -> SourceTree | None:
     raise SourceMissing(port)
 
 
+def describe_source(port: Port) -> tuple[bool, str]:
+    """For listings (list, doctor, sources list): whether the port's tree is
+    usable, and where it is with its version, or why not."""
+    try:
+        tree = find_source(port, {})
+    except SourceMissing as exc:
+        return False, exc.reason
+    except UserError as exc:  # a bad tree is reported, not fatal, in a listing
+        return False, exc.message
+    if tree is None:
+        return True, "not needed"
+    commit = f" commit {tree.commit[:12]}" if tree.commit else ""
+    return True, f"{tree.path} [{tree.origin}] version {tree.version or '?'}{commit}"
+
+
 def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> SourceTree:
     """Clone the port's `git` repository at `tag` (shallow)."""
     spec = port.source

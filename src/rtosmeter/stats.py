@@ -15,32 +15,15 @@ kernel object): it is reported apart and left out of every other figure.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
+from rtosmeter.model import Summary
+
 PERCENTILES = (1.0, 25.0, 50.0, 75.0, 99.0)
 METHOD: Final = "linear"  # Hyndman & Fan (1996) type 7
-
-
-@dataclass(frozen=True)
-class Summary:
-    """Figures of one series; NaN where there are too few samples."""
-
-    n: int  # samples in the distribution (cold one excluded)
-    cold: float
-    mean: float
-    std: float
-    min: float
-    p1: float
-    p25: float
-    p50: float
-    p75: float
-    p99: float
-    max: float
-    jitter: float  # max - min
 
 
 def percentiles(values: npt.ArrayLike, ps: tuple[float, ...] = PERCENTILES) -> list[float]:

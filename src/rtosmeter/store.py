@@ -1,7 +1,7 @@
 """The SQLite store: runs, builds, executions, cases and their raw samples.
 
 Schema as in docs/architecture.md ("Store"), plus a few columns the analysis
-needs (`executions.hello`, `.errors`, `.fault`, `.noise`). The file is
+needs (`executions.hello`, `.errors`, `.fault`, `.noise`, `series.sub`). The file is
 versioned by `PRAGMA user_version`: older files are migrated in place by the
 steps in `MIGRATIONS`, newer ones are refused. Raw samples are stored as
 little-endian uint32 BLOBs, statistics never: any run can be re-analysed.
@@ -23,9 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from rtosmeter.errors import UserError
-from rtosmeter.protocol import ParsedStream
+from rtosmeter.protocol import ParsedStream, parse_stream
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE runs (
@@ -79,7 +79,8 @@ CREATE TABLE series (
     case_row INTEGER NOT NULL REFERENCES cases(id),
     name TEXT NOT NULL,
     what TEXT NOT NULL DEFAULT '',
-    samples BLOB NOT NULL
+    samples BLOB NOT NULL,
+    sub INTEGER NOT NULL DEFAULT 1            -- 0: no overhead subtraction (SERIES sub=0)
 );
 CREATE TABLE counts (
     case_row INTEGER NOT NULL REFERENCES cases(id),
@@ -102,8 +103,30 @@ CREATE INDEX counts_case ON counts(case_row);
 CREATE INDEX checks_case ON checks(case_row);
 """
 
+
+
+def _v1_to_v2(conn: sqlite3.Connection) -> None:
+    """v2 adds `series.sub` (SERIES `sub=0`: no overhead subtraction).
+
+    A v1 file dropped the flag, but it kept every raw stream: the streams
+    that mark a series `sub=0` are parsed again and their series rows set
+    to 0, so an old run is analysed as the firmware asked.
+    """
+    conn.execute("ALTER TABLE series ADD COLUMN sub INTEGER NOT NULL DEFAULT 1")
+    rows = conn.execute("SELECT id, stream FROM executions WHERE instr(stream, ?) > 0",
+                        (b"sub=0",)).fetchall()
+    for execution_id, blob in rows:
+        for case in parse_stream(bytes(blob)).cases:
+            for s in case.series.values():
+                if not s.subtract:
+                    conn.execute(
+                        "UPDATE series SET sub = 0 WHERE name = ? AND case_row IN "
+                        "(SELECT id FROM cases WHERE execution_id = ? AND case_id = ?)",
+                        (s.name, execution_id, case.id))
+
+
 # version v -> the step that turns a version-v file into version v + 1.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
 
 
 def _now() -> str:
@@ -183,6 +206,7 @@ class SeriesRow:
     name: str
     what: str
     samples: npt.NDArray[np.uint32]
+    subtract: bool = True  # False: SERIES sub=0, the overhead is not subtracted
 
 
 class Store:
@@ -332,8 +356,8 @@ class Store:
                 (execution_id, case.id, case.status, case.reason, _json(case.meta), cfg))
             row = int(cur.lastrowid or 0)
             self.conn.executemany(
-                "INSERT INTO series (case_row, name, what, samples) VALUES (?, ?, ?, ?)",
-                [(row, s.name, s.what, samples_to_blob(s.samples))
+                "INSERT INTO series (case_row, name, what, samples, sub) VALUES (?, ?, ?, ?, ?)",
+                [(row, s.name, s.what, samples_to_blob(s.samples), int(s.subtract))
                  for s in case.series.values()])
             self.conn.executemany(
                 "INSERT INTO counts (case_row, name, period, value) VALUES (?, ?, ?, ?)",
@@ -418,11 +442,11 @@ class Store:
     def iter_series(self, run_id: int) -> Iterator[SeriesRow]:
         """Every series of the run, one at a time (samples are not all held at once)."""
         cur = self.conn.execute(
-            "SELECT s.case_row, s.name, s.what, s.samples FROM series s "
+            "SELECT s.case_row, s.name, s.what, s.samples, s.sub FROM series s "
             "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
             "WHERE e.run_id = ? ORDER BY s.id", (run_id,))
-        for case_row, name, what, blob in cur:
-            yield SeriesRow(case_row, name, what, blob_to_samples(blob))
+        for case_row, name, what, blob, sub in cur:
+            yield SeriesRow(case_row, name, what, blob_to_samples(blob), bool(sub))
 
     def counts(self, run_id: int) -> list[tuple[int, str, int, int]]:
         """(case_row, name, period, value), ordered by case, name and period."""

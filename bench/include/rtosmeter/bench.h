@@ -48,6 +48,10 @@ typedef struct rm_series {
 } rm_series_t;
 
 void rm_series_open(rm_series_t *s, const char *name, const char *what);
+/* A series of differences of two intervals (e.g. |latency[i] - latency[i-1]|):
+ * the timestamp overhead cancels in a difference, so the stream marks it
+ * `sub=0` and the harness does not subtract the overhead from it. */
+void rm_series_open_diff(rm_series_t *s, const char *name, const char *what);
 void rm_series_add(rm_series_t *s, uint32_t ticks);
 void rm_series_close(rm_series_t *s);
 
@@ -57,7 +61,10 @@ void rm_meta(const char *key, uint32_t value);
 void rm_meta_str(const char *key, const char *value);
 
 /* End the current case early. rm_fail: a property or set-up call failed;
- * rm_unsupported: the port cannot run it (with a reason). */
+ * rm_unsupported: the port or target cannot run it (with a reason). Either
+ * may be called after the case has emitted records: rm_unsupported then
+ * ends it with `UNSUP id=<case>` (the harness keeps what it emitted and marks
+ * the case unsupported, not failed). The first of the two wins. */
 void rm_fail(const char *reason);
 void rm_unsupported(const char *reason);
 
@@ -79,9 +86,19 @@ void rm_emit_cfg(const char *key, const char *value);
 void rm_emit_cfg_u32(const char *key, uint32_t value);
 
 /* ---- run parameters (from rm_build_config.h, recorded in the stream) -- */
-/* RM_SAMPLES   samples per latency series
- * RM_BATCH     samples per emitted batch (and per buffer)
- * RM_TM_PERIOD_TICKS, RM_TM_PERIODS   throughput measurement period/count */
+/* RM_SAMPLES     samples per latency series
+ * RM_BATCH       samples per emitted batch (and per buffer)
+ * RM_TM_PERIOD_MS, RM_TM_PERIODS   throughput period (milliseconds) / count
+ * The period is a time, not a tick count, so that kernels with different tick
+ * rates measure the same interval; rm_tm_period_ticks() converts it with the
+ * kernel's rm_tick_hz() at run time (HELLO tm_period records the result). */
+#if !defined(RM_TM_PERIOD_MS) && defined(RM_TM_PERIOD_TICKS)
+/* Transitional: a hand-written rm_build_config.h of before the rename; its
+ * ticks were meant at the fair profile's 1000 Hz tick, i.e. milliseconds. */
+#define RM_TM_PERIOD_MS RM_TM_PERIOD_TICKS
+#endif
+/* RM_TM_PERIOD_MS in kernel ticks (at least 1); 0 when there is no tick. */
+uint32_t rm_tm_period_ticks(void);
 
 /* ---- helpers every case uses ---------------------------------------- */
 /* Block the runner until a case thread calls rm_case_done(). The runner is

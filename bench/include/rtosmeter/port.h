@@ -82,7 +82,7 @@ enum {
     X(THREAD_FLAGS, 22, "flags addressed to a thread")                    \
     X(POLL_SIGNAL, 23, "poll signal (Zephyr k_poll_signal)")              \
     X(PREEMPTIVE, 24, "preemptive priority scheduling")                   \
-    X(COOPERATIVE_ONLY, 25, "only cooperative processes (Contiki-NG)")
+    X(COOPERATIVE_ONLY, 25, "only cooperative, stackless processes")
 
 #define RM_CAP_ENUM_(name, bit, desc) RM_CAP_##name = (1ul << (bit)),
 enum rm_cap { RM_CAPS(RM_CAP_ENUM_) };
@@ -204,5 +204,30 @@ void rm_runner_main(void *arg); /* provided by bench/core */
 /* Emit the port's configuration with rm_emit_cfg(key, value) (bench.h):
  * tick rate, preemption, time slicing, checks, heap scheme, idle mode... */
 void rm_port_describe(void);
+
+/* ---- capabilities at run time ------------------------------------------ */
+/* The capabilities the port can honour in this run. Default: RM_PORT_CAPS
+ * (what port.toml declares). A port withdraws the ones it cannot honour here
+ * (the POSIX port without SCHED_FIFO withdraws everything that needs real
+ * priorities); the runner reports every case that needs a withdrawn one as
+ * unsupported, "port lacks X, Y: <rm_port_caps_note()>". Called by the runner
+ * thread after the kernel started; MUST NOT add caps port.toml lacks. */
+uint32_t rm_port_caps(void);
+/* Why caps were withdrawn (one line, no newline), or NULL (default). */
+const char *rm_port_caps_note(void);
+
+/* ---- the result stream and the scheduler -------------------------------- */
+/* The core holds this lock while it writes one record, so that no other
+ * benchmark thread (an equal-priority one under time slicing, or a more
+ * urgent one woken by an interrupt) can write a record into the middle of
+ * it. While it is held, no other benchmark thread may run; interrupts may.
+ * Obligations: lock and unlock MUST NOT block or fail; the core never nests
+ * them (one record at a time), never calls them from interrupt context, and
+ * the holder never blocks or waits for another thread before unlocking, so a
+ * scheduler-suspend (vTaskSuspendAll) or a mutex both do. Default: nothing,
+ * right for a port whose threads can never be switched in the middle of a
+ * record (no time slicing, nothing more urgent writes records). */
+void rm_port_sched_lock(void);
+void rm_port_sched_unlock(void);
 
 #endif /* RTOSMETER_PORT_H */

@@ -34,4 +34,16 @@ void rm_target_irq_trigger(void);
  * the host, a breakpoint loop on a board). */
 _Noreturn void rm_target_exit(int status);
 
+/* Optional: a periodic interrupt every `period_ticks` of the timestamp
+ * counter (rm_ts), calling fn in handler mode until stopped. irq.max_rate
+ * raises it at rising rates, and tm.basic uses it as the reporter on ports
+ * without threads (bare metal). fn may call rm_target_periodic_stop(). A
+ * target without a spare timer leaves both out: the core's weak defaults
+ * make start return RM_ENOTSUP (-2, port.h) and the cases that need it
+ * report unsupported. start returns 0, or a negative code when the period
+ * cannot be set (below 2 ticks, or more than the timer holds). */
+typedef void (*rm_periodic_fn_t)(void);
+int rm_target_periodic_start(uint32_t period_ticks, rm_periodic_fn_t fn);
+void rm_target_periodic_stop(void);
+
 #endif /* RTOSMETER_TARGET_H */

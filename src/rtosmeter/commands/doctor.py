@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from rtosmeter.definitions import Definitions
-from rtosmeter.sources import SourceMissing, find_source
+from rtosmeter.sources import describe_source
 
 
 @dataclass
@@ -88,13 +88,8 @@ def checks(defs: Definitions | None) -> list[Check]:
         for port in defs.ports.values():
             if port.source is None:
                 continue
-            try:
-                tree = find_source(port, {})
-                assert tree is not None
-                out.append(Check(f"source: {port.name}", True,
-                                 f"{tree.path} {tree.version or tree.commit[:12]}", False))
-            except SourceMissing as exc:
-                out.append(Check(f"source: {port.name}", False, exc.reason, False))
+            found, text = describe_source(port)
+            out.append(Check(f"source: {port.name}", found, text, False))
     return out
 
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from rtosmeter.catalog import Catalog, load_catalog
 from rtosmeter.definitions import Definitions
 from rtosmeter.scheduler import unavailable_reason
-from rtosmeter.sources import SourceMissing, find_source
+from rtosmeter.sources import describe_source
 
 
 @dataclass
@@ -26,17 +26,8 @@ class Listing:
 
 
 def _source_status(defs: Definitions, name: str) -> str:
-    port = defs.ports[name]
-    if port.source is None:
-        return "not needed"
-    try:
-        tree = find_source(port, {})
-    except SourceMissing:
-        return f"missing (set {port.source.env} or --source {name}=PATH)"
-    except Exception as exc:  # a bad tree is reported, not fatal, in a listing
-        return f"bad: {exc}"
-    assert tree is not None
-    return f"{tree.path} ({tree.version or tree.commit[:10] or 'version unknown'})"
+    found, text = describe_source(defs.ports[name])
+    return text if found else f"missing: {text}"
 
 
 def collect(defs: Definitions, catalog: Catalog) -> Listing:

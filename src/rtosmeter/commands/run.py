@@ -13,6 +13,8 @@ from rtosmeter.commands.common import open_store, out_option, split_list
 from rtosmeter.commands.report import write_reports
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
+from rtosmeter.model import RunView
+from rtosmeter.reports._common import FAIL_MARK
 from rtosmeter.scheduler import RunSummary, Selection, execute, make_plan
 from rtosmeter.sources import parse_source_options
 
@@ -76,12 +78,58 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         view = analysis.load_run(store, summary.run_id)
     click.echo(reports.render(view, "table"))
     written = write_reports(opts.out, summary.run_id)
-    click.echo(f"Run {summary.run_id} {summary.status} in {summary.seconds:.0f} s: "
-               f"{summary.executions} executions, {summary.failed} failed, "
-               f"{summary.builds_failed} builds failed. Store: {opts.out / 'rtosmeter.sqlite'}")
+    findings = findings_of(view)
+    click.echo(summary_line(summary, len(findings)) + f" Store: {opts.out / 'rtosmeter.sqlite'}")
+    for line in findings:
+        click.echo(f"  {FAIL_MARK} {line}")
     for path in written:
         click.echo(f"Report: {path}")
-    if summary.failed or summary.builds_failed:
+    if is_tool_failure(summary):
         raise UserError(f"{summary.failed} execution(s) and {summary.builds_failed} build(s) "
                         "failed", f"run {summary.run_id}",
                         f"See the errors above and `rtosmeter report {summary.run_id}`")
+
+
+# ---- the last lines and the exit status -------------------------------------
+#
+# Exit status (README, "The command line"): 0 when everything that could run
+# here ran, even if some cases are unsupported, some combinations were not run
+# here (port not made for the target, RTOS tree or tool missing: stored with
+# the reason) or some cases failed a property check (a finding about the RTOS,
+# shown with ✗); 1 for a user error or a failure of the tool chain: a build
+# that failed, an execution that crashed, hung or wrote a corrupt stream.
+
+
+def is_tool_failure(summary: RunSummary) -> bool:
+    return bool(summary.failed or summary.builds_failed)
+
+
+def findings_of(view: RunView) -> list[str]:
+    """Cases that ran and failed (a property check, or the case itself), and
+    derived checks that failed (tm.basic against bare metal): results about
+    the RTOS, not failures of the tool."""
+    out = []
+    for c in sorted(view.cases, key=lambda c: (analysis.system(c), c.case_id)):
+        # incomplete / error cases belong to a failed execution (a tool failure)
+        if c.status not in ("ok", "failed") or (c.status == "ok"
+                                                and all(k.ok for k in c.checks)):
+            continue
+        checks = [f"check {k.name}: got {k.got}, want {k.want}" for k in c.checks if not k.ok]
+        # the failed checks say more than a firmware's generic "check failed"
+        why = "; ".join(checks) if checks and c.reason.startswith("check") else \
+            "; ".join([c.reason] * bool(c.reason) + checks)
+        out.append(f"{analysis.system(c)} {c.case_id}: {c.status}"
+                   + (f" ({why})" if why else ""))
+    return out
+
+
+def summary_line(summary: RunSummary, findings: int) -> str:
+    """"Run 3 done in 24 s: 24 executions, 0 failed, 0 builds failed, 2 not run
+    here, 1 case with a failed check." """
+    line = (f"Run {summary.run_id} {summary.status} in {summary.seconds:.0f} s: "
+            f"{summary.executions} executions, {summary.failed} failed, "
+            f"{summary.builds_failed} builds failed, {summary.not_run} not run here")
+    if findings:
+        line += (f", {findings} case{'s' if findings != 1 else ''} failed "
+                 f"(findings, marked {FAIL_MARK}; not a tool failure)")
+    return line + "."

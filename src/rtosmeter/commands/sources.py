@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from rtosmeter.definitions import Definitions
-from rtosmeter.sources import SourceMissing, cache_dir, fetch, find_source
+from rtosmeter.sources import cache_dir, describe_source, fetch
 
 
 @click.group("sources")
@@ -22,14 +22,8 @@ def list_sources() -> None:
     for port in defs.ports.values():
         if port.source is None:
             continue
-        try:
-            tree = find_source(port, {})
-            assert tree is not None
-            where = (f"{tree.path} [{tree.origin}] version {tree.version or '?'}"
-                     f"{' commit ' + tree.commit[:12] if tree.commit else ''}")
-        except SourceMissing as exc:
-            where = f"not found: {exc.reason}"
-        click.echo(f"{port.name}: {where}")
+        found, where = describe_source(port)
+        click.echo(f"{port.name}: {where if found else 'not found: ' + where}")
         click.echo(f"    git {port.source.git or '-'} tag {port.source.tag or '-'}; "
                    f"env {port.source.env}")
     click.echo(f"Fetched trees go to {cache_dir()}")

@@ -1,19 +1,37 @@
-"""What the text formats share: the sections of a report as plain rows.
+"""What the text formats share: the sections of a report as rows of cells.
 
-`sections()` builds titled tables of strings once; table.py draws them with
-rich and markdown.py as GitHub tables. `records()` is the flat schema of
-docs/results-schema.md, written by csv.py and json.py.
+`sections()` builds the titled tables once; table.py draws them with rich
+and markdown.py as GitHub tables. The report reads as a comparison: one
+table per target and family, one row per (case, series), one column per
+compared system (port, or port/profile), so ports stand side by side.
+`statistics_sections()` adds the full per-series statistics (Markdown).
+`records()` is the flat schema of docs/results-schema.md, written by csv.py
+and json.py.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rtosmeter.analysis import CALIB_CASE, family, normalise_throughput, system
-from rtosmeter.model import CaseResult, Distribution, RunView
+from rtosmeter.analysis import (
+    CALIB_CASE,
+    CALIBRATION_CASE,
+    CALIBRATION_CHECK,
+    FLOOR_PORT,
+    Normalised,
+    calibration,
+    family,
+    is_interrupt_rate,
+    normalise_throughput,
+    not_run_here,
+    system,
+)
+from rtosmeter.model import BuildInfo, CaseResult, Check, Distribution, Footprint, RunView, Unit
 
 SCHEMA_VERSION = 1
 
@@ -26,13 +44,34 @@ RECORD_FIELDS = (
 
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
                   "interrupt latencies are code-path lengths, not hardware latencies.")
+FAIL_MARK = "✗"
+LIFECYCLE_CASE = "lat.thread.lifecycle"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: a main figure, an optional secondary one shown small
+    (dim in the terminal, <sub> in Markdown), and a flag: "fail" marks a
+    result whose property check failed or that did not finish (its figure
+    stays, marked ✗); "dim" a cell with no figure (unsupported)."""
+
+    text: str
+    sub: str = ""
+    flag: str = ""
+
+    def plain(self) -> str:
+        mark = f"{FAIL_MARK} " if self.flag == "fail" else ""
+        return mark + self.text + (f" ({self.sub})" if self.sub else "")
+
+
+Value = str | Cell
 
 
 @dataclass
 class Section:
     title: str
     headers: list[str]
-    rows: list[list[str]] = field(default_factory=list)
+    rows: list[list[Value]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     numeric: int = 0  # columns from this index on are right-aligned
 
@@ -58,104 +97,470 @@ def title(view: RunView) -> str:
     return f"rtosmeter run {view.run_id} ({view.status}), started {view.started}{finished}"
 
 
-def _systems(cases: list[CaseResult]) -> list[str]:
-    return sorted({system(c) for c in cases})
+# ---- the compared systems of one target --------------------------------------
 
 
-def throughput_sections(view: RunView) -> list[Section]:
-    tm = [c for c in view.cases if family(c) == "throughput" and c.status != "unsupported"]
-    if not tm:
-        return []
+@dataclass
+class Systems:
+    """The systems compared on one target, in a stable order, with short
+    column labels: the port, or port/profile when profiles differ."""
+
+    target: str
+    keys: list[str]  # "port/target/profile"
+    labels: dict[str, str]
+
+    @classmethod
+    def of(cls, target: str, cases: Iterable[CaseResult]) -> Systems:
+        found = {(c.port, c.profile) for c in cases if c.target == target}
+        # bare metal first: it is the floor the others are read against
+        ordered = sorted(found, key=lambda pp: (pp[0] != FLOOR_PORT, pp[0], pp[1]))
+        profiles = {p for _, p in ordered}
+        keys = [f"{port}/{target}/{profile}" for port, profile in ordered]
+        labels = {f"{port}/{target}/{profile}": port if len(profiles) == 1
+                  else f"{port}/{profile}" for port, profile in ordered}
+        return cls(target, keys, labels)
+
+    @property
+    def headers(self) -> list[str]:
+        return [self.labels[k] for k in self.keys]
+
+
+def _targets(cases: Iterable[CaseResult]) -> list[str]:
+    return sorted({c.target for c in cases})
+
+
+def _flag(case: CaseResult) -> str:
+    return "" if case.status == "ok" else "fail"
+
+
+def _empty(case: CaseResult | None) -> Cell:
+    if case is None:
+        return Cell("")
+    if case.status == "unsupported":
+        return Cell("unsupported", flag="dim")
+    return Cell(case.status, flag="fail")
+
+
+# ---- throughput ----------------------------------------------------------------
+
+
+def _build_of(view: RunView, key: str) -> BuildInfo | None:
+    return next((b for b in view.builds if f"{b.port}/{b.target}/{b.profile}" == key), None)
+
+
+def _number(config: dict[str, str], key: str) -> float | None:
+    try:
+        value = float(config.get(key, ""))
+    except ValueError:
+        return None
+    return value if value > 0 else None
+
+
+def period_text(build: BuildInfo | None) -> str:
+    """The throughput measurement period: "100 ms (100 kernel ticks at 1,000 Hz)".
+
+    Ticks: HELLO `tm_period` (the analysis puts it in the config as
+    `tm_period_ticks`); milliseconds: the profile's `tm_period_ms` when the
+    build recorded it, else ticks / the stream's CFG `tick_hz`.
+    """
+    if build is None:
+        return "period unknown"
+    ticks = _number(build.config, "tm_period_ticks")
+    ms = _number(build.config, "tm_period_ms")
+    tick_hz = _number(build.config, "tick_hz")
+    if ms is None and ticks is not None and tick_hz is not None:
+        ms = 1000.0 * ticks / tick_hz
+    rate = f" at {fmt(tick_hz)} Hz" if tick_hz is not None else ""
+    if ms is not None:
+        return f"{fmt(ms)} ms" + (f" ({fmt(ticks)} kernel ticks{rate})" if ticks else "")
+    if ticks is not None:
+        return f"{fmt(ticks)} ticks (no kernel tick rate recorded)"
+    return "period unknown"
+
+
+def _throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
+    if case is None or case.score is None:
+        return _empty(case)
+    if case.status != "ok":  # the count stays visible; the failure is marked
+        failed = [k.name for k in case.checks if not k.ok]
+        return Cell(fmt(case.score), "check failed: " + ", ".join(failed) if failed
+                    else case.status, "fail")
+    rel = (f"{norm.percent_of_best:.1f} % · {norm.multiple_of_slowest:.2f}x"
+           if norm is not None else "")
+    return Cell(fmt(case.score), rel)
+
+
+def throughput_section(view: RunView, target: str) -> Section | None:
+    tm = [c for c in view.cases if c.target == target and family(c) == "throughput"]
+    if not any(c.score is not None or c.status not in ("ok", "unsupported") for c in tm):
+        return None
+    sys_ = Systems.of(target, tm)
     norm = {(n.system, n.case_id): n for n in normalise_throughput(tm)}
-    out = []
-    for target in sorted({c.target for c in tm}):
-        cases = [c for c in tm if c.target == target]
-        systems = _systems(cases)
-        ids = sorted({c.case_id for c in cases})
-        by = {(system(c), c.case_id): c for c in cases}
-        raw = Section(f"Throughput on {target}: mean count per period (higher is better)",
-                      ["case", *systems], numeric=1)
-        rel = Section(f"Throughput on {target}: % of the best, multiple of the slowest",
-                      ["case", *systems], numeric=1)
-        for cid in ids:
-            raw_row, rel_row = [cid], [cid]
-            for s in systems:
-                c = by.get((s, cid))
-                n = norm.get((s, cid))
-                raw_row.append(fmt(c.score) if c and c.status == "ok" else
-                               (c.status if c else ""))
-                rel_row.append(f"{n.percent_of_best:.1f} % / {n.multiple_of_slowest:.2f}x"
-                               if n else "")
-            raw.rows.append(raw_row)
-            rel.rows.append(rel_row)
-        out += [raw, rel]
-    return out
+    by = {(system(c), c.case_id): c for c in tm}
+    periods = {k: period_text(_build_of(view, k)) for k in sys_.keys}
+    same = len(set(periods.values())) == 1
+    head = f"per period of {next(iter(periods.values()))}" if same else "per period"
+    sec = Section(f"Throughput on {target}: mean count {head} (higher is better; small: % of "
+                  "the best · multiple of the slowest)", ["case", *sys_.headers], numeric=1)
+    for cid in sorted({c.case_id for c in tm}):
+        sec.rows.append([cid, *(_throughput_cell(by.get((k, cid)), norm.get((k, cid)))
+                                for k in sys_.keys)])
+    if not same:
+        sec.notes.append("Periods: " + "; ".join(f"{sys_.labels[k]}: {p}"
+                                                 for k, p in periods.items()))
+    sec.notes.append("Only systems on the same target are compared; a failed case keeps its "
+                     f"count, marked {FAIL_MARK}, and is left out of the normalisation.")
+    return sec
 
 
-LATENCY_HEADERS = ["system", "case", "series", "n", "cold", "mean", "std", "min", "p50",
-                   "p99", "max", "jitter", "overhead"]
+# ---- checks --------------------------------------------------------------------
 
 
-def latency_sections(view: RunView) -> list[Section]:
-    by_unit: dict[str, list[tuple[CaseResult, Distribution]]] = defaultdict(list)
-    for c in view.cases:
-        if c.case_id == CALIB_CASE:
-            continue  # shown apart, in overhead_section()
-        for d in c.distributions:
-            by_unit[d.unit.label].append((c, d))
+def _check_cell(k: Check) -> Cell:
+    """within-1 checks report the largest deviation as `got` (the spread)."""
+    if "within_1" in k.name:
+        return Cell(("yes" if k.ok else "no") + f" (spread {k.got})", flag="" if k.ok else "fail")
+    return Cell("yes" if k.ok else f"no (got {k.got}, want {k.want})",
+                flag="" if k.ok else "fail")
+
+
+def _calibration_row(view: RunView, target: str, sys_: Systems) -> list[Value] | None:
+    cals = {f"{c.port}/{c.target}/{c.profile}": c for c in calibration(view.cases)
+            if c.target == target}
+    basic = {system(c): c for c in view.cases
+             if c.target == target and c.case_id == CALIBRATION_CASE}
+    if not cals:
+        return None
+    cells: list[Value] = []
+    for k in sys_.keys:
+        cal = cals.get(k)
+        if cal is not None:
+            flag = "fail" if cal.ok is False else ("dim" if cal.ok is None else "")
+            cells.append(Cell(cal.describe(), flag=flag))
+        elif k in basic and basic[k].port == FLOOR_PORT and basic[k].score is not None:
+            cells.append(Cell("the floor", flag="dim"))
+        else:
+            cells.append(Cell(""))
+    return [CALIBRATION_CASE, "within 1 % of bare metal", *cells]
+
+
+def checks_section(view: RunView, target: str) -> Section | None:
+    """Every property check, side by side: throughput first (the
+    Thread-Metric "deterministic scheduler" checks), then the others; and the
+    tm.basic calibration against bare metal (BENCHMARKS.md)."""
+    cases = [c for c in view.cases if c.target == target]
+    sys_ = Systems.of(target, cases)
+    by = {(system(c), c.case_id): c for c in cases}
+    names: dict[tuple[str, str], None] = {}
+    for c in sorted(cases, key=lambda c: (family(c) != "throughput", c.case_id)):
+        for k in c.checks:
+            if k.name != CALIBRATION_CHECK:
+                names.setdefault((c.case_id, k.name))
+    sec = Section(f"Checks on {target} (properties the cases verify; {FAIL_MARK} = failed)",
+                  ["case", "check", *sys_.headers])
+    for cid, name in names:
+        row: list[Value] = [cid, name.replace("_", " ")]
+        for key in sys_.keys:
+            case = by.get((key, cid))
+            chk = next((k for k in case.checks if k.name == name), None) if case else None
+            row.append(_check_cell(chk) if chk else _empty(case) if case and not case.checks
+                       else Cell(""))
+        sec.rows.append(row)
+    cal = _calibration_row(view, target, sys_)
+    if cal is not None:
+        sec.rows.append(cal)
+        sec.notes.append("tm.basic makes no kernel call: it should score the same on every "
+                         "RTOS on one target and compiler; more than 1 % away from bare metal "
+                         "is flagged.")
+    return sec if sec.rows else None
+
+
+# ---- latency -------------------------------------------------------------------
+
+_LAYOUT = re.compile(r"^(?P<call>[^@]+)@(?P<n>\d+)(?:/g(?P<gap>\d+))?$")
+
+
+def compact_series(case_id: str, names: list[str]) -> tuple[list[str], str]:
+    """The series to show in the terminal, and a note on what was left out.
+
+    lat.thread.lifecycle has ~125 series (5 calls x 25 ready-list layouts):
+    the terminal shows each call alone, with the most other threads at gap 1
+    and at the largest gap. The other formats keep every series.
+    """
+    if case_id != LIFECYCLE_CASE:
+        return names, ""
+    layouts = [(m["call"], int(m["n"]), int(m["gap"] or 1)) for s in names
+               if (m := _LAYOUT.match(s))]
+    if not layouts:
+        return names, ""
+    top_n = max(n for _, n, _ in layouts)
+    top_gap = max(g for _, _, g in layouts)
+    keep = [s for s in names
+            if not (m := _LAYOUT.match(s))
+            or (int(m["n"]) == top_n and int(m["gap"] or 1) in (1, top_gap))]
+    note = (f"{LIFECYCLE_CASE}: each call alone, then with {top_n} other threads at priority "
+            f"gap 1 (@{top_n}) and gap {top_gap} (@{top_n}/g{top_gap}); "
+            f"{len(names) - len(keep)} other layouts are in the Markdown, HTML, CSV and JSON "
+            "reports.")
+    return keep, note
+
+
+def _latency_cell(case: CaseResult, d: Distribution) -> Cell:
+    return Cell(fmt(d.p50), f"p99 {fmt(d.p99)}", _flag(case))
+
+
+def latency_sections(view: RunView, target: str, compact: bool) -> list[Section]:
+    cases = [c for c in view.cases if c.target == target and c.case_id != CALIB_CASE
+             and family(c) == "latency"]
+    by_unit: dict[str, list[CaseResult]] = defaultdict(list)
+    for c in cases:
+        for label in dict.fromkeys(d.unit.label for d in c.distributions):
+            by_unit[label].append(c)
     out = []
     for label in sorted(by_unit):
-        sec = Section(f"Latency in {label} (overhead subtracted; lower is better)",
-                      LATENCY_HEADERS, numeric=3)
-        rows = sorted(by_unit[label], key=lambda cd: (cd[0].case_id, system(cd[0])))
-        for c, d in rows:
-            sec.rows.append([system(c), c.case_id, d.series, fmt(d.n), fmt(d.cold),
-                             fmt(d.mean), fmt(d.std), fmt(d.min), fmt(d.p50), fmt(d.p99),
-                             fmt(d.max), fmt(d.jitter), fmt(d.overhead)])
-        if by_unit[label][0][1].unit.deterministic:
+        measured = by_unit[label]
+        sys_ = Systems.of(target, cases)
+        by = {(system(c), c.case_id): c for c in cases}
+        sec = Section(f"Latency on {target} in {label}: median, p99 in small text (overhead "
+                      "subtracted; lower is better)", ["case", "series", *sys_.headers],
+                      numeric=2)
+        for cid in sorted({c.case_id for c in measured}):
+            names = list(dict.fromkeys(d.series for c in measured if c.case_id == cid
+                                       for d in c.distributions if d.unit.label == label))
+            if compact:
+                names, note = compact_series(cid, names)
+                if note:
+                    sec.notes.append(note)
+            for name in names:
+                row: list[Value] = [cid, name]
+                for key in sys_.keys:
+                    case = by.get((key, cid))
+                    d = next((d for d in case.distributions if d.series == name
+                              and d.unit.label == label), None) if case else None
+                    row.append(_latency_cell(case, d) if case and d else _empty(case))
+                sec.rows.append(row)
+        if any(d.unit.deterministic for c in measured for d in c.distributions):
             sec.notes.append(EMULATION_NOTE)
         out.append(sec)
     return out
 
 
-def overhead_section(view: RunView) -> list[Section]:
-    """The measured cost of an empty measurement, per firmware (system and group)."""
-    sec = Section("Measurement overhead (median subtracted from every interval of the same "
-                  "firmware)", ["system", "group", "unit", "n", "median", "min", "p99", "max"],
-                  numeric=3)
+# ---- interrupt responsiveness --------------------------------------------------
+
+
+def _units(view: RunView) -> dict[str, Unit]:
+    """system -> the unit of its samples (any series of it says)."""
+    out: dict[str, Unit] = {}
     for c in view.cases:
-        if c.case_id == CALIB_CASE:
-            for d in c.distributions:
-                sec.rows.append([system(c), c.group, d.unit.label, fmt(d.n), fmt(d.p50),
-                                 fmt(d.min), fmt(d.p99), fmt(d.max)])
-    return [sec] if sec.rows else []
-
-
-def other_sections(view: RunView) -> list[Section]:
-    out = []
-    unsup = Section("Unsupported", ["system", "case", "reason"])
-    unsup.rows = [[system(c), c.case_id, c.reason] for c in view.cases
-                  if c.status == "unsupported"]
-    checks = Section("Checks", ["system", "case", "check", "result", "got", "want"], numeric=4)
-    checks.rows = [[system(c), c.case_id, k.name, "ok" if k.ok else "FAILED", fmt(k.got),
-                    fmt(k.want)] for c in view.cases for k in c.checks]
-    failed = Section("Failures", ["system", "case", "status", "reason"])
-    failed.rows = [[system(c), c.case_id, c.status, c.reason] for c in view.cases
-                   if c.status not in ("ok", "unsupported")]
-    errors = Section("Errors", ["error"])
-    errors.rows = [[e] for e in view.errors]
-    fp = Section("Footprint (bytes)", ["system", "group", "flash", "ram"], numeric=2)
-    fp.rows = [[f"{f.port}/{f.target}/{f.profile}", f.group, fmt(f.flash), fmt(f.ram)]
-               for f in view.footprints]
-    for sec in (unsup, checks, failed, errors, fp):
-        if sec.rows:
-            out.append(sec)
+        for d in c.distributions:
+            out.setdefault(system(c), d.unit)
     return out
 
 
-def sections(view: RunView) -> list[Section]:
-    return (throughput_sections(view) + latency_sections(view) + overhead_section(view)
-            + other_sections(view))
+def _meta_int(case: CaseResult, key: str) -> int | None:
+    value = case.meta.get(key, "")
+    return int(value) if value.isdigit() else None
+
+
+def interrupt_section(view: RunView, target: str) -> Section | None:
+    """irq.max_rate: the highest periodic-interrupt rate with no event lost
+    and its inverse, the worst-case response (BENCHMARKS.md section 3)."""
+    cases = [c for c in view.cases if c.target == target and is_interrupt_rate(c)]
+    if not any(c.status != "unsupported" for c in cases):
+        return None
+    sys_ = Systems.of(target, cases)
+    units = _units(view)
+    sec = Section(f"Interrupt responsiveness on {target} (irq.max_rate: the handler signals "
+                  "a task that records each event)", ["figure", *sys_.headers], numeric=1)
+    rate: list[Value] = ["highest rate with no lost event (Hz of the target clock)"]
+    inverse: list[Value] = ["its inverse: worst-case response"]
+    steps: list[Value] = ["rates tried (x1.25 each step)"]
+    by = {system(c): c for c in cases}
+    for key in sys_.keys:
+        c = by.get(key)
+        hz, period = (_meta_int(c, "max_rate_hz"), _meta_int(c, "max_rate_period_ticks")) \
+            if c else (None, None)
+        if c is None or hz is None or period is None:
+            cell = _empty(c)
+            if c is not None and c.status not in ("ok", "unsupported"):
+                cell = Cell(c.status, c.reason[:60], "fail")
+            rate.append(cell)
+            inverse.append(Cell(""))
+            steps.append(Cell(str(_meta_int(c, "steps") or "")) if c else Cell(""))
+            continue
+        lower_bound = c.meta.get("loss_found") == "0"  # no loss up to the fastest rate tried
+        rate.append(Cell(("≥ " if lower_bound else "") + fmt(hz),
+                         "no loss up to the last rate tried" if lower_bound else "", _flag(c)))
+        unit = units.get(key)
+        inverse.append(Cell(fmt(period * unit.per_tick), f"{fmt(period)} ticks")
+                       if unit else Cell(f"{fmt(period)} ticks"))
+        steps.append(Cell(str(_meta_int(c, "steps") or "")))
+    labels = {units[k].label for k in sys_.keys if k in units}
+    if len(labels) == 1:
+        inverse[0] = f"{inverse[0]} in {labels.pop()}"
+    sec.rows += [rate, inverse, steps]
+    if any(u.deterministic for k, u in units.items() if k in sys_.keys):
+        sec.notes.append("Under QEMU icount the rate counts events per second of virtual time.")
+    return sec
+
+
+# ---- overhead, footprint -------------------------------------------------------
+
+
+def overhead_section(view: RunView, target: str) -> Section | None:
+    """The measured cost of an empty measurement, per firmware (group)."""
+    calib = [c for c in view.cases if c.target == target and c.case_id == CALIB_CASE]
+    if not any(c.distributions for c in calib):
+        return None
+    sys_ = Systems.of(target, calib)
+    labels = sorted({d.unit.label for c in calib for d in c.distributions})
+    sec = Section(f"Measurement overhead on {target} in {' / '.join(labels)}: median "
+                  "subtracted from every interval of the same firmware (p99 small)",
+                  ["group", *sys_.headers], numeric=1)
+    by = {(system(c), c.group): c for c in calib}
+    for group in sorted({c.group for c in calib}):
+        row: list[Value] = [group]
+        for key in sys_.keys:
+            c = by.get((key, group))
+            d = c.distributions[0] if c and c.distributions else None
+            row.append(Cell(fmt(d.p50), f"p99 {fmt(d.p99)}") if d else Cell(""))
+        sec.rows.append(row)
+    return sec
+
+
+def footprint_section(view: RunView, target: str) -> Section | None:
+    fps = [f for f in view.footprints if f.target == target]
+    if not fps:
+        return None
+    keys = sorted({f"{f.port}/{f.target}/{f.profile}" for f in fps},
+                  key=lambda k: (not k.startswith(FLOOR_PORT + "/"), k))
+    profiles = {k.rsplit("/", 1)[1] for k in keys}
+    labels = [k.split("/")[0] if len(profiles) == 1 else f"{k.split('/')[0]}/"
+              f"{k.rsplit('/', 1)[1]}" for k in keys]
+    sec = Section(f"Footprint on {target}: Flash bytes (RAM in small text)", ["group", *labels],
+                  numeric=1)
+    by: dict[tuple[str, str], Footprint] = {
+        (f"{f.port}/{f.target}/{f.profile}", f.group): f for f in fps}
+    for group in sorted({f.group for f in fps}):
+        row: list[Value] = [group]
+        for key in keys:
+            f = by.get((key, group))
+            row.append(Cell(fmt(f.flash), f"RAM {fmt(f.ram)}") if f else Cell(""))
+        sec.rows.append(row)
+    return sec
+
+
+# ---- what did not run, and why -------------------------------------------------
+
+
+def unsupported_section(view: RunView) -> Section | None:
+    """One compact list per system: each reason once, with the cases it covers."""
+    grouped: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for c in view.cases:
+        if c.status == "unsupported":
+            grouped[system(c)][c.reason or "no reason given"].append(c.case_id)
+    if not grouped:
+        return None
+    sec = Section("Unsupported cases (the port lacks what they need; never a number)",
+                  ["system", "reason", "cases"])
+    for key in sorted(grouped):
+        reasons = sorted(grouped[key].items(), key=lambda rc: (-len(rc[1]), rc[0]))
+        for i, (reason, ids) in enumerate(reasons):
+            sec.rows.append([key if i == 0 else "", reason, ", ".join(sorted(ids))])
+    return sec
+
+
+def failures_section(view: RunView) -> Section | None:
+    sec = Section(f"Failed cases ({FAIL_MARK} in the tables above; figures kept where there "
+                  "are any)", ["system", "case", "status", "reason"])
+    sec.rows = [[system(c), c.case_id, Cell(c.status, flag="fail"), c.reason]
+                for c in sorted(view.cases, key=lambda c: (system(c), c.case_id))
+                if c.status not in ("ok", "unsupported")]
+    return sec if sec.rows else None
+
+
+def not_run_section(view: RunView) -> Section | None:
+    sec = Section("Not run here (stored with the reason; not errors)",
+                  ["system", "status", "reason"])
+    sec.rows = [[key, status, f"not run here: {reason}"]
+                for key, status, reason in not_run_here(view)]
+    return sec if sec.rows else None
+
+
+def errors_section(view: RunView) -> Section | None:
+    sec = Section("Errors (build failures, faults, hangs, corrupt streams)", ["error"])
+    sec.rows = [[Cell(e, flag="fail")] for e in view.errors]
+    return sec if sec.rows else None
+
+
+# ---- the report ----------------------------------------------------------------
+
+
+def target_sections(view: RunView, target: str, compact: bool) -> list[Section]:
+    builders: list[Callable[[], Section | list[Section] | None]] = [
+        lambda: throughput_section(view, target),
+        lambda: checks_section(view, target),
+        lambda: latency_sections(view, target, compact),
+        lambda: interrupt_section(view, target),
+        lambda: overhead_section(view, target),
+        lambda: footprint_section(view, target),
+    ]
+    out: list[Section] = []
+    for build in builders:
+        got = build()
+        out += got if isinstance(got, list) else [got] if got is not None else []
+    return out
+
+
+def sections(view: RunView, compact: bool = True) -> list[Section]:
+    """The comparison, target by target, then what did not run or failed.
+
+    `compact` (the terminal) shows a subset of the lat.thread.lifecycle
+    layouts (compact_series); the other formats keep them all.
+    """
+    out: list[Section] = []
+    targets = _targets(view.cases) + sorted({f.target for f in view.footprints}
+                                            - {c.target for c in view.cases})
+    for target in targets:
+        out += target_sections(view, target, compact)
+    for extra in (unsupported_section(view), failures_section(view), not_run_section(view),
+                  errors_section(view)):
+        if extra is not None:
+            out.append(extra)
+    return out
+
+
+STAT_HEADERS = ["system", "case", "series", "n", "mean", "std", "min", "p1", "p25", "p50",
+                "p75", "p99", "max", "jitter", "cold", "overhead"]
+
+
+def statistics_sections(view: RunView) -> list[Section]:
+    """Every series with every statistic, and every throughput counter."""
+    by_unit: dict[tuple[str, str], list[tuple[CaseResult, Distribution]]] = defaultdict(list)
+    for c in view.cases:
+        for d in c.distributions:
+            by_unit[(c.target, d.unit.label)].append((c, d))
+    out = []
+    for (target, label), rows in sorted(by_unit.items()):
+        sec = Section(f"Statistics on {target} in {label} (overhead subtracted; cold = the "
+                      "first sample, left out of the others)", STAT_HEADERS, numeric=3)
+        for c, d in sorted(rows, key=lambda cd: (cd[0].case_id, system(cd[0]))):
+            # calib.overhead is measured once per firmware: say which one
+            cid = f"{c.case_id} ({c.group})" if c.case_id == CALIB_CASE else c.case_id
+            sec.rows.append([system(c), cid, Cell(d.series, flag=_flag(c)), fmt(d.n),
+                             *(fmt(getattr(d, k)) for k in STAT_HEADERS[4:])])
+        out.append(sec)
+    counts = Section("Counts per period (every counter of every case)",
+                     ["system", "case", "counter", "periods", "mean", "min", "max", "values"],
+                     numeric=3)
+    for c in sorted(view.cases, key=lambda c: (c.target, c.case_id, system(c))):
+        for name, values in c.counts.items():
+            counts.rows.append([system(c), c.case_id, Cell(name, flag=_flag(c)),
+                                fmt(len(values)), fmt(sum(values) / len(values)),
+                                fmt(min(values)), fmt(max(values)),
+                                " ".join(str(v) for v in values[:12])
+                                + (" …" if len(values) > 12 else "")])
+    return out + ([counts] if counts.rows else [])
 
 
 # ---- flat records (CSV / JSON) ---------------------------------------------

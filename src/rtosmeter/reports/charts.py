@@ -277,10 +277,13 @@ def stacked_bars(stacks: Sequence[Stack], axis_label: str, title: str = "") -> s
         ax = fig.add_subplot()
         ys = list(range(len(stacks) - 1, -1, -1))
         left = [0.0] * len(stacks)
-        for oi, origin in enumerate(origins):
+        # origins without a colour of their own (framework, other...) take the
+        # palette's unused colours in turn, so no two parts look alike
+        spare = iter([c for c in PALETTE if c not in PART_COLOURS.values()] * 2)
+        colours = {o: PART_COLOURS.get(o) or next(spare, PALETTE[-1]) for o in origins}
+        for origin in origins:
             widths = [float(s.parts.get(origin, 0)) for s in stacks]
-            ax.barh(ys, widths, left=left, height=0.6, label=origin,
-                    color=PART_COLOURS.get(origin, colour_for(oi + 4)))
+            ax.barh(ys, widths, left=left, height=0.6, label=origin, color=colours[origin])
             left = [a + b for a, b in zip(left, widths, strict=True)]
         for y, total in zip(ys, left, strict=True):
             ax.text(total, y, f" {total:,.0f}", va="center", fontsize=7)

@@ -8,6 +8,14 @@ names, configuration values, reasons) is escaped by Jinja2's autoescape; the
 only markup inserted unescaped is the SVG matplotlib wrote, which escapes its
 text itself.
 
+The families follow `analysis.family`: Thread-Metric (tm.*) is throughput;
+irq.max_rate has its own "Interrupt responsiveness" section; checks (with
+tm.basic against bare metal), interrupt rate and measurement overhead reuse
+the text reports' sections (`_common`), so every format shows the same
+figures. Combinations not run here are listed apart from errors and are no
+column. A case with one series per layout (lat.thread.lifecycle) shows its
+calls alone as boxes and every layout as a call x threads by gap table.
+
 Under emulation the report says that interrupt latency is a code-path length
 (QEMU charges no virtual time for exception entry and exit), and units come
 from the analysis (`Unit.label`), so an emulated run is never shown in µs.
@@ -18,15 +26,22 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
 
 from rtosmeter import __version__
+from rtosmeter.analysis import (
+    CALIB_CASE,
+    NOT_RUN_STATUSES,
+    family,
+    is_interrupt_rate,
+    not_run_here,
+)
 from rtosmeter.model import BuildInfo, CaseResult, Distribution, Footprint, RunView
-from rtosmeter.reports import charts
+from rtosmeter.reports import _common, charts
 
 SUFFIX = ".html"
 
@@ -40,8 +55,11 @@ ISR_NOTE = (
 )
 IDENTITY_KEYS = frozenset({
     "port", "target", "profile", "build_dir", "caps", "groups", "source_hash", "rtos_source",
-    "rtos_source_origin", "rtos_version", "rtos_commit", "build status"})
+    "rtos_source_origin", "rtos_version", "rtos_commit", "build status",
+    # runner facts of one firmware run (the build's first), not settings
+    "command", "elf", "icount", "stderr"})
 PART_ORDER = ("kernel", "benchmark", "libc", "startup", "start-up")
+STATS_UNFOLDED = 24  # statistics tables longer than this start folded
 BOX_LEGEND = (
     "Box: 25-75 %; line: median; whiskers: 1 % and 99 %; dots: min and max; "
     "diamond: mean."
@@ -61,6 +79,9 @@ class Cell:
     text: str
     title: str = ""
     css: str = ""
+    sub: str = ""  # a secondary figure, shown small after the main one
+    span: int = 1  # columns the cell covers
+    style: str = ""  # inline style computed here (a tint), never from the run
 
 
 @dataclass
@@ -98,6 +119,29 @@ class ThroughputGroup:
 
 
 @dataclass
+class Block:
+    """A titled table built from a section of the text reports (_common), so
+    the HTML and the terminal/Markdown show the same figures."""
+
+    title: str
+    anchor: str
+    table: Table
+    notes: list[str]
+
+
+@dataclass
+class Matrix:
+    """A case with one series per layout (lat.thread.lifecycle: call x other
+    threads x priority gap): medians in a call x threads by system x gap grid."""
+
+    unit: str
+    systems: list[tuple[str, str]]  # (label, colour)
+    gaps: list[int]
+    rows: list[Row]  # label "call · N other threads"; cells per system x gap
+    notes: list[str]
+
+
+@dataclass
 class LatencyCase:
     case_id: str
     anchor: str
@@ -105,6 +149,12 @@ class LatencyCase:
     stats: Table
     not_run: list[tuple[str, str, str]]  # (column label, status, reason)
     notes: list[str]
+    matrices: list[Matrix] = field(default_factory=list)
+
+    @property
+    def folded(self) -> bool:
+        """Long statistics tables are folded (opened with a click, no script)."""
+        return len(self.stats.rows) > STATS_UNFOLDED
 
 
 @dataclass
@@ -124,6 +174,11 @@ class Report:
     environment: Table
     runner: Table
     errors: list[str]
+    not_run_here: list[tuple[str, str, str]] = field(default_factory=list)
+    checks: list[Block] = field(default_factory=list)
+    interrupts: list[Block] = field(default_factory=list)
+    interrupts_not_run: list[tuple[str, str, str, str]] = field(default_factory=list)
+    overhead: list[Block] = field(default_factory=list)
     tool_version: str = __version__
     extra_charts: list[Chart] = field(default_factory=list)
 
@@ -166,8 +221,9 @@ def key_of(item: CaseResult | Footprint | BuildInfo) -> BuildKey:
 
 def _columns(view: RunView) -> list[Column]:
     keys: list[BuildKey] = []
-    items: list[CaseResult | Footprint | BuildInfo] = [*view.builds, *view.cases,
-                                                       *view.footprints]
+    # a combination not run here is listed apart, never a column
+    ran = [b for b in view.builds if b.status not in NOT_RUN_STATUSES]
+    items: list[CaseResult | Footprint | BuildInfo] = [*ran, *view.cases, *view.footprints]
     for item in items:
         k = key_of(item)
         if k not in keys:
@@ -195,7 +251,16 @@ def _case_ids(view: RunView) -> list[str]:
 
 
 def is_throughput(results: Iterable[CaseResult]) -> bool:
-    return any(r.counts or r.case_id.startswith("tm.") for r in results)
+    """Thread-Metric (tm.*) only: an interrupt rate ramp counts too, but it is
+    not a throughput score (analysis.family)."""
+    return any(family(r) == "throughput" for r in results)
+
+
+def is_latency(results: Iterable[CaseResult]) -> bool:
+    """Interval distributions, without the calibration (its own table) and
+    the interrupt rate (Interrupt responsiveness)."""
+    return all(r.case_id != CALIB_CASE and not is_interrupt_rate(r)
+               and family(r) != "throughput" for r in results)
 
 
 def _status_cell(result: CaseResult) -> Cell:
@@ -280,9 +345,13 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
         name = anchor(f"tp-{target}-{profile}")
         clock = _clock_origin(_unit_origin(view, target))
         head = [c.label for c in gcols]
-        table = Table(head, rows, "Loop completions per measurement period, timed by the "
-                      f"{clock} (mean over periods; in brackets: % of best, multiple of "
-                      "slowest).")
+        builds = {key_of(b): b for b in view.builds}
+        periods = {c.label: _common.period_text(builds.get(c.key)) for c in gcols}
+        same = len(set(periods.values())) == 1
+        period = f" of {next(iter(periods.values()))}" if same else ""
+        table = Table(head, rows, f"Loop completions per measurement period{period}, timed "
+                      f"by the {clock} (mean over periods; in brackets: % of best, multiple "
+                      "of slowest).")
         chart_list = []
         if pct_bars:
             chart_list = [
@@ -296,6 +365,9 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                                           reference=1.0)),
             ]
         notes = []
+        if not same:
+            notes.append("Measurement period: " + "; ".join(f"{label}: {text}"
+                                                            for label, text in periods.items()))
         if any(c.emulated for c in gcols):
             notes.append("Emulated: the period is measured in virtual time, so counts are "
                          "exact and repeat bit for bit.")
@@ -339,9 +411,10 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
     out: list[LatencyCase] = []
     wins: dict[BuildKey, int] = {}
     col_of = {c.key: c for c in cols}
+    isr_first: str | None = None
     for cid in _case_ids(view):
         results = [c for c in view.cases if c.case_id == cid]
-        if is_throughput(results):
+        if not is_latency(results):
             continue
         results.sort(key=lambda r: [c.key for c in cols].index(key_of(r)))
         units = list(dict.fromkeys(d.unit.label for r in results for d in r.distributions))
@@ -355,27 +428,32 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
             if per_build[key_of(r)] > 1:  # the case runs in several firmwares
                 parts.append(r.group)
             if d is not None and len(r.distributions) > 1:
-                parts.append(d.series)
+                parts.insert(0, d.series)
             return " · ".join(parts)
 
+        names = list(dict.fromkeys(d.series for r in results for d in r.distributions))
+        layouts = _layouts(names)
+        # series first, then the systems: the ports stand next to each other
+        # for the same operation, in chart and table alike
+        order = {n: i for i, n in enumerate(names)}
+        pairs = sorted(((ri, r, d) for ri, r in enumerate(results) for d in r.distributions),
+                       key=lambda x: (order[x[2].series], x[0]))
         for ui, unit in enumerate(units):
             boxes = []
-            for r in results:
-                col = col_of[key_of(r)]
-                for d in r.distributions:
-                    if d.unit.label != unit:
-                        continue
-                    label = label_of(r, d)
-                    boxes.append(charts.BoxStats(label, d.p1, d.p25, d.p50, d.p75, d.p99,
-                                                 d.min, d.max, d.mean, col.colour))
-            title = f"Distribution per port, in {unit}"
+            for _, r, d in pairs:
+                if d.unit.label != unit or (layouts and d.series in layouts):
+                    continue  # layouts: the matrix shows them
+                boxes.append(charts.BoxStats(label_of(r, d), d.p1, d.p25, d.p50, d.p75,
+                                             d.p99, d.min, d.max, d.mean,
+                                             col_of[key_of(r)].colour))
+            title = (f"Each call alone, per port, in {unit} (with other threads: the table "
+                     "below)" if layouts else f"Distribution per port, in {unit}")
             chart_list.append(Chart(f"{anchor(cid)}-{ui}", title,
                                     charts.box_plot(boxes, unit)))
-        for r in results:
-            for d in r.distributions:
-                failed = any(not ch.ok for ch in r.checks)
-                rows.append(Row(label_of(r), _stat_cells(d, len(units) > 1),
-                                "check-failed" if failed else ""))
+        for _, r, d in pairs:
+            failed = any(not ch.ok for ch in r.checks)
+            rows.append(Row(label_of(r), _stat_cells(d, len(units) > 1),
+                            "check-failed" if failed else ""))
         head = STAT_HEAD + (["unit"] if len(units) > 1 else [])
         caption = f"All values in {units[0]}." if len(units) == 1 else ""
         caption += " Measurement overhead already subtracted; cold = first sample, excluded."
@@ -383,16 +461,123 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
                    if r.status != "ok" or not r.distributions]
         notes = []
         if ISR_CASE.match(cid) and any(col_of[key_of(r)].emulated for r in results):
-            notes.append(ISR_NOTE)
+            # said in full once; the next interrupt cases point back to it
+            notes.append(ISR_NOTE if isr_first is None else
+                         f"Emulated: a code-path length, not a hardware latency (see {isr_first}).")
+            isr_first = isr_first or cid
         for r in results:
             for ch in r.checks:
                 if not ch.ok:
                     notes.append(f"{col_of[key_of(r)].label}: check {ch.name} failed "
                                  f"(got {ch.got}, want {ch.want}).")
         _count_win(results, wins)
+        matrices = [_matrix(results, unit, layouts, col_of) for unit in units] if layouts else []
         out.append(LatencyCase(cid, anchor(cid), chart_list, Table(head, rows, caption.strip()),
-                               not_run, notes))
+                               not_run, notes, matrices))
     return out, wins
+
+
+def _layouts(names: list[str]) -> dict[str, tuple[str, int, int]]:
+    """series -> (call, other threads, priority gap) for a case whose series
+    are layouts ("create@10/g3", "create@5"; lat.thread.lifecycle), else {}.
+    The calls alone ("create") are not layouts: they stay in the chart."""
+    found = {n: (m["call"], int(m["n"]), int(m["gap"] or 1)) for n in names
+             if (m := _common._LAYOUT.match(n))}
+    return found if len(found) >= 8 else {}  # a few named series read better as boxes
+
+
+# Tints of a layout's median against the same call alone (same system):
+# (at least this ratio, css class). Class names only: the page keeps no script.
+TINTS = ((2.0, "up3"), (1.5, "up2"), (1.1, "up1"))
+
+
+def _matrix(results: list[CaseResult], unit: str, layouts: dict[str, tuple[str, int, int]],
+            col_of: dict[BuildKey, Column]) -> Matrix:
+    """Medians of every layout: one row per (call, other threads), per system
+    one column per priority gap; the call alone first, over every gap."""
+    calls = list(dict.fromkeys(c for c, _, _ in layouts.values()))
+    threads = sorted({n for _, n, _ in layouts.values()})
+    gaps = sorted({g for _, _, g in layouts.values()})
+    systems = [r for r in results if any(d.unit.label == unit for d in r.distributions)]
+    dists = {(key_of(r), r.group): {d.series: d for d in r.distributions if d.unit.label == unit}
+             for r in systems}
+    clamped = False
+    rows: list[Row] = []
+    for call in calls:
+        for n in [0, *threads]:
+            cells: list[Cell] = []
+            for r in systems:
+                ds = dists[(key_of(r), r.group)]
+                alone = ds.get(call)
+                if n == 0:
+                    cells.append(_layout_cell(alone, None, "", len(gaps)))
+                    continue
+                for g in gaps:  # "first": the border between two systems
+                    name = f"{call}@{n}" + (f"/g{g}" if g != 1 else "")
+                    if name not in layouts:
+                        name = f"{call}@{n}/g{g}"
+                    mark = ""
+                    count = r.meta.get(f"clamped@{n}/g{g}", "")
+                    if count.isdigit() and int(count) > 0:
+                        mark, clamped = "†", True
+                    cells.append(_layout_cell(ds.get(name), alone, mark, 1, count,
+                                              first=g == gaps[0]))
+            label = f"{call} · alone" if n == 0 else f"{call} · {n} others"
+            rows.append(Row(label, cells, "alone" if n == 0 else ""))
+    notes = ["Median per layout (hover: the series, p99 and max). Tint: the median against "
+             "the same call alone on the same port: ≥ 1.1x, ≥ 1.5x, ≥ 2x."]
+    if clamped:
+        notes.append("† some of the other threads share the highest priority below the "
+                     "measured thread: the priority range ran out at this gap (META "
+                     "clamped@N/gG says how many).")
+    labels = [(col_of[key_of(r)].label + (f" · {r.group}" if len(
+        {x.group for x in systems if key_of(x) == key_of(r)}) > 1 else ""),
+        col_of[key_of(r)].colour) for r in systems]
+    return Matrix(unit, labels, gaps, rows, notes)
+
+
+def _layout_cell(d: Distribution | None, alone: Distribution | None, mark: str, span: int,
+                 clamped: str = "", first: bool = True) -> Cell:
+    edge = " first" if first else ""
+    if d is None:
+        return Cell("—", css="missing" + edge, span=span)
+    title = f"{d.series}: median {fmt(d.p50)}, p99 {fmt(d.p99)}, max {fmt(d.max)}"
+    if clamped and mark:
+        title += f"; {clamped} threads clamped to the top priority"
+    css = ""
+    if alone is not None and alone.p50 > 0:
+        ratio = d.p50 / alone.p50
+        css = next((c for least, c in TINTS if ratio >= least), "")
+        title += f"; {ratio:.2f}x the call alone"
+    return Cell(fmt(d.p50) + mark, title, (css + edge).strip(), span=span)
+
+
+def _block(sec: _common.Section, target: str, label_columns: int = 1) -> Block:
+    """A text-report section as an HTML table titled by its target (the page's
+    section says what it is; the section's own title is the caption): the
+    first column labels the row, the next `label_columns - 1` stay text, the
+    others are systems."""
+    def cell(value: _common.Value, text: bool = False) -> Cell:
+        if isinstance(value, str):
+            return Cell(value, css="text" if text else "")
+        css = {"fail": "failed", "dim": "unsupported"}.get(value.flag, "")
+        return Cell(value.text, css=css or ("text" if text else ""), sub=value.sub)
+
+    rows = []
+    for row in sec.rows:
+        first = row[0]
+        label = first if isinstance(first, str) else first.text
+        rows.append(Row(label, [cell(v, i < label_columns - 1)
+                                for i, v in enumerate(row[1:])]))
+    name = anchor(f"{sec.title.split(' on ')[0]}-{target}")
+    return Block(target, name, Table(sec.headers[1:], rows, sec.title), sec.notes)
+
+
+def _blocks(view: RunView, build: Callable[[RunView, str], _common.Section | None],
+            label_columns: int = 1) -> list[Block]:
+    targets = list(dict.fromkeys(c.target for c in view.cases))
+    return [_block(sec, t, label_columns) for t in targets
+            if (sec := build(view, t)) is not None]
 
 
 def _count_win(results: list[CaseResult], wins: dict[BuildKey, int]) -> None:
@@ -441,14 +626,23 @@ def is_identity(key: str) -> bool:
 
 
 def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]) -> tuple[Table, int]:
-    keys = sorted({k for v in values.values() for k in v}, key=lambda k: (is_identity(k), k))
+    """Settings as rows, builds as columns. A setting differs when two builds
+    give it different values; one only some builds report (an RTOS's own
+    kernel option) is "specific", listed after the shared ones."""
+    def kind(k: str) -> int:
+        if is_identity(k):
+            return 2
+        return 1 if any(k not in values.get(c.key, {}) for c in cols) else 0
+
+    keys = sorted({k for v in values.values() for k in v}, key=lambda k: (kind(k), k))
     rows = []
     differs = 0
     for k in keys:
         vals = [values.get(c.key, {}).get(k) for c in cols]
-        diff = len(set(vals)) > 1 and not is_identity(k)
+        diff = len({v for v in vals if v is not None}) > 1 and not is_identity(k)
         differs += diff
-        css = "differs" if diff else ("identity" if is_identity(k) else "")
+        css = "differs" if diff else ("identity" if is_identity(k)
+                                      else "specific" if kind(k) else "")
         rows.append(Row(k, [Cell("—" if v is None else str(v), css="missing" if v is None
                                  else "") for v in vals], css))
     return Table([c.label for c in cols], rows), differs
@@ -469,6 +663,26 @@ def _config(view: RunView, cols: list[Column]) -> tuple[Table, int, Table]:
     return table, differs, _side_by_side(cols, runner)[0]
 
 
+def _interrupts_not_run(view: RunView, cols: list[Column]) -> list[tuple[str, str, str, str]]:
+    """(system, case, status, reason) of interrupt-rate cases without a rate."""
+    label = {c.key: c.label for c in cols}
+    return [(label.get(key_of(c), str(key_of(c))), c.case_id, c.status, c.reason)
+            for c in view.cases if is_interrupt_rate(c) and c.status == "unsupported"]
+
+
+def _case_counts(view: RunView) -> str:
+    """"42 (9 throughput, 31 latency, 1 interrupt rate, 1 calibration)"."""
+    kinds: Counter[str] = Counter()
+    for cid in _case_ids(view):
+        results = [c for c in view.cases if c.case_id == cid]
+        kinds["calibration" if cid == CALIB_CASE else "throughput" if is_throughput(results)
+              else "interrupt rate" if any(is_interrupt_rate(r) for r in results)
+              else "latency"] += 1
+    order = ("throughput", "latency", "interrupt rate", "calibration")
+    parts = ", ".join(f"{kinds[k]} {k}" for k in order if kinds[k])
+    return f"{sum(kinds.values())} ({parts})"
+
+
 def prepare(view: RunView) -> Report:
     """Everything the templates show, computed once from the view."""
     charts.reset_ids()
@@ -487,8 +701,7 @@ def prepare(view: RunView) -> Report:
         ("ports", ", ".join(dict.fromkeys(c.key[0] for c in cols))),
         ("targets", ", ".join(dict.fromkeys(c.key[1] for c in cols))),
         ("profiles", ", ".join(dict.fromkeys(c.key[2] for c in cols))),
-        ("cases", f"{len(_case_ids(view))} ({len(_case_ids(view)) - len(latency)} "
-                  f"throughput, {len(latency)} latency)"),
+        ("cases", _case_counts(view)),
         ("samples", f"{sum(d.n for c in view.cases for d in c.distributions):,}"),
     ]
     notices = []
@@ -518,6 +731,11 @@ def prepare(view: RunView) -> Report:
         environment=environment,
         runner=runner,
         errors=list(view.errors),
+        not_run_here=not_run_here(view),
+        checks=_blocks(view, _common.checks_section, label_columns=2),
+        interrupts=_blocks(view, _common.interrupt_section),
+        interrupts_not_run=_interrupts_not_run(view, cols),
+        overhead=_blocks(view, _common.overhead_section),
     )
 
 
@@ -537,7 +755,7 @@ def _environment() -> jinja2.Environment:
 def render(view: RunView) -> str:
     """The report as one self-contained HTML page."""
     return _environment().get_template("report.html.j2").render(
-        r=prepare(view), box_legend=BOX_LEGEND)
+        r=prepare(view), box_legend=BOX_LEGEND, isr_note=ISR_NOTE)
 
 
 def write(view: RunView, path: Path) -> Path:

@@ -1,25 +1,47 @@
-"""Markdown report: the same sections as the terminal table, as GitHub tables."""
+"""Markdown report: the comparison as GitHub tables (every series, not the
+terminal's subset), then the full per-series statistics."""
 
 from __future__ import annotations
 
 from rtosmeter.model import RunView
-from rtosmeter.reports._common import Section, sections, title
+from rtosmeter.reports._common import (
+    FAIL_MARK,
+    Cell,
+    Section,
+    Value,
+    sections,
+    statistics_sections,
+    title,
+)
 
 SUFFIX = ".md"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def _escape(text: str) -> str:
+    return (text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+            .replace("\n", " "))
+
+
+def _cell(value: Value) -> str:
+    if isinstance(value, str):
+        return _escape(value)
+    cell: Cell = value
+    text = _escape(cell.text)
+    if cell.flag == "fail":
+        text = f"{FAIL_MARK} {text}"
+    elif cell.flag == "dim" and text:
+        text = f"*{text}*"
+    return text + (f" <sub>{_escape(cell.sub)}</sub>" if cell.sub else "")
 
 
 def table(sec: Section) -> str:
     align = ["---:" if sec.numeric and i >= sec.numeric else ":---"
              for i in range(len(sec.headers))]
     lines = [f"## {sec.title}", "",
-             "| " + " | ".join(_cell(h) for h in sec.headers) + " |",
+             "| " + " | ".join(_escape(h) for h in sec.headers) + " |",
              "| " + " | ".join(align) + " |"]
     lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in sec.rows]
-    lines += [""] + [f"*{n}*\n" for n in sec.notes]
+    lines += [""] + [f"*{_escape(n)}*\n" for n in sec.notes]
     return "\n".join(lines)
 
 
@@ -28,5 +50,11 @@ def render(view: RunView) -> str:
     host = ", ".join(f"{k}: {v}" for k, v in sorted(view.host.items()))
     if host:
         parts += [f"Host: {host}", ""]
-    parts += [table(sec) for sec in sections(view)] or ["No results stored for this run.\n"]
+    secs = sections(view, compact=False)
+    if not secs:
+        parts.append("No results stored for this run.\n")
+    parts += [table(sec) for sec in secs]
+    stats = statistics_sections(view)
+    if stats:
+        parts += ["# Full statistics", ""] + [table(sec) for sec in stats]
     return "\n".join(parts).rstrip("\n") + "\n"

@@ -1,7 +1,9 @@
-"""Terminal report: one rich table per section, returned as text.
+"""Terminal report: the comparison as rich tables, returned as text.
 
-The CLI prints the text; tests assert on it. Colour is left to the caller
-(`render(view, color=True)` keeps the ANSI styles).
+One table per target and family, one column per compared system; the
+secondary figure of a cell (p99, % of the best) is dim, a failed result is
+red and marked ✗. The CLI prints the text; tests assert on it. Colour is
+left to the caller (`render(view, color=True)` keeps the ANSI styles).
 """
 
 from __future__ import annotations
@@ -10,35 +12,52 @@ import io
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from rtosmeter.model import RunView
-from rtosmeter.reports._common import Section, sections, title
+from rtosmeter.reports._common import FAIL_MARK, Cell, Section, Value, sections, title
 
 SUFFIX = ".txt"
+NAME_COLUMNS = ("system", "case", "series", "group", "check", "figure")
+
+
+def _text(value: Value) -> Text:
+    """A cell as rich Text (never parsed as markup: names and reasons are data)."""
+    if isinstance(value, str):
+        return Text(value)
+    cell: Cell = value
+    style = {"fail": "red", "dim": "dim"}.get(cell.flag, "")
+    out = Text(f"{FAIL_MARK} " if cell.flag == "fail" else "", style=style)
+    out.append(cell.text, style=style)
+    if cell.sub:
+        out.append(f" {cell.sub}", style="dim")
+    return out
 
 
 def _table(sec: Section) -> Table:
-    table = Table(title=sec.title, title_justify="left", caption=" ".join(sec.notes) or None,
-                  caption_justify="left")
+    table = Table()
     for i, h in enumerate(sec.headers):
         numeric = bool(sec.numeric) and i >= sec.numeric
         # names stay on one line; only long free text (reasons, errors) folds
         table.add_column(h, justify="right" if numeric else "left", overflow="fold",
-                         no_wrap=h in ("system", "case", "series"))
+                         no_wrap=h in NAME_COLUMNS)
     for row in sec.rows:
-        style = "red" if "FAILED" in row or row[-1:] == ["failed"] else None
-        table.add_row(*row, style=style)
+        table.add_row(*(_text(v) for v in row))
     return table
 
 
 def render(view: RunView, width: int = 160, color: bool = False) -> str:
     console = Console(record=True, width=width, force_terminal=color, no_color=not color,
                       file=io.StringIO())
-    console.print(title(view))
-    secs = sections(view)
+    console.print(title(view), markup=False, highlight=False)
+    secs = sections(view, compact=True)
     if not secs:
         console.print("No results stored for this run.")
     for sec in secs:
+        # title and notes at the console's width, not folded to a narrow table's
         console.print()
+        console.print(Text(sec.title, style="bold"))
         console.print(_table(sec))
+        for note in sec.notes:
+            console.print(Text(note, style="italic"))
     return console.export_text(styles=color)

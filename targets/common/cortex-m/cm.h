@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "rtosmeter/target.h"
+
 #define RM_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 
 /* System control block and NVIC (architectural addresses, all M profiles). */
@@ -49,11 +51,8 @@ _Noreturn void rm_cm_semihost_exit(int status);
 /* DWT cycle counter (v7-M and later; absent on v6-M, reads 0 on QEMU). */
 void rm_cm_dwt_start(void);
 
-/* Optional periodic interrupt, in timestamp-counter ticks, for irq.max_rate.
- * A target that has a spare timer implements it; otherwise it is absent and
- * the case reports unsupported. fn runs in handler mode on every period. */
-typedef void (*rm_periodic_fn_t)(void);
-int rm_target_periodic_start(uint32_t period_ticks, rm_periodic_fn_t fn);
-void rm_target_periodic_stop(void);
+/* The optional periodic interrupt (rm_target_periodic_start/stop) is declared
+ * in rtosmeter/target.h; a target with a spare timer implements it and routes
+ * the timer's vector to RM_Periodic_IRQHandler (startup.c). */
 
 #endif /* RM_CORTEX_M_H */
