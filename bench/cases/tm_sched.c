@@ -25,9 +25,10 @@ static void coop_thread(void *arg)
     rm_park();
 }
 
-static void run_cooperative(const rm_case_t *c)
+/* Both tests: start the 5 threads (thread i at base_prio + i * step), let
+ * the reporter count periods, stop them, check the counters' spread. */
+static void run_threads(rm_entry_t entry, int base_prio, int step)
 {
-    (void)c;
     stop = false;
     for (unsigned i = 0; i < N_THREADS; i++) {
         cnt[i] = 0u;
@@ -35,8 +36,8 @@ static void run_cooperative(const rm_case_t *c)
     }
     rm_meta("threads", N_THREADS);
     for (unsigned i = 0; i < N_THREADS; i++) {
-        int rc = rm_thread_create(&threads[i], "coop", coop_thread, (void *)(uintptr_t)i,
-                                  RM_PRIO_MIN + 5, 0);
+        int rc = rm_thread_create(&threads[i], "tm", entry, (void *)(uintptr_t)i,
+                                  base_prio + (int)i * step, 0);
         if (rc != RM_OK) {
             rm_fatal("rm_thread_create", rc);
             stop = true;
@@ -49,6 +50,12 @@ static void run_cooperative(const rm_case_t *c)
     stop = true;
     rm_delete_threads(threads, N_THREADS);
     rm_tm_check_within_1("counters_within_1_of_mean", final, N_THREADS);
+}
+
+static void run_cooperative(const rm_case_t *c)
+{
+    (void)c;
+    run_threads(coop_thread, RM_PRIO_MIN + 5, 0);
 }
 
 /* Thread i (0 = lowest priority). */
@@ -77,29 +84,9 @@ static void preempt_thread(void *arg)
 static void run_preemptive(const rm_case_t *c)
 {
     (void)c;
-    stop = false;
-    for (unsigned i = 0; i < N_THREADS; i++) {
-        cnt[i] = 0u;
-        threads[i] = NULL;
-    }
-    rm_meta("threads", N_THREADS);
     /* The higher threads run first and suspend themselves; then the lowest
      * starts the chain. Priorities RM_PRIO_MIN+1 .. RM_PRIO_MIN+5. */
-    for (unsigned i = 0; i < N_THREADS; i++) {
-        int rc = rm_thread_create(&threads[i], "preempt", preempt_thread,
-                                  (void *)(uintptr_t)i, RM_PRIO_MIN + 1 + (int)i, 0);
-        if (rc != RM_OK) {
-            rm_fatal("rm_thread_create", rc);
-            stop = true;
-            rm_delete_threads(threads, N_THREADS);
-            return;
-        }
-    }
-    uint32_t final[N_THREADS];
-    rm_tm_report(cnt, N_THREADS, final);
-    stop = true;
-    rm_delete_threads(threads, N_THREADS);
-    rm_tm_check_within_1("counters_within_1_of_mean", final, N_THREADS);
+    run_threads(preempt_thread, RM_PRIO_MIN + 1, 1);
 }
 
 RM_CASE(tm_cooperative, "tm.cooperative", RM_CAP_THREAD, run_cooperative, NULL);

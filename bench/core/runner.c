@@ -30,6 +30,8 @@ static rm_thread_t runner_thread;
 static volatile bool runner_waiting;
 static volatile rm_irq_handler_t irq_handler;
 
+RM_COLD_BEGIN /* case control: outside measured intervals */
+
 /* ---- case state ------------------------------------------------------- */
 /* Not inlined: end_early and run_one would each carry a copy (Flash). */
 __attribute__((noinline)) bool rm_case_emit_ok(void)
@@ -41,10 +43,6 @@ __attribute__((noinline)) bool rm_case_emit_ok(void)
     return case_state <= RM_CS_OPEN; /* NONE or OPEN */
 }
 
-bool rm_case_failed(void)
-{
-    return case_state >= RM_CS_FAILED;
-}
 
 /* Ends the open case early as `st` (FAILED or UNSUP); false when no case is
  * open or it already ended (the first reason is kept). A FAIL needs the CASE
@@ -82,6 +80,14 @@ void rm_unsupported(const char *reason)
     if (end_early(RM_CS_UNSUP)) {
         rm_rec("UNSUP id=%s reason=%s", case_id, reason);
     }
+}
+
+RM_COLD_END
+
+/* Polled in the cases' loops. */
+bool rm_case_failed(void)
+{
+    return case_state >= RM_CS_FAILED;
 }
 
 /* ---- runner / case thread hand-over ------------------------------------ */
@@ -131,6 +137,8 @@ void rm_spin(uint32_t n)
     }
 }
 
+RM_COLD_BEGIN /* the fault report and the runner */
+
 _Noreturn void rm_report_fault(const rm_fault_t *f)
 {
     /* Handler mode: no kernel call, so no record lock. */
@@ -139,6 +147,8 @@ _Noreturn void rm_report_fault(const rm_fault_t *f)
     rm_rec_unlocked("BYE cases=%u status=%u", cases_run, (uint32_t)3u);
     rm_target_exit(3);
 }
+
+RM_COLD_END
 
 /* ---- the runner ---------------------------------------------------------- */
 static uint32_t port_caps;
@@ -150,6 +160,8 @@ uint32_t rm_tm_period_ticks(void)
     uint32_t ticks = (uint32_t)(RM_TM_PERIOD_MS) * hz / 1000u;
     return ticks != 0u ? ticks : (uint32_t)(hz != 0u); /* 1, or 0 without a tick */
 }
+
+RM_COLD_BEGIN
 
 static void write_hello(void)
 {
@@ -182,6 +194,8 @@ static void write_cfg(void)
     }
 }
 
+RM_COLD_END
+
 /* calib.overhead: two back-to-back timestamp reads, the cost the harness
  * subtracts from every interval of this stream. An ordinary case on line 0,
  * so that the runner treats it like any other. */
@@ -199,6 +213,8 @@ static void run_calibration(const rm_case_t *c)
 }
 
 static const rm_case_t calib_case = {"calib.overhead", 0u, run_calibration, NULL, 0u};
+
+RM_COLD_BEGIN
 
 /* Runs one case; true if it failed. */
 static bool run_one(const rm_case_t *c)
@@ -261,3 +277,5 @@ void rm_runner_main(void *arg)
     rm_rec("BYE cases=%u status=%u", cases_run, (uint32_t)(failed ? 1u : 0u));
     rm_target_exit(failed ? 1 : 0);
 }
+
+RM_COLD_END

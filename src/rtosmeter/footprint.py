@@ -139,8 +139,23 @@ def _map_entries(text: str) -> list[tuple[str, str, int, str]]:
         obj = m.group(4).strip()
         if size == 0 or obj.startswith("="):
             continue
-        entries.append((out_sec, name, size, obj))
-    return entries
+        entries.append((out_sec, name, int(m.group(2), 16), size, obj))
+    return _clip_overlaps(entries)
+
+
+def _clip_overlaps(entries: list[tuple[str, str, int, int, str]]
+                   ) -> list[tuple[str, str, int, str]]:
+    """Sizes as laid out: where the linker merged strings across input
+    sections, the map lists entries that overlap the next one; each is cut at
+    the next entry's address so that no byte is counted twice."""
+    out = []
+    for i, (out_sec, name, addr, size, obj) in enumerate(entries):
+        nxt = entries[i + 1] if i + 1 < len(entries) else None
+        if nxt is not None and nxt[0] == out_sec and addr <= nxt[2] < addr + size:
+            size = nxt[2] - addr
+        if size > 0:
+            out.append((out_sec, name, size, obj))
+    return out
 
 
 def _symbol_sizes(elf: Path) -> dict[int, list[tuple[str, int]]]:
