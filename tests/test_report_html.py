@@ -10,6 +10,7 @@ failed build.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 from collections.abc import Iterator
@@ -346,3 +347,24 @@ def test_lifecycle_layouts_as_a_matrix(mixed: tuple[RunView, Path], browser: Any
     assert details is not None and not details.get_attribute("open")
     assert len(details.query_selector_all("tbody tr")) == len(by_name)
     assert not details.query_selector("table").is_visible()
+
+
+def test_a_failed_check_keeps_its_count(tmp_path: Path) -> None:
+    """A throughput case whose property check fails (e.g. a scheduler that is
+    not round-robin fair) shows its count, marked ✗, not just "failed"."""
+    path = DATA / "posix-host-tm_sched.rmstream"
+    data = path.read_bytes()
+    parsed = parse_stream(data)
+    coop = next(c for c in parsed.cases if c.id == "tm.cooperative")
+    coop.checks = [dataclasses.replace(ch, ok=False, got=2) for ch in coop.checks]
+    with Store.open(tmp_path / "s.sqlite") as store:
+        run = store.create_run({"campaign": "test"}, {"machine": "test host"}, "0.1.0")
+        build = store.add_build(run, "posix", "host", "default", {"opt_flags": "-O2"})
+        store.add_execution(run, build, "tm_sched", status="ok", runner={"runner": "host"},
+                            stream=data, parsed=parsed)
+        store.finish_run(run)
+        view = analysis.load_run(store, run)
+    result = next(c for c in view.cases if c.case_id == "tm.cooperative")
+    assert result.status == "failed" and result.score
+    page = html.render(view)
+    assert f"✗ {html.fmt(result.score)}" in page

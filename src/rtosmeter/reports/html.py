@@ -327,6 +327,14 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                     cells.append(Cell("not run", css="missing"))
                     continue
                 s = scores.get(col.key)
+                if s is None and r.status == "failed" and r.score:
+                    # A property check failed: the count stays visible, marked,
+                    # and out of the normalisation (as in the terminal table).
+                    bad = [ch for ch in r.checks if not ch.ok]
+                    why = "; ".join(f"{ch.name}: got {ch.got}, want {ch.want}" for ch in bad)
+                    cells.append(Cell(f"✗ {fmt(r.score)}", f"check failed: {why or r.reason}",
+                                      "failed", sub="check failed"))
+                    continue
                 if s is None:
                     cells.append(_status_cell(r))
                     continue
