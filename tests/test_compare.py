@@ -129,3 +129,23 @@ def test_hodges_lehmann_matches_brute_force() -> None:
     assert C.pairwise_order_statistics(a, b, ks) == [diffs[k - 1] for k in ks]
     est, (lo, hi) = C.hodges_lehmann(a, b)
     assert est == float(np.median(diffs)) and lo <= est <= hi
+
+
+def test_compare_sees_the_figures_the_report_shows(out: Path) -> None:
+    """compare's samples are the analysis' samples: same overhead rule (none for
+    calib.overhead and for sub=0 difference series such as irq.latency_jitter's
+    delta), same unit, so a report and a comparison never disagree."""
+    with Store.open(out / STORE_NAME) as store:
+        run = C.load_samples(store, 1)
+    checked = 0
+    for case in run.view.cases:
+        if case.case_id == "calib.overhead":  # one per firmware: not a compared figure
+            continue
+        for d in case.distributions:
+            key = (case.port, case.target, case.profile, case.case_id, d.series)
+            if key in run.samples and d.n:
+                assert run.samples[key].mean() == pytest.approx(d.mean), key
+                checked += 1
+    assert checked > 50
+    jitter = [c for c in run.view.cases if c.case_id == "irq.latency_jitter"]
+    assert jitter and all(d.overhead == 0.0 for c in jitter for d in c.distributions)

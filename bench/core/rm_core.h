@@ -42,6 +42,7 @@ void rm_rec(const char *fmt, ...);
 /* The same without the lock: for a caller that holds it, or must not take
  * it (the fault path, in handler mode). rm_vrec is the writer itself. */
 void rm_rec_unlocked(const char *fmt, ...);
+void rm_rec_break(void);
 void rm_vrec(const char *fmt, va_list ap);
 
 /* Case state, owned by runner.c, consulted by stream.c. The order matters:

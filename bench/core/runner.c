@@ -142,6 +142,7 @@ RM_COLD_BEGIN /* the fault report and the runner */
 _Noreturn void rm_report_fault(const rm_fault_t *f)
 {
     /* Handler mode: no kernel call, so no record lock. */
+    rm_rec_break();
     rm_rec_unlocked("FAULT pc=%x lr=%x psr=%x cfsr=%x hfsr=%x mmfar=%x bfar=%x", f->pc,
                     f->lr, f->psr, f->cfsr, f->hfsr, f->mmfar, f->bfar);
     rm_rec_unlocked("BYE cases=%u status=%u", cases_run, (uint32_t)3u);

@@ -44,6 +44,15 @@ RM_SMALL static void out_put(char c)
     }
 }
 
+/* A fault can strike while a record is being written: end that line so that
+ * the FAULT record starts on a line of its own (the harness skips an empty
+ * line, and reports the cut record as corrupt). */
+void rm_rec_break(void)
+{
+    out_put('\n');
+    out_flush();
+}
+
 RM_SMALL static void put_str(const char *s)
 {
     while (*s != '\0') {

@@ -87,7 +87,7 @@ def _str_dict(d: Mapping[str, Any]) -> dict[str, str]:
     return {k: v if isinstance(v, str) else json.dumps(v, sort_keys=True) for k, v in d.items()}
 
 
-def _overheads(store: Store, run_id: int) -> dict[int, float]:
+def overheads(store: Store, run_id: int) -> dict[int, float]:
     """execution id -> median calibration overhead in ticks."""
     out: dict[int, float] = {}
     for execution_id, name, samples in store.case_series(run_id, CALIB_CASE):
@@ -97,16 +97,29 @@ def _overheads(store: Store, run_id: int) -> dict[int, float]:
     return out
 
 
-def distribution(samples: np.ndarray[Any, Any], name: str, what: str, unit: Unit,
-                 overhead_ticks: float) -> Distribution:
-    """Statistics of raw tick samples, overhead subtracted, in `unit`."""
+def subtracted(case_id: str, subtract: bool, overhead_ticks: float) -> float:
+    """What to subtract from a series' samples: nothing from calib.overhead (it
+    is the overhead) nor from a sub=0 series (a difference of two intervals,
+    in which it cancels: docs/protocol.md)."""
+    return 0.0 if case_id == CALIB_CASE or not subtract else overhead_ticks
+
+
+def in_unit(samples: np.ndarray[Any, Any], unit: Unit, overhead_ticks: float
+            ) -> np.ndarray[Any, Any]:
+    """Raw tick samples as float values in `unit`, overhead subtracted (clamped at 0)."""
     values = samples.astype(np.float64)
     if overhead_ticks:
         values -= overhead_ticks
         np.maximum(values, 0.0, out=values)
     if unit.per_tick != 1.0:
         values *= unit.per_tick
-    s = stats.summarize(values)
+    return values
+
+
+def distribution(samples: np.ndarray[Any, Any], name: str, what: str, unit: Unit,
+                 overhead_ticks: float) -> Distribution:
+    """Statistics of raw tick samples, overhead subtracted, in `unit`."""
+    s = stats.summarize(in_unit(samples, unit, overhead_ticks))
     return Distribution(**dataclasses.asdict(s), series=name, what=what, unit=unit,
                         overhead=overhead_ticks * unit.per_tick)
 
@@ -147,7 +160,7 @@ def load_run(store: Store, run_id: int) -> RunView:
     run = store.run(run_id)
     builds = {b.id: b for b in store.builds(run_id)}
     execs = {e.id: e for e in store.executions(run_id)}
-    overhead = _overheads(store, run_id)
+    overhead = overheads(store, run_id)
     units = {e.id: unit_for(e.hello, e.runner) for e in execs.values()}
 
     # A combination that cannot run here is not an error: reports list it apart
@@ -171,10 +184,7 @@ def load_run(store: Store, run_id: int) -> RunView:
     for srow in store.iter_series(run_id):
         case = results[srow.case_row]
         ex_id = exec_of[srow.case_row]
-        # calib.overhead is the overhead; a sub=0 series is a difference of
-        # two intervals, in which it cancels (docs/protocol.md)
-        ticks = (0.0 if case.case_id == CALIB_CASE or not srow.subtract
-                 else overhead.get(ex_id, 0.0))
+        ticks = subtracted(case.case_id, srow.subtract, overhead.get(ex_id, 0.0))
         case.distributions.append(
             distribution(srow.samples, srow.name, srow.what, units[ex_id], ticks))
     for case_row, name, _period, value in store.counts(run_id):
@@ -309,7 +319,7 @@ class Calibration:
         return None if dev is None else abs(dev) <= CALIBRATION_TOLERANCE
 
     def describe(self) -> str:
-        """"+0.40 % of bare metal" or "no bare-metal floor in this run"."""
+        """"+0.40 % vs bare metal" or "no bare-metal floor in this run"."""
         dev = self.deviation
         if dev is None:
             return "no bare-metal floor in this run"

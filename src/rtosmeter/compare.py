@@ -256,10 +256,7 @@ def load_samples(store: Store, run_id: int) -> RunSamples:
     builds = {b.id: b for b in store.builds(run_id)}
     execs = {e.id: e for e in store.executions(run_id)}
     units = {e.id: analysis.unit_for(e.hello, e.runner) for e in execs.values()}
-    overhead: dict[int, float] = {}
-    for ex_id, name, calib in store.case_series(run_id, analysis.CALIB_CASE):
-        if name == analysis.CALIB_SERIES and calib.size:
-            overhead[ex_id] = float(np.median(calib[1:] if calib.size > 1 else calib))
+    overhead = analysis.overheads(store, run_id)
     rows = {c.id: c for c in store.cases(run_id)}
     samples: dict[Key, Samples] = {}
     unit_of: dict[Key, str] = {}
@@ -272,11 +269,9 @@ def load_samples(store: Store, run_id: int) -> RunSamples:
         ex = execs[row.execution_id]
         b = builds[ex.build_id]
         unit = units[ex.id]
-        values = s.samples[1:].astype(np.float64)
-        if row.case_id != analysis.CALIB_CASE and overhead.get(ex.id):
-            values -= overhead[ex.id]
-            np.maximum(values, 0.0, out=values)
-        values *= unit.per_tick
+        values = analysis.in_unit(
+            s.samples[1:], unit,
+            analysis.subtracted(row.case_id, s.subtract, overhead.get(ex.id, 0.0)))
         key = (b.port, b.target, b.profile, row.case_id, s.name)
         samples[key] = values
         unit_of[key] = unit.label

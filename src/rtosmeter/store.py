@@ -1,7 +1,6 @@
 """The SQLite store: runs, builds, executions, cases and their raw samples.
 
-Schema as in docs/architecture.md ("Store"), plus a few columns the analysis
-needs (`executions.hello`, `.errors`, `.fault`, `.noise`, `series.sub`). The file is
+Schema as in docs/architecture.md ("Store"). The file is
 versioned by `PRAGMA user_version`: older files are migrated in place by the
 steps in `MIGRATIONS`, newer ones are refused. Raw samples are stored as
 little-endian uint32 BLOBs, statistics never: any run can be re-analysed.
@@ -230,7 +229,8 @@ class Store:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         except (sqlite3.DatabaseError, OSError) as exc:
             raise UserError(f"cannot open the result store ({exc})", str(path),
-                            "Pass another file with --store, or move this one away") from None
+                            "Pass another campaign folder with --out, or move this file "
+                            "away") from None
         store = cls(conn, path)
         try:
             store._upgrade(version)
@@ -244,12 +244,12 @@ class Store:
             raise UserError(
                 f"result store has schema version {version}, newer than this rtosmeter "
                 f"reads ({SCHEMA_VERSION})", str(self.path),
-                "Upgrade rtosmeter, or pass another file with --store")
+                "Upgrade rtosmeter, or pass another campaign folder with --out")
         if version == 0:
             tables = self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if tables:
                 raise UserError("file is an SQLite database but not an rtosmeter store",
-                                str(self.path), "Pass another file with --store")
+                                str(self.path), "Pass another campaign folder with --out")
             self.conn.executescript(
                 "BEGIN;" + _SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
             return
@@ -339,10 +339,6 @@ class Store:
                 self._insert_cases(execution_id, parsed)
         return execution_id
 
-    def add_cases(self, execution_id: int, parsed: ParsedStream) -> None:
-        with self._tx():
-            self._insert_cases(execution_id, parsed)
-
     def _insert_cases(self, execution_id: int, parsed: ParsedStream) -> None:
         self.conn.execute(
             "UPDATE executions SET hello = ?, errors = ?, fault = ?, noise = ? WHERE id = ?",
@@ -381,7 +377,7 @@ class Store:
                 "FROM runs WHERE id = ?", (run_id,)):
             return RunRow(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6])
         raise UserError(f"no run {run_id}", str(self.path),
-                        "List the stored runs with `rtosmeter runs`")
+                        "List the stored runs with `rtosmeter history`")
 
     def latest_run(self) -> RunRow | None:
         row = self.conn.execute("SELECT max(id) FROM runs").fetchone()

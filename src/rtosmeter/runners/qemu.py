@@ -175,7 +175,7 @@ class QemuRunner:
         if not elf.is_file():
             return RunOutcome(b"", "error", None,
                               f"Error: firmware {elf} does not exist. Build it with "
-                              "rtosmeter run (or rtosmeter build)", 0.0, info)
+                              "rtosmeter run", 0.0, info)
         with tempfile.TemporaryDirectory(prefix="rtosmeter-qmp-") as tmp:
             return self._run(request, elf, Path(tmp) / "qmp.sock", info)
 
