@@ -160,13 +160,18 @@ void rm_vrec(const char *fmt, va_list ap)
 /* The record lock (port.h) is never nested: a record is written either by
  * rm_rec/case_rec, which take it, or by code that already holds it (series)
  * or must not take it (the fault path), through rm_rec_unlocked. */
+static void locked_vrec(const char *fmt, va_list ap)
+{
+    rm_port_sched_lock();
+    rm_vrec(fmt, ap);
+    rm_port_sched_unlock();
+}
+
 void rm_rec(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    rm_port_sched_lock();
-    rm_vrec(fmt, ap);
-    rm_port_sched_unlock();
+    locked_vrec(fmt, ap);
     va_end(ap);
 }
 
@@ -185,9 +190,7 @@ static void case_rec(const char *fmt, ...)
     if (rm_case_emit_ok()) {
         va_list ap;
         va_start(ap, fmt);
-        rm_port_sched_lock();
-        rm_vrec(fmt, ap);
-        rm_port_sched_unlock();
+        locked_vrec(fmt, ap);
         va_end(ap);
     }
 }
