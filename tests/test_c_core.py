@@ -21,6 +21,10 @@ from pathlib import Path
 
 import pytest
 
+# Sample and escape decoding come from the harness parser, itself checked
+# against a slow reference decoder in test_protocol.py.
+from rtosmeter.protocol import decode_samples, parse_stream, unescape
+
 ROOT = Path(__file__).resolve().parents[1]
 GROUPS = [
     "tm_basic",
@@ -37,8 +41,6 @@ GROUPS = [
     "irq",
 ]
 SAMPLES = 256
-FINAL = "0123456789abcdefghijklmnopqrstuv"
-CONT = "ABCDEFGHIJKLMNOPQRSTUVWXYZ!#$&+-"
 
 pytestmark = pytest.mark.skipif(
     shutil.which("cmake") is None or shutil.which("ninja") is None,
@@ -126,21 +128,6 @@ class Stream:
     cases: list[Case]
     exit_code: int
     cfg: dict[str, str] = field(default_factory=dict)
-
-
-def unescape(v: str) -> str:
-    return re.sub(r"%([0-9A-F]{2})", lambda m: chr(int(m[1], 16)), v)
-
-
-def decode_samples(text: str) -> list[int]:
-    out, v = [], 0
-    for ch in text:
-        if ch in CONT:
-            v = v * 32 + CONT.index(ch)
-        else:
-            out.append(v * 32 + FINAL.index(ch))
-            v = 0
-    return out
 
 
 def unsup_reason(kv: dict[str, str]) -> str:
@@ -316,12 +303,11 @@ def test_missing_capability_is_unsup_with_reason(tmp_path: Path, posix_caps: lis
 
 
 def test_recorded_streams_parse_with_the_harness_parser(streams: dict[str, Stream]) -> None:
-    protocol = pytest.importorskip("rtosmeter.protocol")
     for group in GROUPS:
         path = ROOT / "tests/data" / f"posix-host-{group}.rmstream"
         if not path.exists():
             continue
-        parsed = protocol.parse_stream(path.read_bytes())
+        parsed = parse_stream(path.read_bytes())
         assert parsed.complete and not parsed.errors, (group, parsed.errors[:3])
         assert sorted(c.id for c in parsed.cases) == sorted(["calib.overhead", *catalog_ids(group)])
 
