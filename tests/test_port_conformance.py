@@ -1,8 +1,9 @@
 """Every port's rm_* functions have the signatures of the porting layer.
 
 A port of a third-party RTOS cannot be compiled without that RTOS's tree
-(absent in CI), but its entry points can: each non-static `rm_*` definition
-of every port is copied, header line only, into a C file that includes
+(absent in CI), but its entry points can: each `rm_*` definition of a call
+the porting headers declare, in the port's C files and, inline, in its
+rm_port_inline.h, is copied, header line only, into a C file that includes
 rtosmeter's headers, and the real compiler checks it against the prototypes
 there ("conflicting types" fails the test). Caught this way: a port written
 against an older porting layer.
@@ -20,18 +21,38 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = sorted(p for p in (ROOT / "ports").iterdir() if (p / "port.toml").is_file())
 
-# A definition: return type, name, parameter list, then the opening brace.
+# A definition: return type, name, parameter list, then the opening brace;
+# in a C file not static, in the inline header behind its inline macro.
 DEFINITION = re.compile(
     r"^(?!static\b)([A-Za-z_][\w \t\*]*?\b(rm_\w+)\s*\([^;{}()]*\))\s*\{", re.MULTILINE)
+INLINE_DEFINITION = re.compile(
+    r"^(?:RM_\w+_INLINE|static\s+inline(?:\s+__attribute__\(\(\w+\)\))?)\s+"
+    r"([A-Za-z_][\w \t\*]*?\b(rm_\w+)\s*\([^;{}()]*\))\s*\{", re.MULTILINE)
+INCLUDE = ROOT / "bench" / "include" / "rtosmeter"
 PROTOTYPE_HEADERS = ("rtosmeter/bench.h",)  # includes port.h and target.h
+# The calls the headers declare; a port's own helpers are not checked.
+DECLARED = {
+    name
+    for header in ("port.h", "target.h", "bench.h")
+    for name in re.findall(r"\b(rm_\w+)\s*\(", (INCLUDE / header).read_text(encoding="utf-8"))
+}
+
+
+def _code(path: Path) -> str:
+    return re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
 
 
 def definitions(port: Path) -> list[tuple[str, str]]:
-    found = []
-    for source in sorted(port.glob("*.c")):
-        text = re.sub(r"/\*.*?\*/", "", source.read_text(encoding="utf-8"), flags=re.DOTALL)
-        found += [(m.group(2), " ".join(m.group(1).split())) for m in DEFINITION.finditer(text)]
-    return found
+    found = [
+        (m.group(2), " ".join(m.group(1).split()))
+        for source in sorted(port.glob("*.c"))
+        for m in DEFINITION.finditer(_code(source))
+    ]
+    inline = port / "rm_port_inline.h"
+    if inline.is_file():
+        found += [(m.group(2), " ".join(m.group(1).split()))
+                  for m in INLINE_DEFINITION.finditer(_code(inline))]
+    return [(name, header) for name, header in found if name in DECLARED]
 
 
 def test_every_port_defines_porting_layer_calls() -> None:
@@ -52,7 +73,7 @@ def test_port_signatures_match_the_headers(port: Path, tmp_path: Path) -> None:
     lines += [f"{header};" for _, header in defs]
     check.write_text("\n".join(lines) + "\n")
     result = subprocess.run(
-        ["gcc", "-std=c11", "-fsyntax-only", "-Wall", "-Werror",
+        ["gcc", "-std=c11", "-O2", "-fsyntax-only", "-Wall", "-Werror",
          f"-I{ROOT / 'bench' / 'include'}", f"-I{tmp_path}", str(check)],
         capture_output=True, text=True, check=False)
     assert result.returncode == 0, (
@@ -69,6 +90,19 @@ def test_a_wrong_signature_is_caught(tmp_path: Path) -> None:
     check.write_text('#include "rtosmeter/bench.h"\n' +
                      "".join(f"{h};\n" for _, h in definitions(port)))
     result = subprocess.run(
-        ["gcc", "-std=c11", "-fsyntax-only", f"-I{ROOT / 'bench' / 'include'}",
+        ["gcc", "-std=c11", "-O2", "-fsyntax-only", f"-I{ROOT / 'bench' / 'include'}",
          f"-I{config.parent}", str(check)], capture_output=True, text=True, check=False)
     assert result.returncode != 0 and "conflicting types" in result.stderr
+
+
+@pytest.mark.parametrize("port", PORTS, ids=[p.name for p in PORTS])
+def test_inline_headers_define_only_porting_layer_calls(port: Path) -> None:
+    """A misspelt inline call (rm_sem_give for rm_sem_signal) would leave the
+    real call to the weak default: every rm_* an inline header defines must
+    be a call the porting headers declare."""
+    inline = port / "rm_port_inline.h"
+    if not inline.is_file():
+        pytest.skip(f"{port.name} has no rm_port_inline.h")
+    names = {m.group(2) for m in INLINE_DEFINITION.finditer(_code(inline))}
+    assert names, f"{inline}: no inline definitions found"
+    assert names <= DECLARED, f"{inline} defines undeclared calls: {sorted(names - DECLARED)}"

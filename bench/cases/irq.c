@@ -45,11 +45,10 @@
  *                       worst-case response) as the reports read them.
  *
  * Interrupt safety: handlers call only rm_ts, rm_spin, rm_isr_* and the
- * target's periodic start/stop. The periodic timer's callback is the core's
- * rm_irq_dispatch (with the benchmark handler pointer set to the case's
- * handler), so a port's rm_port_isr_enter/exit wrap it exactly as they wrap
- * the benchmark interrupt (FreeRTOS: portYIELD_FROM_ISR after a give). The
- * benchmark interrupt is never triggered while the periodic timer runs.
+ * target's periodic start/stop. Every handler, the periodic timer's too, is
+ * an RM_ISR, so the port's RM_PORT_ISR_ENTER/EXIT wrap it exactly as they
+ * wrap the benchmark interrupt. The benchmark interrupt is never triggered
+ * while the periodic timer runs.
  * Under QEMU, exception entry and exit cost no virtual time, so emulated
  * latencies are the length of the software path, not hardware latencies.
  */
@@ -74,7 +73,7 @@ static bool has_caps(uint32_t need)
 static volatile uint32_t irq_t1;
 static volatile uint32_t irq_hits;
 
-static void on_irq_stamp(void)
+RM_ISR(on_irq_stamp)
 {
     irq_t1 = rm_ts(); /* the handler's first line */
     irq_hits++;
@@ -85,8 +84,7 @@ static bool one_latency(uint32_t *ticks)
 {
     uint32_t before = irq_hits;
     uint32_t t0 = rm_ts();
-    if (rm_irq_trigger() != RM_OK)
-        return false;
+    rm_irq_trigger();
     /* A real interrupt is taken at once; allow a short grace for targets
      * where the trigger is asynchronous (host signals). */
     for (uint32_t spin = 0; irq_hits == before; spin++) {
@@ -154,10 +152,10 @@ static void measure_task(void *arg)
 {
     (void)arg;
     while (m_sampler->n < sampler_needed(m_sampler) && !rm_case_failed()) {
-        int rc = rm_obj_wait(pace_sem, NULL, RM_FOREVER);
+        int rc = rm_sem_wait(pace_sem, NULL, RM_FOREVER);
         uint32_t ticks;
         if (rc != RM_OK) {
-            rm_fatal("rm_obj_wait(pace) (M)", rc);
+            rm_fatal("rm_sem_wait(pace) (M)", rc);
         } else if (!one_latency(&ticks)) {
             rm_fail(NOT_TAKEN);
         } else {
@@ -175,7 +173,7 @@ static void busy_task(void *arg)
         rm_spin(BUSY_WORK);
         load_rounds[i]++;
         if (i == 0u) {
-            (void)rm_obj_signal(pace_sem, NULL);
+            (void)rm_sem_signal(pace_sem, NULL);
         }
         (void)rm_thread_yield();
     }
@@ -193,22 +191,22 @@ static void hammer_task(void *arg)
         int rc = RM_OK;
         switch (i) {
         case 0u:
-            rc = rm_obj_signal(ham_sem, NULL);
+            rc = rm_sem_signal(ham_sem, NULL);
             if (rc == RM_OK)
-                rc = rm_obj_wait(ham_sem, NULL, RM_NO_WAIT);
+                rc = rm_sem_wait(ham_sem, NULL, RM_NO_WAIT);
             if (pace_sem != NULL) /* software trigger: M samples once a round */
-                (void)rm_obj_signal(pace_sem, NULL);
+                (void)rm_sem_signal(pace_sem, NULL);
             break;
         case 1u:
-            rc = rm_obj_signal(ham_queue, &msg);
+            rc = rm_queue_signal(ham_queue, &msg);
             if (rc == RM_OK)
-                rc = rm_obj_wait(ham_queue, &msg, RM_NO_WAIT);
+                rc = rm_queue_wait(ham_queue, &msg, RM_NO_WAIT);
             break;
         case 2u:
             (void)rm_thread_resume(load_threads[4]); /* H3; ready already: no-op */
             break;
         default: /* H3 */
-            rc = rm_thread_suspend(rm_thread_self());
+            rc = rm_thread_suspend(load_threads[4]);
             break;
         }
         if (rc != RM_OK) {
@@ -287,7 +285,7 @@ static void run_latency_body(bool diff)
     const char *base = diff ? "delta" : "latency";
     const char *what = diff ? "|latency[i] - latency[i-1]| of consecutive irq.latency samples"
                             : "rm_irq_trigger() until the handler's first line";
-    rm_irq_set_handler(on_irq_stamp);
+    RM_TRY(rm_irq_set_handler(on_irq_stamp));
     rm_meta("tasks", 0u);
     rm_series_t s;
     sampler_t sp = {&s, diff, 0u, 0u, 0u};
@@ -305,7 +303,7 @@ static void run_latency_body(bool diff)
             rm_meta_str("load", "skipped");
             meta_mask("load_missing", LOAD_CAPS & ~caps_now());
         }
-        rm_irq_set_handler(NULL);
+        (void)rm_irq_set_handler(NULL);
         return;
     }
     rm_meta("busy_work", BUSY_WORK);
@@ -328,7 +326,7 @@ static void run_latency_body(bool diff)
         if (diff && !rm_case_failed())
             rm_meta(at_name("max_delta_ticks", n), lp.largest);
     }
-    rm_irq_set_handler(NULL);
+    (void)rm_irq_set_handler(NULL);
 }
 
 static void run_latency(const rm_case_t *c)
@@ -352,8 +350,8 @@ static volatile uint32_t blk_stamp[BLK_CHUNK];
 static volatile uint32_t blk_n, blk_want;
 static rm_obj_t blk_done;
 
-/* Called through rm_irq_dispatch from the periodic timer. */
-static void on_blk_tick(void)
+/* The periodic timer's handler. */
+RM_ISR(on_blk_tick)
 {
     uint32_t now = rm_ts();
     uint32_t k = blk_n;
@@ -363,7 +361,7 @@ static void on_blk_tick(void)
     blk_n = k + 1u;
     if (k + 1u == blk_want) {
         rm_target_periodic_stop();
-        (void)rm_isr_signal(blk_done, NULL);
+        (void)rm_isr_sem_signal(blk_done);
     }
 }
 
@@ -378,10 +376,10 @@ static int blk_periodic_series(rm_series_t *s, uint32_t period, uint32_t *late)
         blk_want = left < BLK_CHUNK ? left : BLK_CHUNK;
         blk_n = 0u;
         uint32_t t0 = rm_ts();
-        int rc = rm_target_periodic_start(period, rm_irq_dispatch);
+        int rc = rm_target_periodic_start(period, on_blk_tick);
         if (rc != RM_OK)
             return rc;
-        rc = rm_obj_wait(blk_done, NULL, timeout);
+        rc = rm_sem_wait(blk_done, NULL, timeout);
         if (rc != RM_OK) {
             rm_target_periodic_stop();
             return rc;
@@ -417,16 +415,18 @@ static void run_blocking(const rm_case_t *c)
                                        "hammering kernel calls");
     rm_series_open(&base, "baseline", "the same with no task (idle)");
     uint32_t late = 0u;
-    rm_irq_set_handler(on_blk_tick);
     int rc = period >= 2u ? blk_periodic_series(&base, period, &late) : RM_ENOTSUP;
     bool periodic = rc == RM_OK;
     if (rc != RM_OK && rc != RM_ENOTSUP) {
         rm_fatal("periodic timer (baseline)", rc);
     }
     if (!periodic && !rm_case_failed()) { /* software trigger, back to back */
-        rm_irq_set_handler(on_irq_stamp);
+        rc = rm_irq_set_handler(on_irq_stamp);
         sampler_t sp = {&base, false, 0u, 0u, 0u};
-        (void)sample_no_tasks(&sp);
+        if (rc != RM_OK)
+            rm_fatal("rm_irq_set_handler", rc);
+        else
+            (void)sample_no_tasks(&sp);
     }
     rm_meta_str("trigger", periodic ? "periodic" : "software");
     if (periodic)
@@ -441,8 +441,7 @@ static void run_blocking(const rm_case_t *c)
         if (rc != RM_OK) {
             rm_fatal("set-up of the load tasks", rc);
         } else if (periodic) {
-            rm_irq_set_handler(on_blk_tick);
-            rc = blk_periodic_series(&loaded, period, &late);
+                    rc = blk_periodic_series(&loaded, period, &late);
             if (rc != RM_OK)
                 rm_fatal("periodic timer (under load)", rc);
         } else {
@@ -461,7 +460,7 @@ static void run_blocking(const rm_case_t *c)
     rm_series_close(&base);
     if (periodic)
         rm_meta("late_events", late);
-    rm_irq_set_handler(NULL);
+    (void)rm_irq_set_handler(NULL);
     rm_delete_obj(&ham_queue);
     rm_delete_obj(&ham_sem);
     rm_delete_obj(&blk_done);
@@ -490,20 +489,20 @@ static rm_thread_t rate_thread[1];
  * does fixed work; it also stops the timer when the step's time is up,
  * because at saturation the handler runs back to back and nothing else gets
  * the CPU to stop it. */
-static void on_periodic(void)
+RM_ISR(on_periodic)
 {
     uint32_t now = rm_ts();
     rate_handled++;
     rm_spin(RATE_WORK);
     if (rate_event != NULL)
-        (void)rm_isr_signal(rate_event, NULL);
+        (void)rm_isr_sem_signal(rate_event);
     if (rate_running && now - rate_t_start >= rate_duration) {
         rm_target_periodic_stop();
         rate_t_stop = now;
         rate_rec_at_stop = rate_recorded;
         rate_running = false;
         if (rate_done != NULL)
-            (void)rm_isr_signal(rate_done, NULL);
+            (void)rm_isr_sem_signal(rate_done);
     }
 }
 
@@ -512,7 +511,7 @@ static void rate_task(void *arg)
 {
     (void)arg;
     for (;;) {
-        if (rm_obj_wait(rate_event, NULL, RM_FOREVER) == RM_OK)
+        if (rm_sem_wait(rate_event, NULL, RM_FOREVER) == RM_OK)
             rate_recorded++;
     }
 }
@@ -526,10 +525,10 @@ static int rate_step(uint32_t period, uint32_t *raised, uint32_t *handled)
     rate_duration = period * RATE_EVENTS;
     rate_running = true;
     rate_t_start = rm_ts();
-    if (rm_target_periodic_start(period, rm_irq_dispatch) != 0)
+    if (rm_target_periodic_start(period, on_periodic) != 0)
         return RM_ENOTSUP;
     if (rate_done != NULL) {
-        int rc = rm_obj_wait(rate_done, NULL, RM_FOREVER);
+        int rc = rm_sem_wait(rate_done, NULL, RM_FOREVER);
         if (rc != RM_OK)
             return rc;
         /* Let the task drain what is left before the next step. */
@@ -612,14 +611,13 @@ static void run_max_rate(const rm_case_t *c)
                                          : "the handler (no tasks)");
     rate_event = rate_done = NULL;
     rate_thread[0] = NULL;
-    rm_irq_set_handler(on_periodic);
     if (task_form) {
         RM_TRY(rm_obj_create(&rate_event, RM_OBJ_SEM, NULL, 0u));
         RM_TRY(rm_obj_create(&rate_done, RM_OBJ_SEM, NULL, 0u));
         RM_TRY(rm_thread_create(&rate_thread[0], "recorder", rate_task, NULL, PRIO_LOAD, 0));
     }
     max_rate_ramp(task_form);
-    rm_irq_set_handler(NULL);
+    (void)rm_irq_set_handler(NULL);
     rm_delete_threads(rate_thread, 1u);
     rm_delete_obj(&rate_event);
     rm_delete_obj(&rate_done);

@@ -4,18 +4,26 @@
  */
 #include "rm_pass.h"
 
+RM_PASS_KIND(sem, SEM)
+RM_NOCS_KIND(sem, SEM)
+RM_PASS_KIND(queue, QUEUE)
+RM_NOCS_KIND(queue, QUEUE)
+RM_PASS_KIND(mutex, MUTEX)
+RM_NOCS_KIND(mutex, MUTEX)
+
 static void run_sem_nocs(const rm_case_t *c)
 {
     (void)c;
-    const rm_nocs_t p = {RM_OBJ_SEM, "give", "give, no task waiting", "take",
+    const rm_nocs_t p = {"give", "give, no task waiting", "take",
                          "take of an available semaphore", RM_SAMPLES, false};
-    (void)rm_nocs_run(&p);
+    (void)nocs_sem(&p);
 }
 
 static void run_sem_pass(const rm_case_t *c)
 {
     (void)c;
-    const rm_pass_t p = {RM_OBJ_SEM, RM_FOREVER, "take", "A's take (blocks) until B runs",
+    const rm_pass_t p = {RM_OBJ_SEM, pass_sem_a, pass_sem_b, false, RM_FOREVER,
+                         "take", "A's take (blocks) until B runs",
                          "give", "B's give until A runs", RM_SAMPLES, false, false};
     (void)rm_pass_run(&p);
 }
@@ -23,16 +31,16 @@ static void run_sem_pass(const rm_case_t *c)
 static void run_queue_nocs(const rm_case_t *c)
 {
     (void)c;
-    const rm_nocs_t p = {RM_OBJ_QUEUE, "send", "send 16 B to an empty queue", "receive",
+    const rm_nocs_t p = {"send", "send 16 B to an empty queue", "receive",
                          "receive 16 B from the queue", RM_SAMPLES, false};
-    (void)rm_nocs_run(&p);
+    (void)nocs_queue(&p);
 }
 
 static void run_queue_pass(const rm_case_t *c)
 {
     (void)c;
-    const rm_pass_t p = {RM_OBJ_QUEUE, RM_FOREVER, "receive",
-                         "A's receive (blocks) until B runs", "send",
+    const rm_pass_t p = {RM_OBJ_QUEUE, pass_queue_a, pass_queue_b, false, RM_FOREVER,
+                         "receive", "A's receive (blocks) until B runs", "send",
                          "B's send until A runs", RM_SAMPLES, false, false};
     (void)rm_pass_run(&p);
 }
@@ -40,15 +48,16 @@ static void run_queue_pass(const rm_case_t *c)
 static void run_mutex_nocs(const rm_case_t *c)
 {
     (void)c;
-    const rm_nocs_t p = {RM_OBJ_MUTEX, "unlock", "unlock, nobody waiting", "lock",
+    const rm_nocs_t p = {"unlock", "unlock, nobody waiting", "lock",
                          "lock of a free mutex", RM_SAMPLES, false};
-    (void)rm_nocs_run(&p);
+    (void)nocs_mutex(&p);
 }
 
 static void run_mutex_pass(const rm_case_t *c)
 {
     (void)c;
-    const rm_pass_t p = {RM_OBJ_MUTEX, RM_FOREVER, "lock", "A's lock (B holds it) until B runs",
+    const rm_pass_t p = {RM_OBJ_MUTEX, pass_mutex_a, pass_mutex_b, false, RM_FOREVER,
+                         "lock", "A's lock (B holds it) until B runs",
                          "unlock", "B's unlock until A runs", RM_SAMPLES, false, false};
     (void)rm_pass_run(&p);
 }
@@ -66,8 +75,9 @@ static volatile bool inh_stop;
 static void inh_low(void *arg)
 {
     (void)arg;
+    rm_obj_t mutex = inh_mutex;
     while (!inh_stop) {
-        if (rm_obj_wait(inh_mutex, NULL, RM_FOREVER) != RM_OK) {
+        if (rm_mutex_wait(mutex, NULL, RM_FOREVER) != RM_OK) {
             rm_fail("mutex lock (L) failed");
             rm_finish();
         }
@@ -75,13 +85,13 @@ static void inh_low(void *arg)
         uint32_t t1 = rm_ts();
         rm_series_add(&inh_req, t1 - inh_t0);
         if ((RM_PORT_CAPS & RM_CAP_PRIO_QUERY) != 0) {
-            int p = rm_thread_priority(rm_thread_self());
+            int p = rm_thread_priority(inh_threads[0]);
             if ((uint32_t)p < inh_min_prio) {
                 inh_min_prio = (uint32_t)p;
             }
         }
         inh_t2 = rm_ts();
-        (void)rm_obj_signal(inh_mutex, NULL); /* H runs */
+        (void)rm_mutex_signal(mutex, NULL); /* H runs */
     }
     rm_park();
 }
@@ -90,7 +100,7 @@ static void inh_medium(void *arg)
 {
     (void)arg;
     for (;;) {
-        (void)rm_thread_suspend(rm_thread_self());
+        (void)rm_thread_suspend(inh_threads[1]);
         inh_m_runs++;
     }
 }
@@ -99,11 +109,12 @@ static void inh_high(void *arg)
 {
     (void)arg;
     for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
-        (void)rm_thread_suspend(rm_thread_self()); /* until L holds the mutex */
-        (void)rm_thread_resume(inh_threads[1]);    /* M ready, not running */
+        (void)rm_thread_suspend(inh_threads[2]); /* until L holds the mutex */
+        (void)rm_thread_resume(inh_threads[1]);  /* M ready, not running */
         uint32_t m = inh_m_runs;
+        rm_obj_t mutex = inh_mutex;
         inh_t0 = rm_ts();
-        if (rm_obj_wait(inh_mutex, NULL, RM_FOREVER) != RM_OK) {
+        if (rm_mutex_wait(mutex, NULL, RM_FOREVER) != RM_OK) {
             rm_fail("mutex lock (H) failed");
             break;
         }
@@ -112,7 +123,7 @@ static void inh_high(void *arg)
         if (inh_m_runs != m) {
             inh_violations++;
         }
-        (void)rm_obj_signal(inh_mutex, NULL);
+        (void)rm_mutex_signal(inh_mutex, NULL);
     }
     inh_stop = true;
     rm_finish();

@@ -11,17 +11,17 @@
 static volatile uint32_t t_isr, isr_hits;
 static rm_thread_t tt_threads[2]; /* [0] = B (triggers), [1] = A */
 static rm_obj_t tt_sem;
-static volatile bool tt_armed, tt_stop, tt_use_sem;
+static volatile bool tt_armed, tt_stop;
 static volatile uint32_t tt_t0;
 static rm_series_t tt_series;
 
-static void isr_stamp_first(void)
+RM_ISR(isr_stamp_first)
 {
     t_isr = rm_ts();
     isr_hits++;
 }
 
-static void isr_stamp_last(void)
+RM_ISR(isr_stamp_last)
 {
     isr_hits++;
     t_isr = rm_ts();
@@ -30,21 +30,17 @@ static void isr_stamp_last(void)
 /* entry and return: the runner triggers RM_SAMPLES times with handler h,
  * which stamps t_isr. Recorded: t_isr - trigger call (entry), or trigger
  * return - t_isr (return, from_handler_end). */
-static void runner_trigger_loop(rm_irq_handler_t h, const char *name, const char *what,
+static void runner_trigger_loop(rm_isr_t h, const char *name, const char *what,
                                 bool from_handler_end)
 {
     rm_series_t s;
-    rm_irq_set_handler(h);
+    RM_TRY(rm_irq_set_handler(h));
     rm_series_open(&s, name, what);
     for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
         uint32_t hits = isr_hits;
         uint32_t t0 = rm_ts();
-        int rc = rm_irq_trigger();
+        rm_irq_trigger();
         uint32_t t1 = rm_ts();
-        if (rc != RM_OK) {
-            rm_fatal("rm_irq_trigger", rc);
-            break;
-        }
         if (isr_hits == hits) {
             rm_fail("the interrupt handler did not run before the trigger returned");
             break;
@@ -52,7 +48,7 @@ static void runner_trigger_loop(rm_irq_handler_t h, const char *name, const char
         rm_series_add(&s, from_handler_end ? t1 - t_isr : t_isr - t0);
     }
     rm_series_close(&s);
-    rm_irq_set_handler(NULL);
+    (void)rm_irq_set_handler(NULL);
 }
 
 static void run_entry(const rm_case_t *c)
@@ -70,22 +66,26 @@ static void run_return(const rm_case_t *c)
 }
 
 /* ---- lat.isr.to_task --------------------------------------------------- */
-static void isr_wake_a(void)
+/* Two forms, each with its own handler and A (chosen outside the intervals):
+ * A suspends itself and the handler resumes it, or A takes a semaphore the
+ * handler gives. */
+RM_ISR(isr_resume_a)
 {
-    if (tt_use_sem) {
-        (void)rm_isr_signal(tt_sem, NULL);
-    } else {
-        (void)rm_isr_resume(tt_threads[1]);
-    }
+    (void)rm_isr_resume(tt_threads[1]);
 }
 
-static void tt_a(void *arg)
+RM_ISR(isr_give_a)
 {
-    (void)arg;
+    (void)rm_isr_sem_signal(tt_sem);
+}
+
+static inline __attribute__((always_inline)) void tt_a_body(bool use_sem)
+{
+    rm_thread_t self = tt_threads[1];
+    rm_obj_t sem = tt_sem;
     for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
         tt_armed = true;
-        int rc = tt_use_sem ? rm_obj_wait(tt_sem, NULL, RM_FOREVER)
-                            : rm_thread_suspend(rm_thread_self());
+        int rc = use_sem ? rm_sem_wait(sem, NULL, RM_FOREVER) : rm_thread_suspend(self);
         uint32_t t1 = rm_ts();
         if (rc != RM_OK) {
             rm_fatal("wait for the interrupt (A)", rc);
@@ -97,6 +97,18 @@ static void tt_a(void *arg)
     rm_finish();
 }
 
+static void tt_a_resume(void *arg)
+{
+    (void)arg;
+    tt_a_body(false);
+}
+
+static void tt_a_sem(void *arg)
+{
+    (void)arg;
+    tt_a_body(true);
+}
+
 static void tt_b(void *arg)
 {
     (void)arg;
@@ -104,10 +116,7 @@ static void tt_b(void *arg)
         if (tt_armed) { /* A is waiting: raise the interrupt */
             tt_armed = false;
             tt_t0 = rm_ts();
-            if (rm_irq_trigger() != RM_OK) {
-                rm_fail("rm_irq_trigger failed");
-                rm_finish();
-            }
+            rm_irq_trigger();
         }
     }
     rm_park();
@@ -115,19 +124,21 @@ static void tt_b(void *arg)
 
 static void to_task_once(bool use_sem)
 {
-    tt_use_sem = use_sem;
     tt_stop = tt_armed = false;
     tt_threads[0] = tt_threads[1] = NULL;
     tt_sem = NULL;
     int rc = use_sem ? rm_obj_create(&tt_sem, RM_OBJ_SEM, NULL, 0u) : RM_OK;
     if (rc == RM_OK) {
-        rc = rm_thread_create(&tt_threads[1], "A", tt_a, NULL, RM_PRIO_MIN + 2, 0);
+        rc = rm_thread_create(&tt_threads[1], "A", use_sem ? tt_a_sem : tt_a_resume, NULL,
+                              RM_PRIO_MIN + 2, 0);
     }
     if (rc == RM_OK) {
         rc = rm_thread_create(&tt_threads[0], "B", tt_b, NULL, RM_PRIO_MIN + 1, 0);
     }
     if (rc == RM_OK) {
-        rm_irq_set_handler(isr_wake_a);
+        rc = rm_irq_set_handler(use_sem ? isr_give_a : isr_resume_a);
+    }
+    if (rc == RM_OK) {
         rm_series_open(&tt_series, use_sem ? "sem" : "resume",
                        use_sem ? "trigger until A (blocked on a semaphore given by the handler) runs"
                                : "trigger until A (resumed by the handler) runs");
@@ -138,7 +149,7 @@ static void to_task_once(bool use_sem)
     }
     tt_stop = true;
     rm_delete_threads(tt_threads, 2u);
-    rm_irq_set_handler(NULL);
+    (void)rm_irq_set_handler(NULL);
     rm_delete_obj(&tt_sem);
 }
 

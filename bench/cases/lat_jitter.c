@@ -19,7 +19,7 @@ static void j_b1(void *arg) /* suspends itself, B2 resumes it */
 {
     (void)arg;
     for (;;) {
-        (void)rm_thread_suspend(rm_thread_self());
+        (void)rm_thread_suspend(j_threads[2]);
         if (j_stop) {
             rm_park();
         }
@@ -40,8 +40,8 @@ static void j_c(void *arg)
 {
     (void)arg;
     while (!j_stop) {
-        (void)rm_obj_signal(j_sem, NULL);
-        (void)rm_obj_wait(j_sem, NULL, RM_FOREVER);
+        (void)rm_sem_signal(j_sem, NULL);
+        (void)rm_sem_wait(j_sem, NULL, RM_FOREVER);
         (void)rm_thread_yield();
     }
     rm_park();

@@ -5,10 +5,12 @@
  */
 #include "rm_pass.h"
 
+RM_PASS_SUSPEND_RESUME()
+
 static void run_suspend_resume(const rm_case_t *c)
 {
     (void)c;
-    const rm_pass_t p = {RM_PASS_SUSPEND, RM_FOREVER, "suspend",
+    const rm_pass_t p = {RM_OBJ_SEM, pass_suspend_a, pass_suspend_b, true, RM_FOREVER, "suspend",
                          "A's suspend of itself until B runs", "resume",
                          "B's resume of A until A runs", RM_SAMPLES, false, false};
     (void)rm_pass_run(&p);

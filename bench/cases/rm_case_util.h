@@ -7,9 +7,11 @@
  *   No case thread runs before the runner waits, so set-up order is free
  *   (a thread may be created before the object it uses).
  * - Case threads never return: they end parked (suspended forever), the one
- *   that finishes calling rm_case_done() first. Loops test a `stop` flag so
- *   a thread the runner is about to delete parks instead of spinning (on
- *   POSIX a delete completes at the thread's next blocking call).
+ *   that finishes calling rm_case_done() first. Latency loops test a `stop`
+ *   flag outside their measured intervals so a thread the runner is about
+ *   to delete parks instead of spinning (on POSIX a delete completes at the
+ *   thread's next blocking call); Thread-Metric loops have none and are
+ *   stopped with rm_stop_threads.
  * What ports must provide for this is listed in rtosmeter/port.h.
  */
 #ifndef RTOSMETER_CASE_UTIL_H
@@ -45,6 +47,25 @@ static inline void rm_delete_threads(rm_thread_t *t, unsigned n)
             t[i] = NULL;
         }
     }
+}
+
+/* Stop threads that loop for ever (Thread-Metric's loops carry no stop
+ * flag: it would cost a load and a branch per iteration): suspend each one
+ * (the runner is the most urgent thread, so none runs in between), let a
+ * tick pass so that every suspension has taken effect, then delete them.
+ * This parks a thread that spins in calls without a cancellation point
+ * before it is deleted (the POSIX port suspends with a signal and deletes
+ * with pthread_cancel; both pending at once, the suspension would never
+ * see the cancellation). */
+static inline void rm_stop_threads(rm_thread_t *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (t[i] != NULL) {
+            (void)rm_thread_suspend(t[i]);
+        }
+    }
+    (void)rm_thread_sleep(1u);
+    rm_delete_threads(t, n);
 }
 
 static inline void rm_delete_obj(rm_obj_t *o)

@@ -1,7 +1,8 @@
-/* Two shared measurement bodies for the latency cases (static inline: each
- * group is its own firmware).
+/* Two shared measurement bodies for the latency cases, written once and
+ * instantiated per object kind (static inline: each group is its own
+ * firmware, and includes only what it uses).
  *
- * rm_pass_run: the "pass" pattern of lat.suspend_resume, lat.*.pass and the
+ * rm_pass: the "pass" pattern of lat.suspend_resume, lat.*.pass and the
  * s1/s2 signal/wait scenarios. A (more urgent) blocks on the object (or
  * suspends itself); B (less urgent) runs and releases it (or resumes A).
  *   block series:   A's block call until B runs
@@ -9,21 +10,34 @@
  * For a mutex, B holds the mutex when A asks for it; A then unlocks and
  * suspends itself until B has taken it again (needs SUSPEND).
  *
- * rm_nocs_run: the "no switch" pattern of lat.*.nocs and s3/s4: the runner
+ * rm_nocs: the "no switch" pattern of lat.*.nocs and s3/s4: the runner
  * alone signals and waits (for a mutex: locks, then unlocks).
  *
  * Both can start every iteration right after a 1-tick sleep, so that the
  * kernel tick's interference shows in the distribution (".tick" series).
+ *
+ * Between two timestamps there is the kind's typed call and nothing else:
+ * RM_PASS_KIND(k, K) / RM_NOCS_KIND(k, K) define thread entries and a no-switch
+ * body for kind k that call rm_k_wait / rm_k_signal directly; the bodies
+ * are always inlined into them, so the calls are resolved at compile time
+ * (no dispatch on the kind, no call through a pointer), and every argument
+ * is loaded before the first timestamp. The disassembly check is in the
+ * issue notes of the measurement-method change (CFG method=2).
  */
 #ifndef RTOSMETER_PASS_H
 #define RTOSMETER_PASS_H
 
 #include "rm_case_util.h"
 
-#define RM_PASS_SUSPEND (-1) /* kind: suspend/resume instead of an object */
+#define RM_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+typedef int (*rm_signal_fn_t)(rm_obj_t o, const rm_msg_t *msg);
+typedef int (*rm_wait_fn_t)(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
 
 typedef struct rm_pass {
-    int kind;               /* rm_obj_kind_t or RM_PASS_SUSPEND */
+    rm_obj_kind_t kind;     /* the object to create (unused by suspend/resume) */
+    rm_entry_t a, b;        /* from RM_PASS_KIND / RM_PASS_SUSPEND_RESUME */
+    bool suspend;           /* suspend/resume instead of an object */
     uint32_t timeout;       /* A's wait timeout (RM_FOREVER or ticks) */
     const char *block_name; /* NULL: not recorded */
     const char *block_what;
@@ -35,7 +49,7 @@ typedef struct rm_pass {
 } rm_pass_t;
 
 /* State of the pass body, shared by its two threads. `unused`: a group that
- * includes this header for rm_nocs_run alone must still build with -Werror. */
+ * includes this header for rm_nocs alone must still build with -Werror. */
 #define RM_UNUSED_OK __attribute__((unused))
 RM_UNUSED_OK static const rm_pass_t *pass_p;
 RM_UNUSED_OK static rm_obj_t pass_obj;
@@ -44,62 +58,51 @@ RM_UNUSED_OK static volatile uint32_t pass_ta, pass_tb;
 RM_UNUSED_OK static volatile bool pass_armed, pass_stop;
 RM_UNUSED_OK static rm_series_t pass_block_s, pass_release_s;
 
-static inline int pass_block(void)
+/* A: blocks (suspend: suspends itself) and records B's release interval. */
+RM_ALWAYS_INLINE void pass_a_body(rm_wait_fn_t wait, bool suspend, bool mutex)
 {
     static rm_msg_t msg;
-    if (pass_p->kind == RM_PASS_SUSPEND) {
-        return rm_thread_suspend(rm_thread_self());
-    }
-    return rm_obj_wait(pass_obj, &msg, pass_p->timeout);
-}
-
-static inline int pass_release(void)
-{
-    static const rm_msg_t msg = {{1u, 2u, 3u, 4u}};
-    if (pass_p->kind == RM_PASS_SUSPEND) {
-        return rm_thread_resume(pass_threads[1]);
-    }
-    return rm_obj_signal(pass_obj, &msg);
-}
-
-static inline void pass_a(void *arg)
-{
-    (void)arg;
-    bool mutex = pass_p->kind == RM_OBJ_MUTEX;
+    const rm_pass_t *p = pass_p;
+    rm_obj_t o = pass_obj;
+    rm_thread_t self = pass_threads[1];
+    uint32_t timeout = p->timeout;
     if (mutex) {
-        (void)rm_thread_suspend(rm_thread_self()); /* until B holds it */
+        (void)rm_thread_suspend(self); /* until B holds it */
     }
-    for (uint32_t i = 0; i < pass_p->samples && !rm_case_failed(); i++) {
-        if (pass_p->tick_block) {
+    for (uint32_t i = 0; i < p->samples && !rm_case_failed(); i++) {
+        if (p->tick_block) {
             (void)rm_thread_sleep(1u);
         }
         pass_armed = true;
         pass_ta = rm_ts();
-        int rc = pass_block();
+        int rc = suspend ? rm_thread_suspend(self) : wait(o, &msg, timeout);
         uint32_t t3 = rm_ts();
         if (rc != RM_OK) {
             rm_fatal("block/wait (A)", rc);
             break;
         }
-        if (pass_p->release_name != NULL) {
+        if (p->release_name != NULL) {
             rm_series_add(&pass_release_s, t3 - pass_tb);
         }
         if (mutex) {
-            (void)rm_obj_signal(pass_obj, NULL);
-            (void)rm_thread_suspend(rm_thread_self());
+            (void)rm_mutex_signal(o, NULL);
+            (void)rm_thread_suspend(self);
         }
     }
     pass_stop = true;
     rm_finish();
 }
 
-static inline void pass_b(void *arg)
+/* B: records A's block interval, then releases A (resume: resumes it). */
+RM_ALWAYS_INLINE void pass_b_body(rm_signal_fn_t signal, bool resume, bool mutex)
 {
-    (void)arg;
-    bool mutex = pass_p->kind == RM_OBJ_MUTEX;
+    static const rm_msg_t msg = {{1u, 2u, 3u, 4u}};
+    const rm_pass_t *p = pass_p;
+    rm_obj_t o = pass_obj;
+    rm_thread_t a = pass_threads[1];
     if (mutex) {
-        (void)rm_obj_wait(pass_obj, NULL, RM_FOREVER);
-        (void)rm_thread_resume(pass_threads[1]);
+        (void)rm_mutex_wait(o, NULL, RM_FOREVER);
+        (void)rm_thread_resume(a);
     }
     while (!pass_stop) {
         if (!pass_armed) {
@@ -107,25 +110,51 @@ static inline void pass_b(void *arg)
         }
         uint32_t t1 = rm_ts();
         pass_armed = false;
-        if (pass_p->block_name != NULL) {
+        if (p->block_name != NULL) {
             rm_series_add(&pass_block_s, t1 - pass_ta);
         }
-        if (pass_p->tick_release) {
+        if (p->tick_release) {
             (void)rm_thread_sleep(1u);
         }
         pass_tb = rm_ts();
-        int rc = pass_release();
+        int rc = resume ? rm_thread_resume(a) : signal(o, &msg);
         if (rc != RM_OK) {
             rm_fatal("release/signal (B)", rc);
             rm_finish();
         }
         if (mutex && !pass_stop) {
-            (void)rm_obj_wait(pass_obj, NULL, RM_FOREVER);
-            (void)rm_thread_resume(pass_threads[1]);
+            (void)rm_mutex_wait(o, NULL, RM_FOREVER);
+            (void)rm_thread_resume(a);
         }
     }
     rm_park();
 }
+
+/* Thread entries pass_<k>_a / pass_<k>_b for kind k / RM_OBJ_<K>. */
+#define RM_PASS_KIND(k, K)                                                 \
+    static void pass_##k##_a(void *arg)                                    \
+    {                                                                      \
+        (void)arg;                                                         \
+        pass_a_body(rm_##k##_wait, false, RM_OBJ_##K == RM_OBJ_MUTEX);     \
+    }                                                                      \
+    static void pass_##k##_b(void *arg)                                    \
+    {                                                                      \
+        (void)arg;                                                         \
+        pass_b_body(rm_##k##_signal, false, RM_OBJ_##K == RM_OBJ_MUTEX);   \
+    }
+
+/* Thread entries pass_suspend_a / pass_suspend_b: suspend and resume. */
+#define RM_PASS_SUSPEND_RESUME()                                           \
+    static void pass_suspend_a(void *arg)                                  \
+    {                                                                      \
+        (void)arg;                                                         \
+        pass_a_body(NULL, true, false);                                    \
+    }                                                                      \
+    static void pass_suspend_b(void *arg)                                  \
+    {                                                                      \
+        (void)arg;                                                         \
+        pass_b_body(NULL, true, false);                                    \
+    }
 
 /* Runs one pass measurement from the runner; false if it failed. */
 static inline bool rm_pass_run(const rm_pass_t *p)
@@ -135,15 +164,14 @@ static inline bool rm_pass_run(const rm_pass_t *p)
     pass_armed = false;
     pass_obj = NULL;
     pass_threads[0] = pass_threads[1] = NULL;
-    int rc = rm_thread_create(&pass_threads[1], "A", pass_a, NULL, RM_PRIO_MIN + 2, 0);
+    int rc = rm_thread_create(&pass_threads[1], "A", p->a, NULL, RM_PRIO_MIN + 2, 0);
     if (rc == RM_OK) {
-        rc = rm_thread_create(&pass_threads[0], "B", pass_b, NULL, RM_PRIO_MIN + 1, 0);
+        rc = rm_thread_create(&pass_threads[0], "B", p->b, NULL, RM_PRIO_MIN + 1, 0);
     }
     if (rc != RM_OK) {
         rm_fatal("rm_thread_create", rc);
-    } else if (p->kind != RM_PASS_SUSPEND &&
-               (rc = rm_obj_create(&pass_obj, (rm_obj_kind_t)p->kind, pass_threads[1], 0u)) !=
-                   RM_OK) {
+    } else if (!p->suspend &&
+               (rc = rm_obj_create(&pass_obj, p->kind, pass_threads[1], 0u)) != RM_OK) {
         rm_fatal("rm_obj_create", rc);
     } else {
         if (p->block_name != NULL) {
@@ -168,7 +196,6 @@ static inline bool rm_pass_run(const rm_pass_t *p)
 
 /* ---- no switch ---------------------------------------------------------- */
 typedef struct rm_nocs {
-    rm_obj_kind_t kind;
     const char *signal_name; /* NULL: not recorded (but still called) */
     const char *signal_what;
     const char *wait_name; /* NULL: the wait is not called at all */
@@ -177,12 +204,13 @@ typedef struct rm_nocs {
     bool tick;
 } rm_nocs_t;
 
-static inline bool rm_nocs_run(const rm_nocs_t *p)
+RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
+                                   rm_signal_fn_t signal, rm_wait_fn_t wait)
 {
     rm_obj_t o = NULL;
     rm_series_t ss, ws;
     rm_msg_t msg = {{1u, 2u, 3u, 4u}};
-    int rc = rm_obj_create(&o, p->kind, rm_thread_self(), 0u);
+    int rc = rm_obj_create(&o, kind, rm_thread_self(), 0u);
     if (rc != RM_OK) {
         rm_fatal("rm_obj_create", rc);
         return false;
@@ -193,20 +221,20 @@ static inline bool rm_nocs_run(const rm_nocs_t *p)
     if (p->wait_name != NULL) {
         rm_series_open(&ws, p->wait_name, p->wait_what);
     }
-    bool mutex = p->kind == RM_OBJ_MUTEX;
+    const bool mutex = kind == RM_OBJ_MUTEX;
+    const bool do_wait = p->wait_name != NULL;
     for (uint32_t i = 0; i < p->samples && rc == RM_OK; i++) {
         if (p->tick) {
             (void)rm_thread_sleep(1u);
         }
         uint32_t t0 = rm_ts(), t1, t2;
         if (mutex) { /* lock (the "wait"), then unlock (the "signal") */
-            rc = rm_obj_wait(o, &msg, RM_FOREVER);
+            rc = wait(o, &msg, RM_FOREVER);
             t1 = rm_ts();
-            if (rc == RM_OK) {
-                rc = rm_obj_signal(o, &msg);
-            }
+            int rc2 = signal(o, &msg);
             t2 = rm_ts();
-            if (p->wait_name != NULL) {
+            rc = rc != RM_OK ? rc : rc2;
+            if (do_wait) {
                 rm_series_add(&ws, t1 - t0);
             }
             if (p->signal_name != NULL) {
@@ -214,16 +242,17 @@ static inline bool rm_nocs_run(const rm_nocs_t *p)
             }
             continue;
         }
-        rc = rm_obj_signal(o, &msg);
+        rc = signal(o, &msg);
         t1 = rm_ts();
-        if (rc == RM_OK && p->wait_name != NULL) {
-            rc = rm_obj_wait(o, &msg, RM_FOREVER);
+        if (do_wait) {
+            int rc2 = wait(o, &msg, RM_FOREVER);
+            rc = rc != RM_OK ? rc : rc2;
         }
         t2 = rm_ts();
         if (p->signal_name != NULL) {
             rm_series_add(&ss, t1 - t0);
         }
-        if (p->wait_name != NULL) {
+        if (do_wait) {
             rm_series_add(&ws, t2 - t1);
         }
     }
@@ -233,11 +262,18 @@ static inline bool rm_nocs_run(const rm_nocs_t *p)
     if (p->signal_name != NULL) {
         rm_series_close(&ss);
     }
-    if (p->wait_name != NULL) {
+    if (do_wait) {
         rm_series_close(&ws);
     }
     (void)rm_obj_delete(o);
     return rc == RM_OK;
 }
+
+/* nocs_<k>(p): the no-switch body for kind k. */
+#define RM_NOCS_KIND(k, K)                                                 \
+    static bool nocs_##k(const rm_nocs_t *p)                               \
+    {                                                                      \
+        return rm_nocs_body(p, RM_OBJ_##K, rm_##k##_signal, rm_##k##_wait); \
+    }
 
 #endif /* RTOSMETER_PASS_H */

@@ -1,9 +1,14 @@
-/* Throughput group "tm_interrupt": the interrupt tests of Thread-Metric.
+/* Throughput group "tm_interrupt": the interrupt tests of Thread-Metric,
+ * with its loop bodies (tm_interrupt_processing_test.c and
+ * tm_interrupt_preemption_processing_test.c).
  * tm.interrupt: a thread raises the benchmark interrupt; the handler counts
- * and gives a semaphore (interrupt-safe call); the thread takes it and
- * counts. tm.interrupt_preempt: a low thread raises the interrupt; the
- * handler resumes a suspended higher thread, which counts and suspends
- * itself. Handler and thread counts must agree within 1.
+ * and gives a semaphore (interrupt-safe call); the thread takes it (without
+ * waiting: the handler has run when the trigger returns), stops if the take
+ * failed, and counts.
+ * tm.interrupt_preempt: a low thread raises the interrupt and counts; the
+ * handler counts and resumes a suspended higher thread, which counts and
+ * suspends itself. Handler and thread counts must agree within 1.
+ * The loops run for ever; the runner stops them after the report.
  */
 #include "rm_case_util.h"
 
@@ -11,59 +16,61 @@
 static volatile uint32_t cnt[1];
 static volatile uint32_t isr_count;  /* handler runs */
 static volatile uint32_t high_count; /* tm.interrupt_preempt: the high thread's runs */
-static volatile bool stop;
+static volatile bool failed;
 static rm_obj_t sem;
 static rm_thread_t threads[2];
 
-static void isr_give(void)
+RM_ISR(isr_give)
 {
     isr_count++;
-    (void)rm_isr_signal(sem, NULL);
+    (void)rm_isr_sem_signal(sem);
 }
 
 static void irq_thread(void *arg)
 {
     (void)arg;
-    while (!stop) {
-        if (rm_irq_trigger() != RM_OK) {
-            rm_fail("rm_irq_trigger failed");
-            break;
-        }
-        if (rm_obj_wait(sem, NULL, RM_FOREVER) != RM_OK) {
-            rm_fail("semaphore take failed");
+    rm_obj_t s = sem;
+    for (;;) {
+        rm_irq_trigger();
+        if (rm_sem_wait(s, NULL, RM_NO_WAIT) != RM_OK) {
             break;
         }
         cnt[0]++;
     }
+    failed = true;
     rm_park();
 }
 
 static void run_interrupt(const rm_case_t *c)
 {
     (void)c;
-    stop = false;
     cnt[0] = 0u;
     isr_count = 0u;
+    failed = false;
     threads[0] = NULL;
     RM_TRY(rm_obj_create(&sem, RM_OBJ_SEM, NULL, 0u));
-    rm_irq_set_handler(isr_give);
-    int rc = rm_thread_create(&threads[0], "irq", irq_thread, NULL, RM_PRIO_MIN + 1, 0);
+    int rc = rm_irq_set_handler(isr_give);
+    if (rc == RM_OK) {
+        rc = rm_thread_create(&threads[0], "irq", irq_thread, NULL, RM_PRIO_MIN + 1, 0);
+    }
     if (rc == RM_OK) {
         uint32_t final[1], handler;
         volatile uint32_t *const extra[1] = {&isr_count};
         rm_tm_report_ex(cnt, 1u, final, extra, 1u, &handler);
-        stop = true;
-        rm_delete_threads(threads, 1u);
+        rm_stop_threads(threads, 1u);
         rm_meta("handler", handler);
         rm_check_within_1("handler_thread_within_1", handler, final[0]);
+        if (failed) {
+            rm_fail("the semaphore the handler gave could not be taken");
+        }
     } else {
-        rm_fatal("rm_thread_create", rc);
+        rm_fatal("rm_irq_set_handler/rm_thread_create", rc);
     }
-    rm_irq_set_handler(NULL);
+    (void)rm_irq_set_handler(NULL);
     rm_delete_obj(&sem);
 }
 
-static void isr_resume(void)
+RM_ISR(isr_resume)
 {
     isr_count++;
     (void)rm_isr_resume(threads[1]);
@@ -72,24 +79,18 @@ static void isr_resume(void)
 static void low_thread(void *arg)
 {
     (void)arg;
-    while (!stop) {
-        if (rm_irq_trigger() != RM_OK) {
-            rm_fail("rm_irq_trigger failed");
-            break;
-        }
+    for (;;) {
+        rm_irq_trigger();
         cnt[0]++;
     }
-    rm_park();
 }
 
 static void high_thread(void *arg)
 {
     (void)arg;
+    rm_thread_t self = threads[1];
     for (;;) {
-        (void)rm_thread_suspend(rm_thread_self());
-        if (stop) {
-            rm_park();
-        }
+        (void)rm_thread_suspend(self);
         high_count++;
     }
 }
@@ -97,13 +98,14 @@ static void high_thread(void *arg)
 static void run_interrupt_preempt(const rm_case_t *c)
 {
     (void)c;
-    stop = false;
     cnt[0] = 0u;
     isr_count = 0u;
     high_count = 0u;
     threads[0] = threads[1] = NULL;
-    rm_irq_set_handler(isr_resume);
-    int rc = rm_thread_create(&threads[1], "high", high_thread, NULL, RM_PRIO_MIN + 2, 0);
+    int rc = rm_irq_set_handler(isr_resume);
+    if (rc == RM_OK) {
+        rc = rm_thread_create(&threads[1], "high", high_thread, NULL, RM_PRIO_MIN + 2, 0);
+    }
     if (rc == RM_OK) {
         rc = rm_thread_create(&threads[0], "low", low_thread, NULL, RM_PRIO_MIN + 1, 0);
     }
@@ -111,19 +113,17 @@ static void run_interrupt_preempt(const rm_case_t *c)
         uint32_t final[1], ex[2];
         volatile uint32_t *const extra[2] = {&isr_count, &high_count};
         rm_tm_report_ex(cnt, 1u, final, extra, 2u, ex);
-        stop = true;
-        rm_delete_threads(threads, 2u);
+        rm_stop_threads(threads, 2u);
         uint32_t handler = ex[0], high = ex[1];
         rm_meta("handler", handler);
         rm_meta("high", high);
         rm_check_within_1("handler_high_within_1", handler, high);
         rm_check_within_1("low_high_within_1", final[0], high);
     } else {
-        rm_fatal("rm_thread_create", rc);
-        stop = true;
-        rm_delete_threads(threads, 2u);
+        rm_fatal("rm_irq_set_handler/rm_thread_create", rc);
+        rm_stop_threads(threads, 2u);
     }
-    rm_irq_set_handler(NULL);
+    (void)rm_irq_set_handler(NULL);
 }
 
 RM_CASE(tm_interrupt, "tm.interrupt", RM_CAP_THREAD | RM_CAP_IRQ | RM_CAP_ISR_SIGNAL | RM_CAP_SEM, run_interrupt, NULL);

@@ -4,89 +4,95 @@
  * tm.preemptive: 5 threads at 5 priorities; the lowest resumes the next one
  * up, each counts, resumes the next and suspends itself, so control falls
  * back down the chain; the counters stay within 1 of their mean.
+ * Loop bodies as in Thread-Metric's tm_cooperative_scheduling_test.c and
+ * tm_preemptive_scheduling_test.c; they run for ever, and the runner stops
+ * them after the report (rm_stop_threads).
  */
 #include "rm_case_util.h"
 
 #define N_THREADS 5u
 
 static volatile uint32_t cnt[N_THREADS];
-static volatile bool stop;
 static rm_thread_t threads[N_THREADS];
 
 /* arg: the thread's index in cnt[] (an index, not a pointer: a pointer
  * to a volatile counter would lose its qualifier through void *). */
 static void coop_thread(void *arg)
 {
-    unsigned i = (unsigned)(uintptr_t)arg;
-    while (!stop) {
-        cnt[i]++;
+    volatile uint32_t *mine = &cnt[(uintptr_t)arg];
+    for (;;) {
         (void)rm_thread_yield();
+        (*mine)++;
     }
-    rm_park();
 }
 
-/* Both tests: start the 5 threads (thread i at base_prio + i * step), let
- * the reporter count periods, stop them, check the counters' spread. */
-static void run_threads(rm_entry_t entry, int base_prio, int step)
+/* Both tests: create the 5 threads (thread i at base_prio + i * step; all
+ * but thread 0 suspended when `chain`), let the reporter count periods,
+ * stop them, check the counters' spread. */
+static void run_threads(rm_entry_t entry, int base_prio, int step, bool chain)
 {
-    stop = false;
     for (unsigned i = 0; i < N_THREADS; i++) {
         cnt[i] = 0u;
         threads[i] = NULL;
     }
     rm_meta("threads", N_THREADS);
     for (unsigned i = 0; i < N_THREADS; i++) {
+        unsigned flags = chain && i > 0u ? RM_THREAD_SUSPENDED : 0u;
         int rc = rm_thread_create(&threads[i], "tm", entry, (void *)(uintptr_t)i,
-                                  base_prio + (int)i * step, 0);
+                                  base_prio + (int)i * step, flags);
         if (rc != RM_OK) {
             rm_fatal("rm_thread_create", rc);
-            stop = true;
-            rm_delete_threads(threads, N_THREADS);
+            rm_stop_threads(threads, N_THREADS);
             return;
         }
     }
     uint32_t final[N_THREADS];
     rm_tm_report(cnt, N_THREADS, final);
-    stop = true;
-    rm_delete_threads(threads, N_THREADS);
+    rm_stop_threads(threads, N_THREADS);
     rm_tm_check_within_1("counters_within_1_of_mean", final, N_THREADS);
 }
 
 static void run_cooperative(const rm_case_t *c)
 {
     (void)c;
-    run_threads(coop_thread, RM_PRIO_MIN + 5, 0);
+    run_threads(coop_thread, RM_PRIO_MIN + 5, 0, false);
 }
 
-/* Thread i (0 = lowest priority). */
+/* Thread i (0 = lowest priority): thread 0 resumes thread 1 and counts;
+ * threads 1..3 resume the next one up, count and suspend themselves;
+ * thread 4 counts and suspends itself. */
 static void preempt_thread(void *arg)
 {
     unsigned i = (unsigned)(uintptr_t)arg;
+    volatile uint32_t *mine = &cnt[i];
+    rm_thread_t self = threads[i];
     if (i == 0u) {
-        while (!stop) {
-            cnt[0]++;
-            (void)rm_thread_resume(threads[1]);
+        rm_thread_t next = threads[1];
+        for (;;) {
+            (void)rm_thread_resume(next);
+            (*mine)++;
         }
-        rm_park();
     }
+    if (i + 1u == N_THREADS) {
+        for (;;) {
+            (*mine)++;
+            (void)rm_thread_suspend(self);
+        }
+    }
+    rm_thread_t next = threads[i + 1u];
     for (;;) {
-        (void)rm_thread_suspend(rm_thread_self());
-        if (stop) {
-            rm_park();
-        }
-        cnt[i]++;
-        if (i + 1u < N_THREADS) {
-            (void)rm_thread_resume(threads[i + 1u]);
-        }
+        (void)rm_thread_resume(next);
+        (*mine)++;
+        (void)rm_thread_suspend(self);
     }
 }
 
 static void run_preemptive(const rm_case_t *c)
 {
     (void)c;
-    /* The higher threads run first and suspend themselves; then the lowest
-     * starts the chain. Priorities RM_PRIO_MIN+1 .. RM_PRIO_MIN+5. */
-    run_threads(preempt_thread, RM_PRIO_MIN + 1, 1);
+    /* Threads 1..4 start suspended, as in Thread-Metric: the lowest starts
+     * the chain. Priorities RM_PRIO_MIN+1 .. RM_PRIO_MIN+5. */
+    run_threads(preempt_thread, RM_PRIO_MIN + 1, 1, true);
 }
 
 RM_CASE(tm_cooperative, "tm.cooperative", RM_CAP_THREAD, run_cooperative, NULL);

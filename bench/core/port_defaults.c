@@ -3,8 +3,11 @@
  * else returns RM_ENOTSUP here. The port's
  * port.toml capabilities tell the runner in advance which cases can run, so
  * these defaults are only reached by a capability declared by mistake (the
- * case then fails with "FATAL: <call> failed (-2)").
+ * case then fails with "FATAL: <call> failed (-2)"). A call the port defines
+ * inline (rm_port_inline.h) never reaches its default here: this file alone
+ * is built without the port's inline header, so the two cannot clash.
  */
+#define RM_NO_PORT_INLINE 1
 #include "rtosmeter/bench.h"
 
 #define RM_WEAK __attribute__((weak))
@@ -50,16 +53,20 @@ RM_WEAK int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner,
     return enotsup();
 }
 RM_WEAK int rm_obj_delete(rm_obj_t o) { (void)o; return enotsup(); }
-RM_WEAK int rm_obj_signal(rm_obj_t o, const rm_msg_t *msg)
-{
-    (void)o, (void)msg;
-    return enotsup();
-}
-RM_WEAK int rm_obj_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
-{
-    (void)o, (void)msg, (void)timeout;
-    return enotsup();
-}
+/* The typed signal/wait pair of every kind (port.h's RM_KINDS). */
+#define RM_KIND_DEFAULTS_(K, k)                                            \
+    RM_WEAK int rm_##k##_signal(rm_obj_t o, const rm_msg_t *msg)          \
+    {                                                                      \
+        (void)o, (void)msg;                                                \
+        return enotsup();                                                  \
+    }                                                                      \
+    RM_WEAK int rm_##k##_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout) \
+    {                                                                      \
+        (void)o, (void)msg, (void)timeout;                                 \
+        return enotsup();                                                  \
+    }
+RM_KINDS(RM_KIND_DEFAULTS_)
+#undef RM_KIND_DEFAULTS_
 
 RM_WEAK int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
 {
@@ -83,21 +90,14 @@ RM_WEAK int rm_heap_alloc(size_t size, void **mem)
 }
 RM_WEAK int rm_heap_free(void *mem) { (void)mem; return enotsup(); }
 
-/* Interrupts: by default the target's vector calls rm_irq_dispatch(). */
-RM_WEAK int rm_port_irq_connect(void) { return RM_OK; }
-RM_WEAK void rm_port_isr_enter(void) {}
-RM_WEAK void rm_port_isr_exit(void) {}
-RM_WEAK int rm_port_irq_trigger(void)
+/* Interrupts: by default the target's vector table holds the handler. */
+RM_WEAK int rm_port_irq_connect(rm_isr_t isr)
 {
-    rm_target_irq_trigger();
+    rm_target_irq_set_vector(isr);
     return RM_OK;
 }
 RM_WEAK int rm_isr_resume(rm_thread_t t) { (void)t; return enotsup(); }
-RM_WEAK int rm_isr_signal(rm_obj_t o, const rm_msg_t *msg)
-{
-    (void)o, (void)msg;
-    return enotsup();
-}
+RM_WEAK int rm_isr_sem_signal(rm_obj_t o) { (void)o; return enotsup(); }
 
 RM_WEAK void rm_port_describe(void) {}
 

@@ -19,7 +19,7 @@
  * runner, case control) is compiled for size between RM_COLD_BEGIN and
  * RM_COLD_END: -Os there saves about 130 B of Flash on a Cortex-M0 and
  * costs nothing that is measured. What a case calls inside its loops
- * (rm_series_add, rm_irq_dispatch, the hand-over, rm_spin) stays at the
+ * (rm_series_add, the hand-over, rm_spin) stays at the
  * build's optimisation level, like the benchmark itself. GCC only; other
  * compilers build it all at the build's level. */
 #if defined(__GNUC__) && !defined(__clang__)

@@ -2,8 +2,8 @@
  * HELLO and the configuration, runs calib.overhead, then every case that the
  * group registered with RM_CASE (linker section `rm_cases`) in source order,
  * and ends with BYE. Also here: case control (fail/unsupported), the
- * runner's hand-over with case threads, the throughput period in ticks,
- * benchmark interrupt dispatch and fault reporting.
+ * runner's hand-over with case threads, the throughput period in ticks and
+ * fault reporting.
  */
 #include "rm_core.h"
 
@@ -28,7 +28,6 @@ static rm_case_state_t case_state = RM_CS_NONE;
 static uint32_t cases_run;
 static rm_thread_t runner_thread;
 static volatile bool runner_waiting;
-static volatile rm_irq_handler_t irq_handler;
 
 RM_COLD_BEGIN /* case control: outside measured intervals */
 
@@ -109,27 +108,6 @@ void rm_case_done(void)
     }
 }
 
-/* ---- benchmark interrupt ----------------------------------------------- */
-void rm_irq_set_handler(rm_irq_handler_t h)
-{
-    irq_handler = h;
-}
-
-int rm_irq_trigger(void)
-{
-    return rm_port_irq_trigger();
-}
-
-void rm_irq_dispatch(void)
-{
-    rm_port_isr_enter();
-    rm_irq_handler_t h = irq_handler;
-    if (h != NULL) {
-        h();
-    }
-    rm_port_isr_exit();
-}
-
 /* ---- helpers ------------------------------------------------------------ */
 void rm_spin(uint32_t n)
 {
@@ -174,8 +152,16 @@ static void write_hello(void)
            rm_tick_hz(), RM_PROFILE);
 }
 
+/* The measurement method: which code lies between the timestamps. Raised
+ * whenever that changes, so that results of two methods are never compared
+ * as if alike (rtosmeter compare refuses to). 1: a generic signal/wait
+ * layer and a forwarding interrupt path; 2: typed inline calls, the
+ * handler as the vector, Thread-Metric's loop bodies. */
+#define RM_METHOD 2u
+
 static void write_cfg(void)
 {
+    rm_emit_cfg_u32("method", RM_METHOD);
     rm_port_describe();
 #if defined(__clang__)
     rm_emit_cfg("compiler", "clang " __VERSION__);
@@ -189,10 +175,6 @@ static void write_cfg(void)
 #endif
     /* What the port honours in this run: never more than port.toml says. */
     port_caps = rm_port_caps() & (uint32_t)(RM_PORT_CAPS);
-    if (rm_port_irq_connect() != RM_OK) {
-        port_caps &= ~(uint32_t)RM_CAP_IRQ;
-        rm_emit_cfg("irq_connect", "failed");
-    }
 }
 
 RM_COLD_END

@@ -5,8 +5,9 @@
  *   threads, no kernel tick (rm_tick_hz() stays the core's default 0), so
  *   SysTick is unused. Only cases that need no more than IRQ run here
  *   (port.toml caps); they never call rm_case_wait_done().
- * - The benchmark interrupt is the target's vector calling rm_irq_dispatch()
- *   with no wrapper (the core's default connect/enter/exit/trigger).
+ * - The benchmark interrupt: the case's handler is the target's vector (the
+ *   core's default connect; no enter/exit hooks), raised by the target's
+ *   inline trigger.
  * - There is no idle loop, so WFI never runs (RM_NO_WFI holds trivially).
  */
 #include "rtosmeter/bench.h"

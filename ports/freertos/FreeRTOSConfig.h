@@ -97,7 +97,7 @@
 #define configTASK_NOTIFICATION_ARRAY_ENTRIES 2
 /* No timer task: one task set for both profiles. Consequence: event groups
  * cannot be set from an interrupt (xEventGroupSetBitsFromISR defers to the
- * timer task), so rm_isr_signal() on an EVENT is unsupported. */
+ * timer task); rtosmeter signals only semaphores from interrupts. */
 #define configUSE_TIMERS 0
 #define configUSE_CO_ROUTINES 0
 #define configUSE_APPLICATION_TASK_TAG 0

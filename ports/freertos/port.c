@@ -27,29 +27,22 @@
  *   POLL_SIGNAL.
  * - Pool: FreeRTOS has no fixed-block pool. Stand-in: a queue of free block
  *   pointers over one heap_4 area; alloc = xQueueReceive, free = xQueueSend
- *   (the idiom FreeRTOS users write; recorded as CFG pool).
+ *   (the idiom FreeRTOS users write, thread- and interrupt-safe; recorded as
+ *   CFG stand_in.POOL, which every report shows beside tm.memory and
+ *   lat.pool). Not heap_4's pvPortMalloc (that is lat.heap), and not the
+ *   unsynchronised free list of some published Thread-Metric ports, which
+ *   involves no kernel at all.
  * - Heap: heap_4, pvPortMalloc / vPortFree.
- * - Interrupts: the target's vector calls rm_irq_dispatch(); the FromISR
- *   calls collect "higher priority task woken" and rm_port_isr_exit() does
- *   portYIELD_FROM_ISR once. Not from an ISR: MUTEX (FreeRTOS forbids it) and
- *   EVENT (xEventGroupSetBitsFromISR needs the timer task).
+ * - Measured calls: static inline in rm_port_inline.h (one FreeRTOS call
+ *   each). Interrupts: the case's handler is the vector; rm_isr_resume and
+ *   rm_isr_sem_signal call the FromISR variant and portYIELD_FROM_ISR.
  * - Start-up: main creates only the runner thread; nothing is suspended or
  *   resumed before the scheduler runs.
  * - Result stream: each record is written with the scheduler suspended
  *   (rm_port_sched_lock = vTaskSuspendAll), so time slicing cannot
  *   interleave two tasks' records.
  */
-#include "FreeRTOS.h"
-#include "event_groups.h"
-#include "message_buffer.h"
-#include "queue.h"
-#include "semphr.h"
-#include "stream_buffer.h"
-#include "task.h"
-
-#include <string.h>
-
-#include "rtosmeter/bench.h"
+#include "rtosmeter/bench.h" /* with rm_port_inline.h: FreeRTOS's headers */
 
 #ifndef RM_FREERTOS_PORT_NAME
 #define RM_FREERTOS_PORT_NAME "unknown"
@@ -58,18 +51,9 @@
 #define RM_FREERTOS_OPT_FLAGS ""
 #endif
 
-#define RM_NOTIFY_INDEX 0u
-#define RM_FLAGS_INDEX 1u
 #define RM_MAX_THREADS 64u
 
-/* ---- threads --------------------------------------------------------- */
-struct rm_thread {
-    TaskHandle_t task;
-    rm_entry_t entry;
-    void *arg;
-    struct rm_thread *next_free;
-};
-
+/* ---- threads (struct rm_thread: rm_port_inline.h) -------------------- */
 static struct rm_thread thread_slots[RM_MAX_THREADS];
 static struct rm_thread *thread_free_list;
 
@@ -148,24 +132,6 @@ int rm_thread_delete(rm_thread_t t)
     return RM_OK;
 }
 
-int rm_thread_suspend(rm_thread_t t)
-{
-    vTaskSuspend(t->task);
-    return RM_OK;
-}
-
-int rm_thread_resume(rm_thread_t t)
-{
-    vTaskResume(t->task);
-    return RM_OK;
-}
-
-int rm_thread_yield(void)
-{
-    taskYIELD();
-    return RM_OK;
-}
-
 int rm_thread_sleep(uint32_t ticks)
 {
     vTaskDelay((TickType_t)ticks);
@@ -208,19 +174,7 @@ uint32_t rm_tick_hz(void)
     return configTICK_RATE_HZ;
 }
 
-/* ---- IPC objects ------------------------------------------------------ */
-struct rm_obj {
-    rm_obj_kind_t kind;
-    union {
-        QueueHandle_t queue; /* QUEUE, LIFO */
-        SemaphoreHandle_t sem; /* SEM, MUTEX */
-        EventGroupHandle_t events;
-        StreamBufferHandle_t stream;
-        MessageBufferHandle_t msgbuf;
-        TaskHandle_t owner; /* NOTIFY, THREAD_FLAGS */
-    } h;
-};
-
+/* ---- IPC objects (struct rm_obj and the calls: rm_port_inline.h) ----- */
 #define RM_SEM_MAX 0x7FFFFFFFu
 #define RM_MSGBUF_BYTES (RM_QUEUE_DEPTH * (RM_MSG_SIZE + sizeof(configMESSAGE_BUFFER_LENGTH_TYPE)))
 
@@ -308,92 +262,7 @@ int rm_obj_delete(rm_obj_t o)
     return RM_OK;
 }
 
-static const rm_msg_t zero_msg;
-
-int rm_obj_signal(rm_obj_t o, const rm_msg_t *msg)
-{
-    if (msg == NULL)
-        msg = &zero_msg;
-    switch (o->kind) {
-    case RM_OBJ_SEM:
-        return xSemaphoreGive(o->h.sem) == pdTRUE ? RM_OK : RM_EAGAIN;
-    case RM_OBJ_MUTEX:
-        return xSemaphoreGive(o->h.sem) == pdTRUE ? RM_OK : RM_ERROR;
-    case RM_OBJ_EVENT:
-        (void)xEventGroupSetBits(o->h.events, 1u);
-        return RM_OK;
-    case RM_OBJ_QUEUE:
-        return xQueueSend(o->h.queue, msg, 0) == pdTRUE ? RM_OK : RM_EAGAIN;
-    case RM_OBJ_LIFO:
-        return xQueueSendToFront(o->h.queue, msg, 0) == pdTRUE ? RM_OK : RM_EAGAIN;
-    case RM_OBJ_STREAM:
-        return xStreamBufferSend(o->h.stream, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE ? RM_OK
-                                                                                 : RM_EAGAIN;
-    case RM_OBJ_MSGBUF:
-        return xMessageBufferSend(o->h.msgbuf, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE ? RM_OK
-                                                                                   : RM_EAGAIN;
-    case RM_OBJ_NOTIFY:
-        (void)xTaskNotifyGiveIndexed(o->h.owner, RM_NOTIFY_INDEX);
-        return RM_OK;
-    case RM_OBJ_THREAD_FLAGS:
-        (void)xTaskNotifyIndexed(o->h.owner, RM_FLAGS_INDEX, 1u, eSetBits);
-        return RM_OK;
-    default:
-        return RM_ENOTSUP;
-    }
-}
-
-static int wait_failed(uint32_t timeout)
-{
-    return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
-}
-
-int rm_obj_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
-{
-    rm_msg_t scratch;
-    if (msg == NULL)
-        msg = &scratch;
-    TickType_t ticks = timeout == RM_FOREVER ? portMAX_DELAY : (TickType_t)timeout;
-    switch (o->kind) {
-    case RM_OBJ_SEM:
-    case RM_OBJ_MUTEX:
-        return xSemaphoreTake(o->h.sem, ticks) == pdTRUE ? RM_OK : wait_failed(timeout);
-    case RM_OBJ_EVENT:
-        return (xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, ticks) & 1u) != 0u
-                   ? RM_OK
-                   : wait_failed(timeout);
-    case RM_OBJ_QUEUE:
-    case RM_OBJ_LIFO:
-        return xQueueReceive(o->h.queue, msg, ticks) == pdTRUE ? RM_OK : wait_failed(timeout);
-    case RM_OBJ_STREAM:
-        return xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, ticks) == RM_MSG_SIZE
-                   ? RM_OK
-                   : wait_failed(timeout);
-    case RM_OBJ_MSGBUF:
-        return xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, ticks) == RM_MSG_SIZE
-                   ? RM_OK
-                   : wait_failed(timeout);
-    case RM_OBJ_NOTIFY:
-        return ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, ticks) != 0u
-                   ? RM_OK
-                   : wait_failed(timeout);
-    case RM_OBJ_THREAD_FLAGS: {
-        uint32_t bits = 0;
-        return xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, &bits, ticks) == pdTRUE &&
-                       (bits & 1u) != 0u
-                   ? RM_OK
-                   : wait_failed(timeout);
-    }
-    default:
-        return RM_ENOTSUP;
-    }
-}
-
-/* ---- memory ----------------------------------------------------------- */
-struct rm_pool {
-    QueueHandle_t free_blocks; /* pointers to free blocks */
-};
-
+/* ---- memory (alloc/free: rm_port_inline.h) ----------------------------- */
 int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
 {
     struct rm_pool *p = pvPortMalloc(sizeof *p);
@@ -413,98 +282,6 @@ int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
     p->free_blocks = q;
     *out = p;
     return RM_OK;
-}
-
-int rm_pool_alloc(rm_pool_t p, void **block)
-{
-    return xQueueReceive(p->free_blocks, block, 0) == pdTRUE ? RM_OK : RM_EAGAIN;
-}
-
-int rm_pool_free(rm_pool_t p, void *block)
-{
-    return xQueueSend(p->free_blocks, &block, 0) == pdTRUE ? RM_OK : RM_ERROR;
-}
-
-int rm_heap_alloc(size_t size, void **mem)
-{
-    *mem = pvPortMalloc(size);
-    return *mem != NULL ? RM_OK : RM_EAGAIN;
-}
-
-int rm_heap_free(void *mem)
-{
-    vPortFree(mem);
-    return RM_OK;
-}
-
-/* ---- interrupts ------------------------------------------------------- */
-/* One benchmark interrupt at a time; the tick cannot preempt it (lower
- * urgency on Cortex-M, signals blocked on the host). */
-static BaseType_t isr_woken;
-
-void rm_port_isr_enter(void)
-{
-#if RM_FREERTOS_POSIX
-    /* The host "interrupt" is a signal handler on the running task's thread:
-     * block the tick signal as an interrupt controller would (the POSIX port
-     * masks nothing in its FromISR calls). */
-    vPortEnterCritical();
-#endif
-    isr_woken = pdFALSE;
-}
-
-void rm_port_isr_exit(void)
-{
-    BaseType_t woken = isr_woken;
-    portYIELD_FROM_ISR(woken);
-#if RM_FREERTOS_POSIX
-    vPortExitCritical();
-#endif
-}
-
-int rm_isr_resume(rm_thread_t t)
-{
-    isr_woken |= xTaskResumeFromISR(t->task);
-    return RM_OK;
-}
-
-int rm_isr_signal(rm_obj_t o, const rm_msg_t *msg)
-{
-    BaseType_t woken = pdFALSE;
-    int rc = RM_OK;
-    if (msg == NULL)
-        msg = &zero_msg;
-    switch (o->kind) {
-    case RM_OBJ_SEM:
-        rc = xSemaphoreGiveFromISR(o->h.sem, &woken) == pdTRUE ? RM_OK : RM_EAGAIN;
-        break;
-    case RM_OBJ_QUEUE:
-        rc = xQueueSendFromISR(o->h.queue, msg, &woken) == pdTRUE ? RM_OK : RM_EAGAIN;
-        break;
-    case RM_OBJ_LIFO:
-        rc = xQueueSendToFrontFromISR(o->h.queue, msg, &woken) == pdTRUE ? RM_OK : RM_EAGAIN;
-        break;
-    case RM_OBJ_STREAM:
-        rc = xStreamBufferSendFromISR(o->h.stream, msg, RM_MSG_SIZE, &woken) == RM_MSG_SIZE
-                 ? RM_OK
-                 : RM_EAGAIN;
-        break;
-    case RM_OBJ_MSGBUF:
-        rc = xMessageBufferSendFromISR(o->h.msgbuf, msg, RM_MSG_SIZE, &woken) == RM_MSG_SIZE
-                 ? RM_OK
-                 : RM_EAGAIN;
-        break;
-    case RM_OBJ_NOTIFY:
-        vTaskNotifyGiveIndexedFromISR(o->h.owner, RM_NOTIFY_INDEX, &woken);
-        break;
-    case RM_OBJ_THREAD_FLAGS:
-        (void)xTaskNotifyIndexedFromISR(o->h.owner, RM_FLAGS_INDEX, 1u, eSetBits, &woken);
-        break;
-    default: /* MUTEX: not from an ISR in FreeRTOS; EVENT: needs the timer task */
-        return RM_ENOTSUP;
-    }
-    isr_woken |= woken;
-    return rc;
 }
 
 /* ---- checks of the vendor profile --------------------------------------- */
@@ -610,7 +387,8 @@ void rm_port_describe(void)
                     (uint32_t)(RM_FREERTOS_STACK_WORDS * sizeof(StackType_t)));
     rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI, no tickless idle, no idle hook)");
     rm_emit_cfg("timer_task", configUSE_TIMERS ? "on" : "off");
-    rm_emit_cfg("pool", "stand-in: queue of free block pointers (FreeRTOS has no block pool)");
+    rm_emit_cfg("stand_in.POOL", "queue of free block pointers (xQueueReceive/xQueueSend): "
+                                 "FreeRTOS has no block pool");
     rm_emit_cfg("lifo", "queue written with xQueueSendToFront");
     rm_emit_cfg("notify", "task notification index 0, xTaskNotifyGive/ulTaskNotifyTake");
     rm_emit_cfg("thread_flags", "task notification index 1, eSetBits/xTaskNotifyWait");

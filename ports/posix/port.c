@@ -433,36 +433,48 @@ int rm_obj_delete(rm_obj_t o)
     return RM_OK;
 }
 
-int rm_obj_signal(rm_obj_t o, const rm_msg_t *msg)
+/* ---- the typed signal/wait calls (port.h) ---------------------------------
+ * Functions here, not inline: on the host a call costs a nanosecond, below
+ * the host clock's noise, and the kernel operations are system calls. */
+int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
 {
-    static const rm_msg_t zero;
-    if (msg == NULL) {
-        msg = &zero;
-    }
-    switch (o->kind) {
-    case RM_OBJ_SEM:
-        return sem_post(&o->sem) == 0 ? RM_OK : RM_ERROR;
-    case RM_OBJ_MUTEX:
-        return pthread_mutex_unlock(&o->mutex) == 0 ? RM_OK : RM_ERROR;
-    case RM_OBJ_EVENT:
-        pthread_mutex_lock(&o->mutex);
-        o->flags |= 1u;
-        pthread_cond_broadcast(&o->cond);
-        pthread_mutex_unlock(&o->mutex);
-        return RM_OK;
-    case RM_OBJ_CONDVAR:
-        pthread_mutex_lock(&o->mutex);
-        pthread_cond_signal(&o->cond);
-        pthread_mutex_unlock(&o->mutex);
-        return RM_OK;
-    case RM_OBJ_QUEUE:
-        return mq_send(o->mq, (const char *)msg, RM_MSG_SIZE, 0) == 0 ? RM_OK : RM_ERROR;
-    case RM_OBJ_STREAM:
-        return write(o->pipe_fd[1], msg, RM_MSG_SIZE) == (ssize_t)RM_MSG_SIZE ? RM_OK
-                                                                             : RM_ERROR;
-    default:
-        return RM_ENOTSUP;
-    }
+    (void)msg;
+    return sem_post(&o->sem) == 0 ? RM_OK : RM_ERROR;
+}
+
+int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    return pthread_mutex_unlock(&o->mutex) == 0 ? RM_OK : RM_ERROR;
+}
+
+int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    pthread_mutex_lock(&o->mutex);
+    o->flags |= 1u;
+    pthread_cond_broadcast(&o->cond);
+    pthread_mutex_unlock(&o->mutex);
+    return RM_OK;
+}
+
+int rm_condvar_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    pthread_mutex_lock(&o->mutex);
+    pthread_cond_signal(&o->cond);
+    pthread_mutex_unlock(&o->mutex);
+    return RM_OK;
+}
+
+int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    return mq_send(o->mq, (const char *)msg, RM_MSG_SIZE, 0) == 0 ? RM_OK : RM_ERROR;
+}
+
+int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    return write(o->pipe_fd[1], msg, RM_MSG_SIZE) == (ssize_t)RM_MSG_SIZE ? RM_OK : RM_ERROR;
 }
 
 static int cond_wait_ticks(rm_obj_t o, uint32_t timeout, bool need_flag)
@@ -556,39 +568,52 @@ static int pipe_wait_ticks(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
     return RM_OK;
 }
 
-int rm_obj_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    switch (o->kind) {
-    case RM_OBJ_SEM:
-        return sem_wait_ticks(&o->sem, timeout);
-    case RM_OBJ_MUTEX: {
-        int rc;
-        if (timeout == RM_FOREVER) {
-            rc = pthread_mutex_lock(&o->mutex);
-        } else if (timeout == RM_NO_WAIT) {
-            rc = pthread_mutex_trylock(&o->mutex);
-            rc = rc == EBUSY ? ETIMEDOUT : rc;
-        } else {
-            /* PI futexes time out against CLOCK_REALTIME */
-            struct timespec dl = realtime_in(timeout);
-            rc = pthread_mutex_timedlock(&o->mutex, &dl);
-        }
-        if (rc == ETIMEDOUT) {
-            return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
-        }
-        return rc == 0 ? RM_OK : RM_ERROR;
+    (void)msg;
+    return sem_wait_ticks(&o->sem, timeout);
+}
+
+int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    int rc;
+    if (timeout == RM_FOREVER) {
+        rc = pthread_mutex_lock(&o->mutex);
+    } else if (timeout == RM_NO_WAIT) {
+        rc = pthread_mutex_trylock(&o->mutex);
+        rc = rc == EBUSY ? ETIMEDOUT : rc;
+    } else {
+        /* PI futexes time out against CLOCK_REALTIME */
+        struct timespec dl = realtime_in(timeout);
+        rc = pthread_mutex_timedlock(&o->mutex, &dl);
     }
-    case RM_OBJ_EVENT:
-        return cond_wait_ticks(o, timeout, true);
-    case RM_OBJ_CONDVAR:
-        return cond_wait_ticks(o, timeout, false);
-    case RM_OBJ_QUEUE:
-        return mq_wait_ticks(o, msg, timeout);
-    case RM_OBJ_STREAM:
-        return pipe_wait_ticks(o, msg, timeout);
-    default:
-        return RM_ENOTSUP;
+    if (rc == ETIMEDOUT) {
+        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
     }
+    return rc == 0 ? RM_OK : RM_ERROR;
+}
+
+int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return cond_wait_ticks(o, timeout, true);
+}
+
+int rm_condvar_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return cond_wait_ticks(o, timeout, false);
+}
+
+int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return mq_wait_ticks(o, msg, timeout);
+}
+
+int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return pipe_wait_ticks(o, msg, timeout);
 }
 
 /* ---- memory: a port-provided fixed-block pool (POSIX has none) ------------ */
@@ -654,7 +679,7 @@ int rm_heap_free(void *mem)
 
 /* ---- interrupts: a highest-priority thread stands in for the line ------ */
 static sem_t irq_sem;
-static __thread bool in_isr;
+static rm_isr_t volatile irq_handler;
 
 static void irq_thread(void *arg)
 {
@@ -662,28 +687,22 @@ static void irq_thread(void *arg)
     for (;;) {
         while (sem_wait(&irq_sem) != 0 && errno == EINTR) {
         }
-        rm_irq_dispatch();
+        rm_isr_t isr = irq_handler;
+        if (isr != NULL) {
+            isr();
+        }
     }
 }
 
-int rm_port_irq_connect(void)
+int rm_port_irq_connect(rm_isr_t isr)
 {
-    return RM_OK; /* the thread is started by main() */
+    irq_handler = isr; /* the thread is started by main() */
+    return RM_OK;
 }
 
-void rm_port_isr_enter(void)
+void rm_posix_irq_trigger(void)
 {
-    in_isr = true;
-}
-
-void rm_port_isr_exit(void)
-{
-    in_isr = false; /* the threads' own wake-ups did any switching */
-}
-
-int rm_port_irq_trigger(void)
-{
-    return sem_post(&irq_sem) == 0 ? RM_OK : RM_ERROR;
+    (void)sem_post(&irq_sem);
 }
 
 int rm_isr_resume(rm_thread_t t)
@@ -691,9 +710,9 @@ int rm_isr_resume(rm_thread_t t)
     return rm_thread_resume(t);
 }
 
-int rm_isr_signal(rm_obj_t o, const rm_msg_t *msg)
+int rm_isr_sem_signal(rm_obj_t o)
 {
-    return rm_obj_signal(o, msg);
+    return rm_sem_signal(o, NULL);
 }
 
 /* ---- start-up and description ------------------------------------------- */

@@ -30,26 +30,22 @@
  * - POOL = TX_BLOCK_POOL (storage from a static arena), HEAP = one
  *   TX_BYTE_POOL (tx_byte_allocate/tx_byte_release) over the memory ThreadX
  *   hands to tx_application_define.
- * - ISR calls: tx_thread_resume, tx_semaphore_put, tx_event_flags_set and
- *   tx_queue_send (TX_NO_WAIT) are legal in ThreadX interrupt handlers. On
- *   Cortex-M a handler needs no ThreadX entry/exit code (the switch it makes
- *   necessary is a pended PendSV, taken when the handler returns), so
- *   rm_port_isr_enter/exit keep their empty defaults.
+ * - Measured calls: static inline in rm_port_inline.h, one ThreadX call
+ *   each, success tested first. ISR calls: tx_thread_resume and
+ *   tx_semaphore_put are legal in ThreadX interrupt handlers; on Cortex-M a
+ *   handler needs no ThreadX entry/exit code (the switch it makes necessary
+ *   is a pended PendSV, taken when the handler returns).
  */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rtosmeter/bench.h"
-#include "tx_api.h"
+#include "rtosmeter/bench.h" /* with rm_port_inline.h: tx_api.h, the handles */
 
 _Static_assert(sizeof(ULONG) * 4u == RM_MSG_SIZE,
                "ThreadX ULONG must be 32-bit: queue messages are TX_4_ULONG");
 
 #ifndef RM_TX_MAX_THREADS
 #define RM_TX_MAX_THREADS 32
-#endif
-#ifndef RM_TX_STACK_SIZE
-#define RM_TX_STACK_SIZE 2048u
 #endif
 #ifndef RM_TX_MAX_OBJS
 #define RM_TX_MAX_OBJS 32
@@ -65,34 +61,6 @@ _Static_assert(sizeof(ULONG) * 4u == RM_MSG_SIZE,
 #endif
 
 #define RM_TX_PRIO(p) ((UINT)(31 - (p)))
-
-/* TX_THREAD first: tx_thread_identify() is then the rm_thread_t. */
-struct rm_thread {
-    TX_THREAD tx;
-    rm_entry_t entry;
-    void *arg;
-    uint8_t used;
-    ULONG stack[RM_TX_STACK_SIZE / sizeof(ULONG)] __attribute__((aligned(8)));
-};
-
-struct rm_obj {
-    rm_obj_kind_t kind;
-    uint8_t used;
-    union {
-        TX_SEMAPHORE sem;
-        TX_MUTEX mutex;
-        TX_EVENT_FLAGS_GROUP event;
-        struct {
-            TX_QUEUE q;
-            ULONG buf[RM_QUEUE_DEPTH * (RM_MSG_SIZE / sizeof(ULONG))];
-        } queue;
-    } u;
-};
-
-struct rm_pool {
-    TX_BLOCK_POOL bp;
-    uint8_t used;
-};
 
 static struct rm_thread rm_tx_threads[RM_TX_MAX_THREADS];
 static struct rm_obj rm_tx_objs[RM_TX_MAX_OBJS];
@@ -111,11 +79,9 @@ static int rm_tx_claim(uint8_t *used)
     return got;
 }
 
-static int rm_tx_status(UINT st, uint32_t timeout)
+int rm_tx_failure(UINT st, uint32_t timeout)
 {
     switch (st) {
-    case TX_SUCCESS:
-        return RM_OK;
     case TX_NO_INSTANCE:
     case TX_NOT_AVAILABLE:
     case TX_NO_EVENTS:
@@ -172,22 +138,6 @@ int rm_thread_delete(rm_thread_t t)
     if (tx_thread_delete(&t->tx) != TX_SUCCESS)
         return RM_ERROR;
     t->used = 0;
-    return RM_OK;
-}
-
-int rm_thread_suspend(rm_thread_t t)
-{
-    return tx_thread_suspend(&t->tx) == TX_SUCCESS ? RM_OK : RM_ERROR;
-}
-
-int rm_thread_resume(rm_thread_t t)
-{
-    return tx_thread_resume(&t->tx) == TX_SUCCESS ? RM_OK : RM_ERROR;
-}
-
-int rm_thread_yield(void)
-{
-    tx_thread_relinquish();
     return RM_OK;
 }
 
@@ -304,46 +254,6 @@ int rm_obj_delete(rm_obj_t o)
     return RM_OK;
 }
 
-int rm_obj_signal(rm_obj_t o, const rm_msg_t *msg)
-{
-    switch (o->kind) {
-    case RM_OBJ_SEM:
-        return rm_tx_status(tx_semaphore_put(&o->u.sem), RM_NO_WAIT);
-    case RM_OBJ_MUTEX:
-        return rm_tx_status(tx_mutex_put(&o->u.mutex), RM_NO_WAIT);
-    case RM_OBJ_EVENT:
-        return rm_tx_status(tx_event_flags_set(&o->u.event, 1u, TX_OR), RM_NO_WAIT);
-    case RM_OBJ_QUEUE:
-        /* ThreadX's API is not const-correct; the message is only read. */
-        return rm_tx_status(tx_queue_send(&o->u.queue.q, (VOID *)(uintptr_t)msg->w,
-                                          TX_NO_WAIT),
-                            RM_NO_WAIT);
-    default:
-        return RM_ENOTSUP;
-    }
-}
-
-int rm_obj_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
-{
-    /* RM_NO_WAIT / RM_FOREVER equal TX_NO_WAIT / TX_WAIT_FOREVER. */
-    switch (o->kind) {
-    case RM_OBJ_SEM:
-        return rm_tx_status(tx_semaphore_get(&o->u.sem, timeout), timeout);
-    case RM_OBJ_MUTEX:
-        return rm_tx_status(tx_mutex_get(&o->u.mutex, timeout), timeout);
-    case RM_OBJ_EVENT: {
-        ULONG got;
-        return rm_tx_status(tx_event_flags_get(&o->u.event, 1u, TX_OR_CLEAR, &got,
-                                               timeout),
-                            timeout);
-    }
-    case RM_OBJ_QUEUE:
-        return rm_tx_status(tx_queue_receive(&o->u.queue.q, msg->w, timeout), timeout);
-    default:
-        return RM_ENOTSUP;
-    }
-}
-
 /* ---- memory ----------------------------------------------------------- */
 int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
 {
@@ -373,39 +283,14 @@ int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
     return RM_ERROR;
 }
 
-int rm_pool_alloc(rm_pool_t p, void **block)
-{
-    return rm_tx_status(tx_block_allocate(&p->bp, block, TX_NO_WAIT), RM_NO_WAIT);
-}
-
-int rm_pool_free(rm_pool_t p, void *block)
-{
-    (void)p; /* ThreadX finds the pool from the block's header */
-    return tx_block_release(block) == TX_SUCCESS ? RM_OK : RM_ERROR;
-}
-
 int rm_heap_alloc(size_t size, void **mem)
 {
-    return rm_tx_status(tx_byte_allocate(&rm_tx_heap, mem, (ULONG)size, TX_NO_WAIT),
-                        RM_NO_WAIT);
+    RM_TX_RESULT(tx_byte_allocate(&rm_tx_heap, mem, (ULONG)size, TX_NO_WAIT), RM_NO_WAIT);
 }
 
 int rm_heap_free(void *mem)
 {
     return tx_byte_release(mem) == TX_SUCCESS ? RM_OK : RM_ERROR;
-}
-
-/* ---- interrupts ------------------------------------------------------- */
-int rm_isr_resume(rm_thread_t t)
-{
-    return tx_thread_resume(&t->tx) == TX_SUCCESS ? RM_OK : RM_ERROR;
-}
-
-int rm_isr_signal(rm_obj_t o, const rm_msg_t *msg)
-{
-    if (o->kind == RM_OBJ_MUTEX)
-        return RM_ENOTSUP; /* ThreadX mutexes are not usable from ISRs */
-    return rm_obj_signal(o, msg);
 }
 
 /* ---- start-up and description ----------------------------------------- */

@@ -6,8 +6,9 @@
  * it or switches to a more urgent thread), exactly as ThreadX's own timer
  * interrupt does in tx_initialize_low_level.c. The host target's SIGUSR1
  * interrupt cannot be used: ThreadX takes SIGUSR1/SIGUSR2 for suspending and
- * resuming its threads. rm_port_irq_trigger waits until the handler has run,
- * so the trigger behaves like a pended Cortex-M interrupt taken at once.
+ * resuming its threads. rm_tx_linux_irq_trigger (the port's
+ * RM_PORT_IRQ_TRIGGER) waits until the handler has run, so the trigger
+ * behaves like a pended Cortex-M interrupt taken at once.
  */
 #ifndef _GNU_SOURCE /* ThreadX's Linux CMake defines it for its users */
 #define _GNU_SOURCE
@@ -17,13 +18,13 @@
 #include <semaphore.h>
 
 #include "rtosmeter/bench.h"
-#include "tx_api.h"
 
 /* ThreadX's Linux port (tx_thread_context_save.c / _restore.c). */
 VOID _tx_thread_context_save(VOID);
 VOID _tx_thread_context_restore(VOID);
 
 static pthread_t rm_tx_isr_thread;
+static rm_isr_t volatile rm_tx_isr_handler;
 static sem_t rm_tx_isr_go, rm_tx_isr_done;
 static int rm_tx_isr_ready;
 /* Triggers requested / handled. A trigger waits for its own number rather
@@ -44,7 +45,9 @@ static void *rm_tx_isr_entry(void *p)
     for (;;) {
         rm_tx_sem_wait(&rm_tx_isr_go);
         _tx_thread_context_save();
-        rm_irq_dispatch();
+        rm_isr_t isr = rm_tx_isr_handler;
+        if (isr != NULL)
+            isr();
         _tx_thread_context_restore();
         __atomic_add_fetch(&rm_tx_isr_handled, 1u, __ATOMIC_SEQ_CST);
         (void)sem_post(&rm_tx_isr_done);
@@ -52,8 +55,9 @@ static void *rm_tx_isr_entry(void *p)
     return NULL;
 }
 
-int rm_port_irq_connect(void)
+int rm_port_irq_connect(rm_isr_t isr)
 {
+    rm_tx_isr_handler = isr;
     if (rm_tx_isr_ready)
         return RM_OK;
     if (sem_init(&rm_tx_isr_go, 0, 0) != 0 || sem_init(&rm_tx_isr_done, 0, 0) != 0 ||
@@ -67,14 +71,13 @@ int rm_port_irq_connect(void)
     return RM_OK;
 }
 
-int rm_port_irq_trigger(void)
+void rm_tx_linux_irq_trigger(void)
 {
     if (!rm_tx_isr_ready)
-        return RM_ERROR;
+        return; /* nothing connected: the case sees no handler run */
     uint32_t mine = __atomic_add_fetch(&rm_tx_isr_requested, 1u, __ATOMIC_SEQ_CST);
     if (sem_post(&rm_tx_isr_go) != 0)
-        return RM_ERROR;
+        return;
     while ((int32_t)(__atomic_load_n(&rm_tx_isr_handled, __ATOMIC_SEQ_CST) - mine) < 0)
         rm_tx_sem_wait(&rm_tx_isr_done);
-    return RM_OK;
 }

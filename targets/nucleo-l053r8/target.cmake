@@ -5,4 +5,5 @@ include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/cortex-m.cmake)
 rm_cortex_m_target(
   SOURCES ${RM_CM_DIR}/board.c ${CMAKE_CURRENT_LIST_DIR}/l053.c
   LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/link.ld
+  INLINE_DIR ${RM_CM_DIR}/board-include
   DEFINES RM_CM_NUM_IRQ=32 RM_CM_BENCH_IRQ=29)

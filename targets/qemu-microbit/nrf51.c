@@ -22,7 +22,6 @@
 #define T_START(b) RM_REG((b) + 0x000u)
 #define T_STOP(b) RM_REG((b) + 0x004u)
 #define T_CLEAR(b) RM_REG((b) + 0x00Cu)
-#define T_CAPTURE0(b) RM_REG((b) + 0x040u)
 #define T_COMPARE0(b) RM_REG((b) + 0x140u)
 #define T_SHORTS(b) RM_REG((b) + 0x200u)
 #define T_INTENSET(b) RM_REG((b) + 0x304u)
@@ -53,12 +52,6 @@ void rm_target_init(void)
     rm_cm_irq_enable(RM_CM_BENCH_IRQ, BENCH_PRIO);
 }
 
-uint32_t rm_ts(void)
-{
-    T_CAPTURE0(TIMER0) = 1u;
-    return T_CC0(TIMER0);
-}
-
 void rm_target_write(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -67,11 +60,6 @@ void rm_target_write(const char *s, size_t n)
         while (UART_TXDRDY == 0u)
             ;
     }
-}
-
-void rm_target_irq_trigger(void)
-{
-    rm_cm_irq_pend(RM_CM_BENCH_IRQ);
 }
 
 _Noreturn void rm_target_exit(int status)

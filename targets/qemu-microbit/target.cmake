@@ -4,4 +4,5 @@ include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/cortex-m.cmake)
 rm_cortex_m_target(
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/nrf51.c
   LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/link.ld
+  INLINE_DIR ${CMAKE_CURRENT_LIST_DIR}/include
   DEFINES RM_CM_NUM_IRQ=32 RM_CM_BENCH_IRQ=20 RM_CM_PERIODIC_IRQ=9)

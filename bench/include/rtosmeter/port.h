@@ -19,7 +19,10 @@
  * - Calls named rm_isr_* are the only ones a benchmark calls from interrupt
  *   context; the port maps them to the RTOS's interrupt-safe variants, and a
  *   context switch they make necessary happens when the interrupt returns
- *   (see rm_port_isr_enter/exit).
+ *   (see "interrupts" below).
+ * - Measured calls (marked so below) hold the native call and nothing else:
+ *   define them static inline in rm_port_inline.h (see below), with no
+ *   dispatch on a kind and no bookkeeping of the port's own.
  * - Idle MUST NOT use WFI/WFE when RM_NO_WFI is defined (deterministic
  *   emulation: WFI distorts virtual time).
  *
@@ -109,6 +112,50 @@ typedef struct rm_obj *rm_obj_t;
 typedef struct rm_pool *rm_pool_t;
 typedef void (*rm_entry_t)(void *arg);
 
+typedef void (*rm_isr_t)(void); /* an interrupt handler (RM_ISR, bench.h) */
+
+#define RM_QUEUE_DEPTH 4u
+
+/* X-macro list of the object kinds: X(KIND, kind). The harness reads neither
+ * this list nor the kinds' names; the cases and the weak defaults do. */
+#define RM_KINDS(X)                                                       \
+    X(SEM, sem)                                                           \
+    X(MUTEX, mutex)                                                       \
+    X(EVENT, event)                                                       \
+    X(MAILBOX, mailbox)                                                   \
+    X(QUEUE, queue)                                                       \
+    X(FIFO, fifo)                                                         \
+    X(LIFO, lifo)                                                         \
+    X(STREAM, stream)                                                     \
+    X(MSGBUF, msgbuf)                                                     \
+    X(NOTIFY, notify)                                                     \
+    X(CONDVAR, condvar)                                                   \
+    X(THREAD_MSG, thread_msg)                                             \
+    X(THREAD_FLAGS, thread_flags)                                         \
+    X(POLL_SIGNAL, poll_signal)
+
+#define RM_KIND_ENUM_(K, k) RM_OBJ_##K,
+typedef enum rm_obj_kind { RM_KINDS(RM_KIND_ENUM_) RM_OBJ_KIND_COUNT } rm_obj_kind_t;
+#undef RM_KIND_ENUM_
+
+/* ---- the port's inline calls -------------------------------------------- */
+/* A port (or target) MAY define any call of this header (or target.h)
+ * `static inline` in ports/<port>/rm_port_inline.h (targets: rm_target_inline.h
+ * in a folder the target adds to RM_TARGET_INCLUDE_DIRS), so that a measured
+ * interval holds the native kernel call and nothing else. It is included
+ * here, before the prototypes: a prototype after a static definition refers
+ * to that definition (C11 6.2.2p4), and a call the port did not inline is an
+ * ordinary function in its port.c (or the weak default). The header also
+ * defines the port's handle structures where its inline calls need them, and
+ * may define RM_PORT_ISR_ENTER() / RM_PORT_ISR_EXIT() (see interrupts below).
+ * bench/core/port_defaults.c defines RM_NO_PORT_INLINE: it holds the weak
+ * defaults of every call, which an inline definition would clash with. */
+#if !defined(RM_NO_PORT_INLINE) && defined(__has_include)
+#if __has_include("rm_port_inline.h")
+#include "rm_port_inline.h"
+#endif
+#endif
+
 /* ---- threads --------------------------------------------------------- */
 #define RM_THREAD_SUSPENDED 1u /* create without starting (needs SUSPEND) */
 
@@ -120,7 +167,9 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
                      void *arg, int prio, unsigned flags);
 /* t is never the calling thread; t may be suspended, ready or blocked. */
 int rm_thread_delete(rm_thread_t t);
-int rm_thread_suspend(rm_thread_t t); /* t: rm_thread_self() or another */
+/* Measured. t is the caller's own handle (a case passes it; it never asks
+ * rm_thread_self() inside a loop) or another thread's. */
+int rm_thread_suspend(rm_thread_t t);
 int rm_thread_resume(rm_thread_t t);
 int rm_thread_yield(void); /* to a ready thread of equal priority */
 int rm_thread_sleep(uint32_t ticks);
@@ -132,36 +181,12 @@ int rm_thread_set_priority(rm_thread_t t, int prio);
 uint32_t rm_tick_count(void);              /* kernel ticks since start */
 uint32_t rm_tick_hz(void);
 
-/* ---- IPC objects: one signal/wait interface for every kind ------------ */
-/* Semantics per kind (signal / wait):
- *   SEM: give / take. MUTEX: unlock / lock (the signaller must hold it).
- *   EVENT: set bit 0 / wait for bit 0 and clear it.
- *   MAILBOX, QUEUE, FIFO, LIFO, STREAM, MSGBUF, THREAD_MSG: send msg / receive
- *   into msg (msg is RM_MSG_SIZE bytes; FIFO/LIFO carry it in a port-owned
- *   item). NOTIFY, THREAD_FLAGS: notify / take, addressed to `owner`.
- *   CONDVAR: signal / wait (the port pairs it with its own mutex).
- *   POLL_SIGNAL: raise / poll and reset.
- * `owner` is the thread that will wait; kinds that are not addressed to a
- * thread ignore it. Queue-like kinds hold at least RM_QUEUE_DEPTH messages. */
-#define RM_QUEUE_DEPTH 4u
-
-typedef enum rm_obj_kind {
-    RM_OBJ_SEM,
-    RM_OBJ_MUTEX,
-    RM_OBJ_EVENT,
-    RM_OBJ_MAILBOX,
-    RM_OBJ_QUEUE,
-    RM_OBJ_FIFO,
-    RM_OBJ_LIFO,
-    RM_OBJ_STREAM,
-    RM_OBJ_MSGBUF,
-    RM_OBJ_NOTIFY,
-    RM_OBJ_CONDVAR,
-    RM_OBJ_THREAD_MSG,
-    RM_OBJ_THREAD_FLAGS,
-    RM_OBJ_POLL_SIGNAL,
-    RM_OBJ_KIND_COUNT
-} rm_obj_kind_t;
+/* ---- IPC objects ------------------------------------------------------ */
+/* Objects are created and deleted through one generic pair (set-up, never
+ * measured); every measured operation has its own typed call, so that no
+ * dispatch on the kind sits between two timestamps. `owner` is the thread
+ * that will wait; kinds not addressed to a thread ignore it. Queue-like
+ * kinds hold at least RM_QUEUE_DEPTH messages (the kinds: RM_KINDS above). */
 
 /* SEM starts at `initial` (the count is not limited to 1). MUTEX starts
  * unlocked and ignores `initial`. The cases pass `initial` != 0 only for
@@ -169,12 +194,58 @@ typedef enum rm_obj_kind {
 int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner,
                   uint32_t initial);
 int rm_obj_delete(rm_obj_t o);
-int rm_obj_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_obj_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+
+/* Measured: rm_<kind>_signal(o, msg) and rm_<kind>_wait(o, msg, timeout),
+ * one pair per kind, with the same parameters for every kind so that a case
+ * can be written once for all of them (kinds without a payload ignore msg,
+ * which may then be NULL). What signal / wait mean per kind:
+ *   sem: give / take.  mutex: unlock / lock (the signaller holds it).
+ *   event: set bit 0 / wait for bit 0 and clear it.
+ *   mailbox, queue, fifo, lifo, stream, msgbuf, thread_msg: send msg /
+ *     receive into msg (RM_MSG_SIZE bytes; fifo/lifo carry it in a
+ *     port-owned item; lifo returns the newest).
+ *   notify, thread_flags: notify / take, addressed to the object's owner.
+ *   condvar: signal / wait (the port pairs it with its own mutex).
+ *   poll_signal: raise / poll and reset.
+ * A wait returns RM_OK, RM_ETIMEOUT (the timeout expired) or RM_EAGAIN
+ * (RM_NO_WAIT and nothing there); a signal RM_OK or RM_EAGAIN (full).
+ * Status translation, where the kernel's codes differ, tests success first. */
+int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_event_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_mailbox_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_fifo_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_fifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_msgbuf_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_msgbuf_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_notify_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_notify_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_condvar_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_condvar_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_thread_msg_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_thread_msg_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_thread_flags_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_poll_signal_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_poll_signal_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
 
 /* ---- memory ---------------------------------------------------------- */
 /* Pools live as long as the firmware (no delete): a case creates its pool
- * once and keeps it across cases of its group. */
+ * once and keeps it across cases of its group. alloc/free are measured. A
+ * kernel without a block pool either leaves POOL out or stands in for it,
+ * and then says what is measured instead in rm_port_describe():
+ * rm_emit_cfg("stand_in.POOL", "<what>") (any capability name may have one):
+ * every report shows it beside each number of a case that needs it. */
 int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count);
 int rm_pool_alloc(rm_pool_t p, void **block);
 int rm_pool_free(rm_pool_t p, void *block);
@@ -182,18 +253,26 @@ int rm_heap_alloc(size_t size, void **mem);
 int rm_heap_free(void *mem);
 
 /* ---- interrupts ------------------------------------------------------ */
-/* The benchmark interrupt: one software-triggered interrupt line. The
- * framework owns dispatch (rm_irq_set_handler, rm_irq_trigger in bench.h);
- * a port only connects the line through the RTOS and wraps the handler. */
-int rm_port_irq_connect(void);   /* default: the target's vector is used */
-void rm_port_isr_enter(void);     /* default: nothing */
-void rm_port_isr_exit(void);      /* e.g. FreeRTOS: portYIELD_FROM_ISR */
-/* Returns after the handler ran when the caller is a thread (the benchmark
- * interrupt outranks every thread): lat.isr.* checks it. Default:
- * rm_target_irq_trigger(), which has the same obligation (target.h). */
-int rm_port_irq_trigger(void);
+/* The benchmark interrupt: one software-triggered interrupt line. A case
+ * defines its handler with RM_ISR (bench.h), installs it with
+ * rm_irq_set_handler (which calls rm_port_irq_connect) and raises it with
+ * rm_irq_trigger (the target's rm_target_irq_trigger, inline: a write to the
+ * interrupt controller). The vector is the case's handler itself: no
+ * dispatcher between the hardware and the case's code.
+ * - rm_port_irq_connect(isr): route the line to isr through the RTOS where
+ *   the RTOS owns the vectors (e.g. Zephyr's irq_connect_dynamic). Default:
+ *   rm_target_irq_set_vector(isr).
+ * - RM_PORT_ISR_ENTER() / RM_PORT_ISR_EXIT(): what the RTOS requires at the
+ *   start and end of every interrupt handler (e.g. OSIntEnter/OSIntExit,
+ *   rt_interrupt_enter/leave), defined in rm_port_inline.h; empty by
+ *   default. A kernel that needs nothing (FreeRTOS and ThreadX on Cortex-M)
+ *   defines nothing: its interrupt-safe calls pend the switch themselves.
+ * - rm_isr_* are the only calls a handler makes: the RTOS's interrupt-safe
+ *   variants; a switch they make necessary happens when the interrupt
+ *   returns. */
+int rm_port_irq_connect(rm_isr_t isr);
 int rm_isr_resume(rm_thread_t t);
-int rm_isr_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_isr_sem_signal(rm_obj_t o); /* give a SEM from the handler */
 
 /* ---- start-up and description ---------------------------------------- */
 /* The port owns the program entry (main, or the RTOS's equivalent). It MUST:

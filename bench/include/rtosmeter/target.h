@@ -12,6 +12,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A target MAY define rm_ts() and rm_target_irq_trigger() (the two calls
+ * that run inside measured intervals) static inline in rm_target_inline.h,
+ * in a folder its target.cmake adds to RM_TARGET_INCLUDE_DIRS; the
+ * prototypes below then refer to those definitions (see port.h). */
+#if defined(__has_include)
+#if __has_include("rm_target_inline.h")
+#include "rm_target_inline.h"
+#endif
+#endif
+
 /* Clocks, console, timestamp counter; leaves SysTick to the kernel. */
 void rm_target_init(void);
 
@@ -21,14 +31,20 @@ uint32_t rm_ts(void);
 /* Console output for the result stream; blocking, no buffering required. */
 void rm_target_write(const char *s, size_t n);
 
-/* Pend the benchmark interrupt (NVIC STIR on Cortex-M). Its vector calls
- * rm_irq_dispatch() (bench.h). When called from thread mode with the
- * interrupt enabled, the handler MUST have run before this returns: the
- * cases time "trigger until handler" and check that it did. On hardware a
- * write to STIR (or ISPR) takes effect a few cycles later, so follow it
- * with DSB and ISB; QEMU takes the exception at once, which hides a missing
- * barrier. */
+/* Pend the benchmark interrupt (NVIC STIR on Cortex-M). When called from
+ * thread mode with the interrupt enabled, the handler MUST have run before
+ * this returns: the cases time "trigger until handler" and check that it
+ * did. On hardware a write to STIR (or ISPR) takes effect a few cycles
+ * later, so follow it with DSB and ISB; QEMU takes the exception at once,
+ * which hides a missing barrier. */
 void rm_target_irq_trigger(void);
+
+/* Make isr the benchmark interrupt's vector (a RAM vector table where the
+ * core has VTOR; a one-jump trampoline through a RAM pointer where it has
+ * not, as on the Cortex-M0). isr is an ordinary C function: the hardware
+ * saves what the C calling convention needs. NULL: back to the default
+ * (a handler that does nothing). */
+void rm_target_irq_set_vector(void (*isr)(void));
 
 /* End the program with a status (semihosting SYS_EXIT on QEMU, exit() on
  * the host, a breakpoint loop on a board). */

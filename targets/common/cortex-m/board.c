@@ -30,23 +30,16 @@ void rm_target_init(void)
     rm_cm_irq_enable(RM_CM_BENCH_IRQ, BENCH_PRIO);
 }
 
+#if RM_CM_V6M
 uint32_t rm_ts(void)
 {
-#if RM_CM_V6M
     return rm_board_ts();
-#else
-    return RM_DWT_CYCCNT;
-#endif
 }
+#endif
 
 void rm_target_write(const char *s, size_t n)
 {
     rm_cm_semihost_write(s, (uint32_t)n);
-}
-
-void rm_target_irq_trigger(void)
-{
-    rm_cm_irq_pend(RM_CM_BENCH_IRQ);
 }
 
 _Noreturn void rm_target_exit(int status)

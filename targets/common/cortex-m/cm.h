@@ -39,8 +39,6 @@
 /* Enable an external interrupt at a priority (0 = most urgent). */
 void rm_cm_irq_enable(unsigned irq, unsigned prio);
 void rm_cm_irq_disable(unsigned irq);
-/* Pend an external interrupt: NVIC STIR on v7-M, ISPR on v6-M. */
-void rm_cm_irq_pend(unsigned irq);
 
 /* Semihosting (BKPT 0xAB): QEMU with -semihosting-config enable=on, and
  * pyOCD/OpenOCD on boards. */

@@ -4,11 +4,15 @@
 # the shared start-up + semihosting and the target's own sources.
 #
 #   set(RM_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard)
-#   rm_cortex_m_target(SOURCES a.c LINKER_SCRIPT x.ld DEFINES RM_CM_NUM_IRQ=32 ...)
+#   rm_cortex_m_target(SOURCES a.c LINKER_SCRIPT x.ld INLINE_DIR dir
+#                      DEFINES RM_CM_NUM_IRQ=32 ...)
+# INLINE_DIR holds the target's rm_target_inline.h (target.h); it and this
+# folder become RM_TARGET_INCLUDE_DIRS. DEFINES apply to the whole build: the
+# inline trigger needs RM_CM_BENCH_IRQ wherever a case raises the interrupt.
 set(RM_CM_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 function(rm_cortex_m_target)
-  cmake_parse_arguments(ARG "" "LINKER_SCRIPT" "SOURCES;DEFINES" ${ARGN})
+  cmake_parse_arguments(ARG "" "LINKER_SCRIPT;INLINE_DIR" "SOURCES;DEFINES" ${ARGN})
   if(NOT RM_CPU_FLAGS)
     message(FATAL_ERROR "Error: RM_CPU_FLAGS is not set in ${CMAKE_CURRENT_LIST_FILE}. "
                         "Set it before calling rm_cortex_m_target().")
@@ -19,9 +23,10 @@ function(rm_cortex_m_target)
     -T${ARG_LINKER_SCRIPT} -L${RM_CM_DIR}
     -Wl,--gc-sections
     -Wl,-Map=$<TARGET_PROPERTY:NAME>.map)
+  add_compile_definitions(${ARG_DEFINES})
+  set(RM_TARGET_INCLUDE_DIRS ${ARG_INLINE_DIR} ${RM_CM_DIR} PARENT_SCOPE)
   add_library(rm_target OBJECT
     ${RM_CM_DIR}/startup.c ${RM_CM_DIR}/semihost.c ${ARG_SOURCES})
-  target_compile_definitions(rm_target PRIVATE ${ARG_DEFINES})
   # RM_INCLUDE_DIRS / RM_WARN_FLAGS come from bench/CMakeLists.txt.
   target_include_directories(rm_target PRIVATE ${RM_CM_DIR} ${RM_INCLUDE_DIRS})
   target_compile_options(rm_target PRIVATE ${RM_WARN_FLAGS})

@@ -5,8 +5,11 @@
  * PendSV, SVC and SysTick are weak aliases so an RTOS port overrides them by
  * defining PendSV_Handler, SVC_Handler, SysTick_Handler (FreeRTOS and ThreadX
  * map their handlers by these names). The benchmark interrupt
- * (RM_CM_BENCH_IRQ) calls rm_irq_dispatch(); RM_CM_PERIODIC_IRQ, when a
- * target defines it, goes to the target's periodic-timer handler.
+ * (RM_CM_BENCH_IRQ) is whatever rm_target_irq_set_vector() installed: on
+ * v7-M the table is copied to RAM at reset and VTOR points there, so the
+ * case's handler is the vector itself; v6-M (no VTOR on the M0) jumps
+ * through a RAM pointer. RM_CM_PERIODIC_IRQ, when a target defines it, goes
+ * to the target's periodic-timer handler.
  */
 #include <stdint.h>
 
@@ -29,7 +32,7 @@ extern void __libc_init_array(void);
 void Reset_Handler(void);
 void rm_cm_fault_entry(void);
 void rm_cm_unexpected(void);
-void rm_cm_bench_irq(void);
+void rm_cm_bench_idle(void);
 
 #define RM_WEAK_ALIAS(name, to) \
     void name(void) __attribute__((weak, alias(#to)))
@@ -42,13 +45,27 @@ RM_WEAK_ALIAS(SVC_Handler, rm_cm_unexpected);
 RM_WEAK_ALIAS(DebugMon_Handler, rm_cm_unexpected);
 RM_WEAK_ALIAS(PendSV_Handler, rm_cm_unexpected);
 RM_WEAK_ALIAS(SysTick_Handler, rm_cm_unexpected);
-/* A port that must wrap the benchmark vector itself overrides this name. */
-RM_WEAK_ALIAS(RM_Bench_IRQHandler, rm_cm_bench_irq);
 #ifdef RM_CM_PERIODIC_IRQ
 void RM_Periodic_IRQHandler(void); /* the target's timer driver */
 #endif
 
 typedef void (*rm_vector_t)(void);
+
+#if RM_CM_V6M
+/* v6-M: the benchmark vector jumps through this pointer (three
+ * instructions, no return through our code). */
+rm_vector_t volatile rm_cm_bench_isr = rm_cm_bench_idle;
+__attribute__((naked)) static void rm_cm_bench_trampoline(void)
+{
+    __asm volatile("ldr r0, =rm_cm_bench_isr\n"
+                   "ldr r0, [r0]\n"
+                   "bx r0\n"
+                   ".ltorg\n");
+}
+#define RM_CM_BENCH_VECTOR rm_cm_bench_trampoline
+#else
+#define RM_CM_BENCH_VECTOR rm_cm_bench_idle
+#endif
 
 /* Every IRQ defaults to rm_cm_unexpected, then the two used lines override
  * their entries: intended, so the override warning is silenced here only. */
@@ -68,16 +85,35 @@ const rm_vector_t rm_cm_vectors[16 + RM_CM_NUM_IRQ] = {
     [14] = PendSV_Handler,
     [15] = SysTick_Handler,
     [16 ... 16 + RM_CM_NUM_IRQ - 1] = rm_cm_unexpected,
-    [16 + RM_CM_BENCH_IRQ] = RM_Bench_IRQHandler,
+    [16 + RM_CM_BENCH_IRQ] = RM_CM_BENCH_VECTOR,
 #ifdef RM_CM_PERIODIC_IRQ
     [16 + RM_CM_PERIODIC_IRQ] = RM_Periodic_IRQHandler,
 #endif
 };
 #pragma GCC diagnostic pop
 
-void rm_cm_bench_irq(void)
+#if !RM_CM_V6M
+/* The table VTOR points to: the flash table's copy, whose benchmark entry
+ * rm_target_irq_set_vector() rewrites. VTOR needs the table aligned to its
+ * size rounded up to a power of two (at most 128 entries here: 512 B). */
+#define RM_CM_VECTORS (16 + RM_CM_NUM_IRQ)
+_Static_assert(RM_CM_VECTORS <= 128, "RM_CM_NUM_IRQ too large for the RAM vector table");
+static rm_vector_t rm_cm_ram_vectors[RM_CM_VECTORS]
+    __attribute__((aligned(RM_CM_VECTORS <= 32 ? 128 : RM_CM_VECTORS <= 64 ? 256 : 512)));
+#endif
+
+/* The benchmark line's handler while no case has installed one. */
+void rm_cm_bench_idle(void) {}
+
+void rm_target_irq_set_vector(void (*isr)(void))
 {
-    rm_irq_dispatch();
+    rm_vector_t v = isr != NULL ? isr : rm_cm_bench_idle;
+#if RM_CM_V6M
+    rm_cm_bench_isr = v;
+#else
+    rm_cm_ram_vectors[16 + RM_CM_BENCH_IRQ] = v;
+#endif
+    __asm volatile("dsb\n isb" ::: "memory");
 }
 
 /* Chip set-up that must run before anything else (e.g. the Kinetis
@@ -95,7 +131,9 @@ __attribute__((noreturn)) void Reset_Handler(void)
     for (uint32_t *dst = __bss_start; dst < __bss_end;)
         *dst++ = 0;
 #if !RM_CM_V6M
-    RM_SCB_VTOR = (uint32_t)(uintptr_t)rm_cm_vectors;
+    for (unsigned i = 0; i < RM_CM_VECTORS; i++)
+        rm_cm_ram_vectors[i] = rm_cm_vectors[i];
+    RM_SCB_VTOR = (uint32_t)(uintptr_t)rm_cm_ram_vectors;
     /* Separate MemManage/BusFault/UsageFault handlers, for a precise CFSR. */
     RM_SCB_SHCSR |= (7u << 16);
 #endif
@@ -168,13 +206,3 @@ void rm_cm_irq_disable(unsigned irq)
     __asm volatile("dsb\n isb" ::: "memory");
 }
 
-void rm_cm_irq_pend(unsigned irq)
-{
-#if RM_CM_V6M
-    RM_NVIC_ISPR(irq >> 5) = 1u << (irq & 31u);
-#else
-    RM_NVIC_STIR = irq;
-#endif
-    /* The interrupt is taken before the next instruction completes. */
-    __asm volatile("dsb\n isb" ::: "memory");
-}

@@ -45,11 +45,6 @@ void rm_target_init(void)
     rm_cm_irq_enable(RM_CM_BENCH_IRQ, BENCH_PRIO);
 }
 
-uint32_t rm_ts(void)
-{
-    return ~TIMER_VALUE(TIMER1);
-}
-
 void rm_target_write(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -57,11 +52,6 @@ void rm_target_write(const char *s, size_t n)
             ;
         UART_DATA = (uint8_t)s[i];
     }
-}
-
-void rm_target_irq_trigger(void)
-{
-    rm_cm_irq_pend(RM_CM_BENCH_IRQ);
 }
 
 _Noreturn void rm_target_exit(int status)

@@ -1,0 +1,245 @@
+/* FreeRTOS port: the measured calls of port.h, inline, so that each
+ * measured interval holds the FreeRTOS call alone (port.h, "the port's
+ * inline calls"). Set-up calls (create, delete, ...) are in port.c.
+ *
+ * - Timeouts: RM_FOREVER is FreeRTOS's portMAX_DELAY with 32-bit ticks, so
+ *   a timeout passes through unchanged (checked at compile time).
+ * - Status: FreeRTOS returns pdTRUE / the byte count on success; each call
+ *   tests that first, so the caller's own success test is the only branch.
+ * - Interrupts (Cortex-M): the FromISR calls take their own "higher
+ *   priority task woken" and pend the switch with portYIELD_FROM_ISR, as a
+ *   FreeRTOS handler does; no enter/exit hook. The POSIX simulator's
+ *   "interrupt" is a signal handler on the running task's thread:
+ *   RM_PORT_ISR_ENTER/EXIT mask the tick signal around it as an interrupt
+ *   controller would (its FromISR calls mask nothing).
+ */
+#ifndef RM_PORT_INLINE_H
+#define RM_PORT_INLINE_H
+
+#include "FreeRTOS.h"
+#include "event_groups.h"
+#include "message_buffer.h"
+#include "queue.h"
+#include "semphr.h"
+#include "stream_buffer.h"
+#include "task.h"
+
+#define RM_NOTIFY_INDEX 0u
+#define RM_FLAGS_INDEX 1u
+
+_Static_assert((TickType_t)portMAX_DELAY == (TickType_t)RM_FOREVER,
+               "RM_FOREVER must be portMAX_DELAY: use 32-bit FreeRTOS ticks");
+
+struct rm_thread {
+    TaskHandle_t task;
+    rm_entry_t entry;
+    void *arg;
+    struct rm_thread *next_free;
+};
+
+struct rm_obj {
+    rm_obj_kind_t kind;
+    union {
+        QueueHandle_t queue;   /* QUEUE, LIFO */
+        SemaphoreHandle_t sem; /* SEM, MUTEX */
+        EventGroupHandle_t events;
+        StreamBufferHandle_t stream;
+        MessageBufferHandle_t msgbuf;
+        TaskHandle_t owner; /* NOTIFY, THREAD_FLAGS */
+    } h;
+};
+
+/* FreeRTOS has no block pool: a queue of free block pointers stands in
+ * (CFG stand_in.POOL says so beside every number that depends on it). */
+struct rm_pool {
+    QueueHandle_t free_blocks;
+};
+
+#define RM_FR_INLINE static inline __attribute__((always_inline))
+#define RM_FR_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
+
+/* ---- threads ---------------------------------------------------------- */
+RM_FR_INLINE int rm_thread_suspend(rm_thread_t t)
+{
+    vTaskSuspend(t->task);
+    return RM_OK;
+}
+
+RM_FR_INLINE int rm_thread_resume(rm_thread_t t)
+{
+    vTaskResume(t->task);
+    return RM_OK;
+}
+
+RM_FR_INLINE int rm_thread_yield(void)
+{
+    taskYIELD();
+    return RM_OK;
+}
+
+/* ---- objects: signal / wait per kind ------------------------------------ */
+RM_FR_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    return xSemaphoreGive(o->h.sem) == pdTRUE ? RM_OK : RM_EAGAIN;
+}
+
+RM_FR_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return xSemaphoreTake(o->h.sem, timeout) == pdTRUE ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+}
+
+RM_FR_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    return xSemaphoreGive(o->h.sem) == pdTRUE ? RM_OK : RM_ERROR;
+}
+
+RM_FR_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return xSemaphoreTake(o->h.sem, timeout) == pdTRUE ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+}
+
+RM_FR_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    (void)xEventGroupSetBits(o->h.events, 1u);
+    return RM_OK;
+}
+
+RM_FR_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return (xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, timeout) & 1u) != 0u
+               ? RM_OK
+               : RM_FR_WAIT_FAILED(timeout);
+}
+
+RM_FR_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    return xQueueSend(o->h.queue, msg, 0) == pdTRUE ? RM_OK : RM_EAGAIN;
+}
+
+RM_FR_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return xQueueReceive(o->h.queue, msg, timeout) == pdTRUE ? RM_OK
+                                                              : RM_FR_WAIT_FAILED(timeout);
+}
+
+/* LIFO: the same queue written at its head (FreeRTOS's native call). */
+RM_FR_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    return xQueueSendToFront(o->h.queue, msg, 0) == pdTRUE ? RM_OK : RM_EAGAIN;
+}
+
+RM_FR_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return xQueueReceive(o->h.queue, msg, timeout) == pdTRUE ? RM_OK
+                                                              : RM_FR_WAIT_FAILED(timeout);
+}
+
+RM_FR_INLINE int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    return xStreamBufferSend(o->h.stream, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE ? RM_OK
+                                                                             : RM_EAGAIN;
+}
+
+RM_FR_INLINE int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, timeout) == RM_MSG_SIZE
+               ? RM_OK
+               : RM_FR_WAIT_FAILED(timeout);
+}
+
+RM_FR_INLINE int rm_msgbuf_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    return xMessageBufferSend(o->h.msgbuf, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE ? RM_OK
+                                                                              : RM_EAGAIN;
+}
+
+RM_FR_INLINE int rm_msgbuf_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, timeout) == RM_MSG_SIZE
+               ? RM_OK
+               : RM_FR_WAIT_FAILED(timeout);
+}
+
+/* NOTIFY: task notification index 0 used as a counting semaphore. */
+RM_FR_INLINE int rm_notify_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    (void)xTaskNotifyGiveIndexed(o->h.owner, RM_NOTIFY_INDEX);
+    return RM_OK;
+}
+
+RM_FR_INLINE int rm_notify_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)o, (void)msg;
+    return ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, timeout) != 0u
+               ? RM_OK
+               : RM_FR_WAIT_FAILED(timeout);
+}
+
+/* THREAD_FLAGS: task notification index 1 used as flags (bit 0). */
+RM_FR_INLINE int rm_thread_flags_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    (void)xTaskNotifyIndexed(o->h.owner, RM_FLAGS_INDEX, 1u, eSetBits);
+    return RM_OK;
+}
+
+RM_FR_INLINE int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)o, (void)msg;
+    uint32_t bits = 0u;
+    return xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, &bits, timeout) == pdTRUE
+               ? RM_OK
+               : RM_FR_WAIT_FAILED(timeout);
+}
+
+/* ---- memory --------------------------------------------------------------- */
+RM_FR_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+{
+    return xQueueReceive(p->free_blocks, block, 0) == pdTRUE ? RM_OK : RM_EAGAIN;
+}
+
+RM_FR_INLINE int rm_pool_free(rm_pool_t p, void *block)
+{
+    return xQueueSend(p->free_blocks, &block, 0) == pdTRUE ? RM_OK : RM_ERROR;
+}
+
+RM_FR_INLINE int rm_heap_alloc(size_t size, void **mem)
+{
+    *mem = pvPortMalloc(size);
+    return *mem != NULL ? RM_OK : RM_EAGAIN;
+}
+
+RM_FR_INLINE int rm_heap_free(void *mem)
+{
+    vPortFree(mem);
+    return RM_OK;
+}
+
+/* ---- interrupts ------------------------------------------------------------ */
+RM_FR_INLINE int rm_isr_resume(rm_thread_t t)
+{
+    portYIELD_FROM_ISR(xTaskResumeFromISR(t->task));
+    return RM_OK;
+}
+
+RM_FR_INLINE int rm_isr_sem_signal(rm_obj_t o)
+{
+    BaseType_t woken = pdFALSE;
+    BaseType_t ok = xSemaphoreGiveFromISR(o->h.sem, &woken);
+    portYIELD_FROM_ISR(woken);
+    return ok == pdTRUE ? RM_OK : RM_EAGAIN;
+}
+
+#if RM_FREERTOS_POSIX
+#define RM_PORT_ISR_ENTER() vPortEnterCritical()
+#define RM_PORT_ISR_EXIT() vPortExitCritical()
+#endif
+
+#endif /* RM_PORT_INLINE_H */
