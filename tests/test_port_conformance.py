@@ -104,5 +104,4 @@ def test_inline_headers_define_only_porting_layer_calls(port: Path) -> None:
     if not inline.is_file():
         pytest.skip(f"{port.name} has no rm_port_inline.h")
     names = {m.group(2) for m in INLINE_DEFINITION.finditer(_code(inline))}
-    assert names, f"{inline}: no inline definitions found"
     assert names <= DECLARED, f"{inline} defines undeclared calls: {sorted(names - DECLARED)}"
