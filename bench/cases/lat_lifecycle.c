@@ -102,32 +102,39 @@ static bool lifecycle_pass(unsigned n, unsigned gap, uint32_t samples, int a, in
     bool ok = true;
     for (uint32_t i = 0; i < samples && ok; i++) {
         rm_thread_t x = NULL;
-        uint32_t t[N_CALLS + 1];
+        uint32_t t0[N_CALLS], t1[N_CALLS]; /* each call: its own start and end */
         int rc[N_CALLS];
-        t[0] = rm_ts();
+        t0[CREATE] = rm_ts();
         rc[CREATE] = rm_thread_create(&x, "X", x_thread, NULL, X_PRIO, RM_THREAD_SUSPENDED);
-        t[1] = rm_ts();
+        t1[CREATE] = rm_ts();
         if (rc[CREATE] != RM_OK) {
             rm_fatal("rm_thread_create", rc[CREATE]);
             break;
         }
+        t0[START] = rm_ts();
         rc[START] = rm_thread_resume(x);
-        t[2] = rm_ts();
+        t1[START] = rm_ts();
+        RM_SETTLE(rc[START]);
+        t0[SUSPEND] = rm_ts();
         rc[SUSPEND] = rm_thread_suspend(x);
-        t[3] = rm_ts();
+        t1[SUSPEND] = rm_ts();
+        RM_SETTLE(rc[SUSPEND]);
+        t0[RESUME] = rm_ts();
         rc[RESUME] = rm_thread_resume(x);
-        t[4] = rm_ts();
+        t1[RESUME] = rm_ts();
+        RM_SETTLE(rc[RESUME]);
+        t0[DELETE] = rm_ts();
         rc[DELETE] = rm_thread_delete(x);
-        t[5] = rm_ts();
+        t1[DELETE] = rm_ts();
         for (int k = START; k < N_CALLS; k++) {
             if (rc[k] != RM_OK) {
                 rm_fatal(call_name[k], rc[k]);
                 ok = false;
             }
         }
-        rm_series_add(&sa, t[a + 1] - t[a]);
+        rm_series_add(&sa, t1[a] - t0[a]);
         if (b >= 0) {
-            rm_series_add(&sb, t[b + 1] - t[b]);
+            rm_series_add(&sb, t1[b] - t0[b]);
         }
     }
     rm_series_close(&sa);

@@ -4,14 +4,15 @@
  */
 #include "rm_case_util.h"
 
-static rm_pool_t pool; /* port.h has no pool delete: one pool per firmware */
+static rm_pool_t pool_; /* port.h has no pool delete: one pool per firmware */
 
 static void run_pool(const rm_case_t *c)
 {
     (void)c;
-    if (pool == NULL) {
-        RM_TRY(rm_pool_create(&pool, RM_BLOCK_SIZE, 4u));
+    if (pool_ == NULL) {
+        RM_TRY(rm_pool_create(&pool_, RM_BLOCK_SIZE, 4u));
     }
+    rm_pool_t pool = pool_;
     rm_series_t a, f;
     rm_series_open(&a, "acquire", "acquire a 128 B block");
     rm_series_open(&f, "release", "release the block");
@@ -20,16 +21,20 @@ static void run_pool(const rm_case_t *c)
         uint32_t t0 = rm_ts();
         int rc = rm_pool_alloc(pool, &blk);
         uint32_t t1 = rm_ts();
-        if (rc == RM_OK) {
-            rc = rm_pool_free(pool, blk);
+        RM_SETTLE(rc);
+        if (rc != RM_OK) {
+            rm_fatal("rm_pool_alloc/free", rc);
+            break;
         }
         uint32_t t2 = rm_ts();
+        rc = rm_pool_free(pool, blk);
+        uint32_t t3 = rm_ts();
         if (rc != RM_OK) {
             rm_fatal("rm_pool_alloc/free", rc);
             break;
         }
         rm_series_add(&a, t1 - t0);
-        rm_series_add(&f, t2 - t1);
+        rm_series_add(&f, t3 - t2);
     }
     rm_series_close(&a);
     rm_series_close(&f);
@@ -46,16 +51,20 @@ static void run_heap(const rm_case_t *c)
         uint32_t t0 = rm_ts();
         int rc = rm_heap_alloc(RM_BLOCK_SIZE, &mem);
         uint32_t t1 = rm_ts();
-        if (rc == RM_OK) {
-            rc = rm_heap_free(mem);
+        RM_SETTLE(rc);
+        if (rc != RM_OK) {
+            rm_fatal("rm_heap_alloc/free", rc);
+            break;
         }
         uint32_t t2 = rm_ts();
+        rc = rm_heap_free(mem);
+        uint32_t t3 = rm_ts();
         if (rc != RM_OK) {
             rm_fatal("rm_heap_alloc/free", rc);
             break;
         }
         rm_series_add(&a, t1 - t0);
-        rm_series_add(&f, t2 - t1);
+        rm_series_add(&f, t3 - t2);
     }
     rm_series_close(&a);
     rm_series_close(&f);

@@ -19,6 +19,12 @@
 
 #include "rtosmeter/bench.h"
 
+/* Forces v to be computed at this point. Two measured calls in a row are
+ * timed as start, call, end, RM_SETTLE(status), start, call, end: left to
+ * the compiler, the first call's status translation (a compare and a
+ * select) may sink past the next start into the second call's interval. */
+#define RM_SETTLE(v) __asm volatile("" : "+r"(v))
+
 /* Suspend forever (a parked thread is deleted by the runner). */
 static inline void rm_park(void)
 {

@@ -227,33 +227,40 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
         if (p->tick) {
             (void)rm_thread_sleep(1u);
         }
-        uint32_t t0 = rm_ts(), t1, t2;
+        uint32_t t0, t1, t2, t3;
+        int rc2 = RM_OK;
         if (mutex) { /* lock (the "wait"), then unlock (the "signal") */
+            t0 = rm_ts();
             rc = wait(o, &msg, RM_FOREVER);
             t1 = rm_ts();
-            int rc2 = signal(o, &msg);
+            RM_SETTLE(rc);
             t2 = rm_ts();
+            rc2 = signal(o, &msg);
+            t3 = rm_ts();
             rc = rc != RM_OK ? rc : rc2;
             if (do_wait) {
                 rm_series_add(&ws, t1 - t0);
             }
             if (p->signal_name != NULL) {
-                rm_series_add(&ss, t2 - t1);
+                rm_series_add(&ss, t3 - t2);
             }
             continue;
         }
+        t0 = rm_ts();
         rc = signal(o, &msg);
         t1 = rm_ts();
-        if (do_wait) {
-            int rc2 = wait(o, &msg, RM_FOREVER);
-            rc = rc != RM_OK ? rc : rc2;
-        }
+        RM_SETTLE(rc);
         t2 = rm_ts();
+        if (do_wait) {
+            rc2 = wait(o, &msg, RM_FOREVER);
+        }
+        t3 = rm_ts();
+        rc = rc != RM_OK ? rc : rc2;
         if (p->signal_name != NULL) {
             rm_series_add(&ss, t1 - t0);
         }
         if (do_wait) {
-            rm_series_add(&ws, t2 - t1);
+            rm_series_add(&ws, t3 - t2);
         }
     }
     if (rc != RM_OK) {

@@ -51,7 +51,8 @@ struct rm_pool {
 };
 
 /* A failed ThreadX call's status as an RM_E* code (cold path, port.c). */
-int rm_tx_failure(UINT status, uint32_t timeout);
+/* const: a call whose status the caller ignores is then dropped whole. */
+int rm_tx_failure(UINT status, uint32_t timeout) __attribute__((const));
 
 #define RM_TX_INLINE static inline __attribute__((always_inline))
 #define RM_TX_RESULT(call, timeout)                                        \

@@ -12,7 +12,11 @@
 
 static inline uint32_t rm_ts(void)
 {
-    return ~RM_MPS2_TIMER1_VALUE;
+    uint32_t t = ~RM_MPS2_TIMER1_VALUE;
+    /* The inversion happens here, next to the read: left to the compiler,
+     * it may sink into the next measured interval. */
+    __asm volatile("" : "+r"(t));
+    return t;
 }
 
 #endif /* RM_TARGET_INLINE_H */
