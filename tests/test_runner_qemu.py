@@ -79,15 +79,16 @@ def test_info_records_the_qemu_run(irq_an385: Path) -> None:
 
 def test_exact_instruction_count_of_1000_nops(selftest: dict[str, Path]) -> None:
     """shift 6: one instruction = 64 ns = 1.6 ticks of the 25 MHz timer. The
-    loop's timer phase cycles, so samples are 1609/1610 (NOPs + reads) and
-    9/10 (two reads); the medians differ by exactly 1600 ticks, and the
-    pipeline (overhead subtraction, tick -> instruction unit) gives 1000."""
+    loop's timer phase cycles, so samples take two neighbouring values (NOPs
+    + the inline timestamp read, and the two reads alone); the medians differ
+    by exactly 1600 ticks, and the pipeline (overhead subtraction, tick ->
+    instruction unit) gives 1000."""
     out = run(selftest["nops"])
     assert out.status == "ok", out.message
     parsed = parse_stream(out.stream)
     overhead = np.array(parsed.case("calib.overhead").series["overhead"].samples[1:])
     nops = np.array(parsed.case("selftest.nops").series["nops"].samples)
-    assert set(np.unique(nops)) <= {1609, 1610}
+    assert np.ptp(nops) <= 1 and np.ptp(overhead) <= 1
     assert np.median(nops) - np.median(overhead) == 1600
     unit = analysis.unit_for(parsed.header, out.info)
     assert unit.label == "instructions (QEMU icount)" and unit.deterministic
@@ -203,7 +204,8 @@ def test_baremetal_tm_basic_runs_the_loop_on_the_runner(
     counts = [c.value for c in case.counts if c.name == "total"]
     assert len(counts) == fw.PARAMS["RM_TM_PERIODS"]
     # 100 ms of virtual time at one instruction per 64 ns is 1.5625 M
-    # instructions; the loop is a few hundred, so a few thousand per period,
-    # equal within one iteration from period to period.
-    assert min(counts) > 1000 and max(counts) - min(counts) <= 2
+    # instructions; one pass of Thread-Metric's basic loop over 1,024 words
+    # is about 8,000, so a couple of hundred per period, equal within one
+    # iteration from period to period.
+    assert 100 < min(counts) < 400 and max(counts) - min(counts) <= 2
     assert parse_stream(run(elf, "mps2-an386").stream).case("tm.basic").counts == case.counts
