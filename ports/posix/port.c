@@ -751,12 +751,17 @@ void rm_port_describe(void)
     rm_emit_cfg("prio_map", "native = 10 + prio (SCHED_FIFO 11..41), irq thread 50");
     rm_emit_cfg("tick", "1000 Hz emulated (CLOCK_MONOTONIC ms, clock_nanosleep)");
     rm_emit_cfg("irq", "thread");
+    rm_emit_cfg("stand_in.IRQ", "a highest-priority thread woken by a semaphore (no interrupts "
+                                "in a Linux process)");
     rm_emit_cfg("suspend", "per-thread semaphore; other threads via signal");
     rm_emit_cfg("queue", "POSIX mq");
     rm_emit_cfg("stream", "pipe");
-    rm_emit_cfg("pool", "port-provided fixed-block free list (pthread mutex)");
+    rm_emit_cfg("stand_in.POOL", "the port's own fixed-block free list under a pthread mutex "
+                                 "(POSIX has no block pool)");
     rm_emit_cfg("heap", "malloc (glibc)");
     rm_emit_cfg("mutex", "pthread_mutex PTHREAD_PRIO_INHERIT");
+    rm_emit_cfg("stand_in.EVENT", "a flag word under a mutex and condition variable (POSIX has "
+                                  "no event flags)");
 }
 
 /* ---- run-time capabilities and the record lock --------------------------- */

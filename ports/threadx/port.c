@@ -372,6 +372,8 @@ void rm_port_describe(void)
     rm_emit_cfg("threadx.idle", "spin in the PendSV scheduler loop (no TX_ENABLE_WFI)");
 #endif
     rm_emit_cfg("heap", "tx_byte_pool (first fit)");
+    rm_emit_cfg("stand_in.SLEEP_UNTIL", "tx_time_get + tx_thread_sleep of the remaining ticks "
+                                        "(ThreadX has no absolute sleep)");
     rm_emit_cfg_u32("threadx.stack_bytes", RM_TX_STACK_SIZE);
 #if defined(__OPTIMIZE_SIZE__)
     rm_emit_cfg("optimisation", "size (__OPTIMIZE_SIZE__)");
