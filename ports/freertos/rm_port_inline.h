@@ -57,6 +57,9 @@ struct rm_pool {
 
 #define RM_FR_INLINE static inline __attribute__((always_inline))
 #define RM_FR_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
+/* Success is the expected case: the compiler then lays out the loop around
+ * the kernel call with the failure path out of line (no extra branch). */
+#define RM_FR_OK(cond) __builtin_expect((cond), 1)
 
 /* ---- threads ---------------------------------------------------------- */
 RM_FR_INLINE int rm_thread_suspend(rm_thread_t t)
@@ -81,25 +84,25 @@ RM_FR_INLINE int rm_thread_yield(void)
 RM_FR_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return xSemaphoreGive(o->h.sem) == pdTRUE ? RM_OK : RM_EAGAIN;
+    return RM_FR_OK(xSemaphoreGive(o->h.sem) == pdTRUE) ? RM_OK : RM_EAGAIN;
 }
 
 RM_FR_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return xSemaphoreTake(o->h.sem, timeout) == pdTRUE ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+    return RM_FR_OK(xSemaphoreTake(o->h.sem, timeout) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
 }
 
 RM_FR_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return xSemaphoreGive(o->h.sem) == pdTRUE ? RM_OK : RM_ERROR;
+    return RM_FR_OK(xSemaphoreGive(o->h.sem) == pdTRUE) ? RM_OK : RM_ERROR;
 }
 
 RM_FR_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return xSemaphoreTake(o->h.sem, timeout) == pdTRUE ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+    return RM_FR_OK(xSemaphoreTake(o->h.sem, timeout) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
 }
 
 RM_FR_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
@@ -112,56 +115,56 @@ RM_FR_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return (xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, timeout) & 1u) != 0u
+    return RM_FR_OK((xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, timeout) & 1u) != 0u)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
 
 RM_FR_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
 {
-    return xQueueSend(o->h.queue, msg, 0) == pdTRUE ? RM_OK : RM_EAGAIN;
+    return RM_FR_OK(xQueueSend(o->h.queue, msg, 0) == pdTRUE) ? RM_OK : RM_EAGAIN;
 }
 
 RM_FR_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return xQueueReceive(o->h.queue, msg, timeout) == pdTRUE ? RM_OK
+    return RM_FR_OK(xQueueReceive(o->h.queue, msg, timeout) == pdTRUE) ? RM_OK
                                                               : RM_FR_WAIT_FAILED(timeout);
 }
 
 /* LIFO: the same queue written at its head (FreeRTOS's native call). */
 RM_FR_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
 {
-    return xQueueSendToFront(o->h.queue, msg, 0) == pdTRUE ? RM_OK : RM_EAGAIN;
+    return RM_FR_OK(xQueueSendToFront(o->h.queue, msg, 0) == pdTRUE) ? RM_OK : RM_EAGAIN;
 }
 
 RM_FR_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return xQueueReceive(o->h.queue, msg, timeout) == pdTRUE ? RM_OK
+    return RM_FR_OK(xQueueReceive(o->h.queue, msg, timeout) == pdTRUE) ? RM_OK
                                                               : RM_FR_WAIT_FAILED(timeout);
 }
 
 RM_FR_INLINE int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
 {
-    return xStreamBufferSend(o->h.stream, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE ? RM_OK
+    return RM_FR_OK(xStreamBufferSend(o->h.stream, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE) ? RM_OK
                                                                              : RM_EAGAIN;
 }
 
 RM_FR_INLINE int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, timeout) == RM_MSG_SIZE
+    return RM_FR_OK(xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, timeout) == RM_MSG_SIZE)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
 
 RM_FR_INLINE int rm_msgbuf_signal(rm_obj_t o, const rm_msg_t *msg)
 {
-    return xMessageBufferSend(o->h.msgbuf, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE ? RM_OK
+    return RM_FR_OK(xMessageBufferSend(o->h.msgbuf, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE) ? RM_OK
                                                                               : RM_EAGAIN;
 }
 
 RM_FR_INLINE int rm_msgbuf_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, timeout) == RM_MSG_SIZE
+    return RM_FR_OK(xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, timeout) == RM_MSG_SIZE)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -177,7 +180,7 @@ RM_FR_INLINE int rm_notify_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_notify_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o, (void)msg;
-    return ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, timeout) != 0u
+    return RM_FR_OK(ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, timeout) != 0u)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -194,7 +197,7 @@ RM_FR_INLINE int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeou
 {
     (void)o, (void)msg;
     uint32_t bits = 0u;
-    return xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, &bits, timeout) == pdTRUE
+    return RM_FR_OK(xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, &bits, timeout) == pdTRUE)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -202,18 +205,18 @@ RM_FR_INLINE int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeou
 /* ---- memory --------------------------------------------------------------- */
 RM_FR_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
 {
-    return xQueueReceive(p->free_blocks, block, 0) == pdTRUE ? RM_OK : RM_EAGAIN;
+    return RM_FR_OK(xQueueReceive(p->free_blocks, block, 0) == pdTRUE) ? RM_OK : RM_EAGAIN;
 }
 
 RM_FR_INLINE int rm_pool_free(rm_pool_t p, void *block)
 {
-    return xQueueSend(p->free_blocks, &block, 0) == pdTRUE ? RM_OK : RM_ERROR;
+    return RM_FR_OK(xQueueSend(p->free_blocks, &block, 0) == pdTRUE) ? RM_OK : RM_ERROR;
 }
 
 RM_FR_INLINE int rm_heap_alloc(size_t size, void **mem)
 {
     *mem = pvPortMalloc(size);
-    return *mem != NULL ? RM_OK : RM_EAGAIN;
+    return RM_FR_OK(*mem != NULL) ? RM_OK : RM_EAGAIN;
 }
 
 RM_FR_INLINE int rm_heap_free(void *mem)
@@ -234,7 +237,7 @@ RM_FR_INLINE int rm_isr_sem_signal(rm_obj_t o)
     BaseType_t woken = pdFALSE;
     BaseType_t ok = xSemaphoreGiveFromISR(o->h.sem, &woken);
     portYIELD_FROM_ISR(woken);
-    return ok == pdTRUE ? RM_OK : RM_EAGAIN;
+    return RM_FR_OK(ok == pdTRUE) ? RM_OK : RM_EAGAIN;
 }
 
 #if RM_FREERTOS_POSIX
