@@ -1,0 +1,182 @@
+/* RT-Thread port: the measured calls of port.h, inline, so that each
+ * measured interval holds the RT-Thread call alone (port.h, "the port's
+ * inline calls"). Set-up calls (create, delete, ...) are in port.c.
+ *
+ * - Handles: an rm_thread_t is RT-Thread's rt_thread_t itself; an rm_obj
+ *   holds the kernel object's handle.
+ * - Timeouts: RT-Thread's are rt_int32_t ticks with RT_WAITING_FOREVER = -1
+ *   and RT_WAITING_NO = 0, so RM_FOREVER (0xFFFFFFFF) and RM_NO_WAIT pass
+ *   through a cast unchanged (checked at compile time).
+ * - Status: each call tests RT_EOK first.
+ * - Suspend and resume: RT-Thread's rt_thread_suspend / rt_thread_resume
+ *   only move the thread between lists; the caller then calls rt_schedule()
+ *   (RT-Thread's documented idiom, which its own IPC code follows). The
+ *   measured call is the pair.
+ * - Interrupts: RT-Thread wants rt_interrupt_enter/leave around a handler
+ *   (its scheduler then defers the switch to PendSV): RM_PORT_ISR_ENTER/EXIT.
+ */
+#ifndef RM_PORT_INLINE_H
+#define RM_PORT_INLINE_H
+
+#include <stdint.h>
+
+#include "rtthread.h"
+
+_Static_assert((rt_int32_t)RM_FOREVER == RT_WAITING_FOREVER && RM_NO_WAIT == RT_WAITING_NO,
+               "RM_FOREVER / RM_NO_WAIT must be RT_WAITING_FOREVER / RT_WAITING_NO");
+
+struct rm_obj {
+    rm_obj_kind_t kind;
+    union {
+        rt_sem_t sem;
+        rt_mutex_t mutex;
+        rt_event_t event;
+        rt_mailbox_t mb;
+        rt_mq_t mq;
+    } h;
+};
+
+struct rm_pool {
+    rt_mp_t mp;
+};
+
+#define RM_RTT_INLINE static inline __attribute__((always_inline))
+#define RM_RTT_THREAD(t) ((rt_thread_t)(void *)(t))
+#define RM_RTT_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
+
+/* ---- threads ---------------------------------------------------------- */
+RM_RTT_INLINE int rm_thread_suspend(rm_thread_t t)
+{
+    rt_err_t e = rt_thread_suspend(RM_RTT_THREAD(t));
+    rt_schedule();
+    return e == RT_EOK ? RM_OK : RM_ERROR;
+}
+
+RM_RTT_INLINE int rm_thread_resume(rm_thread_t t)
+{
+    rt_err_t e = rt_thread_resume(RM_RTT_THREAD(t));
+    rt_schedule();
+    return e == RT_EOK ? RM_OK : RM_ERROR;
+}
+
+RM_RTT_INLINE int rm_thread_yield(void)
+{
+    return rt_thread_yield() == RT_EOK ? RM_OK : RM_ERROR;
+}
+
+/* ---- objects: signal / wait per kind ------------------------------------ */
+RM_RTT_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    return rt_sem_release(o->h.sem) == RT_EOK ? RM_OK : RM_EAGAIN;
+}
+
+RM_RTT_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return rt_sem_take(o->h.sem, (rt_int32_t)timeout) == RT_EOK ? RM_OK
+                                                                : RM_RTT_WAIT_FAILED(timeout);
+}
+
+RM_RTT_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    return rt_mutex_release(o->h.mutex) == RT_EOK ? RM_OK : RM_ERROR;
+}
+
+RM_RTT_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return rt_mutex_take(o->h.mutex, (rt_int32_t)timeout) == RT_EOK
+               ? RM_OK
+               : RM_RTT_WAIT_FAILED(timeout);
+}
+
+/* EVENT: bit 0, received with OR | CLEAR. */
+RM_RTT_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    return rt_event_send(o->h.event, 1u) == RT_EOK ? RM_OK : RM_ERROR;
+}
+
+RM_RTT_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    rt_uint32_t got;
+    return rt_event_recv(o->h.event, 1u, RT_EVENT_FLAG_OR | RT_EVENT_FLAG_CLEAR,
+                         (rt_int32_t)timeout, &got) == RT_EOK
+               ? RM_OK
+               : RM_RTT_WAIT_FAILED(timeout);
+}
+
+/* MAILBOX: one pointer-sized mail per message, RT-Thread's idiom for a
+ * message larger than a mail: the sender mails the message's address, the
+ * receiver gets that address (in msg->w[0]); the 16 bytes are not copied. */
+RM_RTT_INLINE int rm_mailbox_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    return rt_mb_send(o->h.mb, (rt_ubase_t)(uintptr_t)msg) == RT_EOK ? RM_OK : RM_EAGAIN;
+}
+
+RM_RTT_INLINE int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return rt_mb_recv(o->h.mb, (rt_ubase_t *)(void *)&msg->w[0], (rt_int32_t)timeout) == RT_EOK
+               ? RM_OK
+               : RM_RTT_WAIT_FAILED(timeout);
+}
+
+/* QUEUE: a message queue of 16-byte messages (copied in and out). */
+RM_RTT_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    return rt_mq_send(o->h.mq, msg, RM_MSG_SIZE) == RT_EOK ? RM_OK : RM_EAGAIN;
+}
+
+RM_RTT_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return rt_mq_recv(o->h.mq, msg, RM_MSG_SIZE, (rt_int32_t)timeout) == RT_EOK
+               ? RM_OK
+               : RM_RTT_WAIT_FAILED(timeout);
+}
+
+/* ---- memory --------------------------------------------------------------- */
+RM_RTT_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+{
+    *block = rt_mp_alloc(p->mp, RT_WAITING_NO);
+    return *block != RT_NULL ? RM_OK : RM_EAGAIN;
+}
+
+RM_RTT_INLINE int rm_pool_free(rm_pool_t p, void *block)
+{
+    (void)p; /* RT-Thread finds the pool from the block's header */
+    rt_mp_free(block);
+    return RM_OK;
+}
+
+RM_RTT_INLINE int rm_heap_alloc(size_t size, void **mem)
+{
+    *mem = rt_malloc(size);
+    return *mem != RT_NULL ? RM_OK : RM_EAGAIN;
+}
+
+RM_RTT_INLINE int rm_heap_free(void *mem)
+{
+    rt_free(mem);
+    return RM_OK;
+}
+
+/* ---- interrupts ------------------------------------------------------------ */
+RM_RTT_INLINE int rm_isr_resume(rm_thread_t t)
+{
+    rt_err_t e = rt_thread_resume(RM_RTT_THREAD(t));
+    rt_schedule(); /* in a handler: pends the switch (PendSV) */
+    return e == RT_EOK ? RM_OK : RM_ERROR;
+}
+
+RM_RTT_INLINE int rm_isr_sem_signal(rm_obj_t o)
+{
+    return rt_sem_release(o->h.sem) == RT_EOK ? RM_OK : RM_EAGAIN;
+}
+
+#define RM_PORT_ISR_ENTER() rt_interrupt_enter()
+#define RM_PORT_ISR_EXIT() rt_interrupt_leave()
+
+#endif /* RM_PORT_INLINE_H */
