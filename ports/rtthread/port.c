@@ -13,7 +13,9 @@
  *   tick count (rt_thread_create's last argument). Default profile: a slice
  *   that never runs out (0xFFFFFFFF ticks, i.e. off); vendor: 20 ticks, what
  *   RT-Thread gives its own main thread.
- * - Threads: rt_thread_create (TCB and stack from the RT-Thread heap) +
+ * - Threads: rt_thread_create (TCB and RM_RTT_STACK bytes of stack, the
+ *   runner RM_RTT_RUNNER_STACK, from the RT-Thread heap; sizes per core in
+ *   port.cmake, small on the 16 KiB micro:bit) +
  *   rt_thread_startup; an rm_thread_t is the rt_thread_t. An entry function
  *   may return (RT-Thread then ends the thread). RM_THREAD_SUSPENDED:
  *   startup + rt_thread_suspend inside rt_enter_critical, so the thread
@@ -48,7 +50,9 @@
  *   creates the runner thread and returns. The board init (rt_hw_board_init)
  *   initialises the target, SysTick at RT_TICK_PER_SECOND and the heap.
  *   RT-Thread's HardFault_Handler is renamed at build time (port.cmake): the
- *   target's fault handler reports the fault.
+ *   target's fault handler reports the fault. On the Cortex-M0 the build
+ *   also corrects Nano 4.1.1's PendSV exit value (port.cmake says why; CFG
+ *   rtthread_patch records it).
  * - Idle: RT-Thread's idle thread spins (no WFI; no power management).
  * - Result stream: each record is written inside rt_enter_critical (the
  *   scheduler lock), so time slicing cannot interleave two threads' records.
@@ -65,6 +69,9 @@
 #ifndef RM_RTT_STACK
 #define RM_RTT_STACK 2048u
 #endif
+#ifndef RM_RTT_RUNNER_STACK
+#define RM_RTT_RUNNER_STACK RM_RTT_STACK
+#endif
 #ifndef RM_RTT_HEAP
 #define RM_RTT_HEAP (192u * 1024u)
 #endif
@@ -76,6 +83,12 @@
 #endif
 #ifndef RM_RTT_VENDOR
 #define RM_RTT_VENDOR 0
+#endif
+#ifndef RM_RTT_EXC_RETURN_PATCH
+#define RM_RTT_EXC_RETURN_PATCH 0
+#endif
+#ifndef RM_RTT_CPU
+#define RM_RTT_CPU "unknown"
 #endif
 #if RM_RTT_VENDOR
 #define RM_RTT_SLICE 20u
@@ -97,7 +110,9 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry,
 {
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER || entry == NULL)
         return RM_ERROR;
-    rt_thread_t t = rt_thread_create(name, entry, arg, RM_RTT_STACK, RM_RTT_PRIO(prio),
+    rt_thread_t t = rt_thread_create(name, entry, arg,
+                                     prio == RM_PRIO_RUNNER ? RM_RTT_RUNNER_STACK : RM_RTT_STACK,
+                                     RM_RTT_PRIO(prio),
                                      RM_RTT_SLICE);
     *out = (rm_thread_t)(void *)t; /* before the thread can run and look at it */
     if (t == RT_NULL)
@@ -337,6 +352,9 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel", "RT-Thread " RM_STR(RT_VERSION) "." RM_STR(RT_SUBVERSION) "." RM_STR(
                               RT_REVISION));
     rm_emit_cfg("rtthread_cpu", RM_RTT_CPU);
+    if (RM_RTT_EXC_RETURN_PATCH)
+        rm_emit_cfg("rtthread_patch", "context_gcc.S: PendSV returns with EXC_RETURN 0xFFFFFFFD "
+                                      "instead of the reserved 0xFFFFFFFC (QEMU refuses it)");
     rm_emit_cfg("kernel_profile", RM_RTT_VENDOR ? "vendor" : "default");
     rm_emit_cfg("preemption", "on");
     rm_emit_cfg("time_slicing", RM_RTT_VENDOR ? "on (20 ticks per thread)" : "off (endless slice)");
@@ -367,6 +385,7 @@ void rm_port_describe(void)
     rm_emit_cfg("heap", "small memory (RT_USING_SMALL_MEM_AS_HEAP), mutex-locked");
     rm_emit_cfg_u32("heap_bytes", RM_RTT_HEAP);
     rm_emit_cfg_u32("thread_stack_bytes", RM_RTT_STACK);
+    rm_emit_cfg_u32("runner_stack_bytes", RM_RTT_RUNNER_STACK);
     rm_emit_cfg("mailbox", "one 32-bit mail per message: the message's address");
     rm_emit_cfg("kernel_idle", "idle thread busy loop (no WFI)");
     rm_emit_cfg("timer_thread", "off (timeouts in the tick interrupt)");

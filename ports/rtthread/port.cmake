@@ -36,11 +36,14 @@ if(EXISTS "${RM_TARGET_DIR}/target.toml")
 endif()
 if(_rm_cpu MATCHES "^cortex-m(0|0plus|1)$")
   set(_rm_libcpu cortex-m0)
-  set(_rm_stack 512)
+  # 16 KiB of RAM on the micro:bit: small stacks (the runner's is larger).
+  set(_rm_stack 384)
+  set(_rm_runner_stack 1024)
   set(_rm_heap 7168)
 elseif(_rm_cpu MATCHES "^cortex-m(3|4|7)$")
   set(_rm_libcpu "cortex-m${CMAKE_MATCH_1}")
   set(_rm_stack 2048)
+  set(_rm_runner_stack 2048)
   set(_rm_heap 196608)
 else()
   message(FATAL_ERROR
@@ -52,6 +55,27 @@ set(_rm_cpudir "${_rm_rtt}/libcpu/arm/${_rm_libcpu}")
 if(NOT EXISTS "${_rm_cpudir}/context_gcc.S")
   message(FATAL_ERROR "Error: ${_rm_cpudir}/context_gcc.S not found (ports/rtthread/port.cmake): "
                       "the RT-Thread tree lacks its ${_rm_libcpu} port.")
+endif()
+
+# Cortex-M0: RT-Thread Nano 4.1.1's context_gcc.S leaves PendSV with
+# EXC_RETURN 0xFFFFFFFC (MOVS R0, #4; RSBS R0, R0, #0), a reserved value that
+# Cortex-M0 silicon tolerates and QEMU refuses (UsageFault, "failed exception
+# return integrity check"; RT-Thread fixed the same code for the M23 in PR
+# #3701). The build compiles a copy from the build folder with the
+# architected 0xFFFFFFFD (#3): the same instructions, one constant. A tree
+# that already has the fix is compiled as it is. The tree is never written.
+set(_rm_ctx_src "${_rm_cpudir}/context_gcc.S")
+set(_rm_exc_patch 0)
+if(_rm_libcpu STREQUAL "cortex-m0")
+  file(READ "${_rm_ctx_src}" _rm_ctx)
+  string(REGEX REPLACE
+    "(MOVS[ \t]+R0,[ \t]*#)0x04([ \t]*\n[ \t]*RSBS[ \t]+R0,[ \t]*R0,[ \t]*#0x00[ \t]*\n[ \t]*BX[ \t]+R0)"
+    "\\10x03\\2" _rm_ctx_fixed "${_rm_ctx}")
+  if(NOT _rm_ctx_fixed STREQUAL _rm_ctx)
+    set(_rm_ctx_src "${CMAKE_CURRENT_BINARY_DIR}/rm_rtthread_m0_context_gcc.S")
+    file(CONFIGURE OUTPUT "${_rm_ctx_src}" CONTENT "${_rm_ctx_fixed}" @ONLY)
+    set(_rm_exc_patch 1)
+  endif()
 endif()
 
 if(RM_PROFILE STREQUAL "vendor")
@@ -66,14 +90,14 @@ file(GLOB _rm_rtt_sources "${_rm_rtt}/src/*.c")
 add_library(rm_rtthread_kernel STATIC EXCLUDE_FROM_ALL
   ${_rm_rtt_sources}
   "${_rm_cpudir}/cpuport.c"
-  "${_rm_cpudir}/context_gcc.S")
+  "${_rm_ctx_src}")
 target_include_directories(rm_rtthread_kernel SYSTEM PUBLIC
   "${CMAKE_CURRENT_LIST_DIR}" "${_rm_rtt}/include")
 target_compile_definitions(rm_rtthread_kernel PUBLIC RM_RTT_VENDOR=${_rm_vendor})
 set_target_properties(rm_rtthread_kernel PROPERTIES C_EXTENSIONS ON)
 # context_gcc.S defines HardFault_Handler (it prints through rt_kprintf and
 # spins): renamed, so the target's handler reports the fault instead.
-set_source_files_properties("${_rm_cpudir}/context_gcc.S" PROPERTIES
+set_source_files_properties("${_rm_ctx_src}" PROPERTIES
   COMPILE_DEFINITIONS "HardFault_Handler=rm_rtthread_unused_hardfault")
 if(_rm_vendor)
   # RT_USING_COMPONENTS_INIT: keep the sorted .rti_fn* table (INSERT script).
@@ -86,7 +110,7 @@ add_library(rm_port OBJECT "${CMAKE_CURRENT_LIST_DIR}/port.c")
 target_include_directories(rm_port PRIVATE ${RM_INCLUDE_DIRS})
 target_compile_options(rm_port PRIVATE ${RM_WARN_FLAGS})
 target_compile_definitions(rm_port PRIVATE
-  RM_RTT_STACK=${_rm_stack}u RM_RTT_HEAP=${_rm_heap}u RM_RTT_CPU="${_rm_libcpu}")
+  RM_RTT_STACK=${_rm_stack}u RM_RTT_RUNNER_STACK=${_rm_runner_stack}u RM_RTT_HEAP=${_rm_heap}u RM_RTT_CPU="${_rm_libcpu}" RM_RTT_EXC_RETURN_PATCH=${_rm_exc_patch})
 # The kernel is an archive: context_gcc.S (PendSV_Handler, overriding the
 # target's weak one) comes in with rt_hw_context_switch*, which the
 # scheduler calls.

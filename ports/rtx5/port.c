@@ -8,8 +8,9 @@
  * - Priorities: RM_PRIO p (1..30, runner 31) is osPriorityLow + p (9..39),
  *   below osPriorityHigh (40, the timer thread's, never created: no user
  *   timers) and above the idle thread (osPriorityIdle, 1).
- * - Threads: osThreadNew with RM_RTX_STACK bytes of stack from RTX's dynamic
- *   memory (OS_DYNAMIC_MEM_SIZE); an rm_thread_t is the osThreadId_t itself.
+ * - Threads: osThreadNew with RM_RTX_STACK bytes of stack (the runner:
+ *   RM_RTX_RUNNER_STACK; both set per core by port.cmake, small on the 16 KiB
+ *   micro:bit) from RTX's dynamic memory (OS_DYNAMIC_MEM_SIZE); an rm_thread_t is the osThreadId_t itself.
  *   An entry function may return (RTX ends the thread with osThreadExit).
  *   RM_THREAD_SUSPENDED: osThreadNew + osThreadSuspend with the kernel locked
  *   (osKernelLock), so the thread never runs before it is resumed.
@@ -45,6 +46,9 @@
 #ifndef RM_RTX_STACK
 #define RM_RTX_STACK 2048u
 #endif
+#ifndef RM_RTX_RUNNER_STACK
+#define RM_RTX_RUNNER_STACK RM_RTX_STACK
+#endif
 #ifndef RM_RTX_MAX_OBJS
 #define RM_RTX_MAX_OBJS 32u
 #endif
@@ -73,7 +77,7 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry,
         return RM_ERROR;
     const osThreadAttr_t attr = {
         .name = name,
-        .stack_size = RM_RTX_STACK,
+        .stack_size = prio == RM_PRIO_RUNNER ? RM_RTX_RUNNER_STACK : RM_RTX_STACK,
         .priority = (osPriority_t)(RM_RTX_PRIO_BASE + prio),
     };
     bool suspended = (flags & RM_THREAD_SUSPENDED) != 0u;
@@ -354,6 +358,7 @@ void rm_port_describe(void)
     rm_emit_cfg("heap", "RTX dynamic memory (threads, stacks, objects)");
     rm_emit_cfg_u32("heap_bytes", OS_DYNAMIC_MEM_SIZE);
     rm_emit_cfg_u32("thread_stack_bytes", RM_RTX_STACK);
+    rm_emit_cfg_u32("runner_stack_bytes", RM_RTX_RUNNER_STACK);
     rm_emit_cfg_u32("isr_queue", OS_ISR_FIFO_QUEUE);
     rm_emit_cfg("kernel_idle", "osRtxIdleThread busy loop (no WFI)");
     rm_emit_cfg("timer_thread", "not created (no user timers)");

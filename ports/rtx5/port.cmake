@@ -62,14 +62,17 @@ endif()
 if(_rm_cpu MATCHES "^cortex-m(0|0plus|1)$")
   set(_rm_core 0)
   set(_rm_irq irq_armv6m.S)
-  set(_rm_dyn 6144)
-  set(_rm_stack 512)
+  # 16 KiB of RAM on the micro:bit: small stacks (the runner's is larger).
+  set(_rm_dyn 7680)
+  set(_rm_stack 384)
+  set(_rm_runner_stack 1024)
   set(_rm_idle 256)
 elseif(_rm_cpu MATCHES "^cortex-m(3|4|7)$")
   set(_rm_core ${CMAKE_MATCH_1})
   set(_rm_irq irq_armv7m.S)
   set(_rm_dyn 131072)
   set(_rm_stack 2048)
+  set(_rm_runner_stack 2048)
   set(_rm_idle 512)
 else()
   message(FATAL_ERROR
@@ -111,7 +114,8 @@ add_library(rm_port OBJECT "${CMAKE_CURRENT_LIST_DIR}/port.c")
 target_include_directories(rm_port PRIVATE ${RM_INCLUDE_DIRS})
 target_compile_options(rm_port PRIVATE ${RM_WARN_FLAGS})
 target_compile_definitions(rm_port PRIVATE
-  RM_RTX_STACK=${_rm_stack}u RM_RTX_CMSIS_CORE="${_rm_cmsis_core}")
+  RM_RTX_STACK=${_rm_stack}u RM_RTX_RUNNER_STACK=${_rm_runner_stack}u
+  RM_RTX_CMSIS_CORE="${_rm_cmsis_core}")
 # The kernel is an archive: irq_armv*.S (SVC/PendSV/SysTick handlers, which
 # override the target's weak ones) is pulled in by rtx_lib.c's reference to
 # irqRtxLib, os_systick.c by RTX's OS_Tick_* calls.
