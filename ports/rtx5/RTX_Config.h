@@ -4,16 +4,16 @@
  *
  * port.cmake defines RM_RTX_VENDOR:
  *   0  "default", the benchmark profile of BENCHMARKS.md: 1000 Hz tick,
- *      round-robin off, thread stack check off, no safety features.
+ *      round-robin off, thread stack check off, event hooks compiled out, no
+ *      safety features.
  *   1  "vendor": the template's values (CMSIS-RTX Config/RTX_Config.h,
  *      version 5.6.1 of the pack at 5.9.1): round-robin on with a 5-tick
- *      slice, stack overflow check on, 1000 Hz tick.
+ *      slice, stack overflow check on, event hooks compiled in, 1000 Hz tick.
  * Both profiles share what the template leaves to the application: the
  * size of the dynamic memory that threads, stacks and objects come from
  * (RM_RTX_DYN_MEM, sized for the benchmark's threads on each target), the
- * idle and timer thread stacks, the ISR queue. No event recorder in either
- * (RTE_Components.h does not enable it): the template's OS_EVR_* levels only
- * act with the recorder component present.
+ * idle and timer thread stacks, the ISR queue. No event recorder component
+ * in either (RTE_Components.h does not enable it).
  */
 #ifndef RTX_CONFIG_H_
 #define RTX_CONFIG_H_
@@ -103,17 +103,26 @@
 #define OS_EVR_SEMAPHORE_LEVEL 0x81U
 #define OS_EVR_MEMPOOL_LEVEL 0x81U
 #define OS_EVR_MSGQUEUE_LEVEL 0x81U
-#define OS_EVR_MEMORY 1
-#define OS_EVR_KERNEL 1
-#define OS_EVR_THREAD 1
-#define OS_EVR_WAIT 1
-#define OS_EVR_THFLAGS 1
-#define OS_EVR_EVFLAGS 1
-#define OS_EVR_TIMER 1
-#define OS_EVR_MUTEX 1
-#define OS_EVR_SEMAPHORE 1
-#define OS_EVR_MEMPOOL 1
-#define OS_EVR_MSGQUEUE 1
+/* The per-group event hooks: as the template ships them (1) in the vendor
+ * profile, where each kernel call then calls RTX's event function, an empty
+ * one without the recorder component; compiled out (0) in the default
+ * profile (fairness rule: tracing off). */
+#if RM_RTX_VENDOR
+#define RM_RTX_EVR 1
+#else
+#define RM_RTX_EVR 0
+#endif
+#define OS_EVR_MEMORY RM_RTX_EVR
+#define OS_EVR_KERNEL RM_RTX_EVR
+#define OS_EVR_THREAD RM_RTX_EVR
+#define OS_EVR_WAIT RM_RTX_EVR
+#define OS_EVR_THFLAGS RM_RTX_EVR
+#define OS_EVR_EVFLAGS RM_RTX_EVR
+#define OS_EVR_TIMER RM_RTX_EVR
+#define OS_EVR_MUTEX RM_RTX_EVR
+#define OS_EVR_SEMAPHORE RM_RTX_EVR
+#define OS_EVR_MEMPOOL RM_RTX_EVR
+#define OS_EVR_MSGQUEUE RM_RTX_EVR
 
 /* newlib has no libspace: RTX's ARM-compiler C library glue is unused. */
 #define OS_THREAD_LIBSPACE_NUM 4

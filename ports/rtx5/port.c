@@ -353,7 +353,8 @@ void rm_port_describe(void)
     rm_emit_cfg("stack_watermark", OS_STACK_WATERMARK ? "on" : "off");
     rm_emit_cfg("object_pointer_check", OS_OBJ_PTR_CHECK ? "on" : "off");
     rm_emit_cfg("safety_features", OS_SAFETY_FEATURES ? "on" : "off");
-    rm_emit_cfg("event_recorder", "off (component absent)");
+    rm_emit_cfg("event_hooks", RM_RTX_EVR ? "compiled in (empty: no recorder component)"
+                                          : "compiled out (OS_EVR_* 0)");
     rm_emit_cfg("privilege", OS_PRIVILEGE_MODE ? "privileged threads" : "unprivileged threads");
     rm_emit_cfg("heap", "RTX dynamic memory (threads, stacks, objects)");
     rm_emit_cfg_u32("heap_bytes", OS_DYNAMIC_MEM_SIZE);
