@@ -387,6 +387,8 @@ void rm_port_describe(void)
     rm_emit_cfg_u32("thread_stack_bytes", RM_RTT_STACK);
     rm_emit_cfg_u32("runner_stack_bytes", RM_RTT_RUNNER_STACK);
     rm_emit_cfg("mailbox", "one 32-bit mail per message: the message's address");
+    rm_emit_cfg("thread_delete", "rt_thread_delete + the idle thread's reclaim, at once");
+    rm_emit_cfg("suspend_resume", "rt_thread_suspend/resume + rt_schedule");
     rm_emit_cfg("kernel_idle", "idle thread busy loop (no WFI)");
     rm_emit_cfg("timer_thread", "off (timeouts in the tick interrupt)");
 }
