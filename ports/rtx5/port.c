@@ -10,7 +10,8 @@
  *   timers) and above the idle thread (osPriorityIdle, 1).
  * - Threads: osThreadNew with RM_RTX_STACK bytes of stack (the runner:
  *   RM_RTX_RUNNER_STACK; both set per core by port.cmake, small on the 16 KiB
- *   micro:bit) from RTX's dynamic memory (OS_DYNAMIC_MEM_SIZE); an rm_thread_t is the osThreadId_t itself.
+ *   micro:bit) from RTX's dynamic memory (OS_DYNAMIC_MEM_SIZE); an
+ *   rm_thread_t is the osThreadId_t itself.
  *   An entry function may return (RTX ends the thread with osThreadExit).
  *   RM_THREAD_SUSPENDED: osThreadNew + osThreadSuspend with the kernel locked
  *   (osKernelLock), so the thread never runs before it is resumed.
