@@ -102,11 +102,11 @@ def test_cortex_m0(tmp_path: Path, catalog: Catalog) -> None:
     """libcpu/arm/cortex-m0 on the micro:bit, with Nano 4.1.1's PendSV exit
     value corrected in the build copy (CFG rtthread_patch): without it QEMU
     faults at the first context switch. 16 KiB of RAM stop
-    lat.thread.lifecycle at 15 other threads (a creation failure)."""
+    lat.thread.lifecycle at 10 other threads (a creation failure)."""
     need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
     raw = run_port(tmp_path, "rtthread", "qemu-microbit", TREE, bench=NOT_IRQ)
     streams = check_streams(raw, catalog, "rtthread", {
-        **YIELD_BUG, "lat.thread.lifecycle": "RAM: 15 other threads do not fit in 16 KiB"},
+        **YIELD_BUG, "lat.thread.lifecycle": "RAM: 10 other threads do not fit in 16 KiB"},
         _groups(catalog))
     cfg = streams["tm_sched"].config
     assert cfg["rtthread_cpu"] == "cortex-m0" and "0xFFFFFFFD" in cfg["rtthread_patch"]

@@ -39,7 +39,7 @@ if(_rm_cpu MATCHES "^cortex-m(0|0plus|1)$")
   # 16 KiB of RAM on the micro:bit: small stacks (the runner's is larger).
   set(_rm_stack 384)
   set(_rm_runner_stack 1024)
-  set(_rm_heap 7168)
+  set(_rm_heap 6656)
 elseif(_rm_cpu MATCHES "^cortex-m(3|4|7)$")
   set(_rm_libcpu "cortex-m${CMAKE_MATCH_1}")
   set(_rm_stack 2048)

@@ -63,7 +63,7 @@ if(_rm_cpu MATCHES "^cortex-m(0|0plus|1)$")
   set(_rm_core 0)
   set(_rm_irq irq_armv6m.S)
   # 16 KiB of RAM on the micro:bit: small stacks (the runner's is larger).
-  set(_rm_dyn 7680)
+  set(_rm_dyn 6400)
   set(_rm_stack 384)
   set(_rm_runner_stack 1024)
   set(_rm_idle 256)
