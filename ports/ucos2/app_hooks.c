@@ -1,0 +1,47 @@
+/* The application hooks µC/OS-II's port calls when OS_APP_HOOKS_EN is set
+ * (the vendor profile, as the kernel's template ships it): rtosmeter's own
+ * empty hooks, the same work as the template's app_hooks.c, which defines
+ * every hook with an empty body. */
+#include "ucos_ii.h"
+
+#if OS_APP_HOOKS_EN > 0u
+void App_TaskCreateHook(OS_TCB *ptcb)
+{
+    (void)ptcb;
+}
+
+void App_TaskDelHook(OS_TCB *ptcb)
+{
+    (void)ptcb;
+}
+
+void App_TaskIdleHook(void)
+{
+}
+
+void App_TaskStatHook(void)
+{
+}
+
+void App_TaskReturnHook(OS_TCB *ptcb)
+{
+    (void)ptcb;
+}
+
+#if OS_TASK_SW_HOOK_EN > 0u
+void App_TaskSwHook(void)
+{
+}
+#endif
+
+void App_TCBInitHook(OS_TCB *ptcb)
+{
+    (void)ptcb;
+}
+
+#if OS_TIME_TICK_HOOK_EN > 0u
+void App_TimeTickHook(void)
+{
+}
+#endif
+#endif

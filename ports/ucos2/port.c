@@ -1,0 +1,447 @@
+/* rtosmeter port for µC/OS-II: the porting layer (port.h) on µC/OS-II's
+ * native API (OSTask*, OSSem*, OSMutex*, OSFlag*, OSMbox*, OSQ*, OSMem*),
+ * one kernel call per operation, on the kernel's ARMv7-M and ARMv6-M ports.
+ *
+ * Design decisions:
+ * - Priorities: µC/OS-II gives every task its own priority (0 most urgent,
+ *   OS_LOWEST_PRIO = 254 the idle task, 253 the statistics task, 252 the
+ *   timer task) and addresses a task by it. rtosmeter's levels map onto
+ *   bands of RM_UC2_BAND native priorities, most urgent first:
+ *     0 .. RM_UC2_PIPS-1       mutex priority ceilings (one per mutex)
+ *     RM_UC2_PIPS              the runner (RM_PRIO_RUNNER)
+ *     RM_PRIO_MAX .. MIN       RM_UC2_BAND natives each, in creation order
+ *   Threads of one rtosmeter level therefore have distinct native priorities:
+ *   the first created is the more urgent. A level whose band is full
+ *   continues into the next (less urgent) band while that band holds no
+ *   thread of its own level (lat.thread.lifecycle puts up to 15 threads on
+ *   one level).
+ * - No yield: µC/OS-II has no equal-priority tasks and no round robin, so
+ *   rm_thread_yield returns RM_ENOTSUP (tm.cooperative, lat.yield).
+ * - MUTEX: OSMutexCreate with a priority-ceiling priority (PCP) reserved
+ *   from the ceiling band: µC/OS-II raises a mutex owner to the PCP when a
+ *   more urgent task waits, its form of priority inheritance
+ *   (MUTEX_INHERIT). rm_thread_priority reports a raised owner as
+ *   RM_PRIO_RUNNER (above every rtosmeter level).
+ * - SEM = OSSem (16-bit count), EVENT = OSFlag group (bit 0, set / wait-any
+ *   with consume), MAILBOX = OSMbox, QUEUE = OSQ of RM_QUEUE_DEPTH pointers
+ *   (the 16-byte message is passed by pointer and copied out by the
+ *   receiver: rm_port_inline.h). POOL = OSMem partition. µC/OS-II has no
+ *   general heap, task semaphores or task queues (µC/OS-III has): HEAP,
+ *   NOTIFY, THREAD_MSG are unsupported (port.toml says why).
+ * - Threads: OSTaskCreateExt with a static stack per slot; the rm_thread
+ *   record is the task's extension pointer (rm_thread_self). Entry
+ *   functions have the kernel's task signature and are passed as they are.
+ *   RM_THREAD_SUSPENDED: created and suspended with the scheduler locked.
+ *   Deletion: OSTaskDel (suspended, ready or pending tasks alike).
+ * - Tick: SysTick at OS_TICKS_PER_SEC = 1000, started by the runner thread
+ *   (OS_CPU_SysTickInitFreq, as the kernel requires from the first task).
+ *   Idle: the kernel's idle task spins (OSTaskIdleHook does nothing; no WFI).
+ * - Interrupts: RM_PORT_ISR_ENTER/EXIT are OSIntEnter/OSIntExit
+ *   (rm_port_inline.h). The kernel's handlers are the vectors themselves:
+ *   port.cmake renames OS_CPU_PendSVHandler / OS_CPU_SysTickHandler to the
+ *   target's PendSV_Handler / SysTick_Handler when it compiles the kernel.
+ * - Measured calls: static inline in rm_port_inline.h, success tested first.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rtosmeter/bench.h" /* with rm_port_inline.h: ucos_ii.h, the handles */
+
+#ifndef RM_CPU_HZ
+#define RM_CPU_HZ RM_TS_HZ
+#endif
+#ifndef RM_UC2_MAX_THREADS
+#define RM_UC2_MAX_THREADS 28u
+#endif
+#ifndef RM_UC2_STACK_BYTES
+#define RM_UC2_STACK_BYTES 2048u
+#endif
+#ifndef RM_UC2_MAX_OBJS
+#define RM_UC2_MAX_OBJS 24u
+#endif
+#ifndef RM_UC2_MAX_POOLS
+#define RM_UC2_MAX_POOLS 4u
+#endif
+#ifndef RM_UC2_POOL_ARENA
+#define RM_UC2_POOL_ARENA 8192u
+#endif
+#ifndef RM_UC_VERSION_STR
+#define RM_UC_VERSION_STR "?"
+#endif
+#ifndef RM_UC_ARCH_STR
+#define RM_UC_ARCH_STR "?"
+#endif
+
+#define RM_UC2_PIPS 4u
+#define RM_UC2_BAND 8u
+#define RM_UC2_RUNNER_PRIO RM_UC2_PIPS
+/* The least urgent native priority a thread may take (the timer task's is
+ * OS_LOWEST_PRIO - 2). */
+#define RM_UC2_LAST_PRIO (OS_LOWEST_PRIO - 3u)
+
+_Static_assert(RM_UC2_PIPS + 1u + (unsigned)RM_PRIO_MAX * RM_UC2_BAND <= RM_UC2_LAST_PRIO + 1u,
+               "the priority bands do not fit below OS_LOWEST_PRIO");
+
+static struct rm_thread rm_uc2_threads[RM_UC2_MAX_THREADS];
+static OS_STK rm_uc2_stacks[RM_UC2_MAX_THREADS][RM_UC2_STACK_BYTES / sizeof(OS_STK)]
+    __attribute__((aligned(8)));
+static struct rm_obj rm_uc2_objs[RM_UC2_MAX_OBJS];
+static struct rm_pool rm_uc2_pools[RM_UC2_MAX_POOLS];
+static uint32_t rm_uc2_arena[RM_UC2_POOL_ARENA / sizeof(uint32_t)] __attribute__((aligned(8)));
+static size_t rm_uc2_arena_used;
+/* The rtosmeter level of the thread at each native priority (0: free). */
+static INT8U rm_uc2_level_of[OS_LOWEST_PRIO + 1u];
+static INT8U rm_uc2_pip_used[RM_UC2_PIPS];
+
+/* ---- slot tables (set-up paths only) -------------------------------------- */
+static int rm_uc2_claim(INT8U *used)
+{
+#if OS_CRITICAL_METHOD == 3u
+    OS_CPU_SR cpu_sr;
+#endif
+    OS_ENTER_CRITICAL();
+    int got = !*used;
+    *used = 1u;
+    OS_EXIT_CRITICAL();
+    return got;
+}
+
+int rm_uc2_failure(INT8U err, uint32_t timeout)
+{
+    switch (err) {
+    case OS_ERR_TIMEOUT:
+        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+    case OS_ERR_FLAG_NOT_RDY:
+    case OS_ERR_Q_EMPTY:
+    case OS_ERR_MEM_NO_FREE_BLKS:
+        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+    case OS_ERR_MBOX_FULL:
+    case OS_ERR_Q_FULL:
+    case OS_ERR_SEM_OVF:
+        return RM_EAGAIN;
+    default:
+        return RM_ERROR;
+    }
+}
+
+/* A free native priority for a thread at rtosmeter level `level` (see the
+ * bands above), marked taken; -1 if none. Called with the scheduler locked. */
+static int rm_uc2_native_prio(int level)
+{
+    if (level == RM_PRIO_RUNNER) {
+        if (rm_uc2_level_of[RM_UC2_RUNNER_PRIO] != 0u)
+            return -1;
+        rm_uc2_level_of[RM_UC2_RUNNER_PRIO] = (INT8U)level;
+        return RM_UC2_RUNNER_PRIO;
+    }
+    unsigned n = RM_UC2_PIPS + 1u + (unsigned)(RM_PRIO_MAX - level) * RM_UC2_BAND;
+    for (; n <= RM_UC2_LAST_PRIO; n++) {
+        INT8U owner = rm_uc2_level_of[n];
+        if (owner == 0u) {
+            rm_uc2_level_of[n] = (INT8U)level;
+            return (int)n;
+        }
+        if (owner < (INT8U)level)
+            return -1; /* a less urgent level's thread: no room above it */
+    }
+    return -1;
+}
+
+/* ---- threads ---------------------------------------------------------- */
+int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
+                     void *arg, int prio, unsigned flags)
+{
+    (void)name;
+    if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER)
+        return RM_ERROR;
+    for (unsigned i = 0; i < RM_UC2_MAX_THREADS; i++) {
+        struct rm_thread *s = &rm_uc2_threads[i];
+        if (!rm_uc2_claim(&s->used))
+            continue;
+        OSSchedLock();
+        int native = rm_uc2_native_prio(prio);
+        if (native < 0) {
+            OSSchedUnlock();
+            s->used = 0u;
+            return RM_ERROR;
+        }
+        s->prio = (INT8U)native;
+        s->level = (INT8U)prio;
+        s->stack = rm_uc2_stacks[i];
+        *t = s; /* before the task can run and look at it */
+        const unsigned words = RM_UC2_STACK_BYTES / sizeof(OS_STK);
+#if RM_UC_VENDOR
+        const INT16U opt = OS_TASK_OPT_STK_CHK | OS_TASK_OPT_STK_CLR;
+#else
+        const INT16U opt = OS_TASK_OPT_NONE;
+#endif
+        INT8U err = OSTaskCreateExt(entry, arg, &s->stack[words - 1u], (INT8U)native,
+                                    (INT16U)native, &s->stack[0], words, s, opt);
+        if (err == OS_ERR_NONE && (flags & RM_THREAD_SUSPENDED) != 0u)
+            err = OSTaskSuspend((INT8U)native);
+        if (err != OS_ERR_NONE) {
+            rm_uc2_level_of[native] = 0u;
+            s->used = 0u;
+            *t = NULL;
+        }
+        OSSchedUnlock();
+        return err == OS_ERR_NONE ? RM_OK : RM_ERROR;
+    }
+    return RM_ERROR;
+}
+
+int rm_thread_delete(rm_thread_t t)
+{
+    if (OSTaskDel(t->prio) != OS_ERR_NONE)
+        return RM_ERROR;
+    rm_uc2_level_of[t->prio] = 0u;
+    t->used = 0u;
+    return RM_OK;
+}
+
+int rm_thread_sleep(uint32_t ticks)
+{
+    OSTimeDly((INT32U)ticks);
+    return RM_OK;
+}
+
+int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
+{
+    uint32_t target = *wake + period;
+    uint32_t left = target - (uint32_t)OSTimeGet();
+    *wake = target;
+    /* A wake time already passed (left "negative") means no sleep. */
+    if (left == 0u || left > period)
+        return RM_OK;
+    OSTimeDly((INT32U)left);
+    return RM_OK;
+}
+
+rm_thread_t rm_thread_self(void)
+{
+    return (rm_thread_t)OSTCBCur->OSTCBExtPtr;
+}
+
+int rm_thread_priority(rm_thread_t t)
+{
+    OS_TCB *tcb = OSTCBPrioTbl[t->prio];
+    if (tcb == OS_TCB_RESERVED) {
+        /* Raised to a mutex's ceiling: its entry moved there. */
+        return RM_PRIO_RUNNER;
+    }
+    if (tcb == NULL)
+        return RM_ERROR;
+    INT8U native = tcb->OSTCBPrio;
+    return native < RM_UC2_PIPS ? RM_PRIO_RUNNER : (int)rm_uc2_level_of[native];
+}
+
+int rm_thread_set_priority(rm_thread_t t, int prio)
+{
+    if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER)
+        return RM_ERROR;
+    OSSchedLock();
+    int native = rm_uc2_native_prio(prio);
+    INT8U err = OS_ERR_PRIO_INVALID;
+    if (native >= 0) {
+        err = OSTaskChangePrio(t->prio, (INT8U)native);
+        if (err == OS_ERR_NONE) {
+            rm_uc2_level_of[t->prio] = 0u;
+            t->prio = (INT8U)native;
+            t->level = (INT8U)prio;
+        } else {
+            rm_uc2_level_of[native] = 0u;
+        }
+    }
+    OSSchedUnlock();
+    return err == OS_ERR_NONE ? RM_OK : RM_ERROR;
+}
+
+uint32_t rm_tick_count(void)
+{
+    return (uint32_t)OSTimeGet();
+}
+
+uint32_t rm_tick_hz(void)
+{
+    return OS_TICKS_PER_SEC;
+}
+
+/* ---- IPC objects ------------------------------------------------------ */
+static int rm_uc2_pip_alloc(void)
+{
+    for (unsigned i = 0; i < RM_UC2_PIPS; i++) {
+        if (rm_uc2_claim(&rm_uc2_pip_used[i]))
+            return (int)i;
+    }
+    return -1;
+}
+
+int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner, uint32_t initial)
+{
+    (void)owner; /* no µC/OS-II object is addressed to a task */
+    if (kind != RM_OBJ_SEM && kind != RM_OBJ_MUTEX && kind != RM_OBJ_EVENT &&
+        kind != RM_OBJ_MAILBOX && kind != RM_OBJ_QUEUE)
+        return RM_ENOTSUP;
+    for (unsigned i = 0; i < RM_UC2_MAX_OBJS; i++) {
+        struct rm_obj *s = &rm_uc2_objs[i];
+        if (!rm_uc2_claim(&s->used))
+            continue;
+        s->kind = kind;
+        INT8U err = OS_ERR_NONE;
+        void *h;
+        switch (kind) {
+        case RM_OBJ_SEM:
+            h = s->u.ev = OSSemCreate((INT16U)initial);
+            break;
+        case RM_OBJ_MUTEX: {
+            int pip = rm_uc2_pip_alloc();
+            h = NULL;
+            if (pip >= 0) {
+                s->pip = (INT8U)pip;
+                h = s->u.ev = OSMutexCreate((INT8U)pip, &err);
+                if (h == NULL)
+                    rm_uc2_pip_used[pip] = 0u;
+            }
+            break;
+        }
+        case RM_OBJ_EVENT:
+            h = s->u.flags = OSFlagCreate(initial != 0u ? 1u : 0u, &err);
+            break;
+        case RM_OBJ_MAILBOX:
+            h = s->u.ev = OSMboxCreate(NULL);
+            break;
+        default:
+            h = s->u.ev = OSQCreate(s->q_storage, RM_QUEUE_DEPTH);
+            break;
+        }
+        if (h == NULL || err != OS_ERR_NONE) {
+            s->used = 0u;
+            return RM_ERROR;
+        }
+        *o = s;
+        return RM_OK;
+    }
+    return RM_ERROR;
+}
+
+int rm_obj_delete(rm_obj_t o)
+{
+    INT8U err;
+    switch (o->kind) {
+    case RM_OBJ_SEM:
+        (void)OSSemDel(o->u.ev, OS_DEL_ALWAYS, &err);
+        break;
+    case RM_OBJ_MUTEX:
+        (void)OSMutexDel(o->u.ev, OS_DEL_ALWAYS, &err);
+        if (err == OS_ERR_NONE)
+            rm_uc2_pip_used[o->pip] = 0u;
+        break;
+    case RM_OBJ_EVENT:
+        (void)OSFlagDel(o->u.flags, OS_DEL_ALWAYS, &err);
+        break;
+    case RM_OBJ_MAILBOX:
+        (void)OSMboxDel(o->u.ev, OS_DEL_ALWAYS, &err);
+        break;
+    case RM_OBJ_QUEUE:
+        (void)OSQDel(o->u.ev, OS_DEL_ALWAYS, &err);
+        break;
+    default:
+        return RM_ENOTSUP;
+    }
+    if (err != OS_ERR_NONE)
+        return RM_ERROR;
+    o->used = 0u;
+    return RM_OK;
+}
+
+/* ---- memory ----------------------------------------------------------- */
+int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
+{
+    uint32_t per = (block_size + 7u) & ~7u;
+    size_t bytes = (size_t)per * count;
+    for (unsigned i = 0; i < RM_UC2_MAX_POOLS; i++) {
+        struct rm_pool *s = &rm_uc2_pools[i];
+        if (s->mem != NULL)
+            continue;
+        OSSchedLock();
+        size_t at = rm_uc2_arena_used;
+        int room = at + bytes <= sizeof rm_uc2_arena;
+        if (room)
+            rm_uc2_arena_used = at + bytes;
+        OSSchedUnlock();
+        if (!room)
+            return RM_ERROR;
+        INT8U err;
+        OS_MEM *m = OSMemCreate((uint8_t *)rm_uc2_arena + at, count, per, &err);
+        if (m == NULL || err != OS_ERR_NONE)
+            return RM_ERROR;
+        s->mem = m;
+        *p = s;
+        return RM_OK;
+    }
+    return RM_ERROR;
+}
+
+/* ---- start-up and description ----------------------------------------- */
+static void rm_uc2_runner_start(void *arg)
+{
+    (void)arg;
+    /* The kernel's tick, from the first task (the ports' requirement). */
+    OS_CPU_SysTickInitFreq((INT32U)RM_CPU_HZ);
+#if OS_TASK_STAT_EN > 0u
+    OSStatInit(); /* vendor profile: calibrates the statistics task */
+#endif
+    rm_runner_main(NULL);
+}
+
+int main(void)
+{
+    rm_target_init();
+    OSInit();
+    rm_thread_t runner;
+    if (rm_thread_create(&runner, "runner", rm_uc2_runner_start, NULL, RM_PRIO_RUNNER, 0) !=
+        RM_OK) {
+        static const char msg[] = "FATAL: OSTaskCreateExt(runner) failed\n";
+        rm_target_write(msg, sizeof msg - 1u);
+        rm_target_exit(1);
+    }
+    OSStart(); /* never returns */
+    return 0;
+}
+
+/* The record lock of port.h keeps the core's no-op default: µC/OS-II never
+ * time-slices (every task has its own priority), so another thread runs in
+ * the middle of a record only if the writer blocks, which it never does. */
+
+void rm_port_describe(void)
+{
+    rm_emit_cfg("kernel", "uC/OS-II V" RM_UC_VERSION_STR);
+    rm_emit_cfg("ucos.arch", RM_UC_ARCH_STR);
+    rm_emit_cfg("kernel_profile", RM_UC_VENDOR ? "vendor" : "default");
+    rm_emit_cfg("preemption", "on");
+    rm_emit_cfg("time_slicing", "none (one task per priority)");
+    rm_emit_cfg_u32("tick_hz", OS_TICKS_PER_SEC);
+    rm_emit_cfg_u32("lowest_prio", OS_LOWEST_PRIO);
+    rm_emit_cfg("priority_map", "levels in bands of 8 native priorities, runner 4, "
+                                "mutex ceilings 0..3");
+    rm_emit_cfg("arg_checking", OS_ARG_CHK_EN ? "on" : "off");
+    rm_emit_cfg("stat_task", OS_TASK_STAT_EN ? "on" : "off");
+    rm_emit_cfg("stack_checking", OS_TASK_STAT_STK_CHK_EN ? "on (statistics task)" : "off");
+    rm_emit_cfg("timer_task", OS_TMR_EN ? "on" : "off");
+    rm_emit_cfg("app_hooks", OS_APP_HOOKS_EN ? "on" : "off");
+    rm_emit_cfg("debug_variables", OS_DEBUG_EN ? "on" : "off");
+    rm_emit_cfg("task_profiling", OS_TASK_PROFILE_EN ? "on" : "off");
+    rm_emit_cfg("trace", OS_TRACE_EN ? "on" : "off");
+    rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI)");
+    rm_emit_cfg("mutex", "priority ceiling (PCP reserved per mutex)");
+    rm_emit_cfg("messages", "pointer to the 16-byte message, copied out by the receiver");
+    rm_emit_cfg("yield", "none: one task per priority");
+    rm_emit_cfg_u32("thread_stack_bytes", RM_UC2_STACK_BYTES);
+#if defined(__OPTIMIZE_SIZE__)
+    rm_emit_cfg("optimisation", "size (__OPTIMIZE_SIZE__)");
+#elif defined(__OPTIMIZE__)
+    rm_emit_cfg("optimisation", "on (__OPTIMIZE__)");
+#else
+    rm_emit_cfg("optimisation", "off");
+#endif
+}

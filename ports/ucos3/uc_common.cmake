@@ -1,0 +1,52 @@
+# What the µC/OS-II and µC/OS-III ports share in their port.cmake: the
+# kernel port folder for the target's CPU, the profile, the version string.
+
+# ARMv7-M (Cortex-M3/M4/M7) or ARMv6-M (Cortex-M0/M0+/M1), from the CPU
+# flags the target's target.cmake set.
+function(rm_uc_arch out)
+  get_directory_property(_opts COMPILE_OPTIONS)
+  set(_flags "${CMAKE_C_FLAGS} ${_opts}")
+  if(NOT CMAKE_CROSSCOMPILING)
+    message(FATAL_ERROR
+      "Error: the uC/OS ports run on Cortex-M targets only, not on the host "
+      "(ports/ucos*/port.cmake); choose a qemu-* target.")
+  elseif(_flags MATCHES "-mcpu=cortex-m(0|0plus|1)([ ;]|$)")
+    set(${out} ARMv6-M PARENT_SCOPE)
+  elseif(_flags MATCHES "-mcpu=cortex-m(3|4|7)([ ;]|$)")
+    set(${out} ARMv7-M PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR
+      "Error: no uC/OS Cortex-M port for the CPU flags '${_flags}' "
+      "(ports/ucos3/uc_common.cmake). Known: cortex-m0/m0plus/m1 (ARMv6-M), "
+      "cortex-m3/m4/m7 (ARMv7-M).")
+  endif()
+endfunction()
+
+# 1 for the "vendor" profile (the kernel's shipped template), else 0.
+function(rm_uc_vendor out)
+  if(RM_PROFILE STREQUAL "vendor")
+    set(${out} 1 PARENT_SCOPE)
+  else()
+    set(${out} 0 PARENT_SCOPE)
+  endif()
+endfunction()
+
+# OS_VERSION (e.g. 29300 or 30802) as "2.93.00" / "3.08.02".
+function(rm_uc_version_string out number major)
+  math(EXPR _minor "(${number} / 100) % 100")
+  math(EXPR _patch "${number} % 100")
+  if(_minor LESS 10)
+    set(_minor "0${_minor}")
+  endif()
+  if(_patch LESS 10)
+    set(_patch "0${_patch}")
+  endif()
+  set(${out} "${major}.${_minor}.${_patch}" PARENT_SCOPE)
+endfunction()
+
+# The ARMv6-M GNU ports are .s files (not preprocessed by default): run
+# them through the preprocessor so that the handler renaming applies.
+function(rm_uc_preprocess_asm file)
+  set_source_files_properties("${file}" PROPERTIES LANGUAGE ASM
+    COMPILE_OPTIONS "-x;assembler-with-cpp")
+endfunction()
