@@ -45,6 +45,9 @@ static void yield_thread(void *arg)
 static void run_yield(const rm_case_t *c)
 {
     (void)c;
+    if (!rm_yield_supported()) {
+        return;
+    }
     y_stop = y_started = false;
     y_count = 0u;
     y_threads[0] = y_threads[1] = NULL;

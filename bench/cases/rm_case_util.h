@@ -74,6 +74,21 @@ static inline void rm_stop_threads(rm_thread_t *t, unsigned n)
     rm_delete_threads(t, n);
 }
 
+/* Cases built on yielding to an equal-priority thread first ask whether
+ * the port has a yield: the runner is alone at its priority, so its yield
+ * does nothing where there is one, and returns RM_ENOTSUP where the kernel
+ * has none (uC/OS-II: one task per priority). Then the case is unsupported,
+ * with the reason, instead of a number from threads that never switch. */
+static inline bool rm_yield_supported(void)
+{
+    if (rm_thread_yield() == RM_ENOTSUP) {
+        rm_unsupported("the port has no yield: rm_thread_yield is RM_ENOTSUP "
+                       "(no equal-priority threads in the kernel)");
+        return false;
+    }
+    return true;
+}
+
 static inline void rm_delete_obj(rm_obj_t *o)
 {
     if (*o != NULL) {

@@ -55,7 +55,9 @@ static void run_threads(rm_entry_t entry, int base_prio, int step, bool chain)
 static void run_cooperative(const rm_case_t *c)
 {
     (void)c;
-    run_threads(coop_thread, RM_PRIO_MIN + 5, 0, false);
+    if (rm_yield_supported()) {
+        run_threads(coop_thread, RM_PRIO_MIN + 5, 0, false);
+    }
 }
 
 /* Thread i (0 = lowest priority): thread 0 resumes thread 1 and counts;
