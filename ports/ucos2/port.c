@@ -13,8 +13,9 @@
  *   Threads of one rtosmeter level therefore have distinct native priorities:
  *   the first created is the more urgent. A level whose band is full
  *   continues into the next (less urgent) band while that band holds no
- *   thread of its own level (lat.thread.lifecycle puts up to 15 threads on
- *   one level).
+ *   thread of a less urgent level, then takes the free end of the next
+ *   more urgent band (lat.thread.lifecycle puts up to 15 threads on one
+ *   level).
  * - No yield: µC/OS-II has no equal-priority tasks and no round robin, so
  *   rm_thread_yield returns RM_ENOTSUP (tm.cooperative, lat.yield).
  * - MUTEX: OSMutexCreate with a priority-ceiling priority (PCP) reserved
@@ -125,24 +126,38 @@ int rm_uc2_failure(INT8U err, uint32_t timeout)
 }
 
 /* A free native priority for a thread at rtosmeter level `level` (see the
- * bands above), marked taken; -1 if none. Called with the scheduler locked. */
+ * bands above), marked taken; -1 if none. Called with the scheduler locked.
+ * The level's band first, then on into the next less urgent band up to the
+ * first thread of a less urgent level, then back from the end of the next
+ * more urgent band down to the first thread of a more urgent level: the
+ * order of levels always holds. */
+static int rm_uc2_take(unsigned n, int level)
+{
+    rm_uc2_level_of[n] = (INT8U)level;
+    return (int)n;
+}
+
 static int rm_uc2_native_prio(int level)
 {
     if (level == RM_PRIO_RUNNER) {
         if (rm_uc2_level_of[RM_UC2_RUNNER_PRIO] != 0u)
             return -1;
-        rm_uc2_level_of[RM_UC2_RUNNER_PRIO] = (INT8U)level;
-        return RM_UC2_RUNNER_PRIO;
+        return rm_uc2_take(RM_UC2_RUNNER_PRIO, level);
     }
-    unsigned n = RM_UC2_PIPS + 1u + (unsigned)(RM_PRIO_MAX - level) * RM_UC2_BAND;
-    for (; n <= RM_UC2_LAST_PRIO; n++) {
+    const unsigned base = RM_UC2_PIPS + 1u + (unsigned)(RM_PRIO_MAX - level) * RM_UC2_BAND;
+    for (unsigned n = base; n <= RM_UC2_LAST_PRIO; n++) {
         INT8U owner = rm_uc2_level_of[n];
-        if (owner == 0u) {
-            rm_uc2_level_of[n] = (INT8U)level;
-            return (int)n;
-        }
+        if (owner == 0u)
+            return rm_uc2_take(n, level);
         if (owner < (INT8U)level)
-            return -1; /* a less urgent level's thread: no room above it */
+            break; /* a less urgent level's thread: nothing below it */
+    }
+    for (unsigned n = base - 1u; n > RM_UC2_RUNNER_PRIO; n--) {
+        INT8U owner = rm_uc2_level_of[n];
+        if (owner == 0u)
+            return rm_uc2_take(n, level);
+        if (owner > (INT8U)level)
+            break; /* a more urgent level's thread: nothing above it */
     }
     return -1;
 }
