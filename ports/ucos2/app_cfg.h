@@ -20,9 +20,14 @@
 #define OS_TASK_TMR_PRIO (OS_LOWEST_PRIO - 2u)
 
 /* The exception (MSP) stack the Cortex-M ports switch to in OSStartHighRdy,
- * in OS_STK (32-bit) entries. */
+ * in OS_STK (32-bit) entries: each port's own default (256 on ARMv7-M, 128
+ * on ARMv6-M). */
 #ifndef OS_CPU_EXCEPT_STK_SIZE
+#if defined(__ARM_ARCH_6M__)
+#define OS_CPU_EXCEPT_STK_SIZE 128u
+#else
 #define OS_CPU_EXCEPT_STK_SIZE 256u
+#endif
 #endif
 
 #endif /* APP_CFG_H */

@@ -41,15 +41,25 @@
 #define OS_EVENT_MULTI_EN RM_UC_ON_VENDOR
 #define OS_EVENT_NAME_EN RM_UC_ON_VENDOR
 #define OS_LOWEST_PRIO 254u
+/* Kernel object counts: enough for every case; fewer on the Cortex-M0
+ * target (16 KiB of RAM). */
 #ifndef RM_UC_MAX_EVENTS
+#if defined(__ARM_ARCH_6M__)
+#define RM_UC_MAX_EVENTS 8u
+#else
 #define RM_UC_MAX_EVENTS 24u
+#endif
 #endif
 #define OS_MAX_EVENTS RM_UC_MAX_EVENTS
 #define OS_MAX_FLAGS 8u
 #define OS_MAX_MEM_PART 8u
 #define OS_MAX_QS 8u
 #ifndef RM_UC_MAX_TASKS
+#if defined(__ARM_ARCH_6M__)
+#define RM_UC_MAX_TASKS 26u
+#else
 #define RM_UC_MAX_TASKS 32u
+#endif
 #endif
 #define OS_MAX_TASKS RM_UC_MAX_TASKS
 #define OS_SCHED_LOCK_EN 1u
@@ -112,7 +122,7 @@
 #define OS_Q_FLUSH_EN RM_UC_ON_VENDOR
 #define OS_Q_PEND_ABORT_EN RM_UC_ON_VENDOR
 #define OS_Q_POST_EN 1u
-#define OS_Q_POST_FRONT_EN RM_UC_ON_VENDOR
+#define OS_Q_POST_FRONT_EN 1u
 #define OS_Q_POST_OPT_EN RM_UC_ON_VENDOR
 #define OS_Q_QUERY_EN RM_UC_ON_VENDOR
 

@@ -26,7 +26,8 @@
  * - SEM = OSSem (16-bit count), EVENT = OSFlag group (bit 0, set / wait-any
  *   with consume), MAILBOX = OSMbox, QUEUE = OSQ of RM_QUEUE_DEPTH pointers
  *   (the 16-byte message is passed by pointer and copied out by the
- *   receiver: rm_port_inline.h). POOL = OSMem partition. µC/OS-II has no
+ *   receiver: rm_port_inline.h), LIFO = the same queue posted with
+ *   OSQPostFront. POOL = OSMem partition. µC/OS-II has no
  *   general heap, task semaphores or task queues (µC/OS-III has): HEAP,
  *   NOTIFY, THREAD_MSG are unsupported (port.toml says why).
  * - Threads: OSTaskCreateExt with a static stack per slot; the rm_thread
@@ -51,20 +52,43 @@
 #ifndef RM_CPU_HZ
 #define RM_CPU_HZ RM_TS_HZ
 #endif
+/* Sizes: the Cortex-M0 target (micro:bit) has 16 KiB of RAM in all, so the
+ * ARMv6-M build keeps only what the largest case needs (lat.thread.lifecycle:
+ * 20 other threads, X and the runner) with small stacks; the runner, which
+ * writes most records and runs the no-switch bodies, has its own larger
+ * stack. A build may override each with -D. */
+#if defined(__ARM_ARCH_6M__)
+#define RM_UC2_DFLT_THREADS 23u
+#define RM_UC2_DFLT_STACK 320u
+#define RM_UC2_DFLT_RUNNER_STACK 1024u
+#define RM_UC2_DFLT_OBJS 8u
+#define RM_UC2_DFLT_POOLS 2u
+#define RM_UC2_DFLT_ARENA 1024u
+#else
+#define RM_UC2_DFLT_THREADS 28u
+#define RM_UC2_DFLT_STACK 2048u
+#define RM_UC2_DFLT_RUNNER_STACK 2048u
+#define RM_UC2_DFLT_OBJS 24u
+#define RM_UC2_DFLT_POOLS 4u
+#define RM_UC2_DFLT_ARENA 8192u
+#endif
 #ifndef RM_UC2_MAX_THREADS
-#define RM_UC2_MAX_THREADS 28u
+#define RM_UC2_MAX_THREADS RM_UC2_DFLT_THREADS
 #endif
 #ifndef RM_UC2_STACK_BYTES
-#define RM_UC2_STACK_BYTES 2048u
+#define RM_UC2_STACK_BYTES RM_UC2_DFLT_STACK
+#endif
+#ifndef RM_UC2_RUNNER_STACK_BYTES
+#define RM_UC2_RUNNER_STACK_BYTES RM_UC2_DFLT_RUNNER_STACK
 #endif
 #ifndef RM_UC2_MAX_OBJS
-#define RM_UC2_MAX_OBJS 24u
+#define RM_UC2_MAX_OBJS RM_UC2_DFLT_OBJS
 #endif
 #ifndef RM_UC2_MAX_POOLS
-#define RM_UC2_MAX_POOLS 4u
+#define RM_UC2_MAX_POOLS RM_UC2_DFLT_POOLS
 #endif
 #ifndef RM_UC2_POOL_ARENA
-#define RM_UC2_POOL_ARENA 8192u
+#define RM_UC2_POOL_ARENA RM_UC2_DFLT_ARENA
 #endif
 #ifndef RM_UC_VERSION_STR
 #define RM_UC_VERSION_STR "?"
@@ -84,7 +108,9 @@ _Static_assert(RM_UC2_PIPS + 1u + (unsigned)RM_PRIO_MAX * RM_UC2_BAND <= RM_UC2_
                "the priority bands do not fit below OS_LOWEST_PRIO");
 
 static struct rm_thread rm_uc2_threads[RM_UC2_MAX_THREADS];
-static OS_STK rm_uc2_stacks[RM_UC2_MAX_THREADS][RM_UC2_STACK_BYTES / sizeof(OS_STK)]
+static OS_STK rm_uc2_stacks[RM_UC2_MAX_THREADS - 1u][RM_UC2_STACK_BYTES / sizeof(OS_STK)]
+    __attribute__((aligned(8)));
+static OS_STK rm_uc2_runner_stack[RM_UC2_RUNNER_STACK_BYTES / sizeof(OS_STK)]
     __attribute__((aligned(8)));
 static struct rm_obj rm_uc2_objs[RM_UC2_MAX_OBJS];
 static struct rm_pool rm_uc2_pools[RM_UC2_MAX_POOLS];
@@ -173,6 +199,12 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
         struct rm_thread *s = &rm_uc2_threads[i];
         if (!rm_uc2_claim(&s->used))
             continue;
+        /* Slot 0 is the runner's (created first), with its own stack. */
+        const int runner = prio == RM_PRIO_RUNNER;
+        if (runner != (i == 0u)) {
+            s->used = 0u;
+            continue;
+        }
         OSSchedLock();
         int native = rm_uc2_native_prio(prio);
         if (native < 0) {
@@ -182,9 +214,10 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
         }
         s->prio = (INT8U)native;
         s->level = (INT8U)prio;
-        s->stack = rm_uc2_stacks[i];
+        s->stack = runner ? rm_uc2_runner_stack : rm_uc2_stacks[i - 1u];
         *t = s; /* before the task can run and look at it */
-        const unsigned words = RM_UC2_STACK_BYTES / sizeof(OS_STK);
+        const unsigned words =
+            (runner ? sizeof rm_uc2_runner_stack : RM_UC2_STACK_BYTES) / sizeof(OS_STK);
 #if RM_UC_VENDOR
         const INT16U opt = OS_TASK_OPT_STK_CHK | OS_TASK_OPT_STK_CLR;
 #else
@@ -295,7 +328,7 @@ int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner, uint32_t i
 {
     (void)owner; /* no µC/OS-II object is addressed to a task */
     if (kind != RM_OBJ_SEM && kind != RM_OBJ_MUTEX && kind != RM_OBJ_EVENT &&
-        kind != RM_OBJ_MAILBOX && kind != RM_OBJ_QUEUE)
+        kind != RM_OBJ_MAILBOX && kind != RM_OBJ_QUEUE && kind != RM_OBJ_LIFO)
         return RM_ENOTSUP;
     for (unsigned i = 0; i < RM_UC2_MAX_OBJS; i++) {
         struct rm_obj *s = &rm_uc2_objs[i];
@@ -358,6 +391,7 @@ int rm_obj_delete(rm_obj_t o)
         (void)OSMboxDel(o->u.ev, OS_DEL_ALWAYS, &err);
         break;
     case RM_OBJ_QUEUE:
+    case RM_OBJ_LIFO:
         (void)OSQDel(o->u.ev, OS_DEL_ALWAYS, &err);
         break;
     default:
@@ -450,8 +484,10 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI)");
     rm_emit_cfg("mutex", "priority ceiling (PCP reserved per mutex)");
     rm_emit_cfg("messages", "pointer to the 16-byte message, copied out by the receiver");
+    rm_emit_cfg("lifo", "OSQ posted with OSQPostFront");
     rm_emit_cfg("yield", "none: one task per priority");
     rm_emit_cfg_u32("thread_stack_bytes", RM_UC2_STACK_BYTES);
+    rm_emit_cfg_u32("runner_stack_bytes", RM_UC2_RUNNER_STACK_BYTES);
 #if defined(__OPTIMIZE_SIZE__)
     rm_emit_cfg("optimisation", "size (__OPTIMIZE_SIZE__)");
 #elif defined(__OPTIMIZE__)

@@ -42,7 +42,7 @@ struct rm_obj {
     INT8U used;
     INT8U pip; /* MUTEX: the priority-ceiling priority it reserved */
     union {
-        OS_EVENT *ev; /* SEM, MUTEX, MAILBOX, QUEUE */
+        OS_EVENT *ev; /* SEM, MUTEX, MAILBOX, QUEUE, LIFO */
         OS_FLAG_GRP *flags;
     } u;
     void *q_storage[RM_QUEUE_DEPTH];
@@ -183,6 +183,19 @@ RM_UC2_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
         return rm_uc2_failure(err, timeout);
     rm_uc2_copy(msg, p);
     return RM_OK;
+}
+
+/* LIFO: the same queue posted at its front (OSQPostFront, the kernel's
+ * own call: the receiver gets the newest message). */
+RM_UC2_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    INT8U err = OSQPostFront(o->u.ev, (void *)(uintptr_t)msg);
+    return RM_UC2_STATUS(err, RM_NO_WAIT);
+}
+
+RM_UC2_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return rm_queue_wait(o, msg, timeout);
 }
 
 /* ---- memory -------------------------------------------------------------- */

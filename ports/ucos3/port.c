@@ -49,20 +49,43 @@
 #ifndef RM_CPU_HZ
 #define RM_CPU_HZ RM_TS_HZ
 #endif
+/* Sizes: the Cortex-M0 target (micro:bit) has 16 KiB of RAM in all, so the
+ * ARMv6-M build keeps only what the largest case needs (lat.thread.lifecycle:
+ * 20 other threads, X and the runner) with small stacks; the runner, which
+ * writes most records and runs the no-switch bodies, has its own larger
+ * stack. A build may override each with -D. */
+#if defined(__ARM_ARCH_6M__)
+#define RM_UC3_DFLT_THREADS 23u
+#define RM_UC3_DFLT_STACK 320u
+#define RM_UC3_DFLT_RUNNER_STACK 1024u
+#define RM_UC3_DFLT_OBJS 8u
+#define RM_UC3_DFLT_POOLS 2u
+#define RM_UC3_DFLT_ARENA 1024u
+#else
+#define RM_UC3_DFLT_THREADS 28u
+#define RM_UC3_DFLT_STACK 2048u
+#define RM_UC3_DFLT_RUNNER_STACK 2048u
+#define RM_UC3_DFLT_OBJS 24u
+#define RM_UC3_DFLT_POOLS 4u
+#define RM_UC3_DFLT_ARENA 8192u
+#endif
 #ifndef RM_UC3_MAX_THREADS
-#define RM_UC3_MAX_THREADS 28u
+#define RM_UC3_MAX_THREADS RM_UC3_DFLT_THREADS
 #endif
 #ifndef RM_UC3_STACK_BYTES
-#define RM_UC3_STACK_BYTES 2048u
+#define RM_UC3_STACK_BYTES RM_UC3_DFLT_STACK
+#endif
+#ifndef RM_UC3_RUNNER_STACK_BYTES
+#define RM_UC3_RUNNER_STACK_BYTES RM_UC3_DFLT_RUNNER_STACK
 #endif
 #ifndef RM_UC3_MAX_OBJS
-#define RM_UC3_MAX_OBJS 24u
+#define RM_UC3_MAX_OBJS RM_UC3_DFLT_OBJS
 #endif
 #ifndef RM_UC3_MAX_POOLS
-#define RM_UC3_MAX_POOLS 4u
+#define RM_UC3_MAX_POOLS RM_UC3_DFLT_POOLS
 #endif
 #ifndef RM_UC3_POOL_ARENA
-#define RM_UC3_POOL_ARENA 8192u
+#define RM_UC3_POOL_ARENA RM_UC3_DFLT_ARENA
 #endif
 #ifndef RM_UC_VERSION_STR
 #define RM_UC_VERSION_STR "?"
@@ -88,7 +111,9 @@ _Static_assert(RM_UC3_PRIO(RM_PRIO_MIN) < OS_CFG_TMR_TASK_PRIO,
                "rtosmeter's priorities must stay above the kernel's own tasks");
 
 static struct rm_thread rm_uc3_threads[RM_UC3_MAX_THREADS];
-static CPU_STK rm_uc3_stacks[RM_UC3_MAX_THREADS][RM_UC3_STACK_BYTES / sizeof(CPU_STK)]
+static CPU_STK rm_uc3_stacks[RM_UC3_MAX_THREADS - 1u][RM_UC3_STACK_BYTES / sizeof(CPU_STK)]
+    __attribute__((aligned(8)));
+static CPU_STK rm_uc3_runner_stack[RM_UC3_RUNNER_STACK_BYTES / sizeof(CPU_STK)]
     __attribute__((aligned(8)));
 static struct rm_obj rm_uc3_objs[RM_UC3_MAX_OBJS];
 static struct rm_pool rm_uc3_pools[RM_UC3_MAX_POOLS];
@@ -132,9 +157,16 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
         struct rm_thread *s = &rm_uc3_threads[i];
         if (!rm_uc3_claim(&s->used))
             continue;
-        s->stack = rm_uc3_stacks[i];
+        /* Slot 0 is the runner's (created first), with its own stack. */
+        const int runner = prio == RM_PRIO_RUNNER;
+        if (runner != (i == 0u)) {
+            s->used = 0u;
+            continue;
+        }
+        s->stack = runner ? rm_uc3_runner_stack : rm_uc3_stacks[i - 1u];
         *t = s; /* before the task can run and look at it */
-        const CPU_STK_SIZE words = RM_UC3_STACK_BYTES / sizeof(CPU_STK);
+        const CPU_STK_SIZE words =
+            (runner ? sizeof rm_uc3_runner_stack : RM_UC3_STACK_BYTES) / sizeof(CPU_STK);
 #if RM_UC_VENDOR
         const OS_OPT opt = OS_OPT_TASK_STK_CHK | OS_OPT_TASK_STK_CLR;
 #else
@@ -414,6 +446,7 @@ void rm_port_describe(void)
     rm_emit_cfg("thread_msg", "task message queue (OSTaskQPost/OSTaskQPend)");
     rm_emit_cfg_u32("isr_stack_bytes", OS_CFG_ISR_STK_SIZE * sizeof(CPU_STK));
     rm_emit_cfg_u32("thread_stack_bytes", RM_UC3_STACK_BYTES);
+    rm_emit_cfg_u32("runner_stack_bytes", RM_UC3_RUNNER_STACK_BYTES);
 #if defined(__OPTIMIZE_SIZE__)
     rm_emit_cfg("optimisation", "size (__OPTIMIZE_SIZE__)");
 #elif defined(__OPTIMIZE__)
