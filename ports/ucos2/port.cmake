@@ -27,7 +27,7 @@ if(_rm_uc_arch STREQUAL "ARMv7-M")
 else()
   set(_rm_uc_asm "${_rm_uc_port}/GNU/os_cpu_a.s")
 endif()
-foreach(_f "${_rm_uc_port}/os_cpu_c.c" "${_rm_uc_asm}")
+foreach(_f "${_rm_uc_port}/os_cpu_c.c" "${_rm_uc_asm}" "${_rm_uc_port}/GNU/os_dbg.c")
   if(NOT EXISTS "${_f}")
     message(FATAL_ERROR "Error: the uC/OS-II tree at '${RM_SOURCE_DIR}' has no "
                         "${_f} (ports/ucos2/port.cmake). Use a full uC-OS2 clone.")
@@ -43,6 +43,7 @@ add_library(ucos2_kernel STATIC
   "${RM_SOURCE_DIR}/Source/ucos_ii.c"
   "${_rm_uc_port}/os_cpu_c.c"
   "${_rm_uc_asm}"
+  "${_rm_uc_port}/GNU/os_dbg.c"
   "${CMAKE_CURRENT_LIST_DIR}/app_hooks.c")
 rm_uc_preprocess_asm("${_rm_uc_asm}")
 target_include_directories(ucos2_kernel SYSTEM PUBLIC
