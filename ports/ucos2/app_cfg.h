@@ -19,15 +19,9 @@
 
 #define OS_TASK_TMR_PRIO (OS_LOWEST_PRIO - 2u)
 
-/* The exception (MSP) stack the Cortex-M ports switch to in OSStartHighRdy,
- * in OS_STK (32-bit) entries: each port's own default (256 on ARMv7-M, 128
- * on ARMv6-M). */
-#ifndef OS_CPU_EXCEPT_STK_SIZE
-#if defined(__ARM_ARCH_6M__)
-#define OS_CPU_EXCEPT_STK_SIZE 128u
-#else
-#define OS_CPU_EXCEPT_STK_SIZE 256u
-#endif
-#endif
+/* The exception (MSP) stack the Cortex-M ports switch to in OSStartHighRdy:
+ * port.c points OS_CPU_ExceptStkBase at the target's main stack (the reset
+ * MSP, free once OSStart has run), so the kernel's own array is minimal. */
+#define OS_CPU_EXCEPT_STK_SIZE 8u
 
 #endif /* APP_CFG_H */

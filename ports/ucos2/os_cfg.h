@@ -13,12 +13,13 @@
  * Both profiles share what the port needs to exist at all, and say so here:
  * - OS_TICKS_PER_SEC 1000 (the template has 100; fairness rule: the same
  *   1000 Hz tick for every port);
- * - OS_LOWEST_PRIO 254 (the template has 63): µC/OS-II gives every task its
+ * - OS_LOWEST_PRIO 254, 130 on ARMv6-M (the template has 63): µC/OS-II gives every task its
  *   own priority, and the port maps rtosmeter's 31 shared levels onto bands
  *   of native priorities (port.c);
  * - OS_CPU_HOOKS_EN and OS_TASK_SW_HOOK_EN 1: the Cortex-M port's hooks set
  *   up the exception stack and save the FPU registers on a switch;
- * - the object counts (enough for every case).
+ * - the object counts (enough for every case) and, on the Cortex-M0 target
+ *   (16 KiB of RAM), smaller tables and idle stack.
  */
 #ifndef OS_CFG_H
 #define OS_CFG_H
@@ -40,23 +41,33 @@
 #define OS_DEBUG_EN RM_UC_ON_VENDOR
 #define OS_EVENT_MULTI_EN RM_UC_ON_VENDOR
 #define OS_EVENT_NAME_EN RM_UC_ON_VENDOR
+#if defined(__ARM_ARCH_6M__)
+#define OS_LOWEST_PRIO 130u /* priority bands of 4: port.c */
+#else
 #define OS_LOWEST_PRIO 254u
+#endif
 /* Kernel object counts: enough for every case; fewer on the Cortex-M0
  * target (16 KiB of RAM). */
 #ifndef RM_UC_MAX_EVENTS
 #if defined(__ARM_ARCH_6M__)
-#define RM_UC_MAX_EVENTS 8u
+#define RM_UC_MAX_EVENTS 6u
 #else
 #define RM_UC_MAX_EVENTS 24u
 #endif
 #endif
 #define OS_MAX_EVENTS RM_UC_MAX_EVENTS
+#if defined(__ARM_ARCH_6M__)
+#define OS_MAX_FLAGS 2u
+#define OS_MAX_MEM_PART 1u
+#define OS_MAX_QS 3u
+#else
 #define OS_MAX_FLAGS 8u
 #define OS_MAX_MEM_PART 8u
 #define OS_MAX_QS 8u
+#endif
 #ifndef RM_UC_MAX_TASKS
 #if defined(__ARM_ARCH_6M__)
-#define RM_UC_MAX_TASKS 26u
+#define RM_UC_MAX_TASKS 15u
 #else
 #define RM_UC_MAX_TASKS 32u
 #endif
@@ -70,7 +81,11 @@
 /* ---- task stack sizes (OS_STK entries) ---------------------------------- */
 #define OS_TASK_TMR_STK_SIZE 128u
 #define OS_TASK_STAT_STK_SIZE 128u
+#if defined(__ARM_ARCH_6M__)
+#define OS_TASK_IDLE_STK_SIZE 64u
+#else
 #define OS_TASK_IDLE_STK_SIZE 128u
+#endif
 
 /* ---- task management ------------------------------------------------- */
 #define OS_TASK_CHANGE_PRIO_EN 1u

@@ -6,7 +6,8 @@
  * - Priorities: µC/OS-II gives every task its own priority (0 most urgent,
  *   OS_LOWEST_PRIO = 254 the idle task, 253 the statistics task, 252 the
  *   timer task) and addresses a task by it. rtosmeter's levels map onto
- *   bands of RM_UC2_BAND native priorities, most urgent first:
+ *   bands of RM_UC2_BAND (8; 4 on ARMv6-M) native priorities, most urgent
+ *   first:
  *     0 .. RM_UC2_PIPS-1       mutex priority ceilings (one per mutex)
  *     RM_UC2_PIPS              the runner (RM_PRIO_RUNNER)
  *     RM_PRIO_MAX .. MIN       RM_UC2_BAND natives each, in creation order
@@ -53,17 +54,18 @@
 #define RM_CPU_HZ RM_TS_HZ
 #endif
 /* Sizes: the Cortex-M0 target (micro:bit) has 16 KiB of RAM in all, so the
- * ARMv6-M build keeps only what the largest case needs (lat.thread.lifecycle:
- * 20 other threads, X and the runner) with small stacks; the runner, which
+ * ARMv6-M build has 12 threads (the runner and 11: irq's 8 load tasks and
+ * its measuring task fit, lat.thread.lifecycle's layouts of 15 and 20 other
+ * threads do not) with small stacks, one pool of 4 blocks; the runner, which
  * writes most records and runs the no-switch bodies, has its own larger
  * stack. A build may override each with -D. */
 #if defined(__ARM_ARCH_6M__)
-#define RM_UC2_DFLT_THREADS 23u
+#define RM_UC2_DFLT_THREADS 12u
 #define RM_UC2_DFLT_STACK 320u
 #define RM_UC2_DFLT_RUNNER_STACK 1024u
 #define RM_UC2_DFLT_OBJS 8u
-#define RM_UC2_DFLT_POOLS 2u
-#define RM_UC2_DFLT_ARENA 1024u
+#define RM_UC2_DFLT_POOLS 1u
+#define RM_UC2_DFLT_ARENA 512u
 #else
 #define RM_UC2_DFLT_THREADS 28u
 #define RM_UC2_DFLT_STACK 2048u
@@ -98,7 +100,11 @@
 #endif
 
 #define RM_UC2_PIPS 4u
+#if defined(__ARM_ARCH_6M__)
+#define RM_UC2_BAND 4u /* 12 threads at most: a smaller priority table */
+#else
 #define RM_UC2_BAND 8u
+#endif
 #define RM_UC2_RUNNER_PRIO RM_UC2_PIPS
 /* The least urgent native priority a thread may take (the timer task's is
  * OS_LOWEST_PRIO - 2). */
@@ -106,6 +112,9 @@
 
 _Static_assert(RM_UC2_PIPS + 1u + (unsigned)RM_PRIO_MAX * RM_UC2_BAND <= RM_UC2_LAST_PRIO + 1u,
                "the priority bands do not fit below OS_LOWEST_PRIO");
+
+extern uint32_t __stack_top[]; /* the target's linker script: top of RAM */
+#define rm_uc_stack_top __stack_top
 
 static struct rm_thread rm_uc2_threads[RM_UC2_MAX_THREADS];
 static OS_STK rm_uc2_stacks[RM_UC2_MAX_THREADS - 1u][RM_UC2_STACK_BYTES / sizeof(OS_STK)]
@@ -447,6 +456,10 @@ int main(void)
 {
     rm_target_init();
     OSInit();
+    /* The exception stack (MSP once OSStart has run) is the target's main
+     * stack, which nothing uses after OSStart, as on FreeRTOS and ThreadX:
+     * the kernel's own OS_CPU_ExceptStk is then left minimal (app_cfg.h). */
+    OS_CPU_ExceptStkBase = (OS_STK *)(uintptr_t)rm_uc_stack_top;
     rm_thread_t runner;
     if (rm_thread_create(&runner, "runner", rm_uc2_runner_start, NULL, RM_PRIO_RUNNER, 0) !=
         RM_OK) {
@@ -471,8 +484,10 @@ void rm_port_describe(void)
     rm_emit_cfg("time_slicing", "none (one task per priority)");
     rm_emit_cfg_u32("tick_hz", OS_TICKS_PER_SEC);
     rm_emit_cfg_u32("lowest_prio", OS_LOWEST_PRIO);
-    rm_emit_cfg("priority_map", "levels in bands of 8 native priorities, runner 4, "
-                                "mutex ceilings 0..3");
+    rm_emit_cfg_u32("priority_band", RM_UC2_BAND);
+    rm_emit_cfg("priority_map", "levels in bands of priority_band native priorities, "
+                                "runner 4, mutex ceilings 0..3");
+    rm_emit_cfg("exception_stack", "the target's main stack");
     rm_emit_cfg("arg_checking", OS_ARG_CHK_EN ? "on" : "off");
     rm_emit_cfg("stat_task", OS_TASK_STAT_EN ? "on" : "off");
     rm_emit_cfg("stack_checking", OS_TASK_STAT_STK_CHK_EN ? "on (statistics task)" : "off");

@@ -50,17 +50,18 @@
 #define RM_CPU_HZ RM_TS_HZ
 #endif
 /* Sizes: the Cortex-M0 target (micro:bit) has 16 KiB of RAM in all, so the
- * ARMv6-M build keeps only what the largest case needs (lat.thread.lifecycle:
- * 20 other threads, X and the runner) with small stacks; the runner, which
+ * ARMv6-M build has 12 threads (the runner and 11: irq's 8 load tasks and
+ * its measuring task fit, lat.thread.lifecycle's layouts of 15 and 20 other
+ * threads do not) with small stacks, one pool of 4 blocks; the runner, which
  * writes most records and runs the no-switch bodies, has its own larger
  * stack. A build may override each with -D. */
 #if defined(__ARM_ARCH_6M__)
-#define RM_UC3_DFLT_THREADS 23u
+#define RM_UC3_DFLT_THREADS 12u
 #define RM_UC3_DFLT_STACK 320u
 #define RM_UC3_DFLT_RUNNER_STACK 1024u
 #define RM_UC3_DFLT_OBJS 8u
-#define RM_UC3_DFLT_POOLS 2u
-#define RM_UC3_DFLT_ARENA 1024u
+#define RM_UC3_DFLT_POOLS 1u
+#define RM_UC3_DFLT_ARENA 512u
 #else
 #define RM_UC3_DFLT_THREADS 28u
 #define RM_UC3_DFLT_STACK 2048u
@@ -109,6 +110,8 @@
 
 _Static_assert(RM_UC3_PRIO(RM_PRIO_MIN) < OS_CFG_TMR_TASK_PRIO,
                "rtosmeter's priorities must stay above the kernel's own tasks");
+
+extern uint32_t __stack_top[]; /* the target's linker script: top of RAM */
 
 static struct rm_thread rm_uc3_threads[RM_UC3_MAX_THREADS];
 static CPU_STK rm_uc3_stacks[RM_UC3_MAX_THREADS - 1u][RM_UC3_STACK_BYTES / sizeof(CPU_STK)]
@@ -393,6 +396,10 @@ int main(void)
 #if OS_CFG_APP_HOOKS_EN > 0u
     rm_uc3_set_app_hooks();
 #endif
+    /* The exception stack (MSP once OSStart has run) is the target's main
+     * stack, which nothing uses after OSStart, as on FreeRTOS and ThreadX:
+     * the kernel's own ISR stack is then left minimal (os_cfg_app.h). */
+    OS_CPU_ExceptStkBase = (CPU_STK *)(uintptr_t)__stack_top;
     rm_thread_t runner;
     if (rm_thread_create(&runner, "runner", rm_uc3_runner_start, NULL, RM_PRIO_RUNNER, 0) !=
         RM_OK) {
@@ -444,7 +451,7 @@ void rm_port_describe(void)
     rm_emit_cfg("lifo", "OS_Q posted with OS_OPT_POST_LIFO");
     rm_emit_cfg("notify", "task semaphore (OSTaskSemPost/OSTaskSemPend)");
     rm_emit_cfg("thread_msg", "task message queue (OSTaskQPost/OSTaskQPend)");
-    rm_emit_cfg_u32("isr_stack_bytes", OS_CFG_ISR_STK_SIZE * sizeof(CPU_STK));
+    rm_emit_cfg("exception_stack", "the target's main stack");
     rm_emit_cfg_u32("thread_stack_bytes", RM_UC3_STACK_BYTES);
     rm_emit_cfg_u32("runner_stack_bytes", RM_UC3_RUNNER_STACK_BYTES);
 #if defined(__OPTIMIZE_SIZE__)
