@@ -60,7 +60,7 @@ int rm_uc2_failure(INT8U err, uint32_t timeout) __attribute__((const));
     ((err) == OS_ERR_NONE ? RM_OK : rm_uc2_failure((err), (timeout)))
 #define RM_UC2_TICKS(timeout) ((timeout) == RM_FOREVER ? 0u : (INT32U)(timeout))
 
-RM_UC2_INLINE void rm_uc2_copy(rm_msg_t *to, const void *from)
+RM_UC2_INLINE void ucos2_msg_copy(rm_msg_t *to, const void *from)
 {
     *to = *(const rm_msg_t *)from;
 }
@@ -161,7 +161,7 @@ RM_UC2_INLINE int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
     }
     if (err != OS_ERR_NONE)
         return rm_uc2_failure(err, timeout);
-    rm_uc2_copy(msg, p);
+    ucos2_msg_copy(msg, p);
     return RM_OK;
 }
 
@@ -181,7 +181,7 @@ RM_UC2_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
         p = OSQPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
     if (err != OS_ERR_NONE)
         return rm_uc2_failure(err, timeout);
-    rm_uc2_copy(msg, p);
+    ucos2_msg_copy(msg, p);
     return RM_OK;
 }
 

@@ -61,7 +61,7 @@ int rm_uc3_failure(OS_ERR err, uint32_t timeout) __attribute__((const));
 #define RM_UC3_PEND_OPT(timeout) \
     ((timeout) == RM_NO_WAIT ? OS_OPT_PEND_NON_BLOCKING : OS_OPT_PEND_BLOCKING)
 
-RM_UC3_INLINE int rm_uc3_take_msg(rm_msg_t *to, const void *from, OS_ERR err,
+RM_UC3_INLINE int ucos3_take_msg(rm_msg_t *to, const void *from, OS_ERR err,
                                   uint32_t timeout)
 {
     if (err != OS_ERR_NONE)
@@ -160,7 +160,7 @@ RM_UC3_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
     OS_MSG_SIZE size;
     void *p = OSQPend(&o->u.q, RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), &size, NULL,
                       &err);
-    return rm_uc3_take_msg(msg, p, err, timeout);
+    return ucos3_take_msg(msg, p, err, timeout);
 }
 
 /* LIFO: the same queue posted at its head (OS_OPT_POST_LIFO, the kernel's
@@ -208,7 +208,7 @@ RM_UC3_INLINE int rm_thread_msg_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout
     OS_ERR err;
     OS_MSG_SIZE size;
     void *p = OSTaskQPend(RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), &size, NULL, &err);
-    return rm_uc3_take_msg(msg, p, err, timeout);
+    return ucos3_take_msg(msg, p, err, timeout);
 }
 
 /* ---- memory -------------------------------------------------------------- */

@@ -1,0 +1,60 @@
+"""What the tests of the µC/OS-II and µC/OS-III ports share (not a test module).
+
+Both ports run the same checks: every group on QEMU MPS2-AN386 (default
+kernel profile, twice: the streams are bit-identical under -icount), the
+vendor profile on the Cortex-M7, and the Cortex-M0 (micro:bit, 16 KiB of RAM).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rtos_ports import case_passes, check_streams, run_port
+
+from rtosmeter.catalog import Catalog
+from rtosmeter.protocol import ParsedStream
+from rtosmeter.runners.base import RunRequest
+from rtosmeter.runners.qemu import QemuRunner
+
+# The cases that need more than the 12 threads of the Cortex-M0 build
+# (ports/ucos*/port.c: 16 KiB of RAM) fail there, saying why.
+M0_TOO_MANY_THREADS = {"lat.thread.lifecycle": "15 and 20 other threads need > 12 threads"}
+
+
+def run_an386(tmp_path: Path, port: str, tree: str, catalog: Catalog,
+              exceptions: dict[str, str] | None = None) -> dict[str, ParsedStream]:
+    """All groups on an386 (quick profile), then each firmware again: the
+    second QEMU run must give the same stream, byte for byte."""
+    first = run_port(tmp_path, port, "qemu-mps2-an386", tree)
+    streams = check_streams(first, catalog, port, exceptions)
+    case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
+    case_passes(streams["tm_sched"], "tm.preemptive")
+    case_passes(streams["tm_ipc"], "tm.message")
+    build = tmp_path / "build" / port / "qemu-mps2-an386" / "quick"
+    runner = QemuRunner()
+    for group, data in first.items():
+        again = runner.run(RunRequest(executable=build / f"rm_{group}.elf",
+                                      target="qemu-mps2-an386", machine="mps2-an386"))
+        assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
+    return streams
+
+
+def signal_wait_kinds(parsed: ParsedStream) -> set[str]:
+    """The sw.<kind> cases that ran with all four scenarios measured."""
+    kinds = set()
+    for case in parsed.cases:
+        if case.id.startswith("sw.") and case.status == "ok":
+            names = {s.name for s in case.series}
+            assert {"s1", "s2", "s3", "s4"} <= names, (case.id, names)
+            kinds.add(case.id.removeprefix("sw."))
+    return kinds
+
+
+def run_m0(tmp_path: Path, port: str, tree: str, catalog: Catalog,
+           exceptions: dict[str, str] | None = None) -> dict[str, ParsedStream]:
+    streams = check_streams(run_port(tmp_path, port, "qemu-microbit", tree), catalog, port,
+                            {**M0_TOO_MANY_THREADS, **(exceptions or {})})
+    life = next(c for c in streams["lat_lifecycle"].cases if c.id == "lat.thread.lifecycle")
+    assert life.status == "failed" and "rm_thread_create (other threads)" in life.reason, life
+    assert streams["tm_sched"].config["ucos.arch"] == "ARMv6-M"
+    return streams
