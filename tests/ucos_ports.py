@@ -44,7 +44,7 @@ def signal_wait_kinds(parsed: ParsedStream) -> set[str]:
     kinds = set()
     for case in parsed.cases:
         if case.id.startswith("sw.") and case.status == "ok":
-            names = {s.name for s in case.series}
+            names = set(case.series)
             assert {"s1", "s2", "s3", "s4"} <= names, (case.id, names)
             kinds.add(case.id.removeprefix("sw."))
     return kinds
