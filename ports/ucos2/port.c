@@ -17,13 +17,15 @@
  *   thread of a less urgent level, then takes the free end of the next
  *   more urgent band (lat.thread.lifecycle puts up to 15 threads on one
  *   level).
+ * - sleep_until: µC/OS-II has no absolute delay: OSTimeGet + OSTimeDly of
+ *   the remaining ticks stands in (CFG stand_in.SLEEP_UNTIL).
  * - No yield: µC/OS-II has no equal-priority tasks and no round robin, so
  *   rm_thread_yield returns RM_ENOTSUP (tm.cooperative, lat.yield).
  * - MUTEX: OSMutexCreate with a priority-ceiling priority (PCP) reserved
  *   from the ceiling band: µC/OS-II raises a mutex owner to the PCP when a
- *   more urgent task waits, its form of priority inheritance
- *   (MUTEX_INHERIT). rm_thread_priority reports a raised owner as
- *   RM_PRIO_RUNNER (above every rtosmeter level).
+ *   more urgent task waits: the stand-in for priority inheritance
+ *   (MUTEX_INHERIT, CFG stand_in.MUTEX_INHERIT). rm_thread_priority
+ *   reports a raised owner as RM_PRIO_RUNNER (above every rtosmeter level).
  * - SEM = OSSem (16-bit count), EVENT = OSFlag group (bit 0, set / wait-any
  *   with consume), MAILBOX = OSMbox, QUEUE = OSQ of RM_QUEUE_DEPTH pointers
  *   (the 16-byte message is passed by pointer and copied out by the
@@ -498,6 +500,11 @@ void rm_port_describe(void)
     rm_emit_cfg("trace", OS_TRACE_EN ? "on" : "off");
     rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI)");
     rm_emit_cfg("mutex", "priority ceiling (PCP reserved per mutex)");
+    rm_emit_cfg("stand_in.MUTEX_INHERIT",
+                "priority ceiling: a waiting task raises the owner to the mutex's reserved "
+                "ceiling priority, above every task (uC/OS-II has no priority inheritance)");
+    rm_emit_cfg("stand_in.SLEEP_UNTIL", "OSTimeGet + OSTimeDly of the remaining ticks "
+                                        "(uC/OS-II has no absolute delay)");
     rm_emit_cfg("messages", "pointer to the 16-byte message, copied out by the receiver");
     rm_emit_cfg("lifo", "OSQ posted with OSQPostFront");
     rm_emit_cfg("yield", "none: one task per priority");

@@ -31,6 +31,11 @@
  *   functions have the kernel's task signature and are passed as they are.
  *   RM_THREAD_SUSPENDED: created and suspended with the scheduler locked.
  *   µC/OS-III nests suspensions: every case suspends and resumes in pairs.
+ * - sleep_until: OSTimeGet + OSTimeDly of the remaining ticks (CFG
+ *   stand_in.SLEEP_UNTIL): the kernel's absolute delay (OS_OPT_TIME_MATCH)
+ *   waits 2^32 ticks for a wake time already passed, and its periodic one
+ *   (OS_OPT_TIME_PERIODIC) keeps its own base in the TCB and skips missed
+ *   periods, where port.h asks for no sleep on a passed wake time.
  * - Tick: SysTick at OS_CFG_TICK_RATE_HZ = 1000, started by the runner
  *   thread (OS_CPU_SysTickInit, as the kernel requires from the first
  *   task). Idle: the kernel's idle task spins (no WFI).
@@ -447,6 +452,9 @@ void rm_port_describe(void)
     rm_emit_cfg("trace", OS_CFG_TRACE_EN ? "on" : "off");
     rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI)");
     rm_emit_cfg("mutex", "priority inheritance");
+    rm_emit_cfg("stand_in.SLEEP_UNTIL", "OSTimeGet + OSTimeDly of the remaining ticks "
+                                        "(OS_OPT_TIME_MATCH would wait 2^32 ticks for a "
+                                        "passed wake time)");
     rm_emit_cfg("messages", "pointer to the 16-byte message, copied out by the receiver");
     rm_emit_cfg("lifo", "OS_Q posted with OS_OPT_POST_LIFO");
     rm_emit_cfg("notify", "task semaphore (OSTaskSemPost/OSTaskSemPend)");
