@@ -78,7 +78,8 @@ static inline void rm_stop_threads(rm_thread_t *t, unsigned n)
  * the port has a yield: the runner is alone at its priority, so its yield
  * does nothing where there is one, and returns RM_ENOTSUP where the kernel
  * has none (uC/OS-II: one task per priority). Then the case is unsupported,
- * with the reason, instead of a number from threads that never switch. */
+ * with the reason, instead of a number from threads that never switch
+ * (lat.yield, tm.cooperative, irq.blocking, whose hammers take turns). */
 static inline bool rm_yield_supported(void)
 {
     if (rm_thread_yield() == RM_ENOTSUP) {
