@@ -3,10 +3,11 @@ section 3), built and run for real: bare metal on QEMU MPS2-AN386 always,
 FreeRTOS, ThreadX, uC/OS-II and uC/OS-III on the same machine when their
 trees are given (RTOSMETER_FREERTOS, RTOSMETER_THREADX, RTOSMETER_UCOS2,
 RTOSMETER_UCOS3; the tests skip otherwise), POSIX on the host. Each QEMU
-port runs twice: under -icount the streams must be byte-identical. The assertions are properties of the figures the firmware
-computed: a latency series per task count, no event lost at the reported
-interrupt rate and some lost above it, the loaded irq.blocking latency not
-below its idle baseline.
+port runs twice: under -icount the streams must be byte-identical. The
+assertions are properties of the figures the firmware computed: a latency
+series per task count, no event lost at the reported interrupt rate and
+some lost above it, the loaded irq.blocking latency not below its idle
+baseline.
 """
 
 from __future__ import annotations
