@@ -27,8 +27,12 @@
 #define RM_NOTIFY_INDEX 0u
 #define RM_FLAGS_INDEX 1u
 
-_Static_assert((TickType_t)portMAX_DELAY == (TickType_t)RM_FOREVER,
-               "RM_FOREVER must be portMAX_DELAY: use 32-bit FreeRTOS ticks");
+/* RM_FOREVER is portMAX_DELAY wherever ticks are 32 bits (the Cortex-M
+ * ports): the conversion below is then nothing. The POSIX simulator's ticks
+ * are unsigned long, so there RM_FOREVER is widened. */
+_Static_assert(sizeof(TickType_t) > sizeof(uint32_t) ||
+                   (TickType_t)portMAX_DELAY == (TickType_t)RM_FOREVER,
+               "RM_FOREVER must be portMAX_DELAY with 32-bit FreeRTOS ticks");
 
 struct rm_thread {
     TaskHandle_t task;
@@ -61,6 +65,14 @@ struct rm_pool {
  * the kernel call with the failure path out of line (no extra branch). */
 #define RM_FR_OK(cond) __builtin_expect((cond), 1)
 
+RM_FR_INLINE TickType_t rm_fr_ticks(uint32_t timeout)
+{
+    if (sizeof(TickType_t) > sizeof(uint32_t) && timeout == RM_FOREVER) {
+        return portMAX_DELAY;
+    }
+    return (TickType_t)timeout;
+}
+
 /* ---- threads ---------------------------------------------------------- */
 RM_FR_INLINE int rm_thread_suspend(rm_thread_t t)
 {
@@ -90,7 +102,7 @@ RM_FR_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_FR_OK(xSemaphoreTake(o->h.sem, timeout) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+    return RM_FR_OK(xSemaphoreTake(o->h.sem, rm_fr_ticks(timeout)) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
 }
 
 RM_FR_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
@@ -102,7 +114,7 @@ RM_FR_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_FR_OK(xSemaphoreTake(o->h.sem, timeout) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+    return RM_FR_OK(xSemaphoreTake(o->h.sem, rm_fr_ticks(timeout)) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
 }
 
 RM_FR_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
@@ -115,7 +127,7 @@ RM_FR_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_FR_OK((xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, timeout) & 1u) != 0u)
+    return RM_FR_OK((xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, rm_fr_ticks(timeout)) & 1u) != 0u)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -127,7 +139,7 @@ RM_FR_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_FR_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return RM_FR_OK(xQueueReceive(o->h.queue, msg, timeout) == pdTRUE) ? RM_OK
+    return RM_FR_OK(xQueueReceive(o->h.queue, msg, rm_fr_ticks(timeout)) == pdTRUE) ? RM_OK
                                                               : RM_FR_WAIT_FAILED(timeout);
 }
 
@@ -139,7 +151,7 @@ RM_FR_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_FR_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return RM_FR_OK(xQueueReceive(o->h.queue, msg, timeout) == pdTRUE) ? RM_OK
+    return RM_FR_OK(xQueueReceive(o->h.queue, msg, rm_fr_ticks(timeout)) == pdTRUE) ? RM_OK
                                                               : RM_FR_WAIT_FAILED(timeout);
 }
 
@@ -151,7 +163,7 @@ RM_FR_INLINE int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_FR_INLINE int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return RM_FR_OK(xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, timeout) == RM_MSG_SIZE)
+    return RM_FR_OK(xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, rm_fr_ticks(timeout)) == RM_MSG_SIZE)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -164,7 +176,7 @@ RM_FR_INLINE int rm_msgbuf_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_FR_INLINE int rm_msgbuf_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return RM_FR_OK(xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, timeout) == RM_MSG_SIZE)
+    return RM_FR_OK(xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, rm_fr_ticks(timeout)) == RM_MSG_SIZE)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -180,7 +192,7 @@ RM_FR_INLINE int rm_notify_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_notify_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o, (void)msg;
-    return RM_FR_OK(ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, timeout) != 0u)
+    return RM_FR_OK(ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, rm_fr_ticks(timeout)) != 0u)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -197,7 +209,7 @@ RM_FR_INLINE int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeou
 {
     (void)o, (void)msg;
     uint32_t bits = 0u;
-    return RM_FR_OK(xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, &bits, timeout) == pdTRUE)
+    return RM_FR_OK(xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, &bits, rm_fr_ticks(timeout)) == pdTRUE)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }

@@ -4,7 +4,9 @@
  * only by a port that does not provide its own, is a signal (SIGUSR1)
  * whose handler calls the installed benchmark handler.
  */
+#ifndef _GNU_SOURCE /* a kernel's build may pass it (ThreadX on Linux) */
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
