@@ -37,7 +37,7 @@ from rtosmeter.build import PACKAGES, BuildResult, BuildSpec, build, compiler_fo
 from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import Campaign, Definitions, Params, Target
 from rtosmeter.errors import ToolMissing, UserError
-from rtosmeter.protocol import ParsedStream, parse_stream
+from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
 from rtosmeter.runners.base import Runner, RunOutcome, RunRequest
 from rtosmeter.sources import SourceMissing, SourceTree, find_source
 from rtosmeter.store import Store
@@ -367,6 +367,7 @@ class Scheduler:
     def _store_execution(self, run_id: int, result: JobResult) -> None:
         job, outcome = result.job, result.outcome
         parsed = _filter_cases(parse_stream(outcome.stream), job.combo.bench)
+        name_missing(parsed, {cap.bit: name for name, cap in self.catalog.caps.items()})
         status, error = _execution_status(outcome, parsed)
         runner = dict(outcome.info)
         runner.setdefault("runner", job.target.kind)
