@@ -5,6 +5,7 @@ run in qemu-system-arm under -icount."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,9 +14,11 @@ from elftools.elf.elffile import ELFFile
 
 from rtosmeter import analysis
 from rtosmeter.catalog import load_catalog
-from rtosmeter.protocol import parse_stream
+from rtosmeter.definitions import Definitions
+from rtosmeter.protocol import name_missing, parse_stream
+from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunOutcome, RunRequest
-from rtosmeter.runners.qemu import QemuRunner, qemu_command
+from rtosmeter.runners.qemu import qemu_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cortexm_firmware as fw
@@ -37,10 +40,18 @@ def irq_an385(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     cases=fw.ROOT / "bench" / "cases")["irq"]
 
 
+DEFS = Definitions.load(fw.ROOT)
+
+
+def request(elf: Path, machine: str = "mps2-an385", icount: bool = True,
+            **kw: float) -> RunRequest:
+    target = replace(DEFS.target(f"qemu-{machine}"), wall_limit_s=kw.get("wall", 30.0),
+                     guest_limit_s=kw.get("guest", 10.0))
+    return RunRequest(elf, target, icount)
+
+
 def run(elf: Path, machine: str = "mps2-an385", **kw: float) -> RunOutcome:
-    req = RunRequest(elf, f"qemu-{machine}", machine=machine, icount_shift=6,
-                     wall_limit_s=kw.get("wall", 30.0), guest_limit_s=kw.get("guest", 10.0))
-    return QemuRunner().run(req)
+    return run_once(request(elf, machine, **kw))
 
 
 def test_same_firmware_twice_gives_identical_streams(irq_an385: Path) -> None:
@@ -60,6 +71,7 @@ def test_same_firmware_twice_gives_identical_streams(irq_an385: Path) -> None:
     blocking = ids["irq.blocking"]
     needs = catalog.caps_mask(next(c for c in catalog.cases if c.id == "irq.blocking").needs)
     assert blocking.missing == needs & ~catalog.caps_mask(["IRQ"]) != 0
+    name_missing(parsed, {c.bit: n for n, c in catalog.caps.items()})
     assert blocking.reason.startswith("port lacks THREAD, ")
     assert "IRQ" not in blocking.reason and ":" not in blocking.reason  # no run-time note
     assert len(ids["irq.latency"].series["latency"].samples) == fw.PARAMS["RM_SAMPLES"]
@@ -74,6 +86,8 @@ def test_info_records_the_qemu_run(irq_an385: Path) -> None:
     assert out.info["machine"] == "mps2-an385"
     assert out.info["icount_shift"] == "6"
     assert "-icount shift=6,align=off,sleep=off" in out.info["command"]
+    # The console is a file QEMU writes, never a pipe the harness could let fill.
+    assert "-chardev file,id=rm,path=CONSOLE -serial chardev:rm" in out.info["command"]
     assert out.info["command"].endswith(f"-kernel {irq_an385}")
 
 
@@ -158,9 +172,9 @@ def test_missing_firmware_is_an_error(tmp_path: Path) -> None:
 
 
 def test_host_timed_run_is_labelled(irq_an385: Path) -> None:
-    req = RunRequest(irq_an385, "qemu-mps2-an385", machine="mps2-an385", icount_shift=None)
-    assert "-icount" not in qemu_command(req)
-    out = QemuRunner().run(req)
+    req = request(irq_an385, icount=False)
+    assert "-icount" not in qemu_command(req, Path("console"))
+    out = run_once(req)
     # Without -icount the timer follows the host clock, so irq.max_rate may
     # lose events at any rate: only the run's completeness is checked.
     assert parse_stream(out.stream).complete, out.message

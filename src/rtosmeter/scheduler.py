@@ -2,9 +2,10 @@
 
 A campaign names (port, target, profile) combinations; each becomes one build
 tree, and each benchmark group of it one run job. Builds run one after
-another, each with `-j N` for the compiler; emulated runs run up to N at a
-time (under -icount their results do not depend on load); host runs go one at
-a time after the last build, because they measure real time on a pinned CPU.
+another, each with `-j N` for the compiler; runs go up to N at a time, except
+those of an `exclusive` runner (host runs: real time on a pinned CPU), which go
+one at a time after the last build. The scheduler never names a runner kind:
+`rtosmeter.runners` finds the runner of a target.
 Every finished execution is parsed and stored at once, so a run that is
 killed loses nothing, and `--resume` skips the groups already stored. A
 failing build or run never stops the others; a combination that cannot run
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
-import importlib.util
 import os
 import platform
 import shutil
@@ -38,7 +38,8 @@ from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import Campaign, Definitions, Params, Target
 from rtosmeter.errors import ToolMissing, UserError
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
-from rtosmeter.runners.base import Runner, RunOutcome, RunRequest
+from rtosmeter.runners import kill_all, run_once, runner_class, unavailable
+from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.sources import SourceMissing, SourceTree, find_source
 from rtosmeter.store import Store
 
@@ -49,10 +50,9 @@ ALWAYS_KEPT = ("calib.*",)  # cases kept whatever --bench says (overhead subtrac
 
 
 def missing_tools(target: Target) -> list[tuple[str, str]]:
-    """(program, Debian package) pairs this target needs and this machine lacks."""
+    """(program, Debian package) pairs building for this target needs and this
+    machine lacks (what running needs, its runner says)."""
     needed = ["cmake", "ninja", compiler_for(target)]
-    if target.kind == "qemu":
-        needed.append("qemu-system-arm")
     out = [(p, PACKAGES.get(p, p)) for p in needed if shutil.which(p) is None]
     if target.toolchain and shutil.which(compiler_for(target)):
         libc = subprocess.run([compiler_for(target), "-print-file-name=libc.a"],
@@ -64,27 +64,17 @@ def missing_tools(target: Target) -> list[tuple[str, str]]:
 
 def unavailable_reason(target: Target) -> str:
     """Why this target cannot be built and run here ("" when it can)."""
-    if target.kind == "board":
-        return "boards need a board runner (flash + serial), not part of `run` yet"
-    if importlib.util.find_spec(f"rtosmeter.runners.{target.kind}") is None:
-        return f"no runner for {target.kind} targets (src/rtosmeter/runners/{target.kind}.py)"
     missing = missing_tools(target)
     if missing:
         return ("missing " + ", ".join(p for p, _ in missing) + ": apt-get install "
                 + " ".join(dict.fromkeys(pkg for _, pkg in missing)))
-    return ""
+    return unavailable(target)
 
 
-def make_runner(target: Target) -> Runner:
-    """The runner module for the target's kind: rtosmeter.runners.<kind>.<Kind>Runner."""
-    try:
-        module = importlib.import_module(f"rtosmeter.runners.{target.kind}")
-    except ImportError as exc:
-        raise UserError(f"no runner for {target.kind} targets ({exc})", f"target {target.name}",
-                        f"Add src/rtosmeter/runners/{target.kind}.py") from exc
-    cls = getattr(module, f"{target.kind.capitalize()}Runner")
-    runner: Runner = cls()
-    return runner
+def is_exclusive(target: Target) -> bool:
+    """Whether the target's executions must run alone, after every build."""
+    cls = runner_class(target.kind)
+    return bool(cls and cls.exclusive)
 
 
 # ---- the plan ---------------------------------------------------------------
@@ -170,7 +160,7 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
     targets = sel.targets or tuple(defs.targets)
     for p in ports:
         for t in targets:
-            if defs.ports[p].supports(t) and defs.targets[t].kind != "board":
+            if defs.ports[p].supports(t) and runner_class(defs.targets[t].kind):
                 out.append((p, t, ("default",), "*", not sel.targets))
     if not out:
         what = f"port {', '.join(sel.ports)}" if sel.ports else f"target {', '.join(targets)}"
@@ -272,15 +262,8 @@ class JobResult:
 
 def _run_one(job: RunJob, icount: bool) -> JobResult:
     t = job.target
-    request = RunRequest(
-        executable=job.executable, target=t.name,
-        machine=t.qemu.machine if t.qemu else "", cpu=t.cpu,
-        icount_shift=(t.qemu.icount_shift if t.qemu else None) if icount else None,
-        wall_limit_s=t.wall_limit_s, guest_limit_s=t.guest_limit_s,
-        extra_args=t.qemu.extra_args if t.qemu else (),
-    )
     try:
-        outcome = make_runner(t).run(request)
+        outcome = run_once(RunRequest(job.executable, t, icount))
     except Exception as exc:  # a runner bug must not stop the campaign
         outcome = RunOutcome(b"", "error", None, f"runner failed: {exc!r}", 0.0,
                              {"runner": t.kind})
@@ -374,7 +357,8 @@ class Scheduler:
         runner["unit"] = job.target.counter.unit
         runner["counter"] = job.target.counter.name
         runner["hz"] = str(job.target.counter.hz)
-        footprint = _footprint(job.executable) if job.target.kind != "host" else {}
+        # A footprint is a firmware's flash/RAM: cross-compiled images only.
+        footprint = _footprint(job.executable) if job.target.toolchain else {}
         self.store.add_execution(
             run_id, job.build_id, job.group, status=status, error=error,
             exit_code=outcome.exit_code, wall_s=outcome.wall_s, runner=runner,
@@ -396,17 +380,17 @@ class Scheduler:
                       if (combo.port, combo.target, combo.profile, g) not in done]
             if groups:
                 todo.append((combo, groups))
-        # Host builds last: host runs start after the compiler is quiet.
-        todo.sort(key=lambda cg: self.defs.targets[cg[0].target].kind == "host")
+        # Exclusive builds last: their runs start after the compiler is quiet.
+        todo.sort(key=lambda cg: is_exclusive(self.defs.targets[cg[0].target]))
         total = len(todo) + sum(len(g) for _, g in todo)
         rep = self.reporter
         if rep is not None and rep.progress is not None:
             rep.progress.update(rep.task, total=total)
         builder = ThreadPoolExecutor(1, thread_name_prefix="rm-build")
-        emulated = ThreadPoolExecutor(max(1, plan.jobs), thread_name_prefix="rm-run")
-        host = ThreadPoolExecutor(1, thread_name_prefix="rm-host")
+        parallel = ThreadPoolExecutor(max(1, plan.jobs), thread_name_prefix="rm-run")
+        alone = ThreadPoolExecutor(1, thread_name_prefix="rm-alone")
         pending: dict[Future[Any], tuple[str, Any]] = {}
-        deferred_host: list[RunJob] = []
+        deferred: list[RunJob] = []
         builds_left = len(todo)
         for combo, groups in todo:
             bfut: Future[Any] = builder.submit(self._build, combo, plan, groups)
@@ -422,14 +406,14 @@ class Scheduler:
                         builds_left -= 1
                         jobs = self._after_build(run_id, payload, fut.result())
                         for job in jobs:
-                            if job.target.kind == "host":
-                                deferred_host.append(job)
+                            if is_exclusive(job.target):
+                                deferred.append(job)
                             else:
-                                pending[emulated.submit(_run_one, job, plan.icount)] = ("run", job)
+                                pending[parallel.submit(_run_one, job, plan.icount)] = ("run", job)
                         if builds_left == 0:
-                            for job in deferred_host:
-                                pending[host.submit(_run_one, job, plan.icount)] = ("run", job)
-                            deferred_host.clear()
+                            for job in deferred:
+                                pending[alone.submit(_run_one, job, plan.icount)] = ("run", job)
+                            deferred.clear()
                     else:
                         result: JobResult = fut.result()
                         self._store_execution(run_id, result)
@@ -437,13 +421,12 @@ class Scheduler:
                         rep.advance()
                         rep.current(self._describe(pending))
         except BaseException:
-            for pool in (builder, emulated, host):
+            for pool in (builder, parallel, alone):
                 pool.shutdown(wait=False, cancel_futures=True)
-            from rtosmeter.runners import host as host_runner
-            host_runner.kill_all()
+            kill_all()
             raise
         finally:
-            for pool in (builder, emulated, host):
+            for pool in (builder, parallel, alone):
                 pool.shutdown(wait=True)
 
     @staticmethod
