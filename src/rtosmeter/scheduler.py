@@ -19,6 +19,7 @@ import importlib
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -30,18 +31,25 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from rtosmeter import __version__
 from rtosmeter.build import PACKAGES, BuildResult, BuildSpec, build, compiler_for
 from rtosmeter.catalog import Catalog
-from rtosmeter.definitions import Campaign, Definitions, Params, Target
+from rtosmeter.definitions import Campaign, Definitions, Params, Target, load_profile
 from rtosmeter.errors import ToolMissing, UserError
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
 from rtosmeter.runners import kill_all, run_once, runner_class, unavailable
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.sources import SourceMissing, SourceTree, find_source
-from rtosmeter.store import Store
+from rtosmeter.store import RunLock, Store, StoreError
 
 ALWAYS_KEPT = ("calib.*",)  # cases kept whatever --bench says (overhead subtraction)
 
@@ -107,6 +115,7 @@ class Plan:
     jobs: int
     icount: bool
     sources: dict[str, str] = field(default_factory=dict)
+    profile_file: str = ""  # --profile FILE: loaded again by --resume
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -116,7 +125,7 @@ class Plan:
         combos = [Combo(**c) for c in data.get("combos", [])]
         return cls(data.get("campaign", "?"), data.get("campaign_file", ""), combos,
                    int(data.get("jobs", 2)), bool(data.get("icount", True)),
-                   dict(data.get("sources", {})))
+                   dict(data.get("sources", {})), str(data.get("profile_file", "")))
 
 
 @dataclass(frozen=True)
@@ -130,6 +139,7 @@ class Selection:
     jobs: int = 2
     icount: bool = True
     sources: dict[str, Path] = field(default_factory=dict)
+    profile_file: Path | None = None  # --profile FILE (its profile is in the definitions)
 
 
 def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
@@ -196,26 +206,35 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
                 combo.skip_status, combo.skip_reason = "skipped", f"{target.name}: {reason}"
             combos.append(combo)
     return Plan(campaign.name, str(campaign.file), combos, sel.jobs, sel.icount,
-                {k: str(v) for k, v in sel.sources.items()})
+                {k: str(v) for k, v in sel.sources.items()},
+                str(sel.profile_file) if sel.profile_file else "")
 
 
 # ---- progress ---------------------------------------------------------------
 
 
 class Reporter:
-    """Progress bar on stderr (terminal only, not with NO_COLOR) and warnings."""
+    """Progress bar with ETA on stderr, only on a terminal; plain (no colour,
+    no bold) under NO_COLOR; and warnings."""
 
-    def __init__(self, total: int, quiet: bool | None = None) -> None:
-        self.console = Console(stderr=True)
+    def __init__(self, total: int, quiet: bool | None = None,
+                 console: Console | None = None) -> None:
+        plain = bool(os.environ.get("NO_COLOR"))
+        self.console = console or Console(stderr=True, no_color=plain)
         if quiet is None:
-            quiet = not sys.stderr.isatty() or bool(os.environ.get("NO_COLOR"))
+            quiet = not sys.stderr.isatty()
         self.quiet = quiet
         self.progress: Progress | None = None
         self.task: Any = None
         if not quiet:
-            self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                     MofNCompleteColumn(), TimeElapsedColumn(),
-                                     console=self.console, transient=True)
+            style = "none" if plain else "bold"
+            self.progress = Progress(
+                TextColumn("{task.description}", style=style),
+                BarColumn(style="none" if plain else "bar.back",
+                          complete_style="none" if plain else "bar.complete",
+                          finished_style="none" if plain else "bar.finished"),
+                MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
+                TimeRemainingColumn(), console=self.console, transient=True)
             self.task = self.progress.add_task("starting", total=total)
 
     @contextmanager
@@ -323,6 +342,7 @@ class Scheduler:
         self.reporter = reporter
         self.summary: dict[str, int] = {"builds_failed": 0, "executions": 0, "failed": 0,
                                         "not_run": 0}
+        self.not_run_reasons: list[str] = []
 
     def _spec(self, combo: Combo, plan: Plan, groups: list[str]) -> BuildSpec:
         port = self.defs.port(combo.port, f"run {combo.key}")
@@ -344,6 +364,7 @@ class Scheduler:
         self.store.add_build(run_id, combo.port, combo.target, combo.profile,
                              {"groups": ",".join(combo.groups)}, status=status, error=reason)
         self.summary["not_run"] += 1
+        self.not_run_reasons.append(f"{combo.key}: {reason}")
         if self.reporter:
             self.reporter.note(f"{combo.key} not run here: {reason}")
 
@@ -496,38 +517,91 @@ class RunSummary:
     not_run: int = 0  # combinations stored as not run here (unsupported, skipped)
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class RunInterrupted(Exception):
+    """The run stopped on a signal; it is stored as interrupted, its children ended."""
+
+    def __init__(self, run_id: int, signum: int) -> None:
+        super().__init__(run_id, signum)
+        self.run_id = run_id
+        self.signum = signum
+
+
+def _open_run(defs: Definitions, store: Store, plan: Plan | None, resume: int | None
+              ) -> tuple[int, Plan, set[tuple[str, str, str, str]], RunLock]:
+    """The run to work on (new, or resumed with its stored plan) and its lock."""
+    if resume is None:
+        if plan is None:
+            raise ValueError("execute() needs a plan unless it resumes a run")
+        run_id = store.create_run(plan.as_json(), host_info(), __version__)
+        return run_id, plan, set(), store.lock_run(run_id)
+    lock = store.lock_run(resume)  # refuses a run another process is still running
+    try:
+        plan = Plan.from_json(store.run(resume).campaign)
+        if plan.profile_file:
+            profile = load_profile(Path(plan.profile_file))
+            defs.profiles[profile.name] = profile
+        done = store.done_groups(resume)
+        store.reopen_run(resume)
+    except BaseException:
+        lock.release()
+        raise
+    return resume, plan, done, lock
+
+
+def _close_run(store: Store, run_id: int, status: str, lock: RunLock) -> None:
+    try:
+        store.finish_run(run_id, status)
+    except StoreError:
+        if status == "done":
+            raise  # else the run is failing already: keep the first error
+    finally:
+        lock.release()
+
+
+def _nothing_ran(store: Store, run_id: int, plan: Plan, scheduler: Scheduler) -> UserError:
+    """An empty run is not kept: `latest` stays the run before it."""
+    store.delete_run(run_id)
+    reasons = "; ".join(scheduler.not_run_reasons) or "the campaign selects no benchmark group"
+    return UserError(f"nothing ran ({reasons})", f"campaign {plan.campaign}",
+                     "Give missing RTOS trees with --source NAME=PATH, or choose ports and "
+                     "targets that run here (`rtosmeter list`); nothing was stored")
+
+
 def execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: Plan | None,
             resume: int | None = None, quiet: bool | None = None,
             reporter: Reporter | None = None) -> RunSummary:
     """Run a plan (or resume a stored run, whose plan is reused) into the store."""
     started = time.monotonic()
-    done: set[tuple[str, str, str, str]] = set()
-    if resume is not None:
-        row = store.run(resume)
-        plan = Plan.from_json(row.campaign)
-        done = store.done_groups(resume)
-        store.reopen_run(resume)
-        run_id = resume
-    else:
-        if plan is None:
-            raise ValueError("execute() needs a plan unless it resumes a run")
-        run_id = store.create_run(plan.as_json(), host_info(), __version__)
+    run_id, plan, done, lock = _open_run(defs, store, plan, resume)
     total = sum(len(c.groups) + 1 for c in plan.combos)
     reporter = reporter or Reporter(total, quiet)
     scheduler = Scheduler(defs, catalog, store, out, reporter)
-    status = "done"
     try:
         with reporter.running():
             scheduler.run(run_id, plan, done)
+    except KeyboardInterrupt as exc:
+        _close_run(store, run_id, "interrupted", lock)
+        raise RunInterrupted(run_id, getattr(exc, "signum", signal.SIGINT)) from None
     except BaseException:
-        status = "interrupted"
+        _close_run(store, run_id, "interrupted", lock)
         raise
-    finally:
-        store.finish_run(run_id, status)
+    if resume is None and not scheduler.summary["executions"]:
+        lock.release()
+        raise _nothing_ran(store, run_id, plan, scheduler)
+    _close_run(store, run_id, "done", lock)
     s = scheduler.summary
-    return RunSummary(run_id, status, time.monotonic() - started, s["executions"], s["failed"],
+    return RunSummary(run_id, "done", time.monotonic() - started, s["executions"], s["failed"],
                       s["builds_failed"], s["not_run"])
 
 
-__all__ = ["Combo", "Plan", "RunSummary", "Scheduler", "Selection", "ToolMissing", "execute",
-           "make_plan", "missing_tools", "unavailable_reason"]
+__all__ = ["Combo", "Interrupted", "Plan", "RunInterrupted", "RunSummary", "Scheduler",
+           "Selection", "ToolMissing", "execute", "make_plan", "missing_tools",
+           "unavailable_reason"]
