@@ -4,7 +4,11 @@ run in qemu-system-arm under -icount."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
 import sys
+import textwrap
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -223,3 +227,71 @@ def test_baremetal_tm_basic_runs_the_loop_on_the_runner(
     # iteration from period to period.
     assert 100 < min(counts) < 400 and max(counts) - min(counts) <= 2
     assert parse_stream(run(elf, "mps2-an386").stream).case("tm.basic").counts == case.counts
+
+
+# ---- nothing left running, nothing taken from the host --------------------------
+
+
+def _descendant_qemus(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-ww", "-e", "-o", "pid=,ppid=,args="], capture_output=True,
+                         text=True, check=True).stdout
+    children: dict[int, list[tuple[int, str]]] = {}
+    for line in out.splitlines():
+        p, pp, args = (line.split(None, 2) + [""])[:3]
+        children.setdefault(int(pp), []).append((int(p), args))
+    found, todo = [], [pid]
+    while todo:
+        for child, args in children.get(todo.pop(), []):
+            todo.append(child)
+            if args.startswith("qemu-system-arm") and " -kernel " in args:
+                found.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_kill_9_of_the_harness_leaves_no_qemu(selftest: dict[str, Path]) -> None:
+    """The parent-death signal: QEMU dies with the process that started it."""
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_runner_qemu import request
+        from rtosmeter.runners import run_once
+        run_once(request({str(selftest["hang"])!r}, wall=600, guest=1e6))
+    """)
+    harness = subprocess.Popen([sys.executable, "-c", script])
+    qemus: list[int] = []
+    while harness.poll() is None and not qemus:
+        qemus = _descendant_qemus(harness.pid)
+    assert qemus, "the harness ended before QEMU started"
+    harness.send_signal(signal.SIGKILL)
+    harness.wait()
+    end = time.monotonic() + 10  # a bound for the kernel to deliver the signal, not a timing
+    while time.monotonic() < end and any(_alive(q) for q in qemus):
+        time.sleep(0.01)
+    assert [q for q in qemus if _alive(q)] == []
+
+
+def _busy_host(n: int) -> list[subprocess.Popen[bytes]]:
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def test_streams_do_not_depend_on_host_load(irq_an385: Path) -> None:
+    """The console is a file, so a host too busy to read it cannot slow the
+    guest's UART: the stream under 4 busy processes is the idle one, byte
+    for byte."""
+    idle = run(irq_an385, wall=600)
+    busy = _busy_host(4)
+    try:
+        loaded = run(irq_an385, wall=600)
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    assert idle.status == loaded.status == "ok", (idle.message, loaded.message)
+    assert idle.stream == loaded.stream

@@ -1,0 +1,181 @@
+"""`rtosmeter run` as a user drives it: options it must refuse, an empty run,
+--profile FILE, progress, and a run stopped by SIGTERM and resumed. Real
+builds, real executables and QEMU, real SQLite."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import invoke
+from rich.console import Console
+
+from rtosmeter.commands.run import RunOptions, run_campaign
+from rtosmeter.errors import UserError
+from rtosmeter.scheduler import Reporter
+from rtosmeter.store import Store
+
+HAVE_QEMU = all(shutil.which(t) for t in ("qemu-system-arm", "arm-none-eabi-gcc"))
+
+
+def test_unknown_source_name_lists_the_valid_ones(tmp_path: Path) -> None:
+    result = invoke("run", "--source", f"freertoss={tmp_path}", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert re.match(r"Error: unknown source name 'freertoss' in --source freertoss=\S+\. "
+                    r"Valid source names: freertos, threadx\.", result.output), result.output
+
+
+def test_semicolon_in_out_is_refused_before_anything_is_built(tmp_path: Path) -> None:
+    out = tmp_path / "a;b"
+    result = invoke("run", "--port", "posix", "--target", "host", "--out", str(out))
+    assert result.exit_code == 1
+    assert "contains ';', which CMake reads as a list separator in --out" in result.output
+    assert not out.exists() and sorted(tmp_path.iterdir()) == []
+
+
+def test_an_empty_run_is_not_stored_and_latest_stays(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RTOSMETER_THREADX", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no cached trees
+    out = tmp_path / "o"
+    first = invoke("run", "--port", "posix", "--target", "host", "--bench", "irq.latency",
+                   "--profile", "quick", "--out", str(out))
+    assert first.exit_code == 0, first.output
+    empty = invoke("run", "--port", "threadx", "--target", "host", "--out", str(out))
+    assert empty.exit_code == 1
+    assert "Error: nothing ran (threadx/host/default: " in empty.output
+    assert "nothing was stored" in empty.output
+    with Store.open(out / "rtosmeter.sqlite") as st:
+        assert [r.id for r in st.runs()] == [1] and st.resolve_run("latest") == 1
+        assert len(st.builds(1)) == 1
+
+
+def test_profile_file_is_accepted_and_reloaded_by_resume(tmp_path: Path, root: Path) -> None:
+    text = (root / "profiles" / "quick.toml").read_text().replace('name = "quick"',
+                                                                  'name = "mine"')
+    profile = tmp_path / "mine.toml"
+    profile.write_text(text)
+    out = tmp_path / "o"
+    result = invoke("run", "--port", "posix", "--target", "host", "--bench", "irq.latency",
+                    "--profile", str(profile), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    with Store.open(out / "rtosmeter.sqlite") as st:
+        (build,) = st.builds(1)
+        assert build.profile == "mine"
+        assert st.run(1).campaign["profile_file"] == str(profile)
+        for table in ("series", "counts", "checks", "cases", "executions"):
+            st.conn.execute(f"DELETE FROM {table}")
+        st.conn.execute("UPDATE runs SET status = 'interrupted'")
+    # A resume in another session finds the profile again from the stored plan.
+    summary = run_campaign(RunOptions(out=out, resume="1", quiet=True), root=root)
+    assert summary.status == "done" and summary.executions == 1
+
+
+def test_resume_refuses_a_run_that_is_still_live(tmp_path: Path, root: Path) -> None:
+    out = tmp_path / "o"
+    with Store.open(out / "rtosmeter.sqlite") as st:
+        run = st.create_run({"combos": []}, {}, "t")
+        lock = st.lock_run(run)
+    try:
+        with pytest.raises(UserError, match=f"run {run} is still running \\(process "
+                                            f"{os.getpid()}\\)"):
+            run_campaign(RunOptions(out=out, resume=str(run), quiet=True), root=root)
+    finally:
+        lock.release()
+
+
+def _progress(monkeypatch: pytest.MonkeyPatch, no_color: bool) -> str:
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    else:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=100,
+                      no_color=no_color, color_system="standard")
+    rep = Reporter(4, quiet=False, console=console)
+    assert rep.progress is not None
+    with rep.running():
+        rep.current("building posix/host/default")
+        rep.advance()
+        rep.progress.refresh()
+    return buf.getvalue()
+
+
+def test_progress_has_an_eta_and_is_plain_under_no_color(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    coloured = _progress(monkeypatch, no_color=False)
+    plain = _progress(monkeypatch, no_color=True)
+    for text in (coloured, plain):
+        assert "building posix/host/default" in text and "1/4" in text and "eta" in text
+    colour = re.compile(r"\x1b\[(\d+;)*(3\d|9\d|1)m")  # a foreground colour or bold
+    assert colour.search(coloured) and not colour.search(plain)
+
+
+def qemu_runs(pid: int) -> list[int]:
+    """QEMUs running a firmware (not `--version`) among the descendants of `pid`."""
+    out = subprocess.run(["ps", "-ww", "-e", "-o", "pid=,ppid=,args="], capture_output=True,
+                         text=True, check=True).stdout
+    children: dict[int, list[tuple[int, str]]] = {}
+    for line in out.splitlines():
+        p, pp, args = (line.split(None, 2) + [""])[:3]
+        children.setdefault(int(pp), []).append((int(p), args))
+    found, todo = [], [pid]
+    while todo:
+        for child, args in children.get(todo.pop(), []):
+            todo.append(child)
+            if args.startswith("qemu-system-arm") and " -kernel " in args:
+                found.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def wait_gone(pids: list[int], bound_s: float = 10.0) -> list[int]:
+    """The pids still alive once they are all gone or `bound_s` has passed."""
+    end = time.monotonic() + bound_s
+    while time.monotonic() < end and any(_alive(p) for p in pids):
+        time.sleep(0.02)
+    return [p for p in pids if _alive(p)]
+
+
+@pytest.mark.skipif(not HAVE_QEMU, reason="needs qemu-system-arm and arm-none-eabi-gcc")
+def test_sigterm_during_qemu_runs_stops_them_and_prints_the_resume(tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    cmd = [sys.executable, "-c", "from rtosmeter.cli import main; main()", "run", "--port", "baremetal", "--target",
+           "qemu-mps2-an386", "--out", str(out), "-j", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: list[int] = []
+    while proc.poll() is None and not seen:
+        seen = qemu_runs(proc.pid)
+        time.sleep(0.005)
+    assert seen, "the run ended before any QEMU was seen: " + proc.communicate()[1][-2000:]
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Interrupted (SIGTERM): run 1 is stored as interrupted" in err
+    assert f"rtosmeter run --resume 1 --out {out.resolve()}" in err
+    assert wait_gone(seen) == []
+    with Store.open(out / "rtosmeter.sqlite") as st:
+        assert st.run(1).status == "interrupted"
+        stored = len(st.executions(1))
+    resumed = invoke("run", "--resume", "1", "--out", str(out))
+    assert resumed.exit_code == 0, resumed.output
+    with Store.open(out / "rtosmeter.sqlite") as st:
+        execs = st.executions(1)
+        assert st.run(1).status == "done" and len(execs) > stored
+        assert len({e.group for e in execs}) == len(execs)  # no group twice
+        assert len(st.builds(1)) == 1
