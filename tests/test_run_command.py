@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import invoke
+from procs import qemu_runs, still_alive
 from rich.console import Console
 
 from rtosmeter.commands.run import RunOptions, run_campaign
@@ -119,44 +120,11 @@ def test_progress_has_an_eta_and_is_plain_under_no_color(
     assert colour.search(coloured) and not colour.search(plain)
 
 
-def qemu_runs(pid: int) -> list[int]:
-    """QEMUs running a firmware (not `--version`) among the descendants of `pid`."""
-    out = subprocess.run(["ps", "-ww", "-e", "-o", "pid=,ppid=,args="], capture_output=True,
-                         text=True, check=True).stdout
-    children: dict[int, list[tuple[int, str]]] = {}
-    for line in out.splitlines():
-        p, pp, args = (line.split(None, 2) + [""])[:3]
-        children.setdefault(int(pp), []).append((int(p), args))
-    found, todo = [], [pid]
-    while todo:
-        for child, args in children.get(todo.pop(), []):
-            todo.append(child)
-            if args.startswith("qemu-system-arm") and " -kernel " in args:
-                found.append(child)
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"
-
-
-def wait_gone(pids: list[int], bound_s: float = 10.0) -> list[int]:
-    """The pids still alive once they are all gone or `bound_s` has passed."""
-    end = time.monotonic() + bound_s
-    while time.monotonic() < end and any(_alive(p) for p in pids):
-        time.sleep(0.02)
-    return [p for p in pids if _alive(p)]
-
-
 @pytest.mark.skipif(not HAVE_QEMU, reason="needs qemu-system-arm and arm-none-eabi-gcc")
 def test_sigterm_during_qemu_runs_stops_them_and_prints_the_resume(tmp_path: Path) -> None:
     out = tmp_path / "o"
-    cmd = [sys.executable, "-c", "from rtosmeter.cli import main; main()", "run", "--port", "baremetal", "--target",
-           "qemu-mps2-an386", "--out", str(out), "-j", "1"]
+    cmd = [sys.executable, "-c", "from rtosmeter.cli import main; main()", "run", "--port",
+           "baremetal", "--target", "qemu-mps2-an386", "--out", str(out), "-j", "1"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen: list[int] = []
     while proc.poll() is None and not seen:
@@ -168,7 +136,7 @@ def test_sigterm_during_qemu_runs_stops_them_and_prints_the_resume(tmp_path: Pat
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "Interrupted (SIGTERM): run 1 is stored as interrupted" in err
     assert f"rtosmeter run --resume 1 --out {out.resolve()}" in err
-    assert wait_gone(seen) == []
+    assert still_alive(seen) == []
     with Store.open(out / "rtosmeter.sqlite") as st:
         assert st.run(1).status == "interrupted"
         stored = len(st.executions(1))

@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from rtosmeter.runners.qemu import qemu_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cortexm_firmware as fw
+from procs import qemu_runs, still_alive
 
 pytestmark = pytest.mark.skipif(not fw.have_toolchain(),
                                 reason="needs arm-none-eabi-gcc, cmake, ninja, qemu-system-arm")
@@ -232,29 +232,6 @@ def test_baremetal_tm_basic_runs_the_loop_on_the_runner(
 # ---- nothing left running, nothing taken from the host --------------------------
 
 
-def _descendant_qemus(pid: int) -> list[int]:
-    out = subprocess.run(["ps", "-ww", "-e", "-o", "pid=,ppid=,args="], capture_output=True,
-                         text=True, check=True).stdout
-    children: dict[int, list[tuple[int, str]]] = {}
-    for line in out.splitlines():
-        p, pp, args = (line.split(None, 2) + [""])[:3]
-        children.setdefault(int(pp), []).append((int(p), args))
-    found, todo = [], [pid]
-    while todo:
-        for child, args in children.get(todo.pop(), []):
-            todo.append(child)
-            if args.startswith("qemu-system-arm") and " -kernel " in args:
-                found.append(child)
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 def test_kill_9_of_the_harness_leaves_no_qemu(selftest: dict[str, Path]) -> None:
     """The parent-death signal: QEMU dies with the process that started it."""
     script = textwrap.dedent(f"""
@@ -267,14 +244,11 @@ def test_kill_9_of_the_harness_leaves_no_qemu(selftest: dict[str, Path]) -> None
     harness = subprocess.Popen([sys.executable, "-c", script])
     qemus: list[int] = []
     while harness.poll() is None and not qemus:
-        qemus = _descendant_qemus(harness.pid)
+        qemus = qemu_runs(harness.pid)
     assert qemus, "the harness ended before QEMU started"
     harness.send_signal(signal.SIGKILL)
     harness.wait()
-    end = time.monotonic() + 10  # a bound for the kernel to deliver the signal, not a timing
-    while time.monotonic() < end and any(_alive(q) for q in qemus):
-        time.sleep(0.01)
-    assert [q for q in qemus if _alive(q)] == []
+    assert still_alive(qemus) == []
 
 
 def _busy_host(n: int) -> list[subprocess.Popen[bytes]]:
