@@ -147,3 +147,41 @@ def test_sigterm_during_qemu_runs_stops_them_and_prints_the_resume(tmp_path: Pat
         assert st.run(1).status == "done" and len(execs) > stored
         assert len({e.group for e in execs}) == len(execs)  # no group twice
         assert len(st.builds(1)) == 1
+
+
+FAKE_QEMU = Path(__file__).parent / "fake_qemu"
+IRQ_STREAM = Path(__file__).parent / "data" / "baremetal-qemu-mps2-an386-irq.rmstream"
+
+
+@pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None,
+                    reason="needs arm-none-eabi-gcc (the firmware is built for real)")
+def test_a_flooding_firmware_is_stopped_at_the_cap_in_bounded_memory(tmp_path: Path) -> None:
+    """The real irq stream, its second case then repeating one S record for
+    ever (tests/fake_qemu): the run stops the execution at the 64 MiB cap,
+    keeps the case before the flood, and the harness's peak RSS stays
+    within a few times the cap (it was 4.47 GB for 200 MB of flood)."""
+    from rtosmeter.runners.base import STREAM_CAP
+
+    out = tmp_path / "o"
+    env = dict(os.environ, PATH=f"{FAKE_QEMU}:{os.environ['PATH']}",
+               FAKE_QEMU_STREAM=str(IRQ_STREAM), FAKE_QEMU_MODE="flood")
+    cmd = [sys.executable, "-c", "from rtosmeter.cli import main; main()", "run", "--port",
+           "baremetal", "--target", "qemu-mps2-an386", "--bench", "irq.latency", "--out",
+           str(out), "-j", "1"]
+    log = tmp_path / "log"
+    with log.open("wb") as f:
+        proc = subprocess.Popen(cmd, env=env, stdout=f, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)  # the rusage of this process alone
+    peak = usage.ru_maxrss << 10  # KiB on Linux
+    assert os.waitstatus_to_exitcode(status) == 1, log.read_text()[-3000:]
+    with Store.open(out / "rtosmeter.sqlite") as st:
+        (ex,) = st.executions(1)
+        assert len(st.stream(ex.id)) == STREAM_CAP
+        cases = {c.case_id: c for c in st.cases(1)}
+    assert ex.status == "failed" and "wrote more than 64 MiB of stream" in ex.error
+    assert cases["calib.overhead"].status == "ok"
+    assert cases["irq.latency"].status == "incomplete"  # cut by the cap, no END
+    assert "beyond the 1024 announced by HELLO" in ex.errors[0][1]  # the flood: not data
+    assert len(ex.errors) <= 1002
+    print(f"flood: cap {STREAM_CAP >> 20} MiB, peak RSS {peak >> 20} MiB")
+    assert peak < 4 * STREAM_CAP + (256 << 20), peak
