@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,35 @@ def test_semicolon_in_out_is_refused_before_anything_is_built(tmp_path: Path) ->
     assert result.exit_code == 1
     assert "contains ';', which CMake reads as a list separator in --out" in result.output
     assert not out.exists() and sorted(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def read_only_dir(tmp_path: Path) -> Iterator[Path]:
+    """A folder nobody may write: a read-only tmpfs for root (whom permissions
+    do not stop), mode 0555 for anyone else."""
+    path = tmp_path / "ro"
+    path.mkdir()
+    if os.geteuid() != 0:
+        path.chmod(0o555)
+        yield path
+        path.chmod(0o755)
+        return
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(path)],
+                      capture_output=True, check=False).returncode != 0:
+        pytest.skip("running as root without permission to mount a read-only tmpfs")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", str(path)], check=True)
+
+
+def test_read_only_out_is_a_clear_error(read_only_dir: Path) -> None:
+    result = invoke("run", "--port", "posix", "--target", "host", "--out",
+                    str(read_only_dir / "o"))
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: cannot create the campaign folder (Read-only file "
+                                    "system) in --out ") or "Permission denied" in result.output
+    assert "Pass a writable folder with --out." in result.output
 
 
 def test_an_empty_run_is_not_stored_and_latest_stays(tmp_path: Path,

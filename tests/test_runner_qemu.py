@@ -145,6 +145,7 @@ def test_hang_is_killed_at_the_wall_limit_and_kept(selftest: dict[str, Path]) ->
     assert not parsed.complete
     assert str(selftest["hang"]) in out.message
     assert "qemu-system-arm -M mps2-an385" in out.message and "Hint:" in out.message
+    assert "raise [limits] wall_s in " in out.message and "target.toml" in out.message
 
 
 def test_hang_is_killed_at_the_guest_limit(selftest: dict[str, Path]) -> None:
