@@ -111,7 +111,7 @@ def config_header(spec: BuildSpec, catalog: Catalog) -> str:
         f"#define RM_TM_PERIOD_MS {p.tm_period_ms}u",
         f"#define RM_TM_PERIODS {p.tm_periods}u",
     ]
-    if t.kind == "qemu":
+    if t.qemu is not None:  # emulated: WFI would let QEMU skip time
         lines.append("#define RM_NO_WFI 1 /* deterministic emulation: idle loops spin */")
     lines += ["#endif", ""]
     return "\n".join(lines)

@@ -47,7 +47,7 @@ class RunOptions:
     campaign: str | None = None
     icount: bool = True
     resume: str | None = None
-    quiet: bool | None = None  # None: progress only on a terminal without NO_COLOR
+    quiet: bool | None = None  # None: progress only on a terminal (plain under NO_COLOR)
 
 
 def _out_folder(out: Path) -> Path:
