@@ -19,7 +19,7 @@ import streamfuzz
 from rtosmeter.protocol import MAX_INT, StreamWriter, parse_stream
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNS = 1000  # executions per CI run of the own fuzzer: about ten seconds
+RUNS = 2000  # executions per CI run of the own fuzzer: a few seconds
 ATHERIS_RUNS = 200  # atheris instruments every loaded module first: slower per run
 
 
