@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 
-def qemu_runs(pid: int) -> list[int]:
-    """QEMUs running a firmware (not `--version`) among the descendants of `pid`."""
+def descendants(pid: int) -> list[tuple[int, str]]:
+    """(pid, command line) of every process below `pid`."""
     out = subprocess.run(["ps", "-ww", "-e", "-o", "pid=,ppid=,args="], capture_output=True,
                          text=True, check=True).stdout
     children: dict[int, list[tuple[int, str]]] = {}
@@ -18,11 +18,16 @@ def qemu_runs(pid: int) -> list[int]:
         children.setdefault(int(pp), []).append((int(p), args))
     found, todo = [], [pid]
     while todo:
-        for child, args in children.get(todo.pop(), []):
-            todo.append(child)
-            if args.startswith("qemu-system-arm") and " -kernel " in args:
-                found.append(child)
+        for child in children.get(todo.pop(), []):
+            todo.append(child[0])
+            found.append(child)
     return found
+
+
+def qemu_runs(pid: int) -> list[int]:
+    """QEMUs running a firmware (not `--version`) among the descendants of `pid`."""
+    return [p for p, args in descendants(pid)
+            if args.startswith("qemu-system-arm") and " -kernel " in args]
 
 
 def alive(pid: int) -> bool:

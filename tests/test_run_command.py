@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import invoke
-from procs import qemu_runs, still_alive
+from procs import descendants, qemu_runs, still_alive
 from rich.console import Console
 
 from rtosmeter.commands.run import RunOptions, run_campaign
@@ -177,6 +177,23 @@ def test_sigterm_during_qemu_runs_stops_them_and_prints_the_resume(tmp_path: Pat
         assert st.run(1).status == "done" and len(execs) > stored
         assert len({e.group for e in execs}) == len(execs)  # no group twice
         assert len(st.builds(1)) == 1
+
+
+def test_sigterm_during_a_build_ends_the_compilers_too(tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    cmd = [sys.executable, "-c", "from rtosmeter.cli import main; main()", "run", "--port",
+           "posix", "--target", "host", "--out", str(out), "-j", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    tools: list[int] = []
+    while proc.poll() is None and not tools:
+        tools = [p for p, args in descendants(proc.pid) if "ninja" in args or "cc1" in args]
+    assert tools, "the run ended before its build was seen"
+    seen = [p for p, _ in descendants(proc.pid)]
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert f"rtosmeter run --resume 1 --out {out.resolve()}" in err
+    assert still_alive(seen) == []
 
 
 FAKE_QEMU = Path(__file__).parent / "fake_qemu"

@@ -43,10 +43,11 @@ from rich.progress import (
 from rtosmeter import __version__
 from rtosmeter.build import PACKAGES, BuildResult, BuildSpec, build, compiler_for
 from rtosmeter.catalog import Catalog
+from rtosmeter.children import kill_all
 from rtosmeter.definitions import Campaign, Definitions, Params, Target, load_profile
 from rtosmeter.errors import ToolMissing, UserError
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
-from rtosmeter.runners import kill_all, run_once, runner_class, unavailable
+from rtosmeter.runners import run_once, runner_class, unavailable
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.sources import SourceMissing, SourceTree, find_source
 from rtosmeter.store import RunLock, Store, StoreError

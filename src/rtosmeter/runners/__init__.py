@@ -14,7 +14,6 @@ from importlib.metadata import entry_points
 
 from rtosmeter.definitions import Target
 from rtosmeter.errors import UserError
-from rtosmeter.runners._process import kill_all
 from rtosmeter.runners.base import Runner, RunOutcome, RunRequest
 
 GROUP = "rtosmeter.runners"
@@ -62,7 +61,6 @@ __all__ = [
     "RunOutcome",
     "RunRequest",
     "Runner",
-    "kill_all",
     "run_once",
     "runner_for",
     "unavailable",

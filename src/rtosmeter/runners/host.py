@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-from rtosmeter.runners import _process
+from rtosmeter import children
 from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
 
 
@@ -53,19 +53,19 @@ class HostRunner:
         console, log = tmp / "stdout", tmp / "stderr"
         started = time.monotonic()
         try:
-            proc = _process.spawn(cmd, console, log)
+            proc = children.spawn(cmd, console, log)
         except OSError as exc:
             return RunOutcome(b"", "error", None,
                               f"cannot start {exe}: {exc.strerror}. Rebuild it with rtosmeter run",
                               0.0, info)
         try:
-            limit = _process.watch(proc, console, request.target.wall_limit_s,
+            limit = children.watch(proc, console, request.target.wall_limit_s,
                                    request.stream_cap, self.poll_s)
         finally:
-            _process.release(proc)
+            children.release(proc)
         wall = time.monotonic() - started
-        out = _process.read_head(console, request.stream_cap)
-        err = _process.read_tail(log)
+        out = children.read_head(console, request.stream_cap)
+        err = children.read_tail(log)
         if err:
             info["stderr"] = err
         return self._outcome(request, exe, limit, proc.returncode, out, wall, info)

@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
-from rtosmeter.runners import _process
+from rtosmeter import children
 from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
 
 QEMU = "qemu-system-arm"
@@ -181,7 +181,7 @@ class QemuRunner:
         started = time.monotonic()
         console.touch()
         try:
-            proc = _process.spawn(cmd, log, log)
+            proc = children.spawn(cmd, log, log)
         except OSError as exc:
             return RunOutcome(b"", "error", None,
                               f"Error: cannot start QEMU for {elf.name}: {exc.strerror}",
@@ -200,17 +200,17 @@ class QemuRunner:
             return "guest" if icount and icount[0] > guest_limit else ""
 
         try:
-            limit = _process.watch(proc, console, request.target.wall_limit_s,
+            limit = children.watch(proc, console, request.target.wall_limit_s,
                                    request.stream_cap, self.poll_s, guest_time_over)
         finally:
             qmp.close()
-            _process.release(proc)
+            children.release(proc)
         wall = time.monotonic() - started
         if icount:
             info["icount"] = str(icount[0])
         return self._outcome(request, elf, proc.returncode,
-                             _process.read_head(console, request.stream_cap),
-                             _process.read_tail(log), limit, wall, info)
+                             children.read_head(console, request.stream_cap),
+                             children.read_tail(log), limit, wall, info)
 
     def _outcome(self, request: RunRequest, elf: Path, rc: int, out: bytes, err: str,
                  limit: str, wall: float, info: dict[str, str]) -> RunOutcome:

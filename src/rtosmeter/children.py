@@ -1,5 +1,6 @@
-"""Child processes of the runners: started so they die with the harness,
-watched against the wall limit and the stream cap, ended with their group.
+"""Child processes (QEMU, host executables, CMake): started so they die with
+the harness, watched against the wall limit and the stream cap, ended with
+their whole process group when the campaign is interrupted.
 
 Every child gets a parent-death signal (Linux `prctl(PR_SET_PDEATHSIG,
 SIGKILL)`, set between fork and exec): if rtosmeter dies, even by SIGKILL,
@@ -16,6 +17,7 @@ import ctypes
 import os
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -90,6 +92,19 @@ def watch(proc: subprocess.Popen[bytes], console: Path, wall_limit_s: float, cap
             return limit
         time.sleep(poll_s)
     return "stream" if console.stat().st_size > cap else ""
+
+
+def run_tool(cmd: list[str]) -> tuple[int, str]:
+    """Run a build tool to its end: (exit status, stdout and stderr interleaved).
+    An interrupted campaign ends it with every compiler it started."""
+    with tempfile.TemporaryDirectory(prefix="rtosmeter-tool-") as tmp:
+        log = Path(tmp) / "output"
+        proc = spawn(cmd, log, log)
+        try:
+            rc = proc.wait()
+        finally:
+            release(proc)
+        return rc, log.read_text(encoding="utf-8", errors="replace")
 
 
 def read_head(path: Path, cap: int) -> bytes:
