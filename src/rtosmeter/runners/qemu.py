@@ -57,6 +57,12 @@ def qemu_version(qemu: str = QEMU) -> str:
     return match.group(1) if match else first.strip()
 
 
+def _count_lines(path: Path, pattern: re.Pattern[str]) -> int:
+    """Lines of a (possibly large) log that match, read a line at a time."""
+    with path.open(encoding="utf-8", errors="replace") as f:
+        return sum(1 for line in f if pattern.match(line))
+
+
 def icount_shift(request: RunRequest) -> int | None:
     """The -icount shift of this run; None when it runs host-timed."""
     qemu = request.target.qemu
@@ -192,6 +198,10 @@ class QemuRunner:
                        if shift is not None else None)
 
         def guest_time_over() -> str:
+            # -d guest_errors writes a line per bad access: a firmware looping
+            # on one would fill the disk, so QEMU's log has the stream's cap.
+            if log.stat().st_size > request.stream_cap:
+                return "log"
             if guest_limit is None:
                 return ""
             now = qmp.icount()
@@ -208,6 +218,9 @@ class QemuRunner:
         wall = time.monotonic() - started
         if icount:
             info["icount"] = str(icount[0])
+        guest_errors = _count_lines(log, _GUEST_ERROR)
+        if guest_errors:
+            info["guest_errors"] = str(guest_errors)
         return self._outcome(request, elf, proc.returncode,
                              children.read_head(console, request.stream_cap),
                              children.read_tail(log), limit, wall, info)
@@ -216,14 +229,18 @@ class QemuRunner:
                  limit: str, wall: float, info: dict[str, str]) -> RunOutcome:
         if err:
             info["stderr"] = err
-        guest_errors = _GUEST_ERROR.findall(err)
-        if guest_errors:
-            info["guest_errors"] = str(len(guest_errors))
         fault = _FAULT.search(out)
         bye = _BYE.search(out) is not None
         if limit == "stream":
             return RunOutcome(out, "overflow", None,
                               stream_cap_message(elf, request.stream_cap), wall, info)
+        if limit == "log":
+            return RunOutcome(out, "overflow", None,
+                              f"Error: QEMU's log of guest errors for {elf} grew beyond "
+                              f"{request.stream_cap >> 20} MiB and the run was stopped; the "
+                              "stream so far is kept. The firmware repeats an invalid access: "
+                              f"see the end of the log in the execution's runner info", wall,
+                              info)
         if limit:
             return RunOutcome(out, "timeout", None, self._timeout_message(request, elf, limit,
                                                                           info), wall, info)
@@ -244,8 +261,8 @@ class QemuRunner:
         if not bye:
             return RunOutcome(out, "exit", rc, f"{elf.name} exited (status 0) before its BYE "
                               "record: the stream is truncated", wall, info)
-        message = (f"{len(guest_errors)} guest error(s) reported by QEMU (see stderr)"
-                   if guest_errors else "")
+        message = (f"{info['guest_errors']} guest error(s) reported by QEMU (see stderr)"
+                   if "guest_errors" in info else "")
         return RunOutcome(out, "ok", rc, message, wall, info)
 
     @staticmethod
