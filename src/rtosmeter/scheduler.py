@@ -594,7 +594,10 @@ def execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: 
     except BaseException:
         _close_run(store, run_id, "interrupted", lock)
         raise
-    if resume is None and not scheduler.summary["executions"]:
+    # Empty: nothing executed and nothing failed to build (a failed build is a
+    # result the user must see: it is kept, and the run exits 1 for it).
+    if (resume is None and not store.executions(run_id)
+            and not scheduler.summary["builds_failed"]):
         lock.release()
         raise _nothing_ran(store, run_id, plan, scheduler)
     _close_run(store, run_id, "done", lock)
