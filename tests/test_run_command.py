@@ -231,4 +231,6 @@ def test_a_flooding_firmware_is_stopped_at_the_cap_in_bounded_memory(tmp_path: P
     assert "beyond the 1024 announced by HELLO" in ex.errors[0][1]  # the flood: not data
     assert len(ex.errors) <= 1002
     print(f"flood: cap {STREAM_CAP >> 20} MiB, peak RSS {peak >> 20} MiB")
-    assert peak < 4 * STREAM_CAP + (256 << 20), peak
+    # A normal run of this group peaks near 140 MiB; the capped stream is held
+    # once (the store takes it a MiB at a time).
+    assert peak < 3 * STREAM_CAP + (128 << 20), peak

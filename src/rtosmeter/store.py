@@ -37,8 +37,8 @@ import numpy.typing as npt
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import ParsedStream, parse_stream
 
-SCHEMA_VERSION = 2
-BLOB_CHUNK = 1 << 20  # a stream goes into its BLOB a MiB at a time
+SCHEMA_VERSION = 3
+STREAM_CHUNK = 1 << 20  # a stream is stored a MiB a row: never one huge value in memory
 
 _SCHEMA = """
 CREATE TABLE runs (
@@ -70,13 +70,19 @@ CREATE TABLE executions (
     exit_code INTEGER,
     wall_s REAL,
     runner TEXT NOT NULL DEFAULT '{}',
-    stream BLOB NOT NULL DEFAULT x'',
+    stream BLOB NOT NULL DEFAULT x'',         -- empty since v3: see stream_chunks
     footprint TEXT NOT NULL DEFAULT '{}',
     elf TEXT NOT NULL DEFAULT '',
     hello TEXT NOT NULL DEFAULT '{}',         -- the stream's HELLO fields
     errors TEXT NOT NULL DEFAULT '[]',        -- [[offset, message], ...] from the parser
     fault TEXT NOT NULL DEFAULT 'null',
     noise TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE stream_chunks (
+    execution_id INTEGER NOT NULL REFERENCES executions(id),
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (execution_id, seq)
 );
 CREATE TABLE cases (
     id INTEGER PRIMARY KEY,
@@ -138,8 +144,31 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
                         (s.name, execution_id, case.id))
 
 
+def _insert_chunks(conn: sqlite3.Connection, execution_id: int, stream: bytes) -> None:
+    view = memoryview(stream)
+    conn.executemany(
+        "INSERT INTO stream_chunks (execution_id, seq, data) VALUES (?, ?, ?)",
+        ((execution_id, i, view[start:start + STREAM_CHUNK])
+         for i, start in enumerate(range(0, len(view), STREAM_CHUNK))))
+
+
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    """v3 stores streams in 1 MiB rows of `stream_chunks`: a stream no longer
+    has to fit SQLite's limit on one value, nor be held twice to be written.
+    Each v2 stream moves there, one at a time."""
+    conn.execute("CREATE TABLE stream_chunks (execution_id INTEGER NOT NULL REFERENCES "
+                 "executions(id), seq INTEGER NOT NULL, data BLOB NOT NULL, "
+                 "PRIMARY KEY (execution_id, seq))")
+    ids = [r[0] for r in conn.execute("SELECT id FROM executions WHERE length(stream) > 0")]
+    for execution_id in ids:
+        (blob,) = conn.execute("SELECT stream FROM executions WHERE id = ?",
+                               (execution_id,)).fetchone()
+        _insert_chunks(conn, execution_id, bytes(blob))
+        conn.execute("UPDATE executions SET stream = x'' WHERE id = ?", (execution_id,))
+
+
 # version v -> the step that turns a version-v file into version v + 1.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 class StoreError(UserError):
@@ -508,27 +537,14 @@ class Store:
         with self._tx():
             cur = self.conn.execute(
                 "INSERT INTO executions (run_id, build_id, grp, status, error, exit_code, "
-                "wall_s, runner, stream, footprint, elf) "
-                "VALUES (?,?,?,?,?,?,?,?,zeroblob(?),?,?)",
+                "wall_s, runner, footprint, elf) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (run_id, build_id, group, status, error, exit_code, wall_s,
-                 _json(dict(runner or {})), len(stream), _json(dict(footprint or {})), elf))
+                 _json(dict(runner or {})), _json(dict(footprint or {})), elf))
             execution_id = int(cur.lastrowid or 0)
-            self._write_stream(execution_id, stream)
+            _insert_chunks(self.conn, execution_id, stream)
             if parsed is not None:
                 self._insert_cases(execution_id, parsed)
         return execution_id
-
-    def _write_stream(self, execution_id: int, stream: bytes) -> None:
-        """The stream into its BLOB in chunks: SQLite never gets a second whole copy."""
-        if not stream:
-            return
-        view = memoryview(stream)
-        try:
-            with self.conn.blobopen("executions", "stream", execution_id) as blob:
-                for start in range(0, len(view), BLOB_CHUNK):
-                    blob.write(view[start:start + BLOB_CHUNK])
-        except sqlite3.Error as exc:
-            raise _store_error(exc, self.path) from None
 
     def _insert_cases(self, execution_id: int, parsed: ParsedStream) -> None:
         self.conn.execute(
@@ -615,9 +631,9 @@ class Store:
                 for r in rows]
 
     def stream(self, execution_id: int) -> bytes:
-        row = self.conn.execute("SELECT stream FROM executions WHERE id = ?",
-                                (execution_id,)).fetchone()
-        return bytes(row[0]) if row else b""
+        rows = self.conn.execute("SELECT data FROM stream_chunks WHERE execution_id = ? "
+                                 "ORDER BY seq", (execution_id,)).fetchall()
+        return b"".join(bytes(r[0]) for r in rows)
 
     def cases(self, run_id: int) -> list[CaseRow]:
         rows = self.conn.execute(
