@@ -102,7 +102,7 @@ def test_profile_file_is_accepted_and_reloaded_by_resume(tmp_path: Path, root: P
         (build,) = st.builds(1)
         assert build.profile == "mine"
         assert st.run(1).campaign["profile_file"] == str(profile)
-        for table in ("series", "counts", "checks", "cases", "executions"):
+        for table in ("stream_chunks", "series", "counts", "checks", "cases", "executions"):
             st.conn.execute(f"DELETE FROM {table}")
         st.conn.execute("UPDATE runs SET status = 'interrupted'")
     # A resume in another session finds the profile again from the stored plan.
