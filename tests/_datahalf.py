@@ -7,7 +7,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rtosmeter.protocol import StreamWriter, parse_stream
+from rtosmeter.catalog import load_caps
+from rtosmeter.definitions import project_root
+from rtosmeter.protocol import ParsedStream, StreamWriter, name_missing, parse_stream
 from rtosmeter.store import Store
 
 LatCase = tuple[str, Mapping[str, Sequence[int]]]  # case id, series name -> ticks
@@ -19,8 +21,10 @@ def craft(port: str, target: str, hz: int, calib: Sequence[int],
           checks: Mapping[str, tuple[int, int]] | None = None, group: str = "g") -> bytes:
     """A complete stream: calib.overhead first, then the given cases."""
     w = StreamWriter()
+    # HELLO announces the longest series: the parser refuses samples beyond it.
+    longest = max([len(calib)] + [len(s) for _, ser in latency for s in ser.values()])
     w.record("HELLO", dict(v=1, port=port, target=target, group=group, ts="counter",
-                           unit="ticks", hz=hz, samples=len(calib), batch=1024,
+                           unit="ticks", hz=hz, samples=longest, batch=1024,
                            tm_period=100, tm_periods=3, profile="default"))
     w.record("CFG", {"k": "compiler", "v": "gcc 12.2"})
     n = 0
@@ -49,13 +53,24 @@ def craft(port: str, target: str, hz: int, calib: Sequence[int],
     return w.getvalue()
 
 
+# bit -> capability name, from RM_CAPS in port.h (the scheduler names masks so).
+CAP_BITS = {c.bit: n for n, c in load_caps(project_root()).items()}
+
+
+def parse_named(data: bytes) -> ParsedStream:
+    """A stream parsed and its capability masks named, as the scheduler stores it."""
+    parsed = parse_stream(data)
+    name_missing(parsed, CAP_BITS)
+    return parsed
+
+
 def store_run(path: Path, executions: Sequence[tuple[bytes, Mapping[str, Any]]],
               footprint: Mapping[str, Any] | None = None) -> int:
     """One run holding these (stream, runner info) executions, one build each."""
     with Store.open(path) as st:
         run = st.create_run({"name": "test"}, {"machine": "x86_64", "os": "Linux"}, "0.1.0")
         for data, runner in executions:
-            parsed = parse_stream(data)
+            parsed = parse_named(data)
             port, target = parsed.header["port"], parsed.header["target"]
             b = st.add_build(run, port, target, "default", {"compiler": "gcc 12.2"})
             st.add_execution(run, b, parsed.header["group"], status="ok", exit_code=0,

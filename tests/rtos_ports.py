@@ -12,11 +12,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from _datahalf import parse_named
 
 from rtosmeter.catalog import Catalog
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import project_root
-from rtosmeter.protocol import ParsedStream, parse_stream
+from rtosmeter.protocol import ParsedStream
 from rtosmeter.store import Store
 
 ROOT = project_root()
@@ -54,7 +55,7 @@ def check_streams(raw: dict[str, bytes], catalog: Catalog, port: str,
     is ok with passing checks and data, or unsupported for capabilities that
     port.toml gives a reason for. Cases in `exceptions` (id -> why) need only
     be present and intact."""
-    streams = {group: parse_stream(data) for group, data in raw.items()}
+    streams = {group: parse_named(data) for group, data in raw.items()}
     port_toml = (ROOT / "ports" / port / "port.toml").read_text()
     assert set(streams) == set(groups or catalog.groups)
     for group, parsed in streams.items():

@@ -18,9 +18,10 @@ import statistics
 from pathlib import Path
 
 import pytest
+from _datahalf import CAP_BITS, parse_named
 
 from rtosmeter.commands.run import RunOptions, run_campaign
-from rtosmeter.protocol import ParsedCase, ParsedStream, lacks_reason, parse_stream
+from rtosmeter.protocol import ParsedCase, ParsedStream, lacks_reason
 from rtosmeter.store import Store
 
 TARGET = "qemu-mps2-an386"
@@ -62,7 +63,7 @@ def _qemu_twice(tmp_path: Path, port: str, sources: dict[str, Path]) -> ParsedSt
     first = _run_irq(tmp_path / "a", port, TARGET, sources)
     second = _run_irq(tmp_path / "b", port, TARGET, sources)
     assert first == second, f"{port}: the two QEMU runs of the irq group differ"
-    parsed = parse_stream(first)
+    parsed = parse_named(first)
     assert parsed.complete and not parsed.errors and parsed.fault is None, parsed.errors
     assert parsed.bye_status == 0
     return parsed
@@ -97,7 +98,7 @@ def _check_latency(parsed: ParsedStream, with_tasks: bool) -> None:
         for case in (lat, jit):
             assert case.meta["load"] == "skipped"
             missing = int(case.meta["load_missing"], 16)
-            assert lacks_reason(missing) == "port lacks THREAD, SEM, PREEMPTIVE"
+            assert lacks_reason(missing, bits=CAP_BITS) == "port lacks THREAD, SEM, PREEMPTIVE"
     else:
         assert "load" not in lat.meta and "load_missing" not in jit.meta
 
@@ -173,7 +174,8 @@ def test_baremetal_qemu(tmp_path: Path) -> None:
     _check_max_rate(parsed, tasks=0)
     blocking = parsed.case("irq.blocking")
     assert blocking.status == "unsupported" and blocking.reason.startswith("port lacks THREAD")
-    assert blocking.missing != 0 and blocking.reason == lacks_reason(blocking.missing)
+    assert blocking.missing != 0
+    assert blocking.reason == lacks_reason(blocking.missing, bits=CAP_BITS)
     assert [c.id for c in parsed.cases] == ["calib.overhead", "irq.latency",
                                             "irq.latency_jitter", "irq.blocking",
                                             "irq.max_rate"]
@@ -207,7 +209,7 @@ def test_posix_host(tmp_path: Path) -> None:
     """The host has no periodic timer: irq.max_rate is unsupported, saying
     so; irq.blocking falls back to the software trigger from a task."""
     _need("cmake", "ninja", "gcc")
-    parsed = parse_stream(_run_irq(tmp_path, "posix", "host", {}))
+    parsed = parse_named(_run_irq(tmp_path, "posix", "host", {}))
     assert parsed.complete and not parsed.errors
     rate = parsed.case("irq.max_rate")
     assert rate.status == "unsupported"

@@ -28,10 +28,10 @@ import pytest
 from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
 
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.definitions import project_root
+from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.protocol import ParsedStream
+from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
-from rtosmeter.runners.qemu import QemuRunner
 
 TREE = os.environ.get("RTOSMETER_RTTHREAD", "")
 QEMU_TARGET = "qemu-mps2-an386"
@@ -78,10 +78,9 @@ def test_qemu_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> None:
         assert sw[f"sw.{kind}"].status == "ok", sw[f"sw.{kind}"]
     # Under -icount the same firmware gives the same stream, byte for byte.
     build = tmp_path / "build" / "rtthread" / QEMU_TARGET / "quick"
-    runner = QemuRunner()
+    target = Definitions.load(project_root()).target(QEMU_TARGET)
     for group, data in first.items():
-        again = runner.run(RunRequest(executable=build / f"rm_{group}.elf", target=QEMU_TARGET,
-                                      machine=QEMU_TARGET.removeprefix("qemu-")))
+        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
         assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
 
 

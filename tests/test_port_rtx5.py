@@ -17,10 +17,10 @@ import pytest
 from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
 
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.definitions import project_root
+from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.protocol import parse_stream
+from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
-from rtosmeter.runners.qemu import QemuRunner
 
 TREE = os.environ.get("RTOSMETER_RTX5", "")
 QEMU_TARGET = "qemu-mps2-an386"
@@ -73,10 +73,9 @@ def test_qemu_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> N
     assert sw["sw.mailbox"].status == "unsupported"
     # Under -icount the same firmware gives the same stream, byte for byte.
     build = tmp_path / "build" / "rtx5" / QEMU_TARGET / "quick"
-    runner = QemuRunner()
+    target = Definitions.load(project_root()).target(QEMU_TARGET)
     for group, data in first.items():
-        again = runner.run(RunRequest(executable=build / f"rm_{group}.elf", target=QEMU_TARGET,
-                                      machine=QEMU_TARGET.removeprefix("qemu-")))
+        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
         assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
 
 

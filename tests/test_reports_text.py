@@ -12,7 +12,7 @@ import statistics
 from pathlib import Path
 
 import pytest
-from _datahalf import craft, store_run
+from _datahalf import craft, parse_named, store_run
 
 from rtosmeter.analysis import family, load_run, normalise_throughput
 from rtosmeter.definitions import Definitions
@@ -227,7 +227,7 @@ def store_qemu(path: Path) -> int:
         builds: dict[str, int] = {}
         for stream in QEMU_STREAMS:
             data = stream.read_bytes()
-            parsed = parse_stream(data)
+            parsed = parse_named(data)
             profile = parsed.header["profile"]
             if profile not in builds:
                 builds[profile] = st.add_build(run, "baremetal", "qemu-mps2-an386", profile,

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
-from rtosmeter.runners.base import RunRequest
-from rtosmeter.runners.host import HostRunner
+from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.runners import run_once
+from rtosmeter.runners.base import RunOutcome, RunRequest
+
+HOST = Definitions.load(project_root()).target("host")
+
+
+def run_host(exe: Path, limit: float = 10.0, cap: int = 1 << 20) -> RunOutcome:
+    return run_once(RunRequest(exe, replace(HOST, wall_limit_s=limit), stream_cap=cap))
 
 
 def script(tmp: Path, name: str, body: str) -> Path:
@@ -18,13 +26,13 @@ def script(tmp: Path, name: str, body: str) -> Path:
 
 
 def run(exe: Path, limit: float = 10.0) -> tuple[str, bytes, int | None, str, float]:
-    out = HostRunner().run(RunRequest(exe, "host", wall_limit_s=limit))
+    out = run_host(exe, limit)
     return out.status, out.stream, out.exit_code, out.message, out.wall_s
 
 
 def test_ok_keeps_stdout_and_stderr_apart(tmp_path: Path) -> None:
     exe = script(tmp_path, "ok", "printf '@RM 0 HELLO\\n'; echo noise >&2\n")
-    outcome = HostRunner().run(RunRequest(exe, "host"))
+    outcome = run_host(exe)
     assert outcome.status == "ok" and outcome.exit_code == 0
     assert outcome.stream == b"@RM 0 HELLO\n"
     assert outcome.info["stderr"].strip() == "noise"
@@ -68,3 +76,11 @@ def test_missing_executable_is_an_error(tmp_path: Path) -> None:
     status, stream, code, message, _ = run(tmp_path / "nope")
     assert (status, stream, code) == ("error", b"", None)
     assert "cannot start" in message
+
+
+def test_a_flood_is_stopped_at_the_cap_and_its_head_kept(tmp_path: Path) -> None:
+    exe = script(tmp_path, "flood", "echo first; exec yes flood\n")
+    out = run_host(exe, cap=1 << 20)
+    assert out.status == "overflow" and out.exit_code is None
+    assert len(out.stream) == 1 << 20 and out.stream.startswith(b"first\nflood\n")
+    assert out.message.startswith("Error: flood wrote more than 1 MiB of stream")

@@ -4,7 +4,11 @@ run in qemu-system-arm under -icount."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
 import sys
+import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,12 +17,15 @@ from elftools.elf.elffile import ELFFile
 
 from rtosmeter import analysis
 from rtosmeter.catalog import load_catalog
-from rtosmeter.protocol import parse_stream
+from rtosmeter.definitions import Definitions
+from rtosmeter.protocol import name_missing, parse_stream
+from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunOutcome, RunRequest
-from rtosmeter.runners.qemu import QemuRunner, qemu_command
+from rtosmeter.runners.qemu import qemu_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cortexm_firmware as fw
+from procs import qemu_runs, still_alive
 
 pytestmark = pytest.mark.skipif(not fw.have_toolchain(),
                                 reason="needs arm-none-eabi-gcc, cmake, ninja, qemu-system-arm")
@@ -37,10 +44,18 @@ def irq_an385(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     cases=fw.ROOT / "bench" / "cases")["irq"]
 
 
+DEFS = Definitions.load(fw.ROOT)
+
+
+def request(elf: Path, machine: str = "mps2-an385", icount: bool = True,
+            **kw: float) -> RunRequest:
+    target = replace(DEFS.target(f"qemu-{machine}"), wall_limit_s=kw.get("wall", 30.0),
+                     guest_limit_s=kw.get("guest", 10.0))
+    return RunRequest(elf, target, icount)
+
+
 def run(elf: Path, machine: str = "mps2-an385", **kw: float) -> RunOutcome:
-    req = RunRequest(elf, f"qemu-{machine}", machine=machine, icount_shift=6,
-                     wall_limit_s=kw.get("wall", 30.0), guest_limit_s=kw.get("guest", 10.0))
-    return QemuRunner().run(req)
+    return run_once(request(elf, machine, **kw))
 
 
 def test_same_firmware_twice_gives_identical_streams(irq_an385: Path) -> None:
@@ -60,6 +75,7 @@ def test_same_firmware_twice_gives_identical_streams(irq_an385: Path) -> None:
     blocking = ids["irq.blocking"]
     needs = catalog.caps_mask(next(c for c in catalog.cases if c.id == "irq.blocking").needs)
     assert blocking.missing == needs & ~catalog.caps_mask(["IRQ"]) != 0
+    name_missing(parsed, {c.bit: n for n, c in catalog.caps.items()})
     assert blocking.reason.startswith("port lacks THREAD, ")
     assert "IRQ" not in blocking.reason and ":" not in blocking.reason  # no run-time note
     assert len(ids["irq.latency"].series["latency"].samples) == fw.PARAMS["RM_SAMPLES"]
@@ -74,6 +90,8 @@ def test_info_records_the_qemu_run(irq_an385: Path) -> None:
     assert out.info["machine"] == "mps2-an385"
     assert out.info["icount_shift"] == "6"
     assert "-icount shift=6,align=off,sleep=off" in out.info["command"]
+    # The console is a file QEMU writes, never a pipe the harness could let fill.
+    assert "-chardev file,id=rm,path=CONSOLE -serial chardev:rm" in out.info["command"]
     assert out.info["command"].endswith(f"-kernel {irq_an385}")
 
 
@@ -127,6 +145,7 @@ def test_hang_is_killed_at_the_wall_limit_and_kept(selftest: dict[str, Path]) ->
     assert not parsed.complete
     assert str(selftest["hang"]) in out.message
     assert "qemu-system-arm -M mps2-an385" in out.message and "Hint:" in out.message
+    assert "raise [limits] wall_s in " in out.message and "target.toml" in out.message
 
 
 def test_hang_is_killed_at_the_guest_limit(selftest: dict[str, Path]) -> None:
@@ -158,9 +177,9 @@ def test_missing_firmware_is_an_error(tmp_path: Path) -> None:
 
 
 def test_host_timed_run_is_labelled(irq_an385: Path) -> None:
-    req = RunRequest(irq_an385, "qemu-mps2-an385", machine="mps2-an385", icount_shift=None)
-    assert "-icount" not in qemu_command(req)
-    out = QemuRunner().run(req)
+    req = request(irq_an385, icount=False)
+    assert "-icount" not in qemu_command(req, Path("console"))
+    out = run_once(req)
     # Without -icount the timer follows the host clock, so irq.max_rate may
     # lose events at any rate: only the run's completeness is checked.
     assert parse_stream(out.stream).complete, out.message
@@ -209,3 +228,45 @@ def test_baremetal_tm_basic_runs_the_loop_on_the_runner(
     # iteration from period to period.
     assert 100 < min(counts) < 400 and max(counts) - min(counts) <= 2
     assert parse_stream(run(elf, "mps2-an386").stream).case("tm.basic").counts == case.counts
+
+
+# ---- nothing left running, nothing taken from the host --------------------------
+
+
+def test_kill_9_of_the_harness_leaves_no_qemu(selftest: dict[str, Path]) -> None:
+    """The parent-death signal: QEMU dies with the process that started it."""
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_runner_qemu import request
+        from rtosmeter.runners import run_once
+        run_once(request({str(selftest["hang"])!r}, wall=600, guest=1e6))
+    """)
+    harness = subprocess.Popen([sys.executable, "-c", script])
+    qemus: list[int] = []
+    while harness.poll() is None and not qemus:
+        qemus = qemu_runs(harness.pid)
+    assert qemus, "the harness ended before QEMU started"
+    harness.send_signal(signal.SIGKILL)
+    harness.wait()
+    assert still_alive(qemus) == []
+
+
+def _busy_host(n: int) -> list[subprocess.Popen[bytes]]:
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def test_streams_do_not_depend_on_host_load(irq_an385: Path) -> None:
+    """The console is a file, so a host too busy to read it cannot slow the
+    guest's UART: the stream under 4 busy processes is the idle one, byte
+    for byte."""
+    idle = run(irq_an385, wall=600)
+    busy = _busy_host(4)
+    try:
+        loaded = run(irq_an385, wall=600)
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    assert idle.status == loaded.status == "ok", (idle.message, loaded.message)
+    assert idle.stream == loaded.stream

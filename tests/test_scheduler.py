@@ -12,7 +12,7 @@ from rtosmeter.catalog import load_catalog
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
-from rtosmeter.scheduler import Reporter, Selection, execute, make_plan
+from rtosmeter.scheduler import Reporter, RunInterrupted, Selection, execute, make_plan
 from rtosmeter.store import Store
 
 
@@ -99,7 +99,7 @@ def test_resume_skips_groups_already_stored(root: Path, tmp_path: Path) -> None:
     plan = make_plan(defs, catalog, defs.campaign(None),
                      Selection(ports=("posix",), targets=("host",), profile="quick"))
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(RunInterrupted):
             execute(defs, catalog, store, tmp_path, plan,
                     reporter=_InterruptAfterFirstExecution(store))
         run = store.runs()[-1]
@@ -111,5 +111,6 @@ def test_resume_skips_groups_already_stored(root: Path, tmp_path: Path) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         execs = store.executions(run.id)
         assert store.run(run.id).status == "done"
+        assert len(store.builds(run.id)) == 1  # resume rebuilt it: still one build row
     assert sorted(e.group for e in execs) == sorted(groups)  # each group exactly once
     assert execs[0].id == first[0].id and execs[0].group == first[0].group

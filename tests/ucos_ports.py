@@ -12,9 +12,10 @@ from pathlib import Path
 from rtos_ports import case_passes, check_streams, run_port
 
 from rtosmeter.catalog import Catalog
+from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.protocol import ParsedStream
+from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
-from rtosmeter.runners.qemu import QemuRunner
 
 # The cases that need more than the 12 threads of the Cortex-M0 build
 # (ports/ucos*/port.c: 16 KiB of RAM) fail there, saying why.
@@ -31,10 +32,9 @@ def run_an386(tmp_path: Path, port: str, tree: str, catalog: Catalog,
     case_passes(streams["tm_sched"], "tm.preemptive")
     case_passes(streams["tm_ipc"], "tm.message")
     build = tmp_path / "build" / port / "qemu-mps2-an386" / "quick"
-    runner = QemuRunner()
+    target = Definitions.load(project_root()).target("qemu-mps2-an386")
     for group, data in first.items():
-        again = runner.run(RunRequest(executable=build / f"rm_{group}.elf",
-                                      target="qemu-mps2-an386", machine="mps2-an386"))
+        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
         assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
     return streams
 

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rtosmeter import children
 from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import Params, Port, Profile, Target
 from rtosmeter.errors import ToolMissing
@@ -111,7 +112,7 @@ def config_header(spec: BuildSpec, catalog: Catalog) -> str:
         f"#define RM_TM_PERIOD_MS {p.tm_period_ms}u",
         f"#define RM_TM_PERIODS {p.tm_periods}u",
     ]
-    if t.kind == "qemu":
+    if t.qemu is not None:  # emulated: WFI would let QEMU skip time
         lines.append("#define RM_NO_WFI 1 /* deterministic emulation: idle loops spin */")
     lines += ["#endif", ""]
     return "\n".join(lines)
@@ -219,18 +220,18 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
     configure = cmake_configure_command(spec, root, config_dir)
     with log.open("w", encoding="utf-8") as f:
         f.write("$ " + " ".join(configure) + "\n")
-    proc = subprocess.run(configure, capture_output=True, text=True, check=False)
+    rc, output = children.run_tool(configure)
     with log.open("a", encoding="utf-8") as f:
-        f.write(proc.stdout + proc.stderr)
+        f.write(output)
     config.update(_cache_entries(build_dir))
     compiler = config.get("cmake.CMAKE_C_COMPILER") or _configured_compiler(build_dir)
     config["compiler"] = compiler
     config["compiler_version"] = _compiler_version(compiler)
-    if proc.returncode != 0:
+    if rc != 0:
         return BuildResult(
             spec, "failed",
             f"CMake configure failed for {spec.key} in {build_dir}:\n"
-            f"{_tail(proc.stdout + proc.stderr)}\nFull log: {log}",
+            f"{_tail(output)}\nFull log: {log}",
             {}, {g: "configure failed" for g in spec.groups}, config, log,
             time.monotonic() - started,
         )
@@ -244,8 +245,7 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
     cmd = ["cmake", "--build", str(build_dir), "-j", str(max(1, jobs)), "--", "-k", "0"]
     with log.open("a", encoding="utf-8") as f:
         f.write("$ " + " ".join(cmd) + "\n")
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    output = proc.stdout + proc.stderr
+    rc, output = children.run_tool(cmd)
     with log.open("a", encoding="utf-8") as f:
         f.write(output)
 
@@ -258,7 +258,7 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
         else:
             executables[group] = path
     status, error = "ok", ""
-    if failed or proc.returncode != 0:
+    if failed or rc != 0:
         status = "failed"
         error = (f"build of {spec.key} failed for group(s) "
                  f"{', '.join(failed) or '(none: a later step failed)'} in {build_dir}:\n"

@@ -1,17 +1,26 @@
 """The result stream, version 1 (docs/protocol.md): parser and writer.
 
-`parse_stream()` never raises on bad input. Anything corrupt, truncated or out
-of order becomes a `StreamError` naming its byte offset; every complete, valid
-record is kept, so a run that dies mid-case still yields the cases before it
-(and the one in progress, marked `incomplete`).
+`parse_stream()` never raises, whatever the bytes. Anything corrupt, truncated,
+out of order or out of range becomes a `StreamError` naming its byte offset
+and costs only the record it is in; every complete, valid record is kept, so
+a run that dies mid-case still yields the cases before it (and the one in
+progress, marked `incomplete`). Numbers are ASCII digits of bounded width
+that fit SQLite's int64; a series never holds more samples than HELLO
+announced; what a stream can make the parser keep is bounded (cases, errors,
+console lines), so a flooding firmware costs memory in proportion to the
+runner's stream cap and no more.
+
+The parser stands alone: it imports nothing of the catalog or the source
+tree. A capability mask stays an integer (`ParsedCase.missing`); whoever has
+the names (the scheduler, from the catalog) turns it into words with
+`name_missing()`.
 
 Samples are decoded with numpy (one vectorised pass per `S` line), because a
-stream can carry a million of them.
+stream can carry a million of them, and stay arrays up to the store.
 """
 
 from __future__ import annotations
 
-import functools
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,12 +28,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from rtosmeter.catalog import load_caps
-from rtosmeter.definitions import project_root
-from rtosmeter.errors import UserError
-
 VERSION = 1
 MAX_LINE = 16384
+MAX_DIGITS = 19  # a decimal field: at most 19 ASCII digits ...
+MAX_INT = (1 << 63) - 1  # ... and no more than SQLite's INTEGER holds
+MAX_HEX_DIGITS = 8  # a capability mask: 32 bits
+# What one stream may make the parser keep (a flood ends as one error each).
+MAX_CASES = 4096
+MAX_ERRORS = 1000
+MAX_NOISE = 1000
 PREFIX = b"@RM "
 _PRINTABLE = bytes(range(0x20, 0x7F))
 
@@ -86,7 +98,8 @@ class Series:
     id: int
     name: str
     what: str
-    samples: list[int] = field(default_factory=list)
+    samples: npt.NDArray[np.uint32] = field(
+        default_factory=lambda: np.zeros(0, dtype=np.uint32))
     subtract: bool = True
 
 
@@ -114,8 +127,9 @@ class ParsedCase:
     order; `reason` names the first such problem).
 
     `missing`: the capabilities the port lacks (bit i = RM_CAPS bit i), from
-    `UNSUP missing=`; `reason` then names them ("port lacks SEM, QUEUE").
-    0 for every other case, and for an UNSUP that gave its own reason.
+    `UNSUP missing=`, with the port's `note` on why; `reason` then gives the
+    mask as a number until `name_missing()` names it ("port lacks SEM,
+    QUEUE"). 0 for every other case, and for an UNSUP that gave its own reason.
     """
 
     id: str
@@ -123,6 +137,7 @@ class ParsedCase:
     status: str = "incomplete"
     reason: str = ""
     missing: int = 0
+    note: str = ""
     meta: dict[str, str] = field(default_factory=dict)
     series: dict[str, Series] = field(default_factory=dict)
     counts: list[Count] = field(default_factory=list)
@@ -212,21 +227,10 @@ def decode_samples(text: bytes | str) -> list[int]:
 # ---- capability masks ------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def _cap_bits() -> dict[int, str]:
-    """bit -> capability name, from RM_CAPS in port.h of the source tree; empty
-    when the tree is not there (masks are then shown as numbers)."""
-    try:
-        caps = load_caps(project_root())
-    except UserError:
-        return {}
-    return {cap.bit: cap.name for cap in caps.values()}
-
-
-def cap_names(mask: int) -> list[str]:
-    """The capability names of a mask, in bit order; the bits without a name
-    (a newer firmware, or no source tree) as one "capabilities 0x..." entry."""
-    bits = _cap_bits()
+def cap_names(mask: int, bits: Mapping[int, str]) -> list[str]:
+    """The capability names of a mask, in bit order (`bits`: bit -> name, from
+    RM_CAPS in port.h); the bits without a name (a newer firmware) as one
+    "capabilities 0x..." entry."""
     names = [bits[b] for b in range(32) if mask >> b & 1 and b in bits]
     unnamed = sum(1 << b for b in range(mask.bit_length()) if mask >> b & 1 and b not in bits)
     if unnamed:
@@ -234,11 +238,18 @@ def cap_names(mask: int) -> list[str]:
     return names
 
 
-def lacks_reason(missing: int, note: str = "") -> str:
+def lacks_reason(missing: int, note: str = "", bits: Mapping[int, str] | None = None) -> str:
     """The reason of a case the port cannot run: "port lacks SEM, QUEUE", plus
     ": <note>" when the port said why it withdrew them (rm_port_caps_note)."""
-    text = "port lacks " + ", ".join(cap_names(missing))
+    text = "port lacks " + ", ".join(cap_names(missing, bits or {}))
     return f"{text}: {note}" if note else text
+
+
+def name_missing(parsed: ParsedStream, bits: Mapping[int, str]) -> None:
+    """Give the unsupported cases of `parsed` their capability names."""
+    for case in parsed.cases:
+        if case.missing:
+            case.reason = lacks_reason(case.missing, case.note, bits)
 
 
 # ---- records ---------------------------------------------------------------
@@ -323,6 +334,8 @@ class _Record:
     type: str
     fields: dict[str, str]
     positional: list[str]
+    series: int = 0  # S records: the series id and the index of the first sample
+    first: int = 0
 
 
 class _BadRecord(Exception):
@@ -346,16 +359,18 @@ def _split_record(line: bytes, offset: int) -> _Record:
     if body.translate(None, _PRINTABLE):  # something left once printable bytes are gone
         raise _BadRecord("malformed record: byte outside printable ASCII")
     tokens = body[:-1].decode("ascii").split(" ")
-    if len(tokens) < 3 or not tokens[1].isdigit() or not all(tokens):
+    if len(tokens) < 3 or not all(tokens):
         raise _BadRecord("malformed record: expected `@RM <seq> <TYPE> ...`")
     rtype = tokens[2]
     if rtype != "S" and rtype not in RECORD_FIELDS:
         raise _BadRecord(f"malformed record: unknown type {rtype!r}")
-    rec = _Record(offset, int(tokens[1]), rtype, {}, [])
+    rec = _Record(offset, _uint(tokens[1], "malformed record: sequence number"), rtype, {}, [])
     if rtype == "S":
         rec.positional = tokens[3:]
-        if len(rec.positional) != 3 or not (tokens[3].isdigit() and tokens[4].isdigit()):
+        if len(rec.positional) != 3:
             raise _BadRecord("malformed S record: expected `S <series> <first> <samples>`")
+        rec.series = _uint(tokens[3], "malformed S record: series")
+        rec.first = _uint(tokens[4], "malformed S record: first index")
         return rec
     for tok in tokens[3:]:
         key, eq, value = tok.partition("=")
@@ -385,13 +400,35 @@ def _iter_lines(data: bytes) -> Iterable[tuple[int, bytes, bool]]:
         pos = end + 1
 
 
+def _uint(text: str, what: str) -> int:
+    """A non-negative decimal of ASCII digits that fits int64, or _BadRecord.
+
+    `str.isdigit()` and `int()` alone would take "+2", "1_0", Arabic-Indic
+    digits and numbers of thousands of digits (which `int()` refuses with
+    ValueError, and SQLite with OverflowError).
+    """
+    if not text or len(text) > MAX_DIGITS or text.strip("0123456789"):
+        raise _BadRecord(f"{what} {text[:40]!r} is not a number of at most {MAX_DIGITS} digits")
+    value = int(text)
+    if value > MAX_INT:
+        raise _BadRecord(f"{what} {text!r} is larger than {MAX_INT}")
+    return value
+
+
 def _int(rec: _Record, key: str) -> int:
-    value = rec.fields[key]
-    base = 16 if rec.type == "FAULT" else 10
-    try:
-        return int(value, base)
-    except ValueError:
-        raise _BadRecord(f"malformed {rec.type} record: {key}={value!r} is not a number") from None
+    return _uint(rec.fields[key], f"malformed {rec.type} record: {key}")
+
+
+def _hex(rec: _Record, key: str, what: str) -> int:
+    text = rec.fields[key]
+    if not text or len(text) > MAX_HEX_DIGITS or text.strip("0123456789abcdefABCDEF"):
+        raise _BadRecord(f"malformed {rec.type} record: {key}={text[:40]!r} is not {what}")
+    return int(text, 16)
+
+
+# HELLO fields that are numbers (hz also > 0: every time is divided by it).
+_HELLO_NUMBERS = ("hz", "samples", "batch", "tm_period", "tm_periods")
+_HELLO_OPTIONAL_NUMBERS = ("tm_period_ms", "tick_hz")
 
 
 class _Parser:
@@ -406,9 +443,17 @@ class _Parser:
         self.current: ParsedCase | None = None
         self.next_index: dict[str, int] = {}  # series name -> next sample index
         self.series_by_id: dict[int, Series] = {}
+        self.max_samples = 0  # per series, from HELLO
+        # Samples arrive in chunks (one per S record), joined once in finish().
+        self.chunks: list[tuple[Series, list[npt.NDArray[np.uint32]]]] = []
+        self.chunks_by_id: dict[int, list[npt.NDArray[np.uint32]]] = {}
+        self.errors_seen = 0
+        self.noise_seen = 0
 
     def error(self, offset: int, message: str, case: ParsedCase | None = None) -> None:
-        self.out.errors.append(StreamError(offset, message))
+        self.errors_seen += 1
+        if len(self.out.errors) < MAX_ERRORS:
+            self.out.errors.append(StreamError(offset, message))
         if case is not None and case.status not in ("error",):
             case.status = "error"
             case.reason = f"stream error at byte {offset}: {message}"
@@ -417,10 +462,10 @@ class _Parser:
         start = line.find(PREFIX)
         if start < 0:
             if line.strip():
-                self.out.noise.append(line.decode("utf-8", "replace"))
+                self.noise(line)
             return
         if start > 0:  # console text without a line end before the record
-            self.out.noise.append(line[:start].decode("utf-8", "replace"))
+            self.noise(line[:start])
             offset += start
             line = line[start:]
         try:
@@ -443,6 +488,11 @@ class _Parser:
             self.error(offset, str(exc), self.current)
             return
         self.out.records += 1
+
+    def noise(self, line: bytes) -> None:
+        self.noise_seen += 1
+        if len(self.out.noise) < MAX_NOISE:
+            self.out.noise.append(line[:MAX_LINE].decode("utf-8", "replace"))
 
     def check_seq(self, rec: _Record) -> bool:
         """Report a gap or repeat; a repeated or earlier record is dropped."""
@@ -471,8 +521,14 @@ class _Parser:
     def on_hello(self, rec: _Record) -> None:
         if self.seen_hello or rec.seq != 0:
             raise _BadRecord("HELLO record out of place (only as record 0)")
+        for key in _HELLO_NUMBERS + _HELLO_OPTIONAL_NUMBERS:
+            if key in rec.fields:
+                _int(rec, key)
+        if _int(rec, "hz") == 0:
+            raise _BadRecord("malformed HELLO record: hz=0 (a clock rate is at least 1)")
         self.seen_hello = True
         self.out.header = dict(rec.fields)
+        self.max_samples = _int(rec, "samples")
         if rec.fields["v"] != str(VERSION):
             self.error(rec.offset, f"protocol version {rec.fields['v']} (this parser reads "
                                    f"version {VERSION}); update rtosmeter")
@@ -494,10 +550,16 @@ class _Parser:
                                    f"(no END); {old.id} kept as incomplete")
             old.status, old.reason = "incomplete", f"no END (next CASE at byte {rec.offset})"
         self.seen_case = True
-        self.current = ParsedCase(rec.fields["id"], rec.offset)
-        self.out.cases.append(self.current)
+        self.current = self.add_case(ParsedCase(rec.fields["id"], rec.offset))
         self.series_by_id = {}
+        self.chunks_by_id = {}
         self.next_index = {}
+
+    def add_case(self, case: ParsedCase) -> ParsedCase:
+        if len(self.out.cases) >= MAX_CASES:
+            raise _BadRecord(f"more than {MAX_CASES} cases in one stream")
+        self.out.cases.append(case)
+        return case
 
     def on_meta(self, rec: _Record) -> None:
         self.need_case(rec).meta[rec.fields["k"]] = rec.fields["v"]
@@ -512,28 +574,34 @@ class _Parser:
             raise _BadRecord(f"malformed SERIES record: sub={sub!r} (0 or 1)")
         s = Series(sid, name, rec.fields["what"], subtract=sub == "1")
         case.series[name] = s
+        self.chunks_by_id[sid] = []
+        self.chunks.append((s, self.chunks_by_id[sid]))
         self.series_by_id[sid] = s
         self.next_index[name] = 0
 
     def on_s(self, rec: _Record) -> None:
         case = self.need_case(rec)
-        sid, first, text = int(rec.positional[0]), int(rec.positional[1]), rec.positional[2]
+        sid, first = rec.series, rec.first
         series = self.series_by_id.get(sid)
         if series is None:
             raise _BadRecord(f"S record for unknown series {sid} in case {case.id}")
         try:
-            samples = decode_samples(text)
+            samples = decode_samples_array(rec.positional[2])
         except ValueError as exc:
             raise _BadRecord(f"malformed S record: {exc}") from None
         expected = self.next_index[series.name]
         if first < expected:
             raise _BadRecord(f"sample index {first} of series {series.name} repeats "
                              f"(next is {expected}); record dropped")
+        if first + samples.size > self.max_samples:
+            raise _BadRecord(f"samples {first}..{first + samples.size - 1} of series "
+                             f"{series.name} lie beyond the {self.max_samples} announced by "
+                             "HELLO; record dropped")
         if first > expected:  # keep the samples: they are valid, only some are lost
             self.error(rec.offset, f"sample index of series {series.name} skips from "
                                    f"{expected} to {first}", case)
-        series.samples.extend(samples)
-        self.next_index[series.name] = first + len(samples)
+        self.chunks_by_id[sid].append(samples)
+        self.next_index[series.name] = first + samples.size
 
     def on_count(self, rec: _Record) -> None:
         self.need_case(rec).counts.append(
@@ -566,14 +634,11 @@ class _Parser:
 
     def on_unsup(self, rec: _Record) -> None:
         case_id, missing = rec.fields["id"], 0
-        if "missing" in rec.fields:  # the runner: a capability mask, named here
-            text = rec.fields["missing"]
-            try:
-                missing = int(text, 16)
-            except ValueError:
-                raise _BadRecord(f"malformed UNSUP record: missing={text!r} is not a hex "
-                                 "capability mask") from None
-            reason = lacks_reason(missing, rec.fields.get("note", ""))
+        note = ""
+        if "missing" in rec.fields:  # the runner: a capability mask, named by name_missing()
+            missing = _hex(rec, "missing", "a hex capability mask")
+            note = rec.fields.get("note", "")
+            reason = lacks_reason(missing, note)
         elif "reason" in rec.fields:  # rm_unsupported(), or a stream of before the mask
             reason = rec.fields["reason"]
         else:
@@ -582,20 +647,21 @@ class _Parser:
             old = self.current
             self.current = None
             if old.id == case_id:  # rm_unsupported() from inside the case: it ends the case
-                old.status, old.reason, old.missing = "unsupported", reason, missing
+                old.status, old.reason, old.missing, old.note = (
+                    "unsupported", reason, missing, note)
                 return
             self.error(rec.offset, f"UNSUP for case {case_id} inside case {old.id} "
                                    f"(no END); {old.id} kept as incomplete")
             old.status, old.reason = "incomplete", f"no END (UNSUP at byte {rec.offset})"
         self.seen_case = True
-        self.out.cases.append(ParsedCase(case_id, rec.offset, "unsupported", reason,
-                                         missing=missing))
+        self.add_case(ParsedCase(case_id, rec.offset, "unsupported", reason, missing=missing,
+                                 note=note))
 
     def on_fault(self, rec: _Record) -> None:
         self.out.fault = dict(rec.fields)
         where = f" during case {self.current.id}" if self.current else ""
         regs = " ".join(f"{k}={v}" for k, v in rec.fields.items())
-        self.out.errors.append(StreamError(rec.offset, f"CPU fault{where}: {regs}"))
+        self.error(rec.offset, f"CPU fault{where}: {regs}")
         if self.current is not None:
             self.current.status = "failed"
             self.current.reason = f"CPU fault (pc={rec.fields['pc']})"
@@ -615,13 +681,21 @@ class _Parser:
                                    f"{len(self.out.cases)}")
 
     def finish(self, size: int) -> ParsedStream:
+        for series, chunks in self.chunks:
+            if chunks:
+                series.samples = np.concatenate(chunks)
         if not self.out.complete:
             where = f"; case {self.current.id} kept as incomplete" if self.current else ""
-            self.out.errors.append(StreamError(
-                size, f"stream ends without BYE (truncated){where}"))
+            self.out.errors.append(StreamError(size, f"stream ends without BYE (truncated){where}"))
             if self.current is not None:
                 self.current.status = "incomplete"
                 self.current.reason = f"stream ends at byte {size} without END"
+        if self.errors_seen > MAX_ERRORS:
+            self.out.errors.append(StreamError(
+                size, f"{self.errors_seen - MAX_ERRORS} more errors not kept"))
+        if self.noise_seen > len(self.out.noise):
+            self.out.noise.append(f"[{self.noise_seen - len(self.out.noise)} more console "
+                                  "lines not kept]")
         return self.out
 
 

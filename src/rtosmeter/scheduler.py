@@ -2,9 +2,10 @@
 
 A campaign names (port, target, profile) combinations; each becomes one build
 tree, and each benchmark group of it one run job. Builds run one after
-another, each with `-j N` for the compiler; emulated runs run up to N at a
-time (under -icount their results do not depend on load); host runs go one at
-a time after the last build, because they measure real time on a pinned CPU.
+another, each with `-j N` for the compiler; runs go up to N at a time, except
+those of an `exclusive` runner (host runs: real time on a pinned CPU), which go
+one at a time after the last build. The scheduler never names a runner kind:
+`rtosmeter.runners` finds the runner of a target.
 Every finished execution is parsed and stored at once, so a run that is
 killed loses nothing, and `--resume` skips the groups already stored. A
 failing build or run never stops the others; a combination that cannot run
@@ -15,10 +16,10 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
-import importlib.util
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -30,17 +31,26 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from rtosmeter import __version__
 from rtosmeter.build import PACKAGES, BuildResult, BuildSpec, build, compiler_for
 from rtosmeter.catalog import Catalog
-from rtosmeter.definitions import Campaign, Definitions, Params, Target
+from rtosmeter.children import kill_all
+from rtosmeter.definitions import Campaign, Definitions, Params, Target, load_profile
 from rtosmeter.errors import ToolMissing, UserError
-from rtosmeter.protocol import ParsedStream, parse_stream
-from rtosmeter.runners.base import Runner, RunOutcome, RunRequest
+from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
+from rtosmeter.runners import run_once, runner_class, unavailable
+from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.sources import SourceMissing, SourceTree, find_source
-from rtosmeter.store import Store
+from rtosmeter.store import RunLock, Store, StoreError
 
 ALWAYS_KEPT = ("calib.*",)  # cases kept whatever --bench says (overhead subtraction)
 
@@ -49,10 +59,9 @@ ALWAYS_KEPT = ("calib.*",)  # cases kept whatever --bench says (overhead subtrac
 
 
 def missing_tools(target: Target) -> list[tuple[str, str]]:
-    """(program, Debian package) pairs this target needs and this machine lacks."""
+    """(program, Debian package) pairs building for this target needs and this
+    machine lacks (what running needs, its runner says)."""
     needed = ["cmake", "ninja", compiler_for(target)]
-    if target.kind == "qemu":
-        needed.append("qemu-system-arm")
     out = [(p, PACKAGES.get(p, p)) for p in needed if shutil.which(p) is None]
     if target.toolchain and shutil.which(compiler_for(target)):
         libc = subprocess.run([compiler_for(target), "-print-file-name=libc.a"],
@@ -64,27 +73,17 @@ def missing_tools(target: Target) -> list[tuple[str, str]]:
 
 def unavailable_reason(target: Target) -> str:
     """Why this target cannot be built and run here ("" when it can)."""
-    if target.kind == "board":
-        return "boards need a board runner (flash + serial), not part of `run` yet"
-    if importlib.util.find_spec(f"rtosmeter.runners.{target.kind}") is None:
-        return f"no runner for {target.kind} targets (src/rtosmeter/runners/{target.kind}.py)"
     missing = missing_tools(target)
     if missing:
         return ("missing " + ", ".join(p for p, _ in missing) + ": apt-get install "
                 + " ".join(dict.fromkeys(pkg for _, pkg in missing)))
-    return ""
+    return unavailable(target)
 
 
-def make_runner(target: Target) -> Runner:
-    """The runner module for the target's kind: rtosmeter.runners.<kind>.<Kind>Runner."""
-    try:
-        module = importlib.import_module(f"rtosmeter.runners.{target.kind}")
-    except ImportError as exc:
-        raise UserError(f"no runner for {target.kind} targets ({exc})", f"target {target.name}",
-                        f"Add src/rtosmeter/runners/{target.kind}.py") from exc
-    cls = getattr(module, f"{target.kind.capitalize()}Runner")
-    runner: Runner = cls()
-    return runner
+def is_exclusive(target: Target) -> bool:
+    """Whether the target's executions must run alone, after every build."""
+    cls = runner_class(target.kind)
+    return bool(cls and cls.exclusive)
 
 
 # ---- the plan ---------------------------------------------------------------
@@ -117,6 +116,7 @@ class Plan:
     jobs: int
     icount: bool
     sources: dict[str, str] = field(default_factory=dict)
+    profile_file: str = ""  # --profile FILE: loaded again by --resume
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -126,7 +126,7 @@ class Plan:
         combos = [Combo(**c) for c in data.get("combos", [])]
         return cls(data.get("campaign", "?"), data.get("campaign_file", ""), combos,
                    int(data.get("jobs", 2)), bool(data.get("icount", True)),
-                   dict(data.get("sources", {})))
+                   dict(data.get("sources", {})), str(data.get("profile_file", "")))
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,7 @@ class Selection:
     jobs: int = 2
     icount: bool = True
     sources: dict[str, Path] = field(default_factory=dict)
+    profile_file: Path | None = None  # --profile FILE (its profile is in the definitions)
 
 
 def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
@@ -170,7 +171,7 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
     targets = sel.targets or tuple(defs.targets)
     for p in ports:
         for t in targets:
-            if defs.ports[p].supports(t) and defs.targets[t].kind != "board":
+            if defs.ports[p].supports(t) and runner_class(defs.targets[t].kind):
                 out.append((p, t, ("default",), "*", not sel.targets))
     if not out:
         what = f"port {', '.join(sel.ports)}" if sel.ports else f"target {', '.join(targets)}"
@@ -206,26 +207,35 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
                 combo.skip_status, combo.skip_reason = "skipped", f"{target.name}: {reason}"
             combos.append(combo)
     return Plan(campaign.name, str(campaign.file), combos, sel.jobs, sel.icount,
-                {k: str(v) for k, v in sel.sources.items()})
+                {k: str(v) for k, v in sel.sources.items()},
+                str(sel.profile_file) if sel.profile_file else "")
 
 
 # ---- progress ---------------------------------------------------------------
 
 
 class Reporter:
-    """Progress bar on stderr (terminal only, not with NO_COLOR) and warnings."""
+    """Progress bar with ETA on stderr, only on a terminal; plain (no colour,
+    no bold) under NO_COLOR; and warnings."""
 
-    def __init__(self, total: int, quiet: bool | None = None) -> None:
-        self.console = Console(stderr=True)
+    def __init__(self, total: int, quiet: bool | None = None,
+                 console: Console | None = None) -> None:
+        plain = bool(os.environ.get("NO_COLOR"))
+        self.console = console or Console(stderr=True, no_color=plain)
         if quiet is None:
-            quiet = not sys.stderr.isatty() or bool(os.environ.get("NO_COLOR"))
+            quiet = not sys.stderr.isatty()
         self.quiet = quiet
         self.progress: Progress | None = None
         self.task: Any = None
         if not quiet:
-            self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                     MofNCompleteColumn(), TimeElapsedColumn(),
-                                     console=self.console, transient=True)
+            style = "none" if plain else "bold"
+            self.progress = Progress(
+                TextColumn("{task.description}", style=style),
+                BarColumn(style="none" if plain else "bar.back",
+                          complete_style="none" if plain else "bar.complete",
+                          finished_style="none" if plain else "bar.finished"),
+                MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
+                TimeRemainingColumn(), console=self.console, transient=True)
             self.task = self.progress.add_task("starting", total=total)
 
     @contextmanager
@@ -272,15 +282,8 @@ class JobResult:
 
 def _run_one(job: RunJob, icount: bool) -> JobResult:
     t = job.target
-    request = RunRequest(
-        executable=job.executable, target=t.name,
-        machine=t.qemu.machine if t.qemu else "", cpu=t.cpu,
-        icount_shift=(t.qemu.icount_shift if t.qemu else None) if icount else None,
-        wall_limit_s=t.wall_limit_s, guest_limit_s=t.guest_limit_s,
-        extra_args=t.qemu.extra_args if t.qemu else (),
-    )
     try:
-        outcome = make_runner(t).run(request)
+        outcome = run_once(RunRequest(job.executable, t, icount))
     except Exception as exc:  # a runner bug must not stop the campaign
         outcome = RunOutcome(b"", "error", None, f"runner failed: {exc!r}", 0.0,
                              {"runner": t.kind})
@@ -340,6 +343,7 @@ class Scheduler:
         self.reporter = reporter
         self.summary: dict[str, int] = {"builds_failed": 0, "executions": 0, "failed": 0,
                                         "not_run": 0}
+        self.not_run_reasons: list[str] = []
 
     def _spec(self, combo: Combo, plan: Plan, groups: list[str]) -> BuildSpec:
         port = self.defs.port(combo.port, f"run {combo.key}")
@@ -361,19 +365,22 @@ class Scheduler:
         self.store.add_build(run_id, combo.port, combo.target, combo.profile,
                              {"groups": ",".join(combo.groups)}, status=status, error=reason)
         self.summary["not_run"] += 1
+        self.not_run_reasons.append(f"{combo.key}: {reason}")
         if self.reporter:
             self.reporter.note(f"{combo.key} not run here: {reason}")
 
     def _store_execution(self, run_id: int, result: JobResult) -> None:
         job, outcome = result.job, result.outcome
         parsed = _filter_cases(parse_stream(outcome.stream), job.combo.bench)
+        name_missing(parsed, {cap.bit: name for name, cap in self.catalog.caps.items()})
         status, error = _execution_status(outcome, parsed)
         runner = dict(outcome.info)
         runner.setdefault("runner", job.target.kind)
         runner["unit"] = job.target.counter.unit
         runner["counter"] = job.target.counter.name
         runner["hz"] = str(job.target.counter.hz)
-        footprint = _footprint(job.executable) if job.target.kind != "host" else {}
+        # A footprint is a firmware's flash/RAM: cross-compiled images only.
+        footprint = _footprint(job.executable) if job.target.toolchain else {}
         self.store.add_execution(
             run_id, job.build_id, job.group, status=status, error=error,
             exit_code=outcome.exit_code, wall_s=outcome.wall_s, runner=runner,
@@ -395,17 +402,17 @@ class Scheduler:
                       if (combo.port, combo.target, combo.profile, g) not in done]
             if groups:
                 todo.append((combo, groups))
-        # Host builds last: host runs start after the compiler is quiet.
-        todo.sort(key=lambda cg: self.defs.targets[cg[0].target].kind == "host")
+        # Exclusive builds last: their runs start after the compiler is quiet.
+        todo.sort(key=lambda cg: is_exclusive(self.defs.targets[cg[0].target]))
         total = len(todo) + sum(len(g) for _, g in todo)
         rep = self.reporter
         if rep is not None and rep.progress is not None:
             rep.progress.update(rep.task, total=total)
         builder = ThreadPoolExecutor(1, thread_name_prefix="rm-build")
-        emulated = ThreadPoolExecutor(max(1, plan.jobs), thread_name_prefix="rm-run")
-        host = ThreadPoolExecutor(1, thread_name_prefix="rm-host")
+        parallel = ThreadPoolExecutor(max(1, plan.jobs), thread_name_prefix="rm-run")
+        alone = ThreadPoolExecutor(1, thread_name_prefix="rm-alone")
         pending: dict[Future[Any], tuple[str, Any]] = {}
-        deferred_host: list[RunJob] = []
+        deferred: list[RunJob] = []
         builds_left = len(todo)
         for combo, groups in todo:
             bfut: Future[Any] = builder.submit(self._build, combo, plan, groups)
@@ -421,14 +428,14 @@ class Scheduler:
                         builds_left -= 1
                         jobs = self._after_build(run_id, payload, fut.result())
                         for job in jobs:
-                            if job.target.kind == "host":
-                                deferred_host.append(job)
+                            if is_exclusive(job.target):
+                                deferred.append(job)
                             else:
-                                pending[emulated.submit(_run_one, job, plan.icount)] = ("run", job)
+                                pending[parallel.submit(_run_one, job, plan.icount)] = ("run", job)
                         if builds_left == 0:
-                            for job in deferred_host:
-                                pending[host.submit(_run_one, job, plan.icount)] = ("run", job)
-                            deferred_host.clear()
+                            for job in deferred:
+                                pending[alone.submit(_run_one, job, plan.icount)] = ("run", job)
+                            deferred.clear()
                     else:
                         result: JobResult = fut.result()
                         self._store_execution(run_id, result)
@@ -436,13 +443,12 @@ class Scheduler:
                         rep.advance()
                         rep.current(self._describe(pending))
         except BaseException:
-            for pool in (builder, emulated, host):
+            for pool in (builder, parallel, alone):
                 pool.shutdown(wait=False, cancel_futures=True)
-            from rtosmeter.runners import host as host_runner
-            host_runner.kill_all()
+            kill_all()
             raise
         finally:
-            for pool in (builder, emulated, host):
+            for pool in (builder, parallel, alone):
                 pool.shutdown(wait=True)
 
     @staticmethod
@@ -512,38 +518,94 @@ class RunSummary:
     not_run: int = 0  # combinations stored as not run here (unsupported, skipped)
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class RunInterrupted(Exception):
+    """The run stopped on a signal; it is stored as interrupted, its children ended."""
+
+    def __init__(self, run_id: int, signum: int) -> None:
+        super().__init__(run_id, signum)
+        self.run_id = run_id
+        self.signum = signum
+
+
+def _open_run(defs: Definitions, store: Store, plan: Plan | None, resume: int | None
+              ) -> tuple[int, Plan, set[tuple[str, str, str, str]], RunLock]:
+    """The run to work on (new, or resumed with its stored plan) and its lock."""
+    if resume is None:
+        if plan is None:
+            raise ValueError("execute() needs a plan unless it resumes a run")
+        run_id = store.create_run(plan.as_json(), host_info(), __version__)
+        return run_id, plan, set(), store.lock_run(run_id)
+    lock = store.lock_run(resume)  # refuses a run another process is still running
+    try:
+        plan = Plan.from_json(store.run(resume).campaign)
+        if plan.profile_file:
+            profile = load_profile(Path(plan.profile_file))
+            defs.profiles[profile.name] = profile
+        done = store.done_groups(resume)
+        store.reopen_run(resume)
+    except BaseException:
+        lock.release()
+        raise
+    return resume, plan, done, lock
+
+
+def _close_run(store: Store, run_id: int, status: str, lock: RunLock) -> None:
+    try:
+        store.finish_run(run_id, status)
+    except StoreError:
+        if status == "done":
+            raise  # else the run is failing already: keep the first error
+    finally:
+        lock.release()
+
+
+def _nothing_ran(store: Store, run_id: int, plan: Plan, scheduler: Scheduler) -> UserError:
+    """An empty run is not kept: `latest` stays the run before it."""
+    store.delete_run(run_id)
+    reasons = "; ".join(scheduler.not_run_reasons) or "the campaign selects no benchmark group"
+    return UserError(f"nothing ran ({reasons})", f"campaign {plan.campaign}",
+                     "Give missing RTOS trees with --source NAME=PATH, or choose ports and "
+                     "targets that run here (`rtosmeter list`); nothing was stored")
+
+
 def execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: Plan | None,
             resume: int | None = None, quiet: bool | None = None,
             reporter: Reporter | None = None) -> RunSummary:
     """Run a plan (or resume a stored run, whose plan is reused) into the store."""
     started = time.monotonic()
-    done: set[tuple[str, str, str, str]] = set()
-    if resume is not None:
-        row = store.run(resume)
-        plan = Plan.from_json(row.campaign)
-        done = store.done_groups(resume)
-        store.reopen_run(resume)
-        run_id = resume
-    else:
-        if plan is None:
-            raise ValueError("execute() needs a plan unless it resumes a run")
-        run_id = store.create_run(plan.as_json(), host_info(), __version__)
+    run_id, plan, done, lock = _open_run(defs, store, plan, resume)
     total = sum(len(c.groups) + 1 for c in plan.combos)
     reporter = reporter or Reporter(total, quiet)
     scheduler = Scheduler(defs, catalog, store, out, reporter)
-    status = "done"
     try:
         with reporter.running():
             scheduler.run(run_id, plan, done)
+    except KeyboardInterrupt as exc:
+        _close_run(store, run_id, "interrupted", lock)
+        raise RunInterrupted(run_id, getattr(exc, "signum", signal.SIGINT)) from None
     except BaseException:
-        status = "interrupted"
+        _close_run(store, run_id, "interrupted", lock)
         raise
-    finally:
-        store.finish_run(run_id, status)
+    # Empty: nothing executed and nothing failed to build (a failed build is a
+    # result the user must see: it is kept, and the run exits 1 for it).
+    if (resume is None and not store.executions(run_id)
+            and not scheduler.summary["builds_failed"]):
+        lock.release()
+        raise _nothing_ran(store, run_id, plan, scheduler)
+    _close_run(store, run_id, "done", lock)
     s = scheduler.summary
-    return RunSummary(run_id, status, time.monotonic() - started, s["executions"], s["failed"],
+    return RunSummary(run_id, "done", time.monotonic() - started, s["executions"], s["failed"],
                       s["builds_failed"], s["not_run"])
 
 
-__all__ = ["Combo", "Plan", "RunSummary", "Scheduler", "Selection", "ToolMissing", "execute",
-           "make_plan", "missing_tools", "unavailable_reason"]
+__all__ = ["Combo", "Interrupted", "Plan", "RunInterrupted", "RunSummary", "Scheduler",
+           "Selection", "ToolMissing", "execute", "make_plan", "missing_tools",
+           "unavailable_reason"]

@@ -5,14 +5,27 @@ versioned by `PRAGMA user_version`: older files are migrated in place by the
 steps in `MIGRATIONS`, newer ones are refused. Raw samples are stored as
 little-endian uint32 BLOBs, statistics never: any run can be re-analysed.
 Every write is committed at once (one transaction per execution), so a run
-killed half-way loses nothing that had finished.
+killed half-way loses nothing that had finished; a write that fails (disk
+full, read-only folder, damaged file) rolls back only itself and becomes a
+`StoreError` saying what to do. A new file is created in one `BEGIN
+IMMEDIATE` transaction that checks again that no other process created it
+meanwhile; a file that is not an rtosmeter store is refused before anything
+is written to it.
+
+A running run holds a lock file next to the store (`<store>.run<N>.lock`,
+flock): `--resume` refuses a run whose lock is held, and a run marked
+`running` whose lock is free (its process is gone) reads as `interrupted`.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import errno
+import fcntl
 import json
+import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +37,8 @@ import numpy.typing as npt
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import ParsedStream, parse_stream
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+STREAM_CHUNK = 1 << 20  # a stream is stored a MiB a row: never one huge value in memory
 
 _SCHEMA = """
 CREATE TABLE runs (
@@ -56,13 +70,19 @@ CREATE TABLE executions (
     exit_code INTEGER,
     wall_s REAL,
     runner TEXT NOT NULL DEFAULT '{}',
-    stream BLOB NOT NULL DEFAULT x'',
+    stream BLOB NOT NULL DEFAULT x'',         -- empty since v3: see stream_chunks
     footprint TEXT NOT NULL DEFAULT '{}',
     elf TEXT NOT NULL DEFAULT '',
     hello TEXT NOT NULL DEFAULT '{}',         -- the stream's HELLO fields
     errors TEXT NOT NULL DEFAULT '[]',        -- [[offset, message], ...] from the parser
     fault TEXT NOT NULL DEFAULT 'null',
     noise TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE stream_chunks (
+    execution_id INTEGER NOT NULL REFERENCES executions(id),
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (execution_id, seq)
 );
 CREATE TABLE cases (
     id INTEGER PRIMARY KEY,
@@ -124,8 +144,70 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
                         (s.name, execution_id, case.id))
 
 
+def _insert_chunks(conn: sqlite3.Connection, execution_id: int, stream: bytes) -> None:
+    view = memoryview(stream)
+    conn.executemany(
+        "INSERT INTO stream_chunks (execution_id, seq, data) VALUES (?, ?, ?)",
+        ((execution_id, i, view[start:start + STREAM_CHUNK])
+         for i, start in enumerate(range(0, len(view), STREAM_CHUNK))))
+
+
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    """v3 stores streams in 1 MiB rows of `stream_chunks`: a stream no longer
+    has to fit SQLite's limit on one value, nor be held twice to be written.
+    Each v2 stream moves there, one at a time."""
+    conn.execute("CREATE TABLE stream_chunks (execution_id INTEGER NOT NULL REFERENCES "
+                 "executions(id), seq INTEGER NOT NULL, data BLOB NOT NULL, "
+                 "PRIMARY KEY (execution_id, seq))")
+    ids = [r[0] for r in conn.execute("SELECT id FROM executions WHERE length(stream) > 0")]
+    for execution_id in ids:
+        (blob,) = conn.execute("SELECT stream FROM executions WHERE id = ?",
+                               (execution_id,)).fetchone()
+        _insert_chunks(conn, execution_id, bytes(blob))
+        conn.execute("UPDATE executions SET stream = x'' WHERE id = ?", (execution_id,))
+
+
 # version v -> the step that turns a version-v file into version v + 1.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+
+
+class StoreError(UserError):
+    """SQLite refused a read or write: the message says why and what to do."""
+
+
+def _store_error(exc: sqlite3.Error, path: Path) -> StoreError:
+    text = str(exc)
+    if "full" in text:
+        fix = ("Free disk space, then finish the run with `rtosmeter run --resume latest "
+               f"--out {path.parent}`; every execution stored so far is kept")
+    elif "readonly" in text or "read-only" in text:
+        fix = "Pass a writable campaign folder with --out"
+    elif "malformed" in text or "not a database" in text or "corrupt" in text:
+        fix = (f"The file is damaged: recover what it holds with `sqlite3 {path} .recover`, "
+               "or pass another campaign folder with --out")
+    elif "locked" in text or "busy" in text:
+        fix = "Another rtosmeter holds the store: wait for it, or pass another --out"
+    else:
+        fix = "Check the file and the disk, or pass another campaign folder with --out"
+    return StoreError(f"result store failed: {text}", str(path), fix)
+
+
+class _Connection(sqlite3.Connection):
+    """Turns SQLite's errors into a StoreError naming the file and the fix."""
+
+    store_path = Path()
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        try:
+            return super().execute(sql, parameters)
+        except sqlite3.Error as exc:
+            raise _store_error(exc, self.store_path) from None
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        try:
+            return super().executemany(sql, parameters)
+        except sqlite3.Error as exc:
+            raise _store_error(exc, self.store_path) from None
 
 
 def _now() -> str:
@@ -142,6 +224,47 @@ def samples_to_blob(samples: npt.ArrayLike) -> bytes:
 
 def blob_to_samples(blob: bytes) -> npt.NDArray[np.uint32]:
     return np.frombuffer(blob, dtype="<u4").astype(np.uint32, copy=False)
+
+
+class RunLock:
+    """The lock a running run holds (flock on a file next to the store)."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path = path
+        self.fd = fd
+
+    @classmethod
+    def take(cls, path: Path) -> RunLock | None:
+        """The lock, or None when another process holds it."""
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EAGAIN, errno.EACCES):
+                return None
+            raise
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        return cls(path, fd)
+
+    @staticmethod
+    def held(path: Path) -> bool:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)
+        return False
+
+    def release(self) -> None:
+        self.path.unlink(missing_ok=True)
+        os.close(self.fd)
 
 
 @dataclass(frozen=True)
@@ -222,43 +345,74 @@ class Store:
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(path, isolation_level=None)
-            conn.execute("PRAGMA busy_timeout=10000")  # another rtosmeter may be writing
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        except (sqlite3.DatabaseError, OSError) as exc:
+            conn = sqlite3.connect(path, isolation_level=None, factory=_Connection)
+        except (sqlite3.Error, OSError) as exc:
             raise UserError(f"cannot open the result store ({exc})", str(path),
                             "Pass another campaign folder with --out, or move this file "
                             "away") from None
+        assert isinstance(conn, _Connection)
+        conn.store_path = path
         store = cls(conn, path)
         try:
-            store._upgrade(version)
+            conn.execute("PRAGMA busy_timeout=10000")  # another rtosmeter may be writing
+            store._check_kind()  # reads only: a foreign file is left as it was
+            store._upgrade()
+            store._use_wal()
+            conn.execute("PRAGMA foreign_keys=ON")
         except BaseException:
             conn.close()
             raise
         return store
 
-    def _upgrade(self, version: int) -> None:
+    def _use_wal(self) -> None:
+        """Switch the (checked) store to WAL once: readers never wait for the
+        writer. The switch is persistent; SQLite does not wait for a busy
+        file on it (no busy handler), so a race with another opener retries."""
+        for _ in range(200):
+            try:
+                mode = self.conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            except StoreError as exc:
+                if "locked" not in exc.what:
+                    raise
+                time.sleep(0.05)
+                continue
+            if mode == "wal":
+                return
+        raise StoreError("cannot switch the result store to WAL: it stays locked",
+                         str(self.path), "Another rtosmeter holds the store: wait for it, "
+                         "or pass another --out")
+
+    def _check_kind(self) -> None:
+        # One statement: the version and the tables from one snapshot, even
+        # while another process creates the schema.
+        version, tables = self.conn.execute(
+            "SELECT (SELECT user_version FROM pragma_user_version), "
+            "(SELECT count(*) FROM sqlite_master)").fetchone()
         if version > SCHEMA_VERSION:
             raise UserError(
                 f"result store has schema version {version}, newer than this rtosmeter "
                 f"reads ({SCHEMA_VERSION})", str(self.path),
                 "Upgrade rtosmeter, or pass another campaign folder with --out")
-        if version == 0:
-            tables = self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if tables:
-                raise UserError("file is an SQLite database but not an rtosmeter store",
-                                str(self.path), "Pass another campaign folder with --out")
-            self.conn.executescript(
-                "BEGIN;" + _SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
-            return
-        while version < SCHEMA_VERSION:
-            step = MIGRATIONS[version]
-            with self._tx():
-                step(self.conn)
-                self.conn.execute(f"PRAGMA user_version={version + 1}")
-            version += 1
+        if version == 0 and tables:
+            raise UserError("file is an SQLite database but not an rtosmeter store",
+                            str(self.path), "Pass another campaign folder with --out")
+
+    def _upgrade(self) -> None:
+        """Create or migrate the schema, one step per IMMEDIATE transaction;
+        each step checks the version again under the write lock, so two
+        processes opening one new file create it once."""
+        while self.version < SCHEMA_VERSION:
+            with self._tx(immediate=True):
+                version = self.version
+                if version == 0:
+                    self._check_kind()
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            self.conn.execute(statement)
+                    self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                elif version < SCHEMA_VERSION:
+                    MIGRATIONS[version](self.conn)
+                    self.conn.execute(f"PRAGMA user_version={version + 1}")
 
     @property
     def version(self) -> int:
@@ -274,20 +428,29 @@ class Store:
         self.close()
 
     class _Tx:
-        def __init__(self, conn: sqlite3.Connection) -> None:
+        def __init__(self, conn: sqlite3.Connection, immediate: bool) -> None:
             self.conn = conn
+            self.begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
 
         def __enter__(self) -> None:
             if not self.conn.in_transaction:
-                self.conn.execute("BEGIN")
+                self.conn.execute(self.begin)
 
         def __exit__(self, exc_type: object, *rest: object) -> None:
             if not self.conn.in_transaction:
                 return
-            self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+            if exc_type:
+                self.conn.execute("ROLLBACK")
+                return
+            try:
+                self.conn.execute("COMMIT")
+            except StoreError:  # e.g. disk full at commit: drop this write only
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
 
-    def _tx(self) -> Store._Tx:
-        return Store._Tx(self.conn)
+    def _tx(self, immediate: bool = False) -> Store._Tx:
+        return Store._Tx(self.conn, immediate)
 
     # ---- writes ----------------------------------------------------------
 
@@ -299,6 +462,40 @@ class Store:
                 "VALUES (?, 'running', ?, ?, ?)",
                 (_now(), _json(campaign), _json(host), tool_version))
         return int(cur.lastrowid or 0)
+
+    def lock_path(self, run_id: int) -> Path:
+        return self.path.with_name(f"{self.path.name}.run{run_id}.lock")
+
+    def lock_run(self, run_id: int) -> RunLock:
+        """Hold the run's lock while it runs; UserError when another process does."""
+        path = self.lock_path(run_id)
+        try:
+            lock = RunLock.take(path)
+        except OSError as exc:
+            raise UserError(f"cannot create the run lock ({exc.strerror})", str(path),
+                            "Pass a writable campaign folder with --out") from None
+        if lock is None:
+            pid = path.read_text(errors="replace").strip() or "?"
+            raise UserError(f"run {run_id} is still running (process {pid})", str(self.path),
+                            "Wait for it to finish, or stop it (kill " + pid + ") and then "
+                            f"resume it with `rtosmeter run --resume {run_id} --out "
+                            f"{self.path.parent}`")
+        return lock
+
+    def _status(self, run_id: int, stored: str) -> str:
+        """A run marked running whose process is gone was interrupted."""
+        if stored == "running" and not RunLock.held(self.lock_path(run_id)):
+            return "interrupted"
+        return stored
+
+    def delete_run(self, run_id: int) -> None:
+        """Remove a run that stored no execution (an empty run is never kept)."""
+        with self._tx():
+            if self.conn.execute("SELECT count(*) FROM executions WHERE run_id = ?",
+                                 (run_id,)).fetchone()[0]:
+                raise ValueError(f"run {run_id} holds executions")
+            self.conn.execute("DELETE FROM builds WHERE run_id = ?", (run_id,))
+            self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
 
     def finish_run(self, run_id: int, status: str = "done") -> None:
         with self._tx():
@@ -313,7 +510,16 @@ class Store:
 
     def add_build(self, run_id: int, port: str, target: str, profile: str,
                   config: Mapping[str, Any], status: str = "ok", error: str = "") -> int:
+        """The run's build of (port, target, profile); a resumed run that builds
+        it again updates its one row."""
         with self._tx():
+            row = self.conn.execute(
+                "SELECT id FROM builds WHERE run_id = ? AND port = ? AND target = ? AND "
+                "profile = ?", (run_id, port, target, profile)).fetchone()
+            if row is not None:
+                self.conn.execute("UPDATE builds SET config = ?, status = ?, error = ? "
+                                  "WHERE id = ?", (_json(config), status, error, row[0]))
+                return int(row[0])
             cur = self.conn.execute(
                 "INSERT INTO builds (run_id, port, target, profile, config, status, error) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -331,10 +537,11 @@ class Store:
         with self._tx():
             cur = self.conn.execute(
                 "INSERT INTO executions (run_id, build_id, grp, status, error, exit_code, "
-                "wall_s, runner, stream, footprint, elf) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "wall_s, runner, footprint, elf) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (run_id, build_id, group, status, error, exit_code, wall_s,
-                 _json(dict(runner or {})), stream, _json(dict(footprint or {})), elf))
+                 _json(dict(runner or {})), _json(dict(footprint or {})), elf))
             execution_id = int(cur.lastrowid or 0)
+            _insert_chunks(self.conn, execution_id, stream)
             if parsed is not None:
                 self._insert_cases(execution_id, parsed)
         return execution_id
@@ -368,14 +575,15 @@ class Store:
         rows = self.conn.execute(
             "SELECT id, started, finished, status, campaign, host, tool_version "
             "FROM runs ORDER BY id").fetchall()
-        return [RunRow(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6])
-                for r in rows]
+        return [RunRow(r[0], r[1], r[2], self._status(r[0], r[3]), json.loads(r[4]),
+                       json.loads(r[5]), r[6]) for r in rows]
 
     def run(self, run_id: int) -> RunRow:
         for r in self.conn.execute(
                 "SELECT id, started, finished, status, campaign, host, tool_version "
                 "FROM runs WHERE id = ?", (run_id,)):
-            return RunRow(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6])
+            return RunRow(r[0], r[1], r[2], self._status(r[0], r[3]), json.loads(r[4]),
+                          json.loads(r[5]), r[6])
         raise UserError(f"no run {run_id}", str(self.path),
                         "List the stored runs with `rtosmeter history`")
 
@@ -423,9 +631,9 @@ class Store:
                 for r in rows]
 
     def stream(self, execution_id: int) -> bytes:
-        row = self.conn.execute("SELECT stream FROM executions WHERE id = ?",
-                                (execution_id,)).fetchone()
-        return bytes(row[0]) if row else b""
+        rows = self.conn.execute("SELECT data FROM stream_chunks WHERE execution_id = ? "
+                                 "ORDER BY seq", (execution_id,)).fetchall()
+        return b"".join(bytes(r[0]) for r in rows)
 
     def cases(self, run_id: int) -> list[CaseRow]:
         rows = self.conn.execute(

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
-from rtosmeter.runners.qemu import QemuRunner
 
 HERE = Path(__file__).resolve().parent
 TARGET = "qemu-mps2-an386"
@@ -91,11 +91,7 @@ def run(name: str, elf: Path) -> Reference:
     """One firmware under rtosmeter's QEMU runner (same command line)."""
     defs = Definitions.load()
     target = defs.target(TARGET)
-    assert target.qemu is not None
-    outcome = QemuRunner().run(RunRequest(
-        executable=elf, target=target.name, machine=target.qemu.machine,
-        icount_shift=target.qemu.icount_shift, extra_args=target.qemu.extra_args,
-        wall_limit_s=target.wall_limit_s, guest_limit_s=target.guest_limit_s))
+    outcome = run_once(RunRequest(elf, target))
     text = outcome.stream.decode("utf-8", "replace")
     # The reference writes no BYE record: "exit" with status 0 is its end.
     if outcome.exit_code != 0:

@@ -1,21 +1,37 @@
-"""`rtosmeter run`: campaign -> builds -> runs -> store -> table and reports."""
+"""`rtosmeter run`: campaign -> builds -> runs -> store -> table and reports.
+
+SIGTERM and SIGHUP stop a run as Ctrl-C does: the run is stored as
+interrupted, the QEMUs and executables it started are ended, and the exact
+`--resume` command is printed.
+"""
 
 from __future__ import annotations
 
+import shlex
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 import click
 
 from rtosmeter import analysis, reports
 from rtosmeter.catalog import load_catalog
 from rtosmeter.commands.common import open_store, out_option, split_list
-from rtosmeter.commands.report import write_reports
-from rtosmeter.definitions import Definitions
+from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
 from rtosmeter.model import RunView
 from rtosmeter.reports._common import FAIL_MARK
-from rtosmeter.scheduler import RunSummary, Selection, execute, make_plan
+from rtosmeter.scheduler import (
+    Interrupted,
+    RunInterrupted,
+    RunSummary,
+    Selection,
+    execute,
+    make_plan,
+)
 from rtosmeter.sources import parse_source_options
 
 
@@ -31,7 +47,42 @@ class RunOptions:
     campaign: str | None = None
     icount: bool = True
     resume: str | None = None
-    quiet: bool | None = None  # None: progress only on a terminal without NO_COLOR
+    quiet: bool | None = None  # None: progress only on a terminal (plain under NO_COLOR)
+
+
+def _out_folder(out: Path) -> Path:
+    """--out, created; CMake reads `;` in a path as a list separator, so such
+    a path would split the build's paths and write outside the folder."""
+    if ";" in str(out.resolve()):
+        raise UserError(f"the campaign folder '{out}' contains ';', which CMake reads as a "
+                        "list separator", "--out", "Pass a folder whose path has no ';'")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create the campaign folder ({exc.strerror})", f"--out {out}",
+                        "Pass a writable folder with --out") from None
+    return out.resolve()
+
+
+def _check_sources(defs: Definitions, sources: dict[str, Path]) -> None:
+    valid = [p.name for p in defs.ports.values() if p.source is not None]
+    for name, path in sources.items():
+        if name not in valid:
+            raise unknown_name("source name", name, valid, f"--source {name}={path}")
+        if ";" in str(path):
+            raise UserError(f"the source path '{path}' contains ';', which CMake reads as a "
+                            "list separator", f"--source {name}",
+                            "Move or link the tree to a path without ';'")
+
+
+def _profile(defs: Definitions, spec: str | None) -> tuple[str | None, Path | None]:
+    """--profile takes a name (profiles/NAME.toml) or a file, like --campaign."""
+    if spec is None or spec in defs.profiles or not Path(spec).expanduser().is_file():
+        return spec, None
+    path = Path(spec).expanduser().resolve()
+    profile = load_profile(path)
+    defs.profiles[profile.name] = profile
+    return profile.name, path
 
 
 def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
@@ -39,18 +90,41 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
     if opts.jobs < 1:
         raise UserError(f"-j {opts.jobs} is not a job count", "-j", "Give -j 1 or more")
     defs = Definitions.load(root)
+    _check_sources(defs, opts.sources)
     catalog = load_catalog(defs.root)
-    opts.out.mkdir(parents=True, exist_ok=True)
-    out = opts.out.resolve()
+    out = _out_folder(opts.out)
     with open_store(out) as store:
         if opts.resume is not None:
             run_id = store.resolve_run(opts.resume)
             return execute(defs, catalog, store, out, None, resume=run_id, quiet=opts.quiet)
         campaign = defs.campaign(opts.campaign)
-        sel = Selection(opts.ports, opts.targets, opts.bench, opts.profile, opts.jobs,
-                        opts.icount, opts.sources)
+        profile, profile_file = _profile(defs, opts.profile)
+        sel = Selection(opts.ports, opts.targets, opts.bench, profile, opts.jobs,
+                        opts.icount, opts.sources, profile_file)
         plan = make_plan(defs, catalog, campaign, sel)
         return execute(defs, catalog, store, out, plan, quiet=opts.quiet)
+
+
+@contextmanager
+def signals_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise `Interrupted` in the main thread, as SIGINT
+    raises KeyboardInterrupt; a repeat while the run winds down is ignored."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(sig, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    old = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
+
+
+def resume_command(run_id: int, out: Path) -> str:
+    return f"rtosmeter run --resume {run_id} --out {shlex.quote(str(out.resolve()))}"
 
 
 @click.command("run")
@@ -62,7 +136,8 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
 @out_option
 @click.option("-j", "jobs", type=int, default=2, show_default=True,
               help="Parallel jobs (compiler and emulated runs; host runs go one at a time).")
-@click.option("--profile", metavar="NAME", help="Configuration profile (profiles/NAME.toml).")
+@click.option("--profile", metavar="NAME|FILE",
+              help="Configuration profile file or name (profiles/NAME.toml).")
 @click.option("--campaign", metavar="FILE", help="Campaign file or name (campaigns/NAME.toml).")
 @click.option("--no-icount", is_flag=True,
               help="Run QEMU without -icount (host-timed, noisy; labelled so).")
@@ -73,11 +148,20 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     """Build and run a campaign, store the results, print the table."""
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume)
-    summary = run_campaign(opts)
+    try:
+        with signals_interrupt():
+            summary = run_campaign(opts)
+    except RunInterrupted as exc:
+        name = signal.Signals(exc.signum).name
+        click.echo(f"Interrupted ({name}): run {exc.run_id} is stored as interrupted, with "
+                   "every execution that finished; the QEMUs and programs it started are "
+                   f"stopped. Resume it with:\n  {resume_command(exc.run_id, opts.out)}",
+                   err=True)
+        raise click.exceptions.Exit(128 + exc.signum) from None
     with open_store(opts.out) as store:
-        view = analysis.load_run(store, summary.run_id)
+        view = analysis.load_run(store, summary.run_id)  # once, for every output below
     click.echo(reports.render(view, "table"))
-    written = write_reports(opts.out, summary.run_id)
+    written = _write_reports(view, opts.out)
     findings = findings_of(view)
     click.echo(summary_line(summary, len(findings)) + f" Store: {opts.out / 'rtosmeter.sqlite'}")
     for line in findings:
@@ -88,6 +172,13 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         raise UserError(f"{summary.failed} execution(s) and {summary.builds_failed} build(s) "
                         "failed", f"run {summary.run_id}",
                         f"See the errors above and `rtosmeter report {summary.run_id}`")
+
+
+def _write_reports(view: RunView, out: Path) -> list[Path]:
+    """OUT/report.html and OUT/report.md (with its charts in OUT/charts/)."""
+    from rtosmeter.reports import html
+
+    return [html.write(view, out / "report.html"), html.write_markdown(view, out)]
 
 
 # ---- the last lines and the exit status -------------------------------------

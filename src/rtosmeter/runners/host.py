@@ -1,21 +1,22 @@
 """Run a host executable: capture its stream, enforce a wall-time limit.
 
 The executable runs in its own process group so that a hang is ended with
-every thread and child it started; whatever it printed before is kept. The
-POSIX port pins itself to one CPU and uses SCHED_FIFO where allowed, so the
-scheduler runs host jobs one at a time.
+every thread and child it started; whatever it printed before is kept. Its
+stdout goes to a file, watched against the stream cap like QEMU's console.
+The POSIX port pins itself to one CPU and uses SCHED_FIFO where allowed, so
+host runs are `exclusive`: the scheduler runs them one at a time.
 """
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import threading
+import tempfile
 import time
 from pathlib import Path
+from typing import ClassVar
 
-from rtosmeter.runners.base import RunOutcome, RunRequest
+from rtosmeter import children
+from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
 
 
 def _signal_name(number: int) -> str:
@@ -25,62 +26,62 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-_ACTIVE: set[subprocess.Popen[bytes]] = set()
-_LOCK = threading.Lock()
-
-
-def kill_all() -> None:
-    """End every executable still running (the user interrupted the campaign)."""
-    with _LOCK:
-        procs = list(_ACTIVE)
-    for proc in procs:
-        _kill_group(proc)
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
-
-
 class HostRunner:
-    name = "host"
+    name: ClassVar[str] = "host"
+    exclusive: ClassVar[bool] = True  # real time on a pinned CPU: one at a time
 
-    def run(self, request: RunRequest) -> RunOutcome:
+    def __init__(self, poll_s: float = 0.02) -> None:
+        self.poll_s = poll_s
+        self.request: RunRequest | None = None
+
+    def available(self) -> str:
+        return ""
+
+    def prepare(self, request: RunRequest) -> None:
+        self.request = request
+
+    def run(self) -> RunOutcome:
+        if self.request is None:
+            raise RuntimeError("HostRunner.run() before prepare()")
+        with tempfile.TemporaryDirectory(prefix="rtosmeter-host-") as tmp:
+            return self._run(self.request, Path(tmp))
+
+    def _run(self, request: RunRequest, tmp: Path) -> RunOutcome:
         exe = Path(request.executable)
-        cmd = [str(exe), *request.extra_args]
+        cmd = [str(exe)]
         info = {"runner": self.name, "command": " ".join(cmd)}
+        console, log = tmp / "stdout", tmp / "stderr"
         started = time.monotonic()
         try:
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            proc = children.spawn(cmd, console, log)
         except OSError as exc:
             return RunOutcome(b"", "error", None,
                               f"cannot start {exe}: {exc.strerror}. Rebuild it with rtosmeter run",
                               0.0, info)
-        with _LOCK:
-            _ACTIVE.add(proc)
-        timed_out = False
         try:
-            out, err = proc.communicate(timeout=request.wall_limit_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _kill_group(proc)
-            out, err = proc.communicate()  # keeps what was already received
+            limit = children.watch(proc, console, request.target.wall_limit_s,
+                                   request.stream_cap, self.poll_s)
         finally:
-            with _LOCK:
-                _ACTIVE.discard(proc)
+            children.release(proc)
         wall = time.monotonic() - started
-        rc = proc.returncode
+        out = children.read_head(console, request.stream_cap)
+        err = children.read_tail(log)
         if err:
-            info["stderr"] = err.decode("utf-8", "replace")[-2000:]
-        if timed_out:
-            return RunOutcome(out, "timeout", rc,
-                              f"{exe.name} did not finish within {request.wall_limit_s:g} s "
-                              "and was killed; the stream received so far is kept. Raise "
-                              "[limits] wall_s in target.toml if the run is just slow",
+            info["stderr"] = err
+        return self._outcome(request, exe, limit, proc.returncode, out, wall, info)
+
+    @staticmethod
+    def _outcome(request: RunRequest, exe: Path, limit: str, rc: int, out: bytes, wall: float,
+                 info: dict[str, str]) -> RunOutcome:
+        if limit == "stream":
+            return RunOutcome(out, "overflow", None, stream_cap_message(exe, request.stream_cap),
                               wall, info)
+        if limit:
+            return RunOutcome(out, "timeout", None,
+                              f"{exe.name} did not finish within "
+                              f"{request.target.wall_limit_s:g} s and was killed; the stream "
+                              "received so far is kept. Raise [limits] wall_s in "
+                              f"{request.target.file} if the run is just slow", wall, info)
         if rc < 0:
             return RunOutcome(out, "crash", rc,
                               f"{exe.name} was killed by {_signal_name(-rc)}", wall, info)
@@ -91,3 +92,6 @@ class HostRunner:
             return RunOutcome(out, "exit", rc, f"{exe.name} exited with status {rc}", wall,
                               info)
         return RunOutcome(out, "ok", 0, "", wall, info)
+
+
+RUNNER = HostRunner

@@ -1,36 +1,40 @@
 """Run a Cortex-M firmware under QEMU, deterministically by default.
 
 The command is `qemu-system-arm -M <machine> -nographic -monitor none
--serial stdio -semihosting-config enable=on,target=native
+-chardev file,id=rm,path=<console> -serial chardev:rm
+-semihosting-config enable=on,target=native
 -icount shift=N,align=off,sleep=off -kernel <elf>`: under `-icount` virtual
 time advances by 2**N ns per executed instruction, so the same firmware
 gives the same stream byte for byte on every run and every host. The
-firmware's console is the UART on stdout; it ends through semihosting
-SYS_EXIT_EXTENDED, whose status becomes QEMU's exit code (3 = fault).
+firmware's console is the UART, written by QEMU to a regular file: a file
+write never blocks, so the host can never make the guest's UART report "TX
+full" (a pipe that the harness drains late would, and the guest would then
+spin a host-dependent number of instructions). The firmware ends through
+semihosting SYS_EXIT_EXTENDED, whose status becomes QEMU's exit code (3 =
+fault).
 
-Two limits: real time (a hung QEMU is killed) and guest time, read from
+Three limits: real time (a hung QEMU is killed), guest time, read from
 QEMU's instruction counter over QMP (`query-replay` reports `icount` even
-outside record/replay); either way everything received so far is kept.
+outside record/replay), and the stream cap (a flooding firmware is stopped);
+each way everything received before is kept.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
-import threading
 import time
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import ClassVar
 
-from rtosmeter.runners.base import RunOutcome, RunRequest
+from rtosmeter import children
+from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
 
 QEMU = "qemu-system-arm"
 _BYE = re.compile(rb"^@RM \d+ BYE ", re.MULTILINE)
@@ -53,16 +57,32 @@ def qemu_version(qemu: str = QEMU) -> str:
     return match.group(1) if match else first.strip()
 
 
-def qemu_command(request: RunRequest, qemu: str = QEMU, qmp: Path | None = None) -> list[str]:
+def _count_lines(path: Path, pattern: re.Pattern[str]) -> int:
+    """Lines of a (possibly large) log that match, read a line at a time."""
+    with path.open(encoding="utf-8", errors="replace") as f:
+        return sum(1 for line in f if pattern.match(line))
+
+
+def icount_shift(request: RunRequest) -> int | None:
+    """The -icount shift of this run; None when it runs host-timed."""
+    qemu = request.target.qemu
+    return qemu.icount_shift if qemu is not None and request.icount else None
+
+
+def qemu_command(request: RunRequest, console: Path, qemu: str = QEMU,
+                 qmp: Path | None = None) -> list[str]:
     """The full QEMU command line for one run (recorded with the run)."""
-    cmd = [qemu, "-M", request.machine, "-nographic", "-monitor", "none",
-           "-serial", "stdio", "-semihosting-config", "enable=on,target=native",
-           "-d", "guest_errors"]
-    if request.icount_shift is not None:
-        cmd += ["-icount", f"shift={request.icount_shift},align=off,sleep=off"]
+    spec = request.target.qemu
+    machine = spec.machine if spec else ""
+    cmd = [qemu, "-M", machine, "-nographic", "-monitor", "none",
+           "-chardev", f"file,id=rm,path={console}", "-serial", "chardev:rm",
+           "-semihosting-config", "enable=on,target=native", "-d", "guest_errors"]
+    shift = icount_shift(request)
+    if shift is not None:
+        cmd += ["-icount", f"shift={shift},align=off,sleep=off"]
     if qmp is not None:
         cmd += ["-qmp", f"unix:{qmp},server=on,wait=off"]
-    cmd += [*request.extra_args, "-kernel", str(request.executable)]
+    cmd += [*(spec.extra_args if spec else ()), "-kernel", str(request.executable)]
     return cmd
 
 
@@ -117,56 +137,33 @@ class _Qmp:
             self.sock = None
 
 
-@dataclass
-class _Capture:
-    """stdout and stderr read on threads, so neither pipe can fill and block."""
-
-    proc: subprocess.Popen[bytes]
-    out: bytearray = field(default_factory=bytearray)
-    err: bytearray = field(default_factory=bytearray)
-    threads: list[threading.Thread] = field(default_factory=list)
-
-    def start(self) -> None:
-        for pipe, buf in ((self.proc.stdout, self.out), (self.proc.stderr, self.err)):
-            t = threading.Thread(target=self._pump, args=(pipe, buf), daemon=True)
-            t.start()
-            self.threads.append(t)
-
-    @staticmethod
-    def _pump(pipe: object, buf: bytearray) -> None:
-        read = getattr(pipe, "read1", None)
-        if read is None:
-            return
-        while chunk := read(65536):
-            buf.extend(chunk)
-
-    def join(self) -> None:
-        for t in self.threads:
-            t.join(timeout=5)
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
-    proc.wait()
-
-
 class QemuRunner:
-    name = "qemu"
+    name: ClassVar[str] = "qemu"
+    exclusive: ClassVar[bool] = False  # -icount: results do not depend on load
 
     def __init__(self, qemu: str = QEMU, poll_s: float = 0.05) -> None:
         self.qemu = qemu
         self.poll_s = poll_s
+        self.request: RunRequest | None = None
 
-    def run(self, request: RunRequest) -> RunOutcome:
+    def available(self) -> str:
+        if shutil.which(self.qemu) is None:
+            return f"missing {self.qemu}: apt-get install qemu-system-arm"
+        return ""
+
+    def prepare(self, request: RunRequest) -> None:
+        self.request = request
+
+    def run(self) -> RunOutcome:
+        request = self.request
+        if request is None:
+            raise RuntimeError("QemuRunner.run() before prepare()")
         elf = Path(request.executable)
+        shift = icount_shift(request)
         info = {"runner": self.name, "qemu": qemu_version(self.qemu),
-                "machine": request.machine, "elf": str(elf),
-                "icount_shift": "off" if request.icount_shift is None
-                else str(request.icount_shift)}
-        if request.icount_shift is None:
+                "machine": request.target.qemu.machine if request.target.qemu else "",
+                "elf": str(elf), "icount_shift": "off" if shift is None else str(shift)}
+        if shift is None:
             info["timing"] = "host-timed, noisy"
         if shutil.which(self.qemu) is None:
             return RunOutcome(b"", "error", None,
@@ -176,62 +173,74 @@ class QemuRunner:
             return RunOutcome(b"", "error", None,
                               f"Error: firmware {elf} does not exist. Build it with "
                               "rtosmeter run", 0.0, info)
-        with tempfile.TemporaryDirectory(prefix="rtosmeter-qmp-") as tmp:
-            return self._run(request, elf, Path(tmp) / "qmp.sock", info)
+        with tempfile.TemporaryDirectory(prefix="rtosmeter-qemu-") as tmp:
+            return self._run(request, elf, Path(tmp), info)
 
-    def _run(self, request: RunRequest, elf: Path, qmp_path: Path,
+    def _run(self, request: RunRequest, elf: Path, tmp: Path,
              info: dict[str, str]) -> RunOutcome:
-        deterministic = request.icount_shift is not None
-        cmd = qemu_command(request, self.qemu, qmp_path if deterministic else None)
-        # The recorded command leaves out the private QMP socket.
-        info["command"] = shlex.join(qemu_command(request, self.qemu))
+        shift = icount_shift(request)
+        console, log, qmp_path = tmp / "console", tmp / "qemu.log", tmp / "qmp.sock"
+        cmd = qemu_command(request, console, self.qemu, qmp_path if shift is not None else None)
+        # The recorded command leaves out the private QMP socket and names the
+        # console file by its role (the temporary folder is gone afterwards).
+        info["command"] = shlex.join(qemu_command(request, Path("CONSOLE"), self.qemu))
         started = time.monotonic()
+        console.touch()
         try:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True)
+            proc = children.spawn(cmd, log, log)
         except OSError as exc:
             return RunOutcome(b"", "error", None,
                               f"Error: cannot start QEMU for {elf.name}: {exc.strerror}",
                               0.0, info)
-        capture = _Capture(proc)
-        capture.start()
         qmp = _Qmp(qmp_path)
-        limit = ""
-        icount: int | None = None
-        guest_limit = (int(request.guest_limit_s * 1e9) >> request.icount_shift
-                       if request.icount_shift is not None else None)
+        icount: list[int] = []
+        guest_limit = (int(request.target.guest_limit_s * 1e9) >> shift
+                       if shift is not None else None)
+
+        def guest_time_over() -> str:
+            # -d guest_errors writes a line per bad access: a firmware looping
+            # on one would fill the disk, so QEMU's log has the stream's cap.
+            if log.stat().st_size > request.stream_cap:
+                return "log"
+            if guest_limit is None:
+                return ""
+            now = qmp.icount()
+            if now is not None:
+                icount[:] = [now]
+            return "guest" if icount and icount[0] > guest_limit else ""
+
         try:
-            while proc.poll() is None:
-                if time.monotonic() - started > request.wall_limit_s:
-                    limit = "wall"
-                    break
-                if guest_limit is not None:
-                    now = qmp.icount()
-                    icount = now if now is not None else icount
-                    if icount is not None and icount > guest_limit:
-                        limit = "guest"
-                        break
-                time.sleep(self.poll_s)
+            limit = children.watch(proc, console, request.target.wall_limit_s,
+                                   request.stream_cap, self.poll_s, guest_time_over)
         finally:
             qmp.close()
-            if proc.poll() is None:
-                _kill(proc)
-            capture.join()
+            children.release(proc)
         wall = time.monotonic() - started
-        if icount is not None:
-            info["icount"] = str(icount)
-        return self._outcome(request, elf, proc.returncode, bytes(capture.out),
-                             capture.err.decode("utf-8", "replace"), limit, wall, info)
+        if icount:
+            info["icount"] = str(icount[0])
+        guest_errors = _count_lines(log, _GUEST_ERROR)
+        if guest_errors:
+            info["guest_errors"] = str(guest_errors)
+        return self._outcome(request, elf, proc.returncode,
+                             children.read_head(console, request.stream_cap),
+                             children.read_tail(log), limit, wall, info)
 
     def _outcome(self, request: RunRequest, elf: Path, rc: int, out: bytes, err: str,
                  limit: str, wall: float, info: dict[str, str]) -> RunOutcome:
         if err:
-            info["stderr"] = err[-2000:]
-        guest_errors = _GUEST_ERROR.findall(err)
-        if guest_errors:
-            info["guest_errors"] = str(len(guest_errors))
+            info["stderr"] = err
         fault = _FAULT.search(out)
         bye = _BYE.search(out) is not None
+        if limit == "stream":
+            return RunOutcome(out, "overflow", None,
+                              stream_cap_message(elf, request.stream_cap), wall, info)
+        if limit == "log":
+            return RunOutcome(out, "overflow", None,
+                              f"Error: QEMU's log of guest errors for {elf} grew beyond "
+                              f"{request.stream_cap >> 20} MiB and the run was stopped; the "
+                              "stream so far is kept. The firmware repeats an invalid access: "
+                              f"see the end of the log in the execution's runner info", wall,
+                              info)
         if limit:
             return RunOutcome(out, "timeout", None, self._timeout_message(request, elf, limit,
                                                                           info), wall, info)
@@ -252,21 +261,27 @@ class QemuRunner:
         if not bye:
             return RunOutcome(out, "exit", rc, f"{elf.name} exited (status 0) before its BYE "
                               "record: the stream is truncated", wall, info)
-        message = (f"{len(guest_errors)} guest error(s) reported by QEMU (see stderr)"
-                   if guest_errors else "")
+        message = (f"{info['guest_errors']} guest error(s) reported by QEMU (see stderr)"
+                   if "guest_errors" in info else "")
         return RunOutcome(out, "ok", rc, message, wall, info)
 
     @staticmethod
     def _timeout_message(request: RunRequest, elf: Path, limit: str,
                          info: dict[str, str]) -> str:
+        toml = request.target.file
         if limit == "wall":
-            what = f"{request.wall_limit_s:g} s of real time"
-            hint = ("a firmware that hangs with interrupts off, or a host too busy: raise the "
-                    "wall limit (RunRequest.wall_limit_s) if it is just slow")
+            what = f"{request.target.wall_limit_s:g} s of real time"
+            hint = ("a firmware that hangs with interrupts off, or a host too busy: raise "
+                    f"[limits] wall_s in {toml} if it is just slow")
         else:
-            what = (f"{request.guest_limit_s:g} s of guest time ({info.get('icount', '?')} "
-                    f"instructions at icount shift {request.icount_shift})")
+            what = (f"{request.target.guest_limit_s:g} s of guest time "
+                    f"({info.get('icount', '?')} instructions at icount shift "
+                    f"{icount_shift(request)})")
             hint = ("a case that never ends (a lost wake-up, an idle loop waiting for an "
-                    "interrupt that never comes): raise RunRequest.guest_limit_s if it is long")
+                    f"interrupt that never comes): raise [limits] guest_s in {toml} if it "
+                    "is long")
         return (f"Error: {elf} did not finish within {what} and was killed; the stream received "
                 f"so far is kept. QEMU {info.get('qemu', '?')}: {info['command']}. Hint: {hint}")
+
+
+RUNNER = QemuRunner

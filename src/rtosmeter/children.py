@@ -1,0 +1,119 @@
+"""Child processes (QEMU, host executables, CMake): started so they die with
+the harness, watched against the wall limit and the stream cap, ended with
+their whole process group when the campaign is interrupted.
+
+Every child gets a parent-death signal (Linux `prctl(PR_SET_PDEATHSIG,
+SIGKILL)`, set between fork and exec): if rtosmeter dies, even by SIGKILL,
+the kernel kills the child, so no QEMU is left running. The console goes to
+a regular file, never a pipe: a write to a file never blocks, so the guest
+never sees a full UART because the harness read slowly (which would make
+the instructions it executes depend on the host), and a child whose reader
+died gets no EPIPE to retry for ever.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+_PR_SET_PDEATHSIG = 1
+_libc = ctypes.CDLL(None, use_errno=True)
+_ACTIVE: set[subprocess.Popen[bytes]] = set()
+_LOCK = threading.Lock()
+
+
+def _die_with(parent: int) -> Callable[[], None]:
+    """The child's preexec_fn: ask for SIGKILL when the parent dies, and die at
+    once when it already has (it may have died before prctl took effect)."""
+
+    def arm() -> None:
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return arm
+
+
+def spawn(cmd: list[str], stdout: Path, stderr: Path) -> subprocess.Popen[bytes]:
+    """Start `cmd` in its own process group, its output to files (the same
+    file for both when the paths are equal); OSError when it cannot start."""
+    with stdout.open("wb") as out, \
+            (out if stderr == stdout else stderr.open("wb")) as err:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                start_new_session=True, preexec_fn=_die_with(os.getpid()))
+    with _LOCK:
+        _ACTIVE.add(proc)
+    return proc
+
+
+def kill(proc: subprocess.Popen[bytes]) -> None:
+    """End the child and everything it started, then reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+    proc.wait()
+
+
+def release(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        kill(proc)
+    with _LOCK:
+        _ACTIVE.discard(proc)
+
+
+def kill_all() -> None:
+    """End every child still running (the campaign was interrupted)."""
+    with _LOCK:
+        procs = list(_ACTIVE)
+    for proc in procs:
+        release(proc)
+
+
+def watch(proc: subprocess.Popen[bytes], console: Path, wall_limit_s: float, cap: int,
+          poll_s: float, check: Callable[[], str] = lambda: "") -> str:
+    """Wait for the child; end it at a limit. Returns "" (it exited), "wall",
+    "stream" (it wrote more than `cap` bytes) or what `check()` returned."""
+    started = time.monotonic()
+    while proc.poll() is None:
+        if time.monotonic() - started > wall_limit_s:
+            return "wall"
+        if console.stat().st_size > cap:
+            return "stream"
+        limit = check()
+        if limit:
+            return limit
+        time.sleep(poll_s)
+    return "stream" if console.stat().st_size > cap else ""
+
+
+def run_tool(cmd: list[str]) -> tuple[int, str]:
+    """Run a build tool to its end: (exit status, stdout and stderr interleaved).
+    An interrupted campaign ends it with every compiler it started."""
+    with tempfile.TemporaryDirectory(prefix="rtosmeter-tool-") as tmp:
+        log = Path(tmp) / "output"
+        proc = spawn(cmd, log, log)
+        try:
+            rc = proc.wait()
+        finally:
+            release(proc)
+        return rc, log.read_text(encoding="utf-8", errors="replace")
+
+
+def read_head(path: Path, cap: int) -> bytes:
+    """The first `cap` bytes of a file: what came before a flood is kept."""
+    with path.open("rb") as f:
+        return f.read(cap)
+
+
+def read_tail(path: Path, size: int = 2000) -> str:
+    with path.open("rb") as f:
+        f.seek(max(0, path.stat().st_size - size))
+        return f.read().decode("utf-8", "replace")
