@@ -1,12 +1,21 @@
 """The `rtosmeter` command: a click group over the commands/ modules.
 
-`main()` is the entry point. A `UserError` becomes `Error: <message>` on
-stderr and exit status 1; `--debug` shows the traceback instead.
+`main()` is the entry point. Exit status (README, "The command line"): 0 on
+success, 1 for every user error, usage error (click's own are 2 by default)
+and tool-chain failure, 2 only for a regression found by `compare`. A
+`UserError` becomes `Error: <message>` on stderr; `--debug` shows the
+traceback instead.
+
+Command modules import nothing heavy at module level (numpy, scipy,
+matplotlib, jinja2 load inside the functions that need them), so `--help`
+and `--version` start at once: scripts/bench_startup.py measures it.
 """
 
 from __future__ import annotations
 
+import sys
 import traceback
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -19,11 +28,26 @@ from rtosmeter.commands.list import list_command
 from rtosmeter.commands.report import report
 from rtosmeter.commands.run import run
 from rtosmeter.commands.sources import sources
-from rtosmeter.errors import UserError
+from rtosmeter.errors import USER_ERROR_EXIT, UserError
 
 
 class _Group(click.Group):
-    """Turns UserError into click's `Error: ...` + exit 1 (unless --debug)."""
+    """Turns UserError into `Error: ...` and every error into exit 1 (unless --debug)."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.ClickException as exc:  # usage errors included: 1, not click's 2
+            exc.show()
+            sys.exit(USER_ERROR_EXIT)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(USER_ERROR_EXIT)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -51,13 +75,8 @@ def cli(debug: bool) -> None:
         traceback.sys.tracebacklimit = 1000  # type: ignore[attr-defined]
 
 
-cli.add_command(run)
-cli.add_command(report)
-cli.add_command(list_command)
-cli.add_command(doctor)
-cli.add_command(sources)
-cli.add_command(compare)
-cli.add_command(history)
+for _command in (run, report, list_command, doctor, sources, compare, history):
+    cli.add_command(_command)
 
 
 def main() -> None:

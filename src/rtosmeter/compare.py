@@ -39,17 +39,16 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as sps
 
 from rtosmeter import analysis
+from rtosmeter.errors import UserError
 from rtosmeter.model import CaseResult, RunView
 from rtosmeter.store import Store
+from rtosmeter.textsafe import markdown_safe, terminal_safe
 
 Key = tuple[str, str, str, str, str]  # port, target, profile, case, series ("score")
 Samples = npt.NDArray[np.float64]
 
-DEFAULT_THRESHOLD = 10.0  # percent
-DEFAULT_ALPHA = 0.01  # many cases are tested at once: a strict level keeps noise out
 CONFIDENCE = 0.95
 BAD_STATUSES = ("failed", "incomplete", "error")
 # Config keys whose change between A and B is news, not a fault (a new commit).
@@ -161,6 +160,8 @@ def hodges_lehmann(a: Samples, b: Samples, confidence: float = CONFIDENCE
     """Shift B - A: the median of pairwise differences, and its Moses
     confidence interval (normal approximation of the U distribution; Hollander
     & Wolfe, section 4.3)."""
+    from scipy import stats as sps  # slow to import: only when samples are compared
+
     m, n = len(a), len(b)
     total = m * n
     z = float(sps.norm.ppf(0.5 + confidence / 2))
@@ -176,6 +177,7 @@ def hodges_lehmann(a: Samples, b: Samples, confidence: float = CONFIDENCE
 
 def mann_whitney(a: Samples, b: Samples) -> float:
     """Two-sided p-value; 1.0 when both samples are one and the same constant."""
+    from scipy import stats as sps
     if np.array_equal(np.unique(a), np.unique(b)) and len(np.unique(a)) == 1:
         return 1.0
     return float(sps.mannwhitneyu(a, b, alternative="two-sided").pvalue)
@@ -297,9 +299,22 @@ def _config_notes(a: RunView, b: RunView) -> list[str]:
     return notes
 
 
-def compare(a: RunSamples, b: RunSamples, threshold: float = DEFAULT_THRESHOLD,
-            alpha: float = DEFAULT_ALPHA) -> Comparison:
+def _comparable(a: RunView, b: RunView, common: int) -> None:
+    """An empty run, or two runs with no case in common, compare nothing:
+    an error, never "every figure is identical"."""
+    for view in (a, b):
+        if not view.cases:
+            raise UserError(f"run {view.run_id} holds no results", "compare",
+                            "Pick runs that ran cases (`rtosmeter history` lists them)")
+    if not common:
+        raise UserError(f"runs {a.run_id} and {b.run_id} have no case in common (same port, "
+                        "target, profile and case id)", "compare",
+                        "Compare runs of the same systems (`rtosmeter history` lists them)")
+
+
+def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float) -> Comparison:
     ra, rb = _results(a.view), _results(b.view)
+    _comparable(a.view, b.view, len(ra.keys() & rb.keys()))
     result = Comparison(a.view.run_id, b.view.run_id, threshold, alpha, [],
                         notes=_config_notes(a.view, b.view))
     for key, ca in ra.items():
@@ -349,9 +364,11 @@ def _case_changes(a: RunSamples, b: RunSamples, ca: CaseResult, cb: CaseResult,
     return out
 
 
-def compare_runs(store: Store, run_a: int, run_b: int, threshold: float = DEFAULT_THRESHOLD,
-                 alpha: float = DEFAULT_ALPHA) -> Comparison:
-    """Compare two runs of one store (ids already resolved)."""
+def compare_runs(store: Store, run_a: int, run_b: int, threshold: float, alpha: float
+                 ) -> Comparison:
+    """Compare two runs of one store (ids already resolved); `threshold` in
+    percent, `alpha` the significance level (the CLI's defaults:
+    commands/compare.py)."""
     return compare(load_samples(store, run_a), load_samples(store, run_b), threshold, alpha)
 
 
@@ -421,9 +438,7 @@ def summary_line(comp: Comparison) -> str:
             f"{comp.alpha:g} (Mann-Whitney U) for noisy runs, exact for deterministic ones.")
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(
-        ">", "&gt;").replace("\n", " ")
+_md_cell = markdown_safe
 
 
 def markdown(comp: Comparison, everything: bool = False) -> str:
@@ -456,5 +471,5 @@ def rich_table(comp: Comparison, everything: bool = False) -> Any:
     style = {"REGRESSION": "bold red", "BROKEN": "bold red", "improved": "green",
              "changed": "yellow", "noise": "dim", "same": "dim"}
     for r in rows(comp, everything):
-        table.add_row(*r, style=style.get(r[0], ""))
+        table.add_row(*(terminal_safe(x) for x in r), style=style.get(r[0], ""))
     return table

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from rtosmeter import analysis
 from rtosmeter.errors import UserError
-from rtosmeter.reports import charts
 from rtosmeter.store import Store
 
 
@@ -102,6 +101,8 @@ def case_history(store: Store, case_id: str) -> CaseHistory:
 def chart(history: CaseHistory, png: Path | None = None) -> str:
     """SVG: median and 25-75 % band per run (latency), or count per period and
     its min-max over periods (throughput). With `png`, also a PNG there."""
+    from rtosmeter import charts  # matplotlib: only when a chart is drawn
+
     x_labels: dict[int, str] = {}
     lines = []
     for i, (name, points) in enumerate(sorted(history.lines.items())):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+FAIL_MARK = "✗"  # a failed result, in every format
+
 
 @dataclass(frozen=True)
 class Unit:

@@ -77,7 +77,7 @@ def checks(defs: Definitions | None) -> list[Check]:
                          "links" if ok else "apt-get install gcc-multilib", False))
     for module, package in (("click", "click"), ("rich", "rich"), ("elftools", "pyelftools"),
                             ("jinja2", "Jinja2"), ("matplotlib", "matplotlib"),
-                            ("numpy", "numpy"), ("scipy", "scipy"), ("serial", "pyserial")):
+                            ("numpy", "numpy"), ("scipy", "scipy")):
         try:
             importlib.import_module(module)
             out.append(Check(f"python: {package}", True, _dist_version(package), True))

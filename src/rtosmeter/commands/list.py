@@ -6,15 +6,16 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from rtosmeter.catalog import Catalog, load_catalog
 from rtosmeter.definitions import Definitions
-from rtosmeter.scheduler import unavailable_reason
 from rtosmeter.sources import describe_source
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 @dataclass
@@ -34,6 +35,8 @@ def collect(defs: Definitions, catalog: Catalog) -> Listing:
     benchmarks = [(c.id, c.group, " | ".join(c.needs) or "-") for c in catalog.cases]
     ports = [(p.name, ", ".join(p.caps), ", ".join(p.targets), _source_status(defs, p.name))
              for p in defs.ports.values()]
+    from rtosmeter.scheduler import unavailable_reason  # the run pipeline: not for --help
+
     targets = []
     for t in defs.targets.values():
         reason = unavailable_reason(t)
@@ -45,6 +48,8 @@ def collect(defs: Definitions, catalog: Catalog) -> Listing:
 
 
 def _table(title: str, headers: tuple[str, ...], rows: Sequence[Sequence[str]]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left", show_lines=False)
     for h in headers:
         table.add_column(h, overflow="fold")
@@ -56,6 +61,8 @@ def _table(title: str, headers: tuple[str, ...], rows: Sequence[Sequence[str]]) 
 @click.command("list")
 def list_command() -> None:
     """Show benchmarks, ports, targets and boards, and what is available here."""
+    from rich.console import Console
+
     defs = Definitions.load()
     listing = collect(defs, load_catalog(defs.root))
     console = Console(width=None if sys.stdout.isatty() else 140,

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter import analysis, reports
-from rtosmeter.catalog import load_catalog
 from rtosmeter.commands.common import open_store, out_option, split_list
-from rtosmeter.commands.report import write_reports
-from rtosmeter.definitions import Definitions
+from rtosmeter.commands.report import load_view, write_reports
 from rtosmeter.errors import UserError
-from rtosmeter.model import RunView
-from rtosmeter.reports._common import FAIL_MARK
-from rtosmeter.scheduler import RunSummary, Selection, execute, make_plan
-from rtosmeter.sources import parse_source_options
+from rtosmeter.model import FAIL_MARK
+
+if TYPE_CHECKING:
+    from rtosmeter.model import RunView
+    from rtosmeter.scheduler import RunSummary
 
 
 @dataclass
@@ -36,6 +35,11 @@ class RunOptions:
 
 def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
     """Plan, build, run and store; the tests call this."""
+    # the run pipeline loads numpy and rich: imported here, not for --help
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.scheduler import Selection, execute, make_plan
+
     if opts.jobs < 1:
         raise UserError(f"-j {opts.jobs} is not a job count", "-j", "Give -j 1 or more")
     defs = Definitions.load(root)
@@ -71,13 +75,15 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
         campaign: str | None, no_icount: bool, resume: str | None) -> None:
     """Build and run a campaign, store the results, print the table."""
+    from rtosmeter import reports
+    from rtosmeter.sources import parse_source_options
+
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume)
     summary = run_campaign(opts)
-    with open_store(opts.out) as store:
-        view = analysis.load_run(store, summary.run_id)
+    view = load_view(opts.out, str(summary.run_id))  # once, for the table and the reports
     click.echo(reports.render(view, "table"))
-    written = write_reports(opts.out, summary.run_id)
+    written = write_reports(opts.out, view)
     findings = findings_of(view)
     click.echo(summary_line(summary, len(findings)) + f" Store: {opts.out / 'rtosmeter.sqlite'}")
     for line in findings:
@@ -108,6 +114,8 @@ def findings_of(view: RunView) -> list[str]:
     """Cases that ran and failed (a property check, or the case itself), and
     derived checks that failed (tm.basic against bare metal): results about
     the RTOS, not failures of the tool."""
+    from rtosmeter import analysis
+
     out = []
     for c in sorted(view.cases, key=lambda c: (analysis.system(c), c.case_id)):
         # incomplete / error cases belong to a failed execution (a tool failure)

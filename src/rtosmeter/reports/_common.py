@@ -31,7 +31,16 @@ from rtosmeter.analysis import (
     not_run_here,
     system,
 )
-from rtosmeter.model import BuildInfo, CaseResult, Check, Distribution, Footprint, RunView, Unit
+from rtosmeter.model import (
+    FAIL_MARK,
+    BuildInfo,
+    CaseResult,
+    Check,
+    Distribution,
+    Footprint,
+    RunView,
+    Unit,
+)
 
 SCHEMA_VERSION = 1
 
@@ -44,7 +53,6 @@ RECORD_FIELDS = (
 
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
                   "interrupt latencies are code-path lengths, not hardware latencies.")
-FAIL_MARK = "✗"
 LIFECYCLE_CASE = "lat.thread.lifecycle"
 
 
