@@ -146,6 +146,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
                         "Check the path") from exc
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"invalid TOML ({exc})", str(path), "Fix the syntax") from exc
+    except UnicodeDecodeError as exc:
+        raise UserError(f"not UTF-8 text (byte {exc.start}: {exc.reason})", str(path),
+                        "Save the file as UTF-8, as TOML requires") from exc
 
 
 # ---- the definitions --------------------------------------------------------

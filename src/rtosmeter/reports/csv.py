@@ -8,6 +8,7 @@ import io
 
 from rtosmeter.model import RunView
 from rtosmeter.reports._common import RECORD_FIELDS, records
+from rtosmeter.textsafe import csv_safe
 
 SUFFIX = ".csv"
 
@@ -19,7 +20,7 @@ def _cell(value: object) -> object:
         return int(value)
     if isinstance(value, float):
         return repr(value)  # round-trips exactly
-    return value
+    return csv_safe(value)
 
 
 def render(view: RunView) -> str:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import jinja2
 
-from rtosmeter import __version__
+from rtosmeter import __version__, charts
 from rtosmeter.analysis import (
     CALIB_CASE,
     NOT_RUN_STATUSES,
@@ -41,7 +41,8 @@ from rtosmeter.analysis import (
     not_run_here,
 )
 from rtosmeter.model import BuildInfo, CaseResult, Distribution, Footprint, RunView
-from rtosmeter.reports import _common, charts
+from rtosmeter.reports import _common
+from rtosmeter.textsafe import chart_name, markdown_safe
 
 SUFFIX = ".html"
 
@@ -207,7 +208,8 @@ def fmt(value: float) -> str:
 
 
 def anchor(text: str) -> str:
-    return "c-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
+    """An HTML id and chart file stem, unique per text (textsafe.chart_name)."""
+    return "c-" + chart_name(text)
 
 
 def is_emulated(build: BuildInfo) -> bool:
@@ -760,42 +762,47 @@ def _environment() -> jinja2.Environment:
     )
 
 
+def page(report: Report) -> str:
+    """A prepared report as one self-contained HTML page."""
+    return _environment().get_template("report.html.j2").render(
+        r=report, box_legend=BOX_LEGEND, isr_note=ISR_NOTE)
+
+
 def render(view: RunView) -> str:
     """The report as one self-contained HTML page."""
-    return _environment().get_template("report.html.j2").render(
-        r=prepare(view), box_legend=BOX_LEGEND, isr_note=ISR_NOTE)
+    return page(prepare(view))
 
 
-def write(view: RunView, path: Path) -> Path:
+def write(report: Report, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(view), encoding="utf-8")
+    path.write_text(page(report), encoding="utf-8")
     return path
 
 
-def write_markdown(view: RunView, out_dir: Path, name: str = "report.md") -> Path:
-    """The Markdown report (reports/markdown.py, unchanged) followed by its
-    charts as SVG files in `out_dir/charts/`, linked with relative paths so
-    the page renders with its images on GitHub."""
+def write_markdown(report: Report, out_dir: Path, name: str = "report.md") -> Path:
+    """The Markdown report (reports/markdown.py, unchanged) followed by the
+    prepared report's charts as SVG files in `out_dir/charts/`, linked with
+    relative paths so the page renders with its images on GitHub."""
     from rtosmeter.reports import markdown
 
-    report = prepare(view)
+    view = report.view
     chart_dir = out_dir / "charts"
     chart_dir.mkdir(parents=True, exist_ok=True)
     lines = [markdown.render(view).rstrip("\n"), "", "## Charts", "",
              f"Latency charts: {BOX_LEGEND}", ""]
     sections: list[tuple[str, list[Chart]]] = [
-        (f"Throughput, {g.title}", g.charts) for g in report.throughput]
-    sections += [(f"`{c.case_id}`", c.charts) for c in report.latency]
+        (markdown_safe(f"Throughput, {g.title}"), g.charts) for g in report.throughput]
+    sections += [(markdown_safe(c.case_id), c.charts) for c in report.latency]
     if report.footprint_charts:
         sections.append(("Footprint", report.footprint_charts))
     for heading, chart_list in sections:
         if not chart_list:
             continue
-        lines += [f"### {heading.replace('<', '&lt;')}", ""]
+        lines += [f"### {heading}", ""]
         for chart in chart_list:
             file = f"{chart.name}.svg"
             charts.save(chart.svg, str(chart_dir / file))
-            alt = re.sub(r"[\[\]<>]", "", chart.title)
+            alt = markdown_safe(chart.title)
             lines += [f"![{alt}](charts/{file})", ""]
     path = out_dir / name
     path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
