@@ -127,7 +127,9 @@ def source_hash(root: Path, spec: BuildSpec) -> str:
         for path in sorted(p for p in base.rglob("*") if p.is_file()):
             if "__pycache__" in path.parts:
                 continue
-            digest.update(str(path.relative_to(root)).encode())
+            # a port or target on the search path lies outside the tree
+            digest.update(str(path.relative_to(root if path.is_relative_to(root)
+                                               else base.parent)).encode())
             digest.update(b"\0")
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from rtosmeter import __version__
+from rtosmeter import __version__, config
 from rtosmeter.commands.compare import compare
 from rtosmeter.commands.doctor import doctor
 from rtosmeter.commands.history import history
@@ -69,10 +69,32 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.version_option(__version__, prog_name="rtosmeter")
-def cli(debug: bool) -> None:
-    """Reproducible RTOS benchmarks on host, QEMU and boards."""
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """Reproducible RTOS benchmarks on host, QEMU and boards.
+
+    Option defaults and RTOS trees can be kept in ~/.config/rtosmeter/config.toml
+    or a project's rtosmeter.toml (`rtosmeter doctor` shows what is read).
+    """
     if debug:
         traceback.sys.tracebacklimit = 1000  # type: ignore[attr-defined]
+    ctx.default_map = config.default_map(config.load(), _option_keys(ctx.command))
+
+
+def _option_keys(group: click.Command) -> dict[str, dict[str, str]]:
+    """command -> {option as written in a config file: click parameter name}:
+    the long option without dashes (`format`, `no-icount`), else the
+    parameter's name (`jobs` for -j)."""
+    assert isinstance(group, click.Group)
+    out: dict[str, dict[str, str]] = {}
+    for name, command in group.commands.items():
+        keys: dict[str, str] = {}
+        for param in command.params:
+            if isinstance(param, click.Option) and param.name:
+                longs = [o[2:] for o in param.opts if o.startswith("--")]
+                keys[longs[0] if longs else param.name] = param.name
+        out[name] = keys
+    return out
 
 
 for _command in (run, report, list_command, doctor, sources, compare, history):

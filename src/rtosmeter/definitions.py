@@ -56,7 +56,7 @@ def unknown_name(kind: str, name: str, valid: Iterable[str], where: str) -> User
 # ---- a strict reader for one TOML table ------------------------------------
 
 
-class _Table:
+class TomlTable:
     """Reads typed keys from one table and rejects the keys nobody read."""
 
     def __init__(self, data: dict[str, Any], path: Path, prefix: str = "") -> None:
@@ -102,18 +102,18 @@ class _Table:
             return tuple(value)
         return value
 
-    def table(self, key: str) -> _Table | None:
+    def table(self, key: str) -> TomlTable | None:
         value = self._get(key, dict, "a table", None)
-        return None if value is None else _Table(value, self.path, f"{self.prefix}{key}.")
+        return None if value is None else TomlTable(value, self.path, f"{self.prefix}{key}.")
 
-    def tables(self, key: str) -> list[_Table]:
+    def tables(self, key: str) -> list[TomlTable]:
         value = self._get(key, list, "an array of tables ([[...]])", [])
         out = []
         for i, item in enumerate(value):
             if not isinstance(item, dict):
                 raise UserError(f"'{self.prefix}{key}' must be an array of tables",
                                 str(self.path), f"Write [[{key}]] sections")
-            out.append(_Table(item, self.path, f"{self.prefix}{key}[{i}]."))
+            out.append(TomlTable(item, self.path, f"{self.prefix}{key}[{i}]."))
         return out
 
     def str_map(self, key: str) -> dict[str, str]:
@@ -137,7 +137,7 @@ class _Table:
 _REQUIRED = object()
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
@@ -274,7 +274,7 @@ class Campaign:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _params_tables(t: _Table) -> dict[str, dict[str, int]]:
+def _params_tables(t: TomlTable) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     table = t.table("params")
     if table is None:
@@ -309,7 +309,7 @@ def _check_caps(names: Iterable[str], caps: dict[str, Capability], path: Path,
 
 
 def load_port(path: Path, caps: dict[str, Capability]) -> Port:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", _REQUIRED)
     if name != path.parent.name:
         raise UserError(f"port name '{name}' differs from its folder '{path.parent.name}'",
@@ -334,7 +334,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
 
 
 def load_target(path: Path) -> Target:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", _REQUIRED)
     if name != path.parent.name:
         raise UserError(f"target name '{name}' differs from its folder '{path.parent.name}'",
@@ -378,7 +378,7 @@ def load_target(path: Path) -> Target:
 
 
 def load_board(path: Path) -> Board:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
     target = t.text("target", _REQUIRED)
     description = t.text("description", "")
@@ -401,7 +401,7 @@ def load_board(path: Path) -> Board:
 
 
 def load_profile(path: Path) -> Profile:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
     description = t.text("description", "")
     opt_flags = t.text("opt_flags", "-O2")
@@ -411,7 +411,7 @@ def load_profile(path: Path) -> Profile:
 
 
 def load_campaign(path: Path) -> Campaign:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
     description = t.text("description", "")
     default_profiles = t.strs("profiles", ("default",))
@@ -435,12 +435,20 @@ def load_campaign(path: Path) -> Campaign:
 # ---- all definitions of a tree ---------------------------------------------
 
 
-def _load_all(paths: Iterable[Path], loader: Callable[[Path], T],
+def _load_all(roots: Iterable[Path], pattern: str, loader: Callable[[Path], T],
               key: Callable[[T], str]) -> dict[str, T]:
+    """Every `pattern` file under each root; a name defined twice is an error
+    naming both files (one definition per name, wherever it lives)."""
     out: dict[str, T] = {}
-    for path in sorted(paths):
-        item = loader(path)
-        out[key(item)] = item
+    files: dict[str, Path] = {}
+    for root in roots:
+        for path in sorted(root.glob(pattern)):
+            item = loader(path)
+            name = key(item)
+            if name in files:
+                raise UserError(f"{name!r} is defined twice, also in {files[name]}", str(path),
+                                "Rename one of them (the name key, or its folder)")
+            out[name], files[name] = item, path
     return out
 
 
@@ -455,23 +463,32 @@ class Definitions:
 
     @classmethod
     def load(cls, root: Path | None = None) -> Definitions:
+        """The tree's definitions, and the ports, targets and boards of the
+        folders on the search path (RTOSMETER_PATH, the config's `path`)."""
+        from rtosmeter import config  # it reads its TOML through this module
+
         root = root or project_root()
+        settings = config.load()
+        roots = [root, *(folder for folder, _ in config.search_path(settings))]
         caps = load_caps(root)
         defs = cls(
             root=root,
             caps=caps,
-            ports=_load_all((root / "ports").glob("*/port.toml"),
-                            lambda p: load_port(p, caps), lambda p: p.name),
-            targets=_load_all((root / "targets").glob("*/target.toml"), load_target,
-                              lambda t: t.name),
-            boards=_load_all((root / "boards").glob("*.toml"), load_board, lambda b: b.name),
-            profiles=_load_all((root / "profiles").glob("*.toml"), load_profile,
-                               lambda p: p.name),
+            ports=_load_all(roots, "ports/*/port.toml", lambda p: load_port(p, caps),
+                            lambda p: p.name),
+            targets=_load_all(roots, "targets/*/target.toml", load_target, lambda t: t.name),
+            boards=_load_all(roots, "boards/*.toml", load_board, lambda b: b.name),
+            profiles=_load_all([root], "profiles/*.toml", load_profile, lambda p: p.name),
         )
         for board in defs.boards.values():
             if board.target not in defs.targets:
                 raise unknown_name("target", board.target, defs.targets,
                                    f"{board.file} (key 'target')")
+        for name, source in settings.sources.items():
+            if name not in defs.ports or defs.ports[name].source is None:
+                raise unknown_name("port with a source tree", name,
+                                   [p.name for p in defs.ports.values() if p.source],
+                                   f"{source.file} ([sources])")
         return defs
 
     def port(self, name: str, where: str = "--port") -> Port:
