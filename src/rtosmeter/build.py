@@ -176,6 +176,7 @@ def cmake_configure_command(spec: BuildSpec, root: Path, config_dir: Path) -> li
         f"-DRM_TARGET_DIR={spec.target.dir}", f"-DRM_PORT_DIR={spec.port.dir}",
         f"-DRM_CONFIG_DIR={config_dir}", f"-DRM_GROUPS={';'.join(spec.groups)}",
         f"-DRM_OPT_FLAGS={spec.profile.opt_flags}", f"-DRM_PROFILE={spec.profile.name}",
+        f"-DRM_ARCH={spec.target.arch}", f"-DRM_CPU={spec.target.cpu}",
     ]
     toolchain = spec.target.dir / "toolchain.cmake"
     if toolchain.is_file():

@@ -9,7 +9,6 @@ and an unknown name lists the valid ones. Schemas: docs/architecture.md.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import tomllib
 from collections.abc import Callable, Iterable
@@ -168,15 +167,15 @@ class SourceSpec:
 class Port:
     name: str
     description: str
-    targets: tuple[str, ...]
+    archs: tuple[str, ...]  # CPU architectures the port runs on (a target's `arch`)
     caps: tuple[str, ...]
     unsupported: dict[str, str]
     source: SourceSpec | None
     dir: Path
     file: Path
 
-    def supports(self, target: str) -> bool:
-        return any(fnmatch.fnmatchcase(target, pattern) for pattern in self.targets)
+    def supports(self, target: Target) -> bool:
+        return target.arch in self.archs
 
 
 @dataclass(frozen=True)
@@ -198,7 +197,8 @@ class Target:
     name: str
     description: str
     kind: str
-    cpu: str
+    arch: str  # CPU architecture: what a port's `archs` names (armv7e-m, host)
+    cpu: str  # the core (-mcpu), e.g. cortex-m4
     toolchain: str
     counter: Counter
     qemu: QemuSpec | None
@@ -315,7 +315,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
         raise UserError(f"port name '{name}' differs from its folder '{path.parent.name}'",
                         str(path), f"Set name = \"{path.parent.name}\"")
     description = t.text("description", "")
-    targets = t.strs("targets", _REQUIRED)
+    archs = t.strs("archs", _REQUIRED)
     port_caps = t.strs("caps", ())
     _check_caps(port_caps, caps, path, "caps")
     unsupported = t.str_map("unsupported")
@@ -330,7 +330,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
         )
         st.done()
     t.done()
-    return Port(name, description, targets, port_caps, unsupported, source, path.parent, path)
+    return Port(name, description, archs, port_caps, unsupported, source, path.parent, path)
 
 
 def load_target(path: Path) -> Target:
@@ -344,6 +344,7 @@ def load_target(path: Path) -> Target:
     if kind not in KINDS:
         raise UserError(f"unknown target kind '{kind}' (key 'kind')", str(path),
                         f"Use one of: {', '.join(KINDS)}")
+    arch = t.text("arch", _REQUIRED)
     cpu = t.text("cpu", "")
     cpu_hz = t.num("cpu_hz", 0)
     if kind != "host" and cpu_hz <= 0:
@@ -373,7 +374,7 @@ def load_target(path: Path) -> Target:
         guest = float(limits._get("guest_s", (int, float), "a number of seconds", guest))
         limits.done()
     t.done()
-    return Target(name, description, kind, cpu, toolchain, counter, qemu, path.parent, path,
+    return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
                   wall, guest, cpu_hz)
 
 
@@ -484,12 +485,22 @@ class Definitions:
             if board.target not in defs.targets:
                 raise unknown_name("target", board.target, defs.targets,
                                    f"{board.file} (key 'target')")
+        defs.check_archs()
         for name, source in settings.sources.items():
             if name not in defs.ports or defs.ports[name].source is None:
                 raise unknown_name("port with a source tree", name,
                                    [p.name for p in defs.ports.values() if p.source],
                                    f"{source.file} ([sources])")
         return defs
+
+    def check_archs(self) -> None:
+        """Each architecture a port names is some target's: a misspelt one
+        would silently match nothing."""
+        known = {t.arch for t in self.targets.values()}
+        for port in self.ports.values():
+            for arch in port.archs:
+                if arch not in known:
+                    raise unknown_name("architecture", arch, known, f"{port.file} (key 'archs')")
 
     def port(self, name: str, where: str = "--port") -> Port:
         if name not in self.ports:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 @dataclass
 class Listing:
     benchmarks: list[tuple[str, str, str]]  # id, group, needs
-    ports: list[tuple[str, str, str, str]]  # name, caps, targets, source
+    ports: list[tuple[str, str, str, str]]  # name, caps, architectures, source
     targets: list[tuple[str, str, str, str]]  # name, kind, counter, available
     boards: list[tuple[str, str, str]]  # name, target, status
 
@@ -33,7 +33,7 @@ def _source_status(defs: Definitions, name: str) -> str:
 
 def collect(defs: Definitions, catalog: Catalog) -> Listing:
     benchmarks = [(c.id, c.group, " | ".join(c.needs) or "-") for c in catalog.cases]
-    ports = [(p.name, ", ".join(p.caps), ", ".join(p.targets), _source_status(defs, p.name))
+    ports = [(p.name, ", ".join(p.caps), ", ".join(p.archs), _source_status(defs, p.name))
              for p in defs.ports.values()]
     from rtosmeter.scheduler import unavailable_reason  # the run pipeline: not for --help
 
@@ -41,7 +41,8 @@ def collect(defs: Definitions, catalog: Catalog) -> Listing:
     for t in defs.targets.values():
         reason = unavailable_reason(t)
         counter = f"{t.counter.name}, {t.counter.unit} @ {t.counter.hz} Hz"
-        targets.append((t.name, t.kind, counter, "yes" if not reason else f"no: {reason}"))
+        targets.append((t.name, f"{t.kind}, {t.arch}", counter,
+                        "yes" if not reason else f"no: {reason}"))
     boards = [(b.name, b.target,
                "tested" if b.tested else "untested on hardware") for b in defs.boards.values()]
     return Listing(benchmarks, ports, targets, boards)
@@ -68,9 +69,9 @@ def list_command() -> None:
     console = Console(width=None if sys.stdout.isatty() else 140,
                       force_terminal=False)
     console.print(_table("Benchmarks", ("id", "group", "needs"), listing.benchmarks))
-    console.print(_table("Ports", ("port", "capabilities", "targets", "RTOS source"),
+    console.print(_table("Ports", ("port", "capabilities", "architectures", "RTOS source"),
                          listing.ports))
-    console.print(_table("Targets", ("target", "kind", "counter", "available here"),
+    console.print(_table("Targets", ("target", "kind, architecture", "counter", "available here"),
                          listing.targets))
     console.print(_table("Boards", ("board", "built as", "status"), listing.boards))
     console.print(f"Definitions read from {Path(defs.root)}")
