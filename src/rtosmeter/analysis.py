@@ -117,11 +117,14 @@ def in_unit(samples: np.ndarray[Any, Any], unit: Unit, overhead_ticks: float
 
 
 def distribution(samples: np.ndarray[Any, Any], name: str, what: str, unit: Unit,
-                 overhead_ticks: float) -> Distribution:
-    """Statistics of raw tick samples, overhead subtracted, in `unit`."""
-    s = stats.summarize(in_unit(samples, unit, overhead_ticks))
+                 overhead_ticks: float, keep: bool = False) -> Distribution:
+    """Statistics of raw tick samples, overhead subtracted, in `unit`; with
+    `keep`, the warm values too."""
+    values = in_unit(samples, unit, overhead_ticks)
+    s = stats.summarize(values)
     return Distribution(**dataclasses.asdict(s), series=name, what=what, unit=unit,
-                        overhead=overhead_ticks * unit.per_tick)
+                        overhead=overhead_ticks * unit.per_tick,
+                        values=values[1:] if keep else None)
 
 
 def _system(builds: Mapping[int, Any], ex: ExecutionRow) -> str:
@@ -155,8 +158,9 @@ def _footprint(b: Any, ex: ExecutionRow) -> Footprint | None:
         return None  # a footprint of another shape: extra information, not the run
 
 
-def load_run(store: Store, run_id: int) -> RunView:
-    """Everything reports need about one run, computed from its raw rows."""
+def load_run(store: Store, run_id: int, keep_samples: bool = False) -> RunView:
+    """Everything reports need about one run, computed from its raw rows;
+    with `keep_samples`, each distribution keeps its values (compare)."""
     run = store.run(run_id)
     builds = {b.id: b for b in store.builds(run_id)}
     execs = {e.id: e for e in store.executions(run_id)}
@@ -186,7 +190,7 @@ def load_run(store: Store, run_id: int) -> RunView:
         ex_id = exec_of[srow.case_row]
         ticks = subtracted(case.case_id, srow.subtract, overhead.get(ex_id, 0.0))
         case.distributions.append(
-            distribution(srow.samples, srow.name, srow.what, units[ex_id], ticks))
+            distribution(srow.samples, srow.name, srow.what, units[ex_id], ticks, keep_samples))
     for case_row, name, _period, value in store.counts(run_id):
         results[case_row].counts.setdefault(name, []).append(value)
     for case_row, name, ok, got, want in store.checks(run_id):

@@ -254,29 +254,17 @@ class RunSamples:
 
 
 def load_samples(store: Store, run_id: int) -> RunSamples:
-    view = analysis.load_run(store, run_id)
-    builds = {b.id: b for b in store.builds(run_id)}
-    execs = {e.id: e for e in store.executions(run_id)}
-    units = {e.id: analysis.unit_for(e.hello, e.runner) for e in execs.values()}
-    overhead = analysis.overheads(store, run_id)
-    rows = {c.id: c for c in store.cases(run_id)}
+    """The run as the analysis sees it (its units and overhead rule), with
+    each series' warm values kept for the tests."""
+    view = analysis.load_run(store, run_id, keep_samples=True)
     samples: dict[Key, Samples] = {}
     unit_of: dict[Key, str] = {}
     deterministic: dict[tuple[str, str, str], bool] = {}
-    for ex in execs.values():
-        b = builds[ex.build_id]
-        deterministic[(b.port, b.target, b.profile)] = units[ex.id].deterministic
-    for s in store.iter_series(run_id):
-        row = rows[s.case_row]
-        ex = execs[row.execution_id]
-        b = builds[ex.build_id]
-        unit = units[ex.id]
-        values = analysis.in_unit(
-            s.samples[1:], unit,
-            analysis.subtracted(row.case_id, s.subtract, overhead.get(ex.id, 0.0)))
-        key = (b.port, b.target, b.profile, row.case_id, s.name)
-        samples[key] = values
-        unit_of[key] = unit.label
+    for c in view.cases:
+        for d in c.distributions:
+            key = (c.port, c.target, c.profile, c.case_id, d.series)
+            samples[key], unit_of[key] = d.values, d.unit.label
+            deterministic[(c.port, c.target, c.profile)] = d.unit.deterministic
     return RunSamples(view, samples, unit_of, deterministic)
 
 

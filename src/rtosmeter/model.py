@@ -8,6 +8,7 @@ the measurement overhead subtracted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 FAIL_MARK = "✗"  # a failed result, in every format
 
@@ -48,6 +49,9 @@ class Distribution(Summary):
     what: str
     unit: Unit
     overhead: float  # what was subtracted from every sample, in `unit`
+    # The warm samples in `unit` (overhead subtracted), kept only when asked
+    # for (analysis.load_run(keep_samples=True): compare's tests need them).
+    values: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
