@@ -22,7 +22,7 @@ from rtosmeter.protocol import StreamWriter, parse_stream
 from rtosmeter.reports import choices, get_format, markdown, names, table
 from rtosmeter.reports import csv as csv_report
 from rtosmeter.reports import json as json_report
-from rtosmeter.reports._common import fmt
+from rtosmeter.reports._common import STAT_HEADERS, fmt
 from rtosmeter.store import Store
 
 HOST = {"runner": "host"}
@@ -432,3 +432,16 @@ def test_terminal_table_strips_control_characters(hostile: RunView) -> None:
     text = table.render(hostile, width=400)
     assert "\x1b" not in text and "\x07" not in text
     assert "lat.]8;;http://evil.example" in text  # the name stays readable
+
+
+def test_percentiles_from_too_few_samples_are_marked(view: RunView) -> None:
+    """lat.sem.pass 'take' has 4 warm samples: p1 and p99 need 100, so the
+    full statistics show them dim (italic) with the note; p50 needs 2."""
+    md = markdown.render(view)
+    row = next(ln for ln in md.splitlines()
+               if ln.startswith("| posix/host/default | lat.sem.pass | take |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    cols = dict(zip(STAT_HEADERS, cells, strict=True))
+    assert cols["p99"].startswith("*") and cols["p1"].startswith("*")
+    assert not cols["p50"].startswith("*") and not cols["mean"].startswith("*")
+    assert "Dim: a percentile from fewer samples than it needs" in md

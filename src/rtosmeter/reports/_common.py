@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rtosmeter import stats
 from rtosmeter.analysis import (
     CALIB_CASE,
     CALIBRATION_CASE,
@@ -43,12 +44,12 @@ from rtosmeter.model import (
 )
 
 SCHEMA_VERSION = 1
+STAT_NAMES = [s.name for s in stats.STATISTICS]
 
 RECORD_FIELDS = (
     "run_id", "port", "target", "profile", "group", "case_id", "family", "status", "reason",
-    "series", "what", "unit", "deterministic", "n", "cold", "mean", "std", "min", "p1",
-    "p25", "p50", "p75", "p99", "max", "jitter", "overhead", "score", "percent_of_best",
-    "multiple_of_slowest", "checks_failed",
+    "series", "what", "unit", "deterministic", *STAT_NAMES, "overhead",
+    "score", "percent_of_best", "multiple_of_slowest", "checks_failed",
 )
 
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
@@ -538,8 +539,18 @@ def sections(view: RunView, compact: bool = True) -> list[Section]:
     return out
 
 
-STAT_HEADERS = ["system", "case", "series", "n", "mean", "std", "min", "p1", "p25", "p50",
-                "p75", "p99", "max", "jitter", "cold", "overhead"]
+STAT_HEADERS = ["system", "case", "series", *STAT_NAMES, "overhead"]
+THIN_NOTE = ("Dim: a percentile from fewer samples than it needs to rest on one (p1 and p99 "
+             "need 100): an interpolation towards the extreme sample, not a measurement.")
+
+
+def stat_cells(d: Distribution) -> tuple[list[Cell], bool]:
+    """Every statistic of `d` in stats.STATISTICS order, then the overhead; and
+    whether a percentile among them rests on too few samples (dim)."""
+    cells = [Cell(fmt(getattr(d, s.name)),
+                  flag="" if stats.resting_on_samples(s, d.n) else "dim")
+             for s in stats.STATISTICS]
+    return [*cells, Cell(fmt(d.overhead))], any(c.flag for c in cells)
 
 
 def statistics_sections(view: RunView) -> list[Section]:
@@ -552,11 +563,15 @@ def statistics_sections(view: RunView) -> list[Section]:
     for (target, label), rows in sorted(by_unit.items()):
         sec = Section(f"Statistics on {target} in {label} (overhead subtracted; cold = the "
                       "first sample, left out of the others)", STAT_HEADERS, numeric=3)
+        thin = False
         for c, d in sorted(rows, key=lambda cd: (cd[0].case_id, system(cd[0]))):
             # calib.overhead is measured once per firmware: say which one
             cid = f"{c.case_id} ({c.group})" if c.case_id == CALIB_CASE else c.case_id
-            sec.rows.append([system(c), cid, Cell(d.series, flag=_flag(c)), fmt(d.n),
-                             *(fmt(getattr(d, k)) for k in STAT_HEADERS[4:])])
+            cells, few = stat_cells(d)
+            thin |= few
+            sec.rows.append([system(c), cid, Cell(d.series, flag=_flag(c)), *cells])
+        if thin:
+            sec.notes.append(THIN_NOTE)
         out.append(sec)
     counts = Section("Counts per period (every counter of every case)",
                      ["system", "case", "counter", "periods", "mean", "min", "max", "values"],
@@ -595,9 +610,7 @@ def records(view: RunView) -> list[dict[str, Any]]:
             r = dict(base)
             r.update(series=d.series, what=d.what, unit=d.unit.label,
                      deterministic=d.unit.deterministic, overhead=_num(d.overhead),
-                     **{k: _num(getattr(d, k)) for k in (
-                         "n", "cold", "mean", "std", "min", "p1", "p25", "p50", "p75",
-                         "p99", "max", "jitter")})
+                     **{k: _num(getattr(d, k)) for k in STAT_NAMES})
             rows.append(r)
         for name, values in c.counts.items():
             r = dict(base)

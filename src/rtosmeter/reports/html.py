@@ -61,6 +61,7 @@ IDENTITY_KEYS = frozenset({
     "command", "elf", "icount", "stderr"})
 PART_ORDER = ("kernel", "benchmark", "libc", "startup", "start-up")
 STATS_UNFOLDED = 24  # statistics tables longer than this start folded
+THIN_TITLE = "too few samples for this percentile: an interpolation, not a measurement"
 BOX_LEGEND = (
     "Box: 25-75 %; line: median; whiskers: 1 % and 99 %; dots: min and max; "
     "diamond: mean."
@@ -404,17 +405,19 @@ def _unit_origin(view: RunView, target: str) -> str:
     return "target counter"
 
 
-STAT_HEAD = ["series", "what", "n", "mean", "std", "min", "p1", "p25", "p50", "p75",
-             "p99", "max", "jitter", "cold", "overhead"]
+STAT_HEAD = ["series", "what", *_common.STAT_NAMES, "overhead"]
 
 
-def _stat_cells(d: Distribution, with_unit: bool) -> list[Cell]:
-    cells = [Cell(d.series), Cell(d.what, css="what"), Cell(f"{d.n:,}")]
-    cells += [Cell(fmt(v)) for v in (d.mean, d.std, d.min, d.p1, d.p25, d.p50, d.p75,
-                                       d.p99, d.max, d.jitter, d.cold, d.overhead)]
+def _stat_cells(d: Distribution, with_unit: bool) -> tuple[list[Cell], bool]:
+    """The statistics table's cells (the text reports' figures), and whether
+    a percentile among them rests on too few samples."""
+    figures, thin = _common.stat_cells(d)
+    cells = [Cell(d.series), Cell(d.what, css="what")]
+    cells += [Cell(c.text, THIN_TITLE if c.flag else "", "thin" if c.flag else "")
+              for c in figures]
     if with_unit:
         cells.append(Cell(d.unit.label))
-    return cells
+    return cells, thin
 
 
 def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict[BuildKey, int]]:
@@ -460,16 +463,18 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
                      "below)" if layouts else f"Distribution per port, in {unit}")
             chart_list.append(Chart(f"{anchor(cid)}-{ui}", title,
                                     charts.box_plot(boxes, unit)))
+        thin = False
         for _, r, d in pairs:
             failed = any(not ch.ok for ch in r.checks)
-            rows.append(Row(label_of(r), _stat_cells(d, len(units) > 1),
-                            "check-failed" if failed else ""))
+            cells, few = _stat_cells(d, len(units) > 1)
+            thin |= few
+            rows.append(Row(label_of(r), cells, "check-failed" if failed else ""))
         head = STAT_HEAD + (["unit"] if len(units) > 1 else [])
         caption = f"All values in {units[0]}." if len(units) == 1 else ""
         caption += " Measurement overhead already subtracted; cold = first sample, excluded."
         not_run = [(label_of(r), r.status, r.reason) for r in results
                    if r.status != "ok" or not r.distributions]
-        notes = []
+        notes = [_common.THIN_NOTE] if thin else []
         if ISR_CASE.match(cid) and any(col_of[key_of(r)].emulated for r in results):
             # said in full once; the next interrupt cases point back to it
             notes.append(ISR_NOTE if isr_first is None else
