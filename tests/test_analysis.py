@@ -294,3 +294,10 @@ def test_empty_build_setting_does_not_hide_the_streams(tmp_path: Path) -> None:
     assert view.builds[0].config["compiler"] == "gcc 12.2"
     assert view.builds[0].config["opt_flags"] == "-O2"
     assert view.builds[1].config["compiler"] == "clang 16"
+
+
+def test_the_unit_says_whether_the_run_was_emulated() -> None:
+    assert unit_for({"hz": "25000000"}, {"runner": "qemu", "icount_shift": 6}).emulated
+    noisy = unit_for({"hz": "25000000"}, {"runner": "qemu"})  # --no-icount: still QEMU
+    assert noisy.emulated and not noisy.deterministic
+    assert not unit_for({"hz": "1000000000"}, {"runner": "host"}).emulated

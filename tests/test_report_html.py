@@ -388,3 +388,20 @@ def test_names_differing_in_unsafe_characters_get_their_own_charts(tmp_path: Pat
     ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
     assert len(ids) == len(set(ids)), ids
     assert errors == []
+
+
+def test_emulated_is_what_the_unit_says_not_the_target_name(tmp_path: Path) -> None:
+    """A QEMU run on a target whose name lacks "qemu" is emulated; a host run
+    on a target named like one is not: the analysis' unit decides."""
+    qemu = craft("baremetal", "mps2-renamed", 25_000_000, [9, 6, 6],
+                 latency=[("lat.isr.entry", {"entry": [90, 40, 41]})])
+    host = craft("posix", "qemu-lookalike", 10**9, [9, 6, 6],
+                 latency=[("lat.isr.entry", {"entry": [90, 40, 41]})])
+    run = store_crafted(tmp_path / "r.sqlite", [(qemu, {"runner": "qemu", "icount_shift": 6}),
+                                                (host, {"runner": "host"})])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        report = html.prepare(analysis.load_run(st, run))
+    assert {c.key[1]: c.emulated for c in report.columns} == {"mps2-renamed": True,
+                                                              "qemu-lookalike": False}
+    assert any(n.startswith("Emulated targets run under QEMU") for n in report.notices)
+    assert html.ISR_NOTE in report.latency[0].notes

@@ -78,8 +78,8 @@ def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any]) -> Unit:
     if kind == "qemu":
         shift = _shift(runner.get("icount_shift"))
         if shift is not None:
-            return Unit("instructions (QEMU icount)", (1e9 / hz) / 2**shift, True)
-        return Unit(f"timer ticks @{format_hz(hz)} (host-timed, noisy)", 1.0, False)
+            return Unit("instructions (QEMU icount)", (1e9 / hz) / 2**shift, True, True)
+        return Unit(f"timer ticks @{format_hz(hz)} (host-timed, noisy)", 1.0, False, True)
     return Unit(f"{hello.get('unit', 'ticks') or 'ticks'} @{format_hz(hz)}", 1.0, False)
 
 
@@ -248,6 +248,12 @@ def is_interrupt_rate(case: CaseResult) -> bool:
     (irq.max_rate: counts per step of the ramp, the result in META)."""
     return case.case_id.startswith("irq.") and (bool(case.counts)
                                                 or case.case_id.endswith("max_rate"))
+
+
+def measures_interrupts(case: CaseResult) -> bool:
+    """A case timing an interrupt's path (lat.isr.*, irq.*): under emulation
+    a code-path length, as QEMU charges no time for exception entry."""
+    return case.case_id.startswith(("lat.isr", "irq."))
 
 
 def system(case: CaseResult) -> str:

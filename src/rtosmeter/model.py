@@ -21,6 +21,7 @@ class Unit:
     label: str
     per_tick: float  # value in this unit = counter ticks * per_tick
     deterministic: bool  # exact under emulation (icount) or a noisy clock
+    emulated: bool = False  # counted by an emulator (QEMU), with or without icount
 
 
 @dataclass(frozen=True)

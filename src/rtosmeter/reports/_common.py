@@ -54,7 +54,6 @@ RECORD_FIELDS = (
 
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
                   "interrupt latencies are code-path lengths, not hardware latencies.")
-LIFECYCLE_CASE = "lat.thread.lifecycle"
 
 
 @dataclass(frozen=True)
@@ -289,25 +288,33 @@ def checks_section(view: RunView, target: str) -> Section | None:
 _LAYOUT = re.compile(r"^(?P<call>[^@]+)@(?P<n>\d+)(?:/g(?P<gap>\d+))?$")
 
 
+MIN_LAYOUTS = 8  # fewer layout series read better as plain series
+
+
+def layouts(names: list[str]) -> dict[str, tuple[str, int, int]]:
+    """series -> (call, other threads, priority gap) for a case whose series
+    are ready-list layouts ("create@10/g3", "create@5"; lat.thread.lifecycle),
+    else {}. The calls alone ("create") are not layouts."""
+    found = {n: (m["call"], int(m["n"]), int(m["gap"] or 1)) for n in names
+             if (m := _LAYOUT.match(n))}
+    return found if len(found) >= MIN_LAYOUTS else {}
+
+
 def compact_series(case_id: str, names: list[str]) -> tuple[list[str], str]:
     """The series to show in the terminal, and a note on what was left out.
 
-    lat.thread.lifecycle has ~125 series (5 calls x 25 ready-list layouts):
-    the terminal shows each call alone, with the most other threads at gap 1
-    and at the largest gap. The other formats keep every series.
+    A case with one series per layout (lat.thread.lifecycle: ~125, 5 calls x
+    25 layouts) shows each call alone, then with the most other threads at
+    gap 1 and at the largest gap. The other formats keep every series.
     """
-    if case_id != LIFECYCLE_CASE:
+    found = layouts(names)
+    if not found:
         return names, ""
-    layouts = [(m["call"], int(m["n"]), int(m["gap"] or 1)) for s in names
-               if (m := _LAYOUT.match(s))]
-    if not layouts:
-        return names, ""
-    top_n = max(n for _, n, _ in layouts)
-    top_gap = max(g for _, _, g in layouts)
+    top_n = max(n for _, n, _ in found.values())
+    top_gap = max(g for _, _, g in found.values())
     keep = [s for s in names
-            if not (m := _LAYOUT.match(s))
-            or (int(m["n"]) == top_n and int(m["gap"] or 1) in (1, top_gap))]
-    note = (f"{LIFECYCLE_CASE}: each call alone, then with {top_n} other threads at priority "
+            if s not in found or (found[s][1] == top_n and found[s][2] in (1, top_gap))]
+    note = (f"{case_id}: each call alone, then with {top_n} other threads at priority "
             f"gap 1 (@{top_n}) and gap {top_gap} (@{top_n}/g{top_gap}); "
             f"{len(names) - len(keep)} other layouts are in the Markdown, HTML, CSV and JSON "
             "reports.")

@@ -38,6 +38,7 @@ from rtosmeter.analysis import (
     NOT_RUN_STATUSES,
     family,
     is_interrupt_rate,
+    measures_interrupts,
     not_run_here,
 )
 from rtosmeter.model import BuildInfo, CaseResult, Distribution, Footprint, RunView
@@ -48,7 +49,6 @@ SUFFIX = ".html"
 
 BuildKey = tuple[str, str, str]  # (port, target, profile)
 
-ISR_CASE = re.compile(r"^(lat\.isr|irq\.)")
 ISR_NOTE = (
     "Emulated interrupt latency is a code-path length: QEMU charges no virtual time "
     "for exception entry and exit, so this is the number of instructions on the "
@@ -213,9 +213,9 @@ def anchor(text: str) -> str:
     return "c-" + chart_name(text)
 
 
-def is_emulated(build: BuildInfo) -> bool:
-    runner = " ".join(str(build.runner.get(k, "")) for k in ("runner", "kind"))
-    return "qemu" in (runner + " " + build.target).lower()
+def _emulated(view: RunView) -> dict[BuildKey, bool]:
+    """Per system, whether it ran under an emulator: its samples' unit says."""
+    return {key_of(c): d.unit.emulated for c in view.cases for d in c.distributions}
 
 
 def key_of(item: CaseResult | Footprint | BuildInfo) -> BuildKey:
@@ -233,7 +233,7 @@ def _columns(view: RunView) -> list[Column]:
             keys.append(k)
     targets = {k[1] for k in keys}
     profiles = {k[2] for k in keys}
-    builds = {key_of(b): b for b in view.builds}
+    emulated = _emulated(view)
     ports = list(dict.fromkeys(k[0] for k in keys))
     cols = []
     for k in keys:
@@ -242,10 +242,8 @@ def _columns(view: RunView) -> list[Column]:
             parts.append(k[1])
         if len(profiles) > 1:
             parts.append(k[2])
-        build = builds.get(k)
-        emulated = is_emulated(build) if build else "qemu" in k[1]
         colour = charts.colour_for(ports.index(k[0]))
-        cols.append(Column(k, " · ".join(parts), colour, emulated))
+        cols.append(Column(k, " · ".join(parts), colour, emulated.get(k, False)))
     return cols
 
 
@@ -445,7 +443,7 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
             return " · ".join(parts)
 
         names = list(dict.fromkeys(d.series for r in results for d in r.distributions))
-        layouts = _layouts(names)
+        layouts = _common.layouts(names)  # the calls alone stay in the chart
         # series first, then the systems: the ports stand next to each other
         # for the same operation, in chart and table alike
         order = {n: i for i, n in enumerate(names)}
@@ -475,7 +473,7 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
         not_run = [(label_of(r), r.status, r.reason) for r in results
                    if r.status != "ok" or not r.distributions]
         notes = [_common.THIN_NOTE] if thin else []
-        if ISR_CASE.match(cid) and any(col_of[key_of(r)].emulated for r in results):
+        if any(measures_interrupts(r) and col_of[key_of(r)].emulated for r in results):
             # said in full once; the next interrupt cases point back to it
             notes.append(ISR_NOTE if isr_first is None else
                          f"Emulated: a code-path length, not a hardware latency (see {isr_first}).")
@@ -490,15 +488,6 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
         out.append(LatencyCase(cid, anchor(cid), chart_list, Table(head, rows, caption.strip()),
                                not_run, notes, matrices))
     return out, wins
-
-
-def _layouts(names: list[str]) -> dict[str, tuple[str, int, int]]:
-    """series -> (call, other threads, priority gap) for a case whose series
-    are layouts ("create@10/g3", "create@5"; lat.thread.lifecycle), else {}.
-    The calls alone ("create") are not layouts: they stay in the chart."""
-    found = {n: (m["call"], int(m["n"]), int(m["gap"] or 1)) for n in names
-             if (m := _common._LAYOUT.match(n))}
-    return found if len(found) >= 8 else {}  # a few named series read better as boxes
 
 
 # Tints of a layout's median against the same call alone (same system):
