@@ -13,9 +13,9 @@ import pytest
 from _datahalf import craft, store_run
 
 from rtosmeter.analysis import (
-    CALIBRATION_CHECK,
-    calibration,
+    FLOOR_CHECK,
     family,
+    floor_checks,
     is_interrupt_rate,
     load_run,
     normalise_throughput,
@@ -174,13 +174,13 @@ def test_calibration_on_a_recorded_stream_renamed_to_baremetal(tmp_path: Path) -
     run = _store_as(tmp_path / "r.sqlite", [("posix", data), ("baremetal", data)])
     with Store.open(tmp_path / "r.sqlite") as st:
         view = load_run(st, run)
-    (cal,) = calibration(view.cases)
+    (cal,) = floor_checks(view.cases)
     assert (cal.port, cal.floor, cal.deviation, cal.ok) == ("posix", cal.score, 0.0, True)
     posix = next(c for c in view.cases if c.port == "posix" and c.case_id == "tm.basic")
-    check = next(k for k in posix.checks if k.name == CALIBRATION_CHECK)
+    check = next(k for k in posix.checks if k.name == FLOOR_CHECK)
     assert check.ok and check.got == check.want == round(cal.score)
     floor = next(c for c in view.cases if c.port == "baremetal" and c.case_id == "tm.basic")
-    assert all(k.name != CALIBRATION_CHECK for k in floor.checks)  # the floor is not checked
+    assert all(k.name != FLOOR_CHECK for k in floor.checks)  # the floor is not checked
 
 
 def test_calibration_flags_more_than_one_percent(tmp_path: Path) -> None:
@@ -194,7 +194,7 @@ def test_calibration_flags_more_than_one_percent(tmp_path: Path) -> None:
     run = _store_as(tmp_path / "r.sqlite", streams)
     with Store.open(tmp_path / "r.sqlite") as st:
         view = load_run(st, run)
-    cals = {c.port: c for c in calibration(view.cases)}
+    cals = {c.port: c for c in floor_checks(view.cases)}
     assert cals["freertos"].deviation == pytest.approx(-0.005) and cals["freertos"].ok
     assert cals["threadx"].deviation == pytest.approx(-0.02) and cals["threadx"].ok is False
     assert cals["posix"].floor is None and cals["posix"].ok is None  # another target
@@ -202,7 +202,7 @@ def test_calibration_flags_more_than_one_percent(tmp_path: Path) -> None:
     tx = next(c for c in view.cases if c.port == "threadx" and c.case_id == "tm.basic")
     assert tx.status == "ok"  # flagged, not failed: the count is still a measurement
     assert [(k.name, k.ok, k.got, k.want) for k in tx.checks] == [
-        (CALIBRATION_CHECK, False, 980, 1000)]
+        (FLOOR_CHECK, False, 980, 1000)]
     from rtosmeter.reports import table
     text = table.render(view)
     row = next(ln for ln in text.splitlines() if "within 1 % of bare metal" in ln

@@ -33,7 +33,7 @@ def test_json_report_covers_every_throughput_and_latency_case(default_run: Sessi
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     rows = [r for r in data["results"] if r["port"] == "posix" and r["target"] == "host"]
-    wanted = [c.id for c in load_catalog(root).cases if c.family in ("tm", "lat")]
+    wanted = [c.id for c in load_catalog(root).cases if c.prefix in ("tm", "lat")]
     assert wanted, "the catalog has no tm.* or lat.* case yet"
     missing = []
     for case_id in wanted:

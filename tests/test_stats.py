@@ -82,13 +82,13 @@ def test_one_list_of_statistics_for_summary_reports_and_schema() -> None:
     """stats.STATISTICS is the one list: Summary's fields, the statistics
     tables' columns and the results schema's columns follow it."""
     from rtosmeter.model import Summary
-    from rtosmeter.reports._common import RECORD_FIELDS, STAT_HEADERS
+    from rtosmeter.reports._common import RESULT_FIELDS, STAT_HEADERS
 
     names = [s.name for s in STATISTICS]
     assert [f.name for f in dataclasses.fields(Summary)] == names
     assert STAT_HEADERS[3:-1] == names
-    start = RECORD_FIELDS.index("n")
-    assert list(RECORD_FIELDS[start:start + len(names)]) == names
+    start = RESULT_FIELDS.index("n")
+    assert list(RESULT_FIELDS[start:start + len(names)]) == names
     assert [s.percentile for s in STATISTICS if s.percentile] == [1.0, 25.0, 50.0, 75.0, 99.0]
 
 

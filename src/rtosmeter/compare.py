@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from rtosmeter import analysis
 from rtosmeter.errors import UserError
-from rtosmeter.model import CaseResult, RunView
+from rtosmeter.model import CaseResult, CaseStatus, RunView
 from rtosmeter.store import Store
 from rtosmeter.textsafe import markdown_safe, terminal_safe
 
@@ -50,7 +50,7 @@ Key = tuple[str, str, str, str, str]  # port, target, profile, case, series ("sc
 Samples = npt.NDArray[np.float64]
 
 CONFIDENCE = 0.95
-BAD_STATUSES = ("failed", "incomplete", "error")
+BAD_STATUSES = (CaseStatus.FAILED, CaseStatus.INCOMPLETE, CaseStatus.ERROR)
 # Config keys whose change between A and B is news, not a fault (a new commit).
 EXPECTED_CHANGES = ("source_hash", "source hash", "commit", "rtos_commit")
 
@@ -311,8 +311,8 @@ def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float) -> Com
         if cb is None:
             result.only_a.append(name)
             continue
-        if ca.status != "ok" or cb.status != "ok":
-            if ca.status == "ok" and cb.status in BAD_STATUSES:
+        if ca.status != CaseStatus.OK or cb.status != CaseStatus.OK:
+            if ca.status == CaseStatus.OK and cb.status in BAD_STATUSES:
                 result.changes.append(_broken(ca, cb))
             elif ca.status != cb.status:
                 result.notes.append(f"{name}: {ca.status} -> {cb.status}"

@@ -17,7 +17,7 @@ from rtosmeter.store import Store
 
 
 @dataclass(frozen=True)
-class RunSummary:
+class StoredRun:
     id: int
     started: str
     status: str
@@ -37,13 +37,13 @@ def _source(port: str, config: dict[str, object]) -> str:
     return f"{port} {version}" + (f" ({commit})" if commit else "")
 
 
-def list_runs(store: Store) -> list[RunSummary]:
+def list_runs(store: Store) -> list[StoredRun]:
     out = []
     for run in store.runs():
         builds = store.builds(run.id)
         sources = [s for b in builds if (s := _source(b.port, b.config))]
         campaign = str(run.campaign.get("campaign") or run.campaign.get("name") or "")
-        out.append(RunSummary(
+        out.append(StoredRun(
             run.id, run.started, run.status, campaign,
             list(dict.fromkeys(b.port for b in builds)),
             list(dict.fromkeys(b.target for b in builds)),

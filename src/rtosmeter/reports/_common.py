@@ -21,12 +21,12 @@ from typing import Any
 from rtosmeter import stats
 from rtosmeter.analysis import (
     CALIB_CASE,
-    CALIBRATION_CASE,
-    CALIBRATION_CHECK,
+    FLOOR_CASE,
+    FLOOR_CHECK,
     FLOOR_PORT,
     Normalised,
-    calibration,
     family,
+    floor_checks,
     is_interrupt_rate,
     normalise_throughput,
     not_run_here,
@@ -36,6 +36,7 @@ from rtosmeter.model import (
     FAIL_MARK,
     BuildInfo,
     CaseResult,
+    CaseStatus,
     Check,
     Distribution,
     Footprint,
@@ -46,7 +47,7 @@ from rtosmeter.model import (
 SCHEMA_VERSION = 1
 STAT_NAMES = [s.name for s in stats.STATISTICS]
 
-RECORD_FIELDS = (
+RESULT_FIELDS = (
     "run_id", "port", "target", "profile", "group", "case_id", "family", "status", "reason",
     "series", "what", "unit", "deterministic", *STAT_NAMES, "overhead",
     "score", "percent_of_best", "multiple_of_slowest", "checks_failed",
@@ -138,14 +139,14 @@ def _targets(cases: Iterable[CaseResult]) -> list[str]:
 
 
 def _flag(case: CaseResult) -> str:
-    return "" if case.status == "ok" else "fail"
+    return "" if case.status == CaseStatus.OK else "fail"
 
 
 def _empty(case: CaseResult | None) -> Cell:
     if case is None:
         return Cell("")
-    if case.status == "unsupported":
-        return Cell("unsupported", flag="dim")
+    if case.status == CaseStatus.UNSUPPORTED:
+        return Cell(CaseStatus.UNSUPPORTED, flag="dim")
     return Cell(case.status, flag="fail")
 
 
@@ -189,7 +190,7 @@ def period_text(build: BuildInfo | None) -> str:
 def _throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
     if case is None or case.score is None:
         return _empty(case)
-    if case.status != "ok":  # the count stays visible; the failure is marked
+    if case.status != CaseStatus.OK:  # the count stays visible; the failure is marked
         failed = [k.name for k in case.checks if not k.ok]
         return Cell(fmt(case.score), "check failed: " + ", ".join(failed) if failed
                     else case.status, "fail")
@@ -200,7 +201,8 @@ def _throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
 
 def throughput_section(view: RunView, target: str) -> Section | None:
     tm = [c for c in view.cases if c.target == target and family(c) == "throughput"]
-    if not any(c.score is not None or c.status not in ("ok", "unsupported") for c in tm):
+    if not any(c.score is not None or c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED)
+               for c in tm):
         return None
     sys_ = Systems.of(target, tm)
     norm = {(n.system, n.case_id): n for n in normalise_throughput(tm)}
@@ -232,11 +234,11 @@ def _check_cell(k: Check) -> Cell:
                 flag="" if k.ok else "fail")
 
 
-def _calibration_row(view: RunView, target: str, sys_: Systems) -> list[Value] | None:
-    cals = {f"{c.port}/{c.target}/{c.profile}": c for c in calibration(view.cases)
+def _floor_row(view: RunView, target: str, sys_: Systems) -> list[Value] | None:
+    cals = {f"{c.port}/{c.target}/{c.profile}": c for c in floor_checks(view.cases)
             if c.target == target}
     basic = {system(c): c for c in view.cases
-             if c.target == target and c.case_id == CALIBRATION_CASE}
+             if c.target == target and c.case_id == FLOOR_CASE}
     if not cals:
         return None
     cells: list[Value] = []
@@ -249,20 +251,20 @@ def _calibration_row(view: RunView, target: str, sys_: Systems) -> list[Value] |
             cells.append(Cell("the floor", flag="dim"))
         else:
             cells.append(Cell(""))
-    return [CALIBRATION_CASE, "within 1 % of bare metal", *cells]
+    return [FLOOR_CASE, "within 1 % of bare metal", *cells]
 
 
 def checks_section(view: RunView, target: str) -> Section | None:
     """Every property check, side by side: throughput first (the
     Thread-Metric "deterministic scheduler" checks), then the others; and the
-    tm.basic calibration against bare metal (BENCHMARKS.md)."""
+    tm.basic floor check against bare metal (BENCHMARKS.md)."""
     cases = [c for c in view.cases if c.target == target]
     sys_ = Systems.of(target, cases)
     by = {(system(c), c.case_id): c for c in cases}
     names: dict[tuple[str, str], None] = {}
     for c in sorted(cases, key=lambda c: (family(c) != "throughput", c.case_id)):
         for k in c.checks:
-            if k.name != CALIBRATION_CHECK:
+            if k.name != FLOOR_CHECK:
                 names.setdefault((c.case_id, k.name))
     sec = Section(f"Checks on {target} (properties the cases verify; {FAIL_MARK} = failed)",
                   ["case", "check", *sys_.headers])
@@ -274,7 +276,7 @@ def checks_section(view: RunView, target: str) -> Section | None:
             row.append(_check_cell(chk) if chk else _empty(case) if case and not case.checks
                        else Cell(""))
         sec.rows.append(row)
-    cal = _calibration_row(view, target, sys_)
+    cal = _floor_row(view, target, sys_)
     if cal is not None:
         sec.rows.append(cal)
         sec.notes.append("tm.basic makes no kernel call: it should score the same on every "
@@ -382,7 +384,7 @@ def interrupt_section(view: RunView, target: str) -> Section | None:
     """irq.max_rate: the highest periodic-interrupt rate with no event lost
     and its inverse, the worst-case response (BENCHMARKS.md section 3)."""
     cases = [c for c in view.cases if c.target == target and is_interrupt_rate(c)]
-    if not any(c.status != "unsupported" for c in cases):
+    if not any(c.status != CaseStatus.UNSUPPORTED for c in cases):
         return None
     sys_ = Systems.of(target, cases)
     units = _units(view)
@@ -398,7 +400,7 @@ def interrupt_section(view: RunView, target: str) -> Section | None:
             if c else (None, None)
         if c is None or hz is None or period is None:
             cell = _empty(c)
-            if c is not None and c.status not in ("ok", "unsupported"):
+            if c is not None and c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED):
                 cell = Cell(c.status, c.reason[:60], "fail")
             rate.append(cell)
             inverse.append(Cell(""))
@@ -473,7 +475,7 @@ def unsupported_section(view: RunView) -> Section | None:
     """One compact list per system: each reason once, with the cases it covers."""
     grouped: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for c in view.cases:
-        if c.status == "unsupported":
+        if c.status == CaseStatus.UNSUPPORTED:
             grouped[system(c)][c.reason or "no reason given"].append(c.case_id)
     if not grouped:
         return None
@@ -491,7 +493,7 @@ def failures_section(view: RunView) -> Section | None:
                   "are any)", ["system", "case", "status", "reason"])
     sec.rows = [[system(c), c.case_id, Cell(c.status, flag="fail"), c.reason]
                 for c in sorted(view.cases, key=lambda c: (system(c), c.case_id))
-                if c.status not in ("ok", "unsupported")]
+                if c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED)]
     return sec if sec.rows else None
 
 
@@ -607,7 +609,7 @@ def records(view: RunView) -> list[dict[str, Any]]:
     norm = {(n.system, n.case_id): n for n in normalise_throughput(view.cases)}
     out: list[dict[str, Any]] = []
     for c in view.cases:
-        base: dict[str, Any] = {k: None for k in RECORD_FIELDS}
+        base: dict[str, Any] = {k: None for k in RESULT_FIELDS}
         base.update(run_id=view.run_id, port=c.port, target=c.target, profile=c.profile,
                     group=c.group, case_id=c.case_id, family=family(c), status=c.status,
                     reason=c.reason, series="", what="", unit="",

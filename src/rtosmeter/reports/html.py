@@ -41,7 +41,7 @@ from rtosmeter.analysis import (
     measures_interrupts,
     not_run_here,
 )
-from rtosmeter.model import BuildInfo, CaseResult, Distribution, Footprint, RunView
+from rtosmeter.model import BuildInfo, CaseResult, CaseStatus, Distribution, Footprint, RunView
 from rtosmeter.reports import _common
 from rtosmeter.textsafe import chart_name, markdown_safe
 
@@ -265,8 +265,7 @@ def is_latency(results: Iterable[CaseResult]) -> bool:
 
 
 def _status_cell(result: CaseResult) -> Cell:
-    text = result.status if result.status != "unsupported" else "unsupported"
-    return Cell(text, result.reason, result.status)
+    return Cell(result.status, result.reason, result.status)
 
 
 def geometric_mean(values: Sequence[float]) -> float:
@@ -283,8 +282,8 @@ def _summary(view: RunView, cols: list[Column], tput: dict[BuildKey, list[float]
     rows = []
     for col in cols:
         results = [c for c in view.cases if key_of(c) == col.key]
-        ok = sum(r.status == "ok" for r in results)
-        unsup = sum(r.status == "unsupported" for r in results)
+        ok = sum(r.status == CaseStatus.OK for r in results)
+        unsup = sum(r.status == CaseStatus.UNSUPPORTED for r in results)
         bad = len(results) - ok - unsup
         checks = sum(not ch.ok for r in results for ch in r.checks)
         score = geometric_mean(tput.get(col.key, []))
@@ -319,7 +318,7 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
         for cid in tp_ids:
             results = [by_key.get((c.key, cid)) for c in gcols]
             scores = {c.key: r.score for c, r in zip(gcols, results, strict=True)
-                      if r is not None and r.status == "ok" and r.score}
+                      if r is not None and r.status == CaseStatus.OK and r.score}
             best = max(scores.values(), default=0.0)
             slowest = min(scores.values(), default=0.0)
             cells = []
@@ -328,7 +327,7 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                     cells.append(Cell("not run", css="missing"))
                     continue
                 s = scores.get(col.key)
-                if s is None and r.status == "failed" and r.score:
+                if s is None and r.status == CaseStatus.FAILED and r.score:
                     # A property check failed: the count stays visible, marked,
                     # and out of the normalisation (as in the terminal table).
                     bad = [ch for ch in r.checks if not ch.ok]
@@ -471,7 +470,7 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
         caption = f"All values in {units[0]}." if len(units) == 1 else ""
         caption += " Measurement overhead already subtracted; cold = first sample, excluded."
         not_run = [(label_of(r), r.status, r.reason) for r in results
-                   if r.status != "ok" or not r.distributions]
+                   if r.status != CaseStatus.OK or not r.distributions]
         notes = [_common.THIN_NOTE] if thin else []
         if any(measures_interrupts(r) and col_of[key_of(r)].emulated for r in results):
             # said in full once; the next interrupt cases point back to it
@@ -587,7 +586,8 @@ def _blocks(view: RunView, build: Callable[[RunView, str], _common.Section | Non
 def _count_win(results: list[CaseResult], wins: dict[BuildKey, int]) -> None:
     """The build with the lowest median of the case's first series, among
     builds of the same unit (a comparison across units means nothing)."""
-    firsts = [(r, r.distributions[0]) for r in results if r.status == "ok" and r.distributions]
+    firsts = [(r, r.distributions[0]) for r in results
+              if r.status == CaseStatus.OK and r.distributions]
     if len(firsts) < 2 or len({d.unit.label for _, d in firsts}) != 1:
         return
     best = min(d.p50 for _, d in firsts)
@@ -671,7 +671,7 @@ def _interrupts_not_run(view: RunView, cols: list[Column]) -> list[tuple[str, st
     """(system, case, status, reason) of interrupt-rate cases without a rate."""
     label = {c.key: c.label for c in cols}
     return [(label.get(key_of(c), str(key_of(c))), c.case_id, c.status, c.reason)
-            for c in view.cases if is_interrupt_rate(c) and c.status == "unsupported"]
+            for c in view.cases if is_interrupt_rate(c) and c.status == CaseStatus.UNSUPPORTED]
 
 
 def _case_counts(view: RunView) -> str:
