@@ -212,9 +212,8 @@ class Target:
 @dataclass(frozen=True)
 class Board:
     name: str
-    target: str
+    target: str  # the target it is built as: its cpu_hz is the clock the firmware runs at
     description: str
-    cpu_hz: int
     tested: bool
     probe: dict[str, str]
     serial: dict[str, int]
@@ -383,12 +382,12 @@ def load_board(path: Path) -> Board:
     name = t.text("name", path.stem)
     target = t.text("target", _REQUIRED)
     description = t.text("description", "")
-    cpu_hz = t.num("cpu_hz", 0)
     tested = t.flag("tested", False)
     probe: dict[str, str] = {}
     pt = t.table("probe")
     if pt is not None:
-        values = {k: pt.text(k) for k in ("pyocd", "openocd", "tool", "target")}
+        # tool -> the probe's name for the board's chip
+        values = {k: pt.text(k) for k in ("pyocd", "openocd")}
         probe = {k: v for k, v in values.items() if v is not None}
         pt.done()
     serial: dict[str, int] = {}
@@ -398,7 +397,7 @@ def load_board(path: Path) -> Board:
         serial = {"baud": baud} if baud is not None else {}
         sr.done()
     t.done()
-    return Board(name, target, description, cpu_hz, tested, probe, serial, path)
+    return Board(name, target, description, tested, probe, serial, path)
 
 
 def load_profile(path: Path) -> Profile:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.definitions import Definitions
+from rtosmeter.definitions import Board, Definitions
 from rtosmeter.sources import describe_source
 
 if TYPE_CHECKING:
@@ -23,12 +23,20 @@ class Listing:
     benchmarks: list[tuple[str, str, str]]  # id, group, needs
     ports: list[tuple[str, str, str, str]]  # name, caps, architectures, source
     targets: list[tuple[str, str, str, str]]  # name, kind, counter, available
-    boards: list[tuple[str, str, str]]  # name, target, status
+    boards: list[tuple[str, str, str, str]]  # name, target, probe and serial, status
 
 
 def _source_status(defs: Definitions, name: str) -> str:
     found, text = describe_source(defs.ports[name])
     return text if found else f"missing: {text}"
+
+
+def _connection(board: Board) -> str:
+    """"probe pyocd k64f, serial 115200 Bd": how the board is flashed and read."""
+    probe = ", ".join(f"{tool} {target}" for tool, target in board.probe.items())
+    parts = [f"probe {probe}"] * bool(probe) + [f"serial {board.serial['baud']} Bd"] * bool(
+        board.serial.get("baud"))
+    return ", ".join(parts) or "-"
 
 
 def collect(defs: Definitions, catalog: Catalog) -> Listing:
@@ -43,8 +51,8 @@ def collect(defs: Definitions, catalog: Catalog) -> Listing:
         counter = f"{t.counter.name}, {t.counter.unit} @ {t.counter.hz} Hz"
         targets.append((t.name, f"{t.kind}, {t.arch}", counter,
                         "yes" if not reason else f"no: {reason}"))
-    boards = [(b.name, b.target,
-               "tested" if b.tested else "untested on hardware") for b in defs.boards.values()]
+    boards = [(b.name, b.target, _connection(b), "tested" if b.tested else "untested on hardware")
+              for b in defs.boards.values()]
     return Listing(benchmarks, ports, targets, boards)
 
 
@@ -73,5 +81,6 @@ def list_command() -> None:
                          listing.ports))
     console.print(_table("Targets", ("target", "kind, architecture", "counter", "available here"),
                          listing.targets))
-    console.print(_table("Boards", ("board", "built as", "status"), listing.boards))
+    console.print(_table("Boards", ("board", "built as", "probe, serial", "status"),
+                         listing.boards))
     console.print(f"Definitions read from {Path(defs.root)}")
