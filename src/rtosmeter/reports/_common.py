@@ -59,14 +59,22 @@ EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virt
 
 @dataclass(frozen=True)
 class Cell:
-    """One table cell: a main figure, an optional secondary one shown small
-    (dim in the terminal, <sub> in Markdown), and a flag: "fail" marks a
-    result whose property check failed or that did not finish (its figure
-    stays, marked ✗); "dim" a cell with no figure (unsupported)."""
+    """One table cell of every format: a main figure, an optional secondary
+    one shown small (dim in the terminal, <sub> in Markdown), and a flag:
+    "fail" marks a result whose property check failed or that did not finish
+    (its figure stays, marked ✗); "dim" a cell with no figure (unsupported)
+    or a figure to read with care; "best" the best of its row.
+
+    `title` (detail on hover), `span` (columns covered) and `kind` (what the
+    cell holds, for formats that style it: "what", "text", a tint "up1".."up3",
+    "first" of a group) are for the HTML; the text formats leave them out."""
 
     text: str
     sub: str = ""
     flag: str = ""
+    title: str = ""
+    span: int = 1
+    kind: str = ""
 
     def plain(self) -> str:
         mark = f"{FAIL_MARK} " if self.flag == "fail" else ""

@@ -27,7 +27,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import jinja2
@@ -43,6 +43,7 @@ from rtosmeter.analysis import (
 )
 from rtosmeter.model import BuildInfo, CaseResult, CaseStatus, Distribution, Footprint, RunView
 from rtosmeter.reports import _common
+from rtosmeter.reports._common import Cell, fmt
 from rtosmeter.textsafe import chart_name, markdown_safe
 
 SUFFIX = ".html"
@@ -74,16 +75,6 @@ class Column:
     label: str
     colour: str
     emulated: bool
-
-
-@dataclass
-class Cell:
-    text: str
-    title: str = ""
-    css: str = ""
-    sub: str = ""  # a secondary figure, shown small after the main one
-    span: int = 1  # columns the cell covers
-    style: str = ""  # inline style computed here (a tint), never from the run
 
 
 @dataclass
@@ -194,20 +185,6 @@ class Report:
 # --------------------------------------------------------------------------- helpers
 
 
-def fmt(value: float) -> str:
-    """A figure with as many digits as it deserves (values are integers in
-    ticks or instructions more often than not)."""
-    if math.isnan(value):
-        return "n/a"
-    if value == int(value) and abs(value) < 1e15:
-        return f"{int(value):,}"
-    if abs(value) >= 100:
-        return f"{value:,.0f}"
-    if abs(value) >= 10:
-        return f"{value:,.1f}"
-    return f"{value:,.2f}"
-
-
 def anchor(text: str) -> str:
     """An HTML id and chart file stem, unique per text (textsafe.chart_name)."""
     return "c-" + chart_name(text)
@@ -265,7 +242,8 @@ def is_latency(results: Iterable[CaseResult]) -> bool:
 
 
 def _status_cell(result: CaseResult) -> Cell:
-    return Cell(result.status, result.reason, result.status)
+    flag = "dim" if result.status == CaseStatus.UNSUPPORTED else "fail"
+    return Cell(result.status, flag=flag, title=result.reason)
 
 
 def geometric_mean(values: Sequence[float]) -> float:
@@ -289,9 +267,9 @@ def _summary(view: RunView, cols: list[Column], tput: dict[BuildKey, list[float]
         score = geometric_mean(tput.get(col.key, []))
         rows.append(Row(col.label, [
             Cell(str(ok)),
-            Cell(str(unsup), css="unsupported" if unsup else ""),
-            Cell(str(bad), css="failed" if bad else ""),
-            Cell(str(checks), css="failed" if checks else ""),
+            Cell(str(unsup), flag="dim" if unsup else ""),
+            Cell(str(bad), flag="fail" if bad else ""),
+            Cell(str(checks), flag="fail" if checks else ""),
             Cell("n/a" if math.isnan(score) else f"{score:.1f} %"),
             Cell(str(wins.get(col.key, 0))),
         ]))
@@ -324,7 +302,7 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
             cells = []
             for col, r in zip(gcols, results, strict=True):
                 if r is None:
-                    cells.append(Cell("not run", css="missing"))
+                    cells.append(Cell("not run", flag="dim"))
                     continue
                 s = scores.get(col.key)
                 if s is None and r.status == CaseStatus.FAILED and r.score:
@@ -332,8 +310,8 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                     # and out of the normalisation (as in the terminal table).
                     bad = [ch for ch in r.checks if not ch.ok]
                     why = "; ".join(f"{ch.name}: got {ch.got}, want {ch.want}" for ch in bad)
-                    cells.append(Cell(f"✗ {fmt(r.score)}", f"check failed: {why or r.reason}",
-                                      "failed", sub="check failed"))
+                    cells.append(Cell(f"✗ {fmt(r.score)}", "check failed", "fail",
+                                      title=f"check failed: {why or r.reason}"))
                     continue
                 if s is None:
                     cells.append(_status_cell(r))
@@ -344,8 +322,8 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                     title += "; check failed: " + ", ".join(
                         f"{ch.name} got {ch.got} want {ch.want}" for ch in failed)
                 text = f"{fmt(s)}  ({100 * s / best:.1f} %, {s / slowest:.2f}x)"
-                cells.append(Cell(text, title, "check-failed" if failed
-                                  else ("best" if s == best and len(scores) > 1 else "")))
+                cells.append(Cell(text, flag="fail" if failed else (
+                    "best" if s == best and len(scores) > 1 else ""), title=title))
                 pct_of_best.setdefault(col.key, []).append(100 * s / best)
                 pct_bars.append(charts.Bar(cid, col.label, 100 * s / best, col.colour))
                 x_bars.append(charts.Bar(cid, col.label, s / slowest, col.colour))
@@ -409,9 +387,8 @@ def _stat_cells(d: Distribution, with_unit: bool) -> tuple[list[Cell], bool]:
     """The statistics table's cells (the text reports' figures), and whether
     a percentile among them rests on too few samples."""
     figures, thin = _common.stat_cells(d)
-    cells = [Cell(d.series), Cell(d.what, css="what")]
-    cells += [Cell(c.text, THIN_TITLE if c.flag else "", "thin" if c.flag else "")
-              for c in figures]
+    cells = [Cell(d.series), Cell(d.what, kind="what")]
+    cells += [Cell(c.text, flag=c.flag, title=THIN_TITLE if c.flag else "") for c in figures]
     if with_unit:
         cells.append(Cell(d.unit.label))
     return cells, thin
@@ -541,9 +518,9 @@ def _matrix(results: list[CaseResult], unit: str, layouts: dict[str, tuple[str, 
 
 def _layout_cell(d: Distribution | None, alone: Distribution | None, mark: str, span: int,
                  clamped: str = "", first: bool = True) -> Cell:
-    edge = " first" if first else ""
+    edge = "first" if first else ""
     if d is None:
-        return Cell("—", css="missing" + edge, span=span)
+        return Cell("—", flag="dim", span=span, kind=edge)
     title = f"{d.series}: median {fmt(d.p50)}, p99 {fmt(d.p99)}, max {fmt(d.max)}"
     if clamped and mark:
         title += f"; {clamped} threads clamped to the top priority"
@@ -552,7 +529,7 @@ def _layout_cell(d: Distribution | None, alone: Distribution | None, mark: str, 
         ratio = d.p50 / alone.p50
         css = next((c for least, c in TINTS if ratio >= least), "")
         title += f"; {ratio:.2f}x the call alone"
-    return Cell(fmt(d.p50) + mark, title, (css + edge).strip(), span=span)
+    return Cell(fmt(d.p50) + mark, title=title, span=span, kind=f"{css} {edge}".strip())
 
 
 def _block(sec: _common.Section, target: str, label_columns: int = 1) -> Block:
@@ -562,9 +539,8 @@ def _block(sec: _common.Section, target: str, label_columns: int = 1) -> Block:
     others are systems."""
     def cell(value: _common.Value, text: bool = False) -> Cell:
         if isinstance(value, str):
-            return Cell(value, css="text" if text else "")
-        css = {"fail": "failed", "dim": "unsupported"}.get(value.flag, "")
-        return Cell(value.text, css=css or ("text" if text else ""), sub=value.sub)
+            return Cell(value, kind="text" if text else "")
+        return replace(value, kind="text") if text else value
 
     rows = []
     for row in sec.rows:
@@ -647,7 +623,7 @@ def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]) ->
         differs += diff
         css = "differs" if diff else ("identity" if is_identity(k)
                                       else "specific" if kind(k) else "")
-        rows.append(Row(k, [Cell("—" if v is None else str(v), css="missing" if v is None
+        rows.append(Row(k, [Cell("—" if v is None else str(v), flag="dim" if v is None
                                  else "") for v in vals], css))
     return Table([c.label for c in cols], rows), differs
 
@@ -746,14 +722,20 @@ def prepare(view: RunView) -> Report:
 # --------------------------------------------------------------------------- output
 
 
+# The shared cell's flag as an HTML class (kind is one already).
+FLAG_CLASS = {"": "", "fail": "failed", "dim": "dim", "best": "best"}
+
+
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
         autoescape=True,  # every name from the run is data, never markup
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["flag_class"] = FLAG_CLASS
+    return env
 
 
 def page(report: Report) -> str:
