@@ -81,7 +81,9 @@ def test_defaults_from_user_and_project_files(default_run: SessionRun, user_conf
     assert f"default  report --format json  (from {Path.cwd() / 'rtosmeter.toml'})" in doctor
 
 
-def test_sources_remembered(user_config: Path, tmp_path: Path) -> None:
+def test_sources_remembered(user_config: Path, tmp_path: Path,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RTOSMETER_FREERTOS", raising=False)  # it would come first
     tree = tmp_path / "FreeRTOS-Kernel"
     tree.mkdir()
     (tree / "tasks.c").write_text("/* enough for the probe */\n")
