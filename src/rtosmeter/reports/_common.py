@@ -86,11 +86,23 @@ Value = str | Cell
 
 @dataclass
 class Section:
+    """A titled table of every format: the first cell of a row labels it."""
+
     title: str
     headers: list[str]
     rows: list[list[Value]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     numeric: int = 0  # columns from this index on are right-aligned
+    # per row, what it is, for formats that style rows (HTML: differs,
+    # identity, specific, alone, check-failed); empty: nothing to say
+    kinds: list[str] = field(default_factory=list)
+
+    def add(self, row: list[Value], kind: str = "") -> None:
+        if kind and not self.kinds:
+            self.kinds = [""] * len(self.rows)
+        if self.kinds:
+            self.kinds.append(kind)
+        self.rows.append(row)
 
 
 def fmt(x: float | int | None) -> str:

@@ -27,7 +27,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
@@ -43,7 +43,7 @@ from rtosmeter.analysis import (
 )
 from rtosmeter.model import BuildInfo, CaseResult, CaseStatus, Distribution, Footprint, RunView
 from rtosmeter.reports import _common
-from rtosmeter.reports._common import Cell, fmt
+from rtosmeter.reports._common import Cell, Section, Value, fmt
 from rtosmeter.textsafe import chart_name, markdown_safe
 
 SUFFIX = ".html"
@@ -78,20 +78,6 @@ class Column:
 
 
 @dataclass
-class Row:
-    label: str
-    cells: list[Cell]
-    css: str = ""
-
-
-@dataclass
-class Table:
-    head: list[str]
-    rows: list[Row]
-    caption: str = ""
-
-
-@dataclass
 class Chart:
     name: str  # a file name stem for the Markdown report
     title: str
@@ -106,7 +92,7 @@ class Chart:
 class ThroughputGroup:
     title: str
     anchor: str
-    counts: Table
+    counts: Section
     charts: list[Chart]
     notes: list[str]
 
@@ -118,7 +104,7 @@ class Block:
 
     title: str
     anchor: str
-    table: Table
+    table: Section
     notes: list[str]
 
 
@@ -130,7 +116,7 @@ class Matrix:
     unit: str
     systems: list[tuple[str, str]]  # (label, colour)
     gaps: list[int]
-    rows: list[Row]  # label "call · N other threads"; cells per system x gap
+    table: Section  # rows "call · N other threads"; cells per system x gap
     notes: list[str]
 
 
@@ -139,7 +125,7 @@ class LatencyCase:
     case_id: str
     anchor: str
     charts: list[Chart]
-    stats: Table
+    stats: Section
     not_run: list[tuple[str, str, str]]  # (column label, status, reason)
     notes: list[str]
     matrices: list[Matrix] = field(default_factory=list)
@@ -155,17 +141,17 @@ class Report:
     view: RunView
     title: str
     columns: list[Column]
-    summary: Table
+    summary: Section
     facts: list[tuple[str, str]]
     notices: list[str]
     throughput: list[ThroughputGroup]
     latency: list[LatencyCase]
     footprint_charts: list[Chart]
-    footprint: Table | None
-    config: Table
+    footprint: Section | None
+    config: Section
     config_differs: int
-    environment: Table
-    runner: Table
+    environment: Section
+    runner: Section
     errors: list[str]
     not_run_here: list[tuple[str, str, str]] = field(default_factory=list)
     checks: list[Block] = field(default_factory=list)
@@ -254,10 +240,10 @@ def geometric_mean(values: Sequence[float]) -> float:
 
 
 def _summary(view: RunView, cols: list[Column], tput: dict[BuildKey, list[float]],
-             wins: dict[BuildKey, int], n_latency: int) -> Table:
-    head = ["ok", "unsupported", "failed / incomplete", "checks failed",
-            "throughput (geo. mean % of best)", f"lowest median latency (of {n_latency})"]
-    rows = []
+             wins: dict[BuildKey, int], n_latency: int) -> Section:
+    table = Section("", ["", "ok", "unsupported", "failed / incomplete", "checks failed",
+                         "throughput (geo. mean % of best)",
+                         f"lowest median latency (of {n_latency})"])
     for col in cols:
         results = [c for c in view.cases if key_of(c) == col.key]
         ok = sum(r.status == CaseStatus.OK for r in results)
@@ -265,15 +251,16 @@ def _summary(view: RunView, cols: list[Column], tput: dict[BuildKey, list[float]
         bad = len(results) - ok - unsup
         checks = sum(not ch.ok for r in results for ch in r.checks)
         score = geometric_mean(tput.get(col.key, []))
-        rows.append(Row(col.label, [
+        table.add([
+            col.label,
             Cell(str(ok)),
             Cell(str(unsup), flag="dim" if unsup else ""),
             Cell(str(bad), flag="fail" if bad else ""),
             Cell(str(checks), flag="fail" if checks else ""),
             Cell("n/a" if math.isnan(score) else f"{score:.1f} %"),
             Cell(str(wins.get(col.key, 0))),
-        ]))
-    return Table(head, rows)
+        ])
+    return table
 
 
 def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup],
@@ -290,7 +277,7 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                  and any((c.key, cid) in by_key for cid in tp_ids)]
         if not gcols:
             continue
-        rows: list[Row] = []
+        rows: list[list[Value]] = []
         pct_bars: list[charts.Bar] = []
         x_bars: list[charts.Bar] = []
         for cid in tp_ids:
@@ -327,17 +314,16 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                 pct_of_best.setdefault(col.key, []).append(100 * s / best)
                 pct_bars.append(charts.Bar(cid, col.label, 100 * s / best, col.colour))
                 x_bars.append(charts.Bar(cid, col.label, s / slowest, col.colour))
-            rows.append(Row(cid, cells))
+            rows.append([cid, *cells])
         name = anchor(f"tp-{target}-{profile}")
         clock = _clock_origin(_unit_origin(view, target))
-        head = [c.label for c in gcols]
         builds = {key_of(b): b for b in view.builds}
         periods = {c.label: _common.period_text(builds.get(c.key)) for c in gcols}
         same = len(set(periods.values())) == 1
         period = f" of {next(iter(periods.values()))}" if same else ""
-        table = Table(head, rows, f"Loop completions per measurement period{period}, timed "
-                      f"by the {clock} (mean over periods; in brackets: % of best, multiple "
-                      "of slowest).")
+        table = Section(f"Loop completions per measurement period{period}, timed by the "
+                        f"{clock} (mean over periods; in brackets: % of best, multiple of "
+                        "slowest).", ["", *(c.label for c in gcols)], rows)
         chart_list = []
         if pct_bars:
             chart_list = [
@@ -405,7 +391,7 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
             continue
         results.sort(key=lambda r: [c.key for c in cols].index(key_of(r)))
         units = list(dict.fromkeys(d.unit.label for r in results for d in r.distributions))
-        rows: list[Row] = []
+        stats = Section("", [])
         chart_list: list[Chart] = []
         per_build = Counter(key_of(r) for r in results)
 
@@ -442,8 +428,8 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
             failed = any(not ch.ok for ch in r.checks)
             cells, few = _stat_cells(d, len(units) > 1)
             thin |= few
-            rows.append(Row(label_of(r), cells, "check-failed" if failed else ""))
-        head = STAT_HEAD + (["unit"] if len(units) > 1 else [])
+            stats.add([label_of(r), *cells], "check-failed" if failed else "")
+        stats.headers = ["", *STAT_HEAD] + (["unit"] if len(units) > 1 else [])
         caption = f"All values in {units[0]}." if len(units) == 1 else ""
         caption += " Measurement overhead already subtracted; cold = first sample, excluded."
         not_run = [(label_of(r), r.status, r.reason) for r in results
@@ -461,7 +447,8 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
                                  f"(got {ch.got}, want {ch.want}).")
         _count_win(results, wins)
         matrices = [_matrix(results, unit, layouts, col_of) for unit in units] if layouts else []
-        out.append(LatencyCase(cid, anchor(cid), chart_list, Table(head, rows, caption.strip()),
+        stats.title = caption.strip()
+        out.append(LatencyCase(cid, anchor(cid), chart_list, stats,
                                not_run, notes, matrices))
     return out, wins
 
@@ -482,7 +469,7 @@ def _matrix(results: list[CaseResult], unit: str, layouts: dict[str, tuple[str, 
     dists = {(key_of(r), r.group): {d.series: d for d in r.distributions if d.unit.label == unit}
              for r in systems}
     clamped = False
-    rows: list[Row] = []
+    table = Section("", [])  # the template writes the two header rows
     for call in calls:
         for n in [0, *threads]:
             cells: list[Cell] = []
@@ -503,7 +490,7 @@ def _matrix(results: list[CaseResult], unit: str, layouts: dict[str, tuple[str, 
                     cells.append(_layout_cell(ds.get(name), alone, mark, 1, count,
                                               first=g == gaps[0]))
             label = f"{call} · alone" if n == 0 else f"{call} · {n} others"
-            rows.append(Row(label, cells, "alone" if n == 0 else ""))
+            table.add([label, *cells], "alone" if n == 0 else "")
     notes = ["Median per layout (hover: the series, p99 and max). Tint: the median against "
              "the same call alone on the same port: ≥ 1.1x, ≥ 1.5x, ≥ 2x."]
     if clamped:
@@ -513,7 +500,7 @@ def _matrix(results: list[CaseResult], unit: str, layouts: dict[str, tuple[str, 
     labels = [(col_of[key_of(r)].label + (f" · {r.group}" if len(
         {x.group for x in systems if key_of(x) == key_of(r)}) > 1 else ""),
         col_of[key_of(r)].colour) for r in systems]
-    return Matrix(unit, labels, gaps, rows, notes)
+    return Matrix(unit, labels, gaps, table, notes)
 
 
 def _layout_cell(d: Distribution | None, alone: Distribution | None, mark: str, span: int,
@@ -534,22 +521,10 @@ def _layout_cell(d: Distribution | None, alone: Distribution | None, mark: str, 
 
 def _block(sec: _common.Section, target: str, label_columns: int = 1) -> Block:
     """A text-report section as an HTML table titled by its target (the page's
-    section says what it is; the section's own title is the caption): the
-    first column labels the row, the next `label_columns - 1` stay text, the
-    others are systems."""
-    def cell(value: _common.Value, text: bool = False) -> Cell:
-        if isinstance(value, str):
-            return Cell(value, kind="text" if text else "")
-        return replace(value, kind="text") if text else value
-
-    rows = []
-    for row in sec.rows:
-        first = row[0]
-        label = first if isinstance(first, str) else first.text
-        rows.append(Row(label, [cell(v, i < label_columns - 1)
-                                for i, v in enumerate(row[1:])]))
+    section says what it is; the section's own title is the caption). The
+    template writes text cells (names, reasons) left-aligned."""
     name = anchor(f"{sec.title.split(' on ')[0]}-{target}")
-    return Block(target, name, Table(sec.headers[1:], rows, sec.title), sec.notes)
+    return Block(target, name, sec, sec.notes)
 
 
 def _blocks(view: RunView, build: Callable[[RunView, str], _common.Section | None],
@@ -572,13 +547,13 @@ def _count_win(results: list[CaseResult], wins: dict[BuildKey, int]) -> None:
             wins[key_of(r)] = wins.get(key_of(r), 0) + 1
 
 
-def _footprint(view: RunView, cols: list[Column]) -> tuple[list[Chart], Table | None]:
+def _footprint(view: RunView, cols: list[Column]) -> tuple[list[Chart], Section | None]:
     if not view.footprints:
         return [], None
     col_of = {c.key: c for c in cols}
     found = list(dict.fromkeys(o for f in view.footprints for o in f.parts))
     origins = [o for o in PART_ORDER if o in found] + [o for o in found if o not in PART_ORDER]
-    rows = []
+    rows: list[list[Value]] = []
     chart_list = []
     for target in dict.fromkeys(f.target for f in view.footprints):
         fps = [f for f in view.footprints if f.target == target]
@@ -593,10 +568,10 @@ def _footprint(view: RunView, cols: list[Column]) -> tuple[list[Chart], Table | 
             cells = [Cell(f.group), Cell(f"{f.flash:,}"), Cell(f"{f.ram:,}")]
             cells += [Cell(" / ".join(f"{v:,}" for v in f.parts.get(o, (0, 0))))
                       for o in origins]
-            rows.append(Row(col_of[key_of(f)].label, cells))
-    head = ["firmware", "Flash (B)", "RAM (B)"] + [f"{o} Flash / RAM (B)" for o in origins]
-    return chart_list, Table(head, rows, "Bytes from the ELF's sections, attributed by the "
-                             "object file they come from.")
+            rows.append([col_of[key_of(f)].label, *cells])
+    head = ["", "firmware", "Flash (B)", "RAM (B)"] + [f"{o} Flash / RAM (B)" for o in origins]
+    return chart_list, Section("Bytes from the ELF's sections, attributed by the object file "
+                               "they come from.", head, rows)
 
 
 def is_identity(key: str) -> bool:
@@ -605,7 +580,8 @@ def is_identity(key: str) -> bool:
     return key in IDENTITY_KEYS or key.lower().endswith("_dir")
 
 
-def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]) -> tuple[Table, int]:
+def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]
+                  ) -> tuple[Section, int]:
     """Settings as rows, builds as columns. A setting differs when two builds
     give it different values; one only some builds report (an RTOS's own
     kernel option) is "specific", listed after the shared ones."""
@@ -615,7 +591,7 @@ def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]) ->
         return 1 if any(k not in values.get(c.key, {}) for c in cols) else 0
 
     keys = sorted({k for v in values.values() for k in v}, key=lambda k: (kind(k), k))
-    rows = []
+    table = Section("", ["", *(c.label for c in cols)])
     differs = 0
     for k in keys:
         vals = [values.get(c.key, {}).get(k) for c in cols]
@@ -623,12 +599,12 @@ def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]) ->
         differs += diff
         css = "differs" if diff else ("identity" if is_identity(k)
                                       else "specific" if kind(k) else "")
-        rows.append(Row(k, [Cell("—" if v is None else str(v), flag="dim" if v is None
-                                 else "") for v in vals], css))
-    return Table([c.label for c in cols], rows), differs
+        table.add([k, *(Cell("—" if v is None else str(v), flag="dim" if v is None else "")
+                        for v in vals)], css)
+    return table, differs
 
 
-def _config(view: RunView, cols: list[Column]) -> tuple[Table, int, Table]:
+def _config(view: RunView, cols: list[Column]) -> tuple[Section, int, Section]:
     builds = {key_of(b): b for b in view.builds}
     config = {}
     runner = {}
@@ -671,7 +647,7 @@ def prepare(view: RunView) -> Report:
     latency, wins = _latency(view, cols)
     fp_charts, fp_table = _footprint(view, cols)
     config, differs, runner = _config(view, cols)
-    environment = Table(["value"], [Row(k, [Cell(str(v))]) for k, v in view.host.items()])
+    environment = Section("", ["", "value"], [[k, Cell(str(v))] for k, v in view.host.items()])
     campaign = str(view.campaign.get("campaign") or view.campaign.get("name") or "")
     facts = [
         ("run", f"#{view.run_id}" + (f" — campaign {campaign}" if campaign else "")),
