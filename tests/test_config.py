@@ -108,3 +108,14 @@ def test_unknown_keys_are_errors_naming_the_file(user_config: Path, text: str,
     result = invoke("list")
     assert result.exit_code == 1
     assert result.output.startswith(message.format(file=user_config)), result.output
+
+
+def test_search_path_from_the_project_file(tmp_path: Path, root: Path, user_config: Path
+                                           ) -> None:
+    """`path` in rtosmeter.toml, relative to the file: its ports are listed and
+    doctor says where the folder came from."""
+    _own_port(Path.cwd() / "rtos-work", root, "myposix")
+    Path("rtosmeter.toml").write_text('path = ["rtos-work"]\n')
+    assert "myposix" in invoke("list").output
+    assert (f"path     {Path.cwd() / 'rtos-work'}  (from {Path.cwd() / 'rtosmeter.toml'} "
+            "(key 'path'))") in invoke("doctor").output
