@@ -445,3 +445,19 @@ def test_percentiles_from_too_few_samples_are_marked(view: RunView) -> None:
     assert cols["p99"].startswith("*") and cols["p1"].startswith("*")
     assert not cols["p50"].startswith("*") and not cols["mean"].startswith("*")
     assert "Dim: a percentile from fewer samples than it needs" in md
+
+
+def test_a_new_format_is_one_module(view: RunView, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module placed in the package is a format: listed, offered to the CLI
+    and rendered, with no list edited (a helper starting with _ is not)."""
+    from rtosmeter import reports
+
+    (tmp_path / "ids.py").write_text(
+        'SUFFIX = ".txt"\n\n\ndef render(view):\n'
+        '    return "\\n".join(c.case_id for c in view.cases)\n')
+    (tmp_path / "_helper.py").write_text("")
+    monkeypatch.setattr(reports, "__path__", [*reports.__path__, str(tmp_path)])
+    assert "ids" in reports.names() and "ids" in reports.choices()
+    assert "_helper" not in reports.names()
+    assert reports.render(view, "ids").splitlines()[0] == view.cases[0].case_id
