@@ -5,6 +5,7 @@ key is one the harness reads)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -35,12 +36,19 @@ def documented_modules() -> set[str]:
     return names
 
 
+def _defines_something(init: Path) -> bool:
+    """A package's __init__.py is a module of its own when it has more than
+    its docstring (reports/ and runners/ hold their registries there)."""
+    body = ast.parse(init.read_text()).body
+    return len(body) > (1 if body and isinstance(body[0], ast.Expr) else 0)
+
+
 def test_every_documented_module_exists_and_every_module_is_documented() -> None:
     documented = documented_modules()
     missing = sorted(m for m in documented if not (SRC / m).is_file())
     assert not missing, f"docs/architecture.md names modules that do not exist: {missing}"
     actual = {str(p.relative_to(SRC)) for p in SRC.rglob("*.py")
-              if p.name != "__init__.py" or p.parent.name == "reports"}
+              if p.name != "__init__.py" or _defines_something(p)}
     undocumented = sorted(actual - documented)
     assert not undocumented, f"modules missing from docs/architecture.md: {undocumented}"
 
