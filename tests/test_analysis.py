@@ -149,7 +149,7 @@ def test_million_samples_fast_and_small(tmp_path: Path) -> None:
     assert peak < 200 * 2**20, peak
 
 
-# ---- tm.basic calibration against the bare-metal floor -----------------------
+# ---- the floor check: tm.basic against bare metal -----------------------------
 
 DATA = Path(__file__).parent / "data"
 
@@ -167,7 +167,7 @@ def _store_as(path: Path, streams: list[tuple[str, bytes]]) -> int:
     return run
 
 
-def test_calibration_on_a_recorded_stream_renamed_to_baremetal(tmp_path: Path) -> None:
+def test_floor_check_on_a_recorded_stream_renamed_to_baremetal(tmp_path: Path) -> None:
     """The same recorded tm.basic stored as posix and as the bare-metal floor:
     0 % apart, so the derived check passes."""
     data = (DATA / "posix-host-tm_basic.rmstream").read_bytes()
@@ -183,7 +183,7 @@ def test_calibration_on_a_recorded_stream_renamed_to_baremetal(tmp_path: Path) -
     assert all(k.name != FLOOR_CHECK for k in floor.checks)  # the floor is not checked
 
 
-def test_calibration_flags_more_than_one_percent(tmp_path: Path) -> None:
+def test_floor_check_flags_more_than_one_percent(tmp_path: Path) -> None:
     q = "qemu-mps2-an386"
     streams = [(p, craft(p, q, 25_000_000, [5, 5], throughput={"tm.basic": counts}))
                for p, counts in (("baremetal", [1000, 1000, 1000]),

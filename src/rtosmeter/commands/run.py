@@ -12,6 +12,7 @@ from rtosmeter.commands.common import open_store, out_option, split_list
 from rtosmeter.commands.report import load_view, write_reports
 from rtosmeter.errors import UserError
 from rtosmeter.model import FAIL_MARK
+from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
     from rtosmeter.model import RunView
@@ -86,8 +87,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     written = write_reports(opts.out, view)
     findings = findings_of(view)
     click.echo(summary_line(summary, len(findings)) + f" Store: {opts.out / 'rtosmeter.sqlite'}")
-    for line in findings:
-        click.echo(f"  {FAIL_MARK} {line}")
+    for line in findings:  # case ids and reasons come from the stream
+        click.echo(f"  {FAIL_MARK} {terminal_safe(line)}")
     for path in written:
         click.echo(f"Report: {path}")
     if is_tool_failure(summary):
