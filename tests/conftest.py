@@ -6,6 +6,7 @@ made once and shared, because it is the slow part of the suite.
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,13 @@ class SessionRun:
 def invoke(*args: str) -> Result:
     """Run the CLI in-process, keeping stdout and stderr apart."""
     return CliRunner().invoke(cli, list(args), catch_exceptions=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_user_config(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The tests read no configuration of the machine's user (config.py)."""
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("xdg-config"))
+    os.environ.pop("RTOSMETER_PATH", None)
 
 
 @pytest.fixture(scope="session")

@@ -13,9 +13,9 @@ import pytest
 from _datahalf import craft, store_run
 
 from rtosmeter.analysis import (
-    CALIBRATION_CHECK,
-    calibration,
+    FLOOR_CHECK,
     family,
+    floor_checks,
     is_interrupt_rate,
     load_run,
     normalise_throughput,
@@ -149,7 +149,7 @@ def test_million_samples_fast_and_small(tmp_path: Path) -> None:
     assert peak < 200 * 2**20, peak
 
 
-# ---- tm.basic calibration against the bare-metal floor -----------------------
+# ---- the floor check: tm.basic against bare metal -----------------------------
 
 DATA = Path(__file__).parent / "data"
 
@@ -167,23 +167,23 @@ def _store_as(path: Path, streams: list[tuple[str, bytes]]) -> int:
     return run
 
 
-def test_calibration_on_a_recorded_stream_renamed_to_baremetal(tmp_path: Path) -> None:
+def test_floor_check_on_a_recorded_stream_renamed_to_baremetal(tmp_path: Path) -> None:
     """The same recorded tm.basic stored as posix and as the bare-metal floor:
     0 % apart, so the derived check passes."""
     data = (DATA / "posix-host-tm_basic.rmstream").read_bytes()
     run = _store_as(tmp_path / "r.sqlite", [("posix", data), ("baremetal", data)])
     with Store.open(tmp_path / "r.sqlite") as st:
         view = load_run(st, run)
-    (cal,) = calibration(view.cases)
+    (cal,) = floor_checks(view.cases)
     assert (cal.port, cal.floor, cal.deviation, cal.ok) == ("posix", cal.score, 0.0, True)
     posix = next(c for c in view.cases if c.port == "posix" and c.case_id == "tm.basic")
-    check = next(k for k in posix.checks if k.name == CALIBRATION_CHECK)
+    check = next(k for k in posix.checks if k.name == FLOOR_CHECK)
     assert check.ok and check.got == check.want == round(cal.score)
     floor = next(c for c in view.cases if c.port == "baremetal" and c.case_id == "tm.basic")
-    assert all(k.name != CALIBRATION_CHECK for k in floor.checks)  # the floor is not checked
+    assert all(k.name != FLOOR_CHECK for k in floor.checks)  # the floor is not checked
 
 
-def test_calibration_flags_more_than_one_percent(tmp_path: Path) -> None:
+def test_floor_check_flags_more_than_one_percent(tmp_path: Path) -> None:
     q = "qemu-mps2-an386"
     streams = [(p, craft(p, q, 25_000_000, [5, 5], throughput={"tm.basic": counts}))
                for p, counts in (("baremetal", [1000, 1000, 1000]),
@@ -194,7 +194,7 @@ def test_calibration_flags_more_than_one_percent(tmp_path: Path) -> None:
     run = _store_as(tmp_path / "r.sqlite", streams)
     with Store.open(tmp_path / "r.sqlite") as st:
         view = load_run(st, run)
-    cals = {c.port: c for c in calibration(view.cases)}
+    cals = {c.port: c for c in floor_checks(view.cases)}
     assert cals["freertos"].deviation == pytest.approx(-0.005) and cals["freertos"].ok
     assert cals["threadx"].deviation == pytest.approx(-0.02) and cals["threadx"].ok is False
     assert cals["posix"].floor is None and cals["posix"].ok is None  # another target
@@ -202,7 +202,7 @@ def test_calibration_flags_more_than_one_percent(tmp_path: Path) -> None:
     tx = next(c for c in view.cases if c.port == "threadx" and c.case_id == "tm.basic")
     assert tx.status == "ok"  # flagged, not failed: the count is still a measurement
     assert [(k.name, k.ok, k.got, k.want) for k in tx.checks] == [
-        (CALIBRATION_CHECK, False, 980, 1000)]
+        (FLOOR_CHECK, False, 980, 1000)]
     from rtosmeter.reports import table
     text = table.render(view)
     row = next(ln for ln in text.splitlines() if "within 1 % of bare metal" in ln
@@ -294,3 +294,10 @@ def test_empty_build_setting_does_not_hide_the_streams(tmp_path: Path) -> None:
     assert view.builds[0].config["compiler"] == "gcc 12.2"
     assert view.builds[0].config["opt_flags"] == "-O2"
     assert view.builds[1].config["compiler"] == "clang 16"
+
+
+def test_the_unit_says_whether_the_run_was_emulated() -> None:
+    assert unit_for({"hz": "25000000"}, {"runner": "qemu", "icount_shift": 6}).emulated
+    noisy = unit_for({"hz": "25000000"}, {"runner": "qemu"})  # --no-icount: still QEMU
+    assert noisy.emulated and not noisy.deterministic
+    assert not unit_for({"hz": "1000000000"}, {"runner": "host"}).emulated

@@ -33,7 +33,7 @@ def test_json_report_covers_every_throughput_and_latency_case(default_run: Sessi
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     rows = [r for r in data["results"] if r["port"] == "posix" and r["target"] == "host"]
-    wanted = [c.id for c in load_catalog(root).cases if c.family in ("tm", "lat")]
+    wanted = [c.id for c in load_catalog(root).cases if c.prefix in ("tm", "lat")]
     assert wanted, "the catalog has no tm.* or lat.* case yet"
     missing = []
     for case_id in wanted:
@@ -147,3 +147,34 @@ def test_failed_check_is_a_finding_not_a_tool_failure(tmp_path: Path) -> None:
     k = failed[0]
     assert finding == (f"  ✗ freertos/qemu-mps2-an386/vendor tm.cooperative: failed (check "
                        f"{k.name}: got {k.got}, want {k.want})")
+
+
+def test_usage_errors_exit_1_not_2(default_run: SessionRun) -> None:
+    """Exit 2 is kept for a regression found by `compare`; click's own usage
+    errors (bad option value, unknown option or command) exit 1."""
+    out = str(default_run.out)
+    for args in (("report", "--out", out, "--format", "xml"),
+                 ("compare", "1", "1", "--out", out, "--threshold", "-5"),
+                 ("report", "--no-such-option"), ("no-such-command",)):
+        result = invoke(*args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "Error:" in result.output
+    assert invoke("--version").exit_code == 0 and invoke("--help").exit_code == 0
+
+
+def test_run_id_beyond_sqlite_is_a_clear_error(default_run: SessionRun) -> None:
+    for ref in ("99999999999999999999999", "latest~" + "9" * 5000, "9" * 5000):
+        result = invoke("report", ref, "--out", str(default_run.out))
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith(f"Error: no run {ref[:12]}"), result.output
+        assert "Traceback" not in result.output and len(result.output) < 300
+
+
+def test_campaign_file_not_utf8_is_named(tmp_path: Path) -> None:
+    campaign = tmp_path / "latin1.toml"
+    campaign.write_bytes('name = "caf\xe9"\n'.encode("latin-1"))
+    result = invoke("run", "--campaign", str(campaign), "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: not UTF-8 text (byte 11: invalid continuation "
+                                    f"byte) in {campaign}. Save the file as UTF-8"), \
+        result.output

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from rtosmeter import compare as C
+from rtosmeter.cli import cli
 from rtosmeter.commands.common import STORE_NAME
 from rtosmeter.commands.compare import compare as compare_command
 from rtosmeter.protocol import ParsedStream, parse_stream
@@ -66,7 +67,7 @@ def test_recorded_streams_have_the_cases_we_slow() -> None:
 
 def test_identical_runs_pass(out: Path) -> None:
     with Store.open(out / STORE_NAME) as store:
-        comp = C.compare_runs(store, 1, 2)
+        comp = C.compare_runs(store, 1, 2, 10.0, 0.01)
     assert comp.changes and all(c.verdict == "same" for c in comp.changes)
     assert comp.regressions == []
     result = CliRunner().invoke(compare_command, ["1", "2", "--out", str(out)])
@@ -75,7 +76,7 @@ def test_identical_runs_pass(out: Path) -> None:
 
 def test_slowed_port_is_a_regression(out: Path) -> None:
     with Store.open(out / STORE_NAME) as store:
-        comp = C.compare_runs(store, 1, 3, threshold=10)
+        comp = C.compare_runs(store, 1, 3, 10.0, 0.01)
     bad = {(c.port, c.case_id) for c in comp.regressions}
     assert ("other", SLOW_TM) in bad
     assert ("other", SLOW_CASE) in bad
@@ -149,3 +150,24 @@ def test_compare_sees_the_figures_the_report_shows(out: Path) -> None:
     assert checked > 50
     jitter = [c for c in run.view.cases if c.case_id == "irq.latency_jitter"]
     assert jitter and all(d.overhead == 0.0 for c in jitter for d in c.distributions)
+
+
+def test_runs_with_nothing_in_common_are_an_error(tmp_path: Path) -> None:
+    """An empty run (a bad --source once left one) or two runs of different
+    systems compare nothing: exit 1 with a message, never "identical"."""
+    with Store.open(tmp_path / STORE_NAME) as store:
+        store_run(store)
+        empty = store.create_run({"campaign": "test"}, {}, "0.1.0")
+        store.finish_run(empty)
+        other = store.create_run({"campaign": "test"}, {}, "0.1.0")
+        build = store.add_build(other, "zephyr", "host", "default", {})
+        data, parsed = _streams()[0]
+        store.add_execution(other, build, parsed.header["group"], status="ok",
+                            runner={"runner": "host"}, stream=data, parsed=parsed)
+        store.finish_run(other)
+    for refs, message in (((1, empty), f"Error: run {empty} holds no results in compare."),
+                          ((1, other), f"Error: runs 1 and {other} have no case in common")):
+        result = CliRunner().invoke(cli, ["compare", *map(str, refs), "--out", str(tmp_path)])
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith(message), result.output
+        assert "identical" not in result.output

@@ -13,13 +13,14 @@ from rtosmeter.errors import UserError
 
 PORT = """name = "demo"
 description = "a demo port"
-targets = ["qemu-*", "host"]
+archs = ["host"]
 caps = ["THREAD", "SEM"]
 [unsupported]
 NOTIFY = "no notifications"
 """
 TARGET = """name = "host"
 kind = "host"
+arch = "host"
 [counter]
 name = "clock"
 unit = "ns (host clock)"
@@ -54,7 +55,10 @@ def make_tree(tmp: Path, root: Path, **files: str) -> Path:
 def test_real_tree_loads(root: Path) -> None:
     defs = Definitions.load(root)
     assert "posix" in defs.ports and "host" in defs.targets and "default" in defs.profiles
-    assert defs.ports["posix"].supports("host")
+    assert defs.ports["posix"].supports(defs.targets["host"])
+    mps2 = defs.targets["qemu-mps2-an386"]
+    assert not defs.ports["posix"].supports(mps2) and defs.ports["threadx"].supports(mps2)
+    assert not defs.ports["freertos"].supports(defs.targets["qemu-microbit"])  # ARMv6-M
     assert defs.targets["host"].kind == "host"
     for port in defs.ports.values():
         assert set(port.caps) <= set(defs.caps)
@@ -67,8 +71,8 @@ def test_demo_tree(tmp_path: Path, root: Path) -> None:
     defs = Definitions.load(make_tree(tmp_path, root))
     port = defs.port("demo")
     assert port.caps == ("THREAD", "SEM") and port.unsupported == {"NOTIFY": "no notifications"}
-    assert port.supports("qemu-mps2-an386") and port.supports("host")
-    assert not port.supports("board-k64f")
+    assert port.supports(defs.target("host"))
+    assert port.archs == ("host",)
     assert defs.target("host").counter.hz == 1_000_000_000
     params = defs.profile("default").params_for("host")
     assert params == Params(100, DEFAULT_PARAMS["host"].batch,
@@ -109,9 +113,8 @@ def test_bad_values(tmp_path: Path, root: Path) -> None:
     (tree / "ports/demo/port.toml").write_text(PORT.replace('name = "demo"', 'name = "other"'))
     with pytest.raises(UserError, match=r"differs from its folder 'demo'"):
         Definitions.load(tree)
-    (tree / "ports/demo/port.toml").write_text(PORT.replace('targets = ["qemu-*", "host"]',
-                                                            "targets = 3"))
-    with pytest.raises(UserError, match=r"'targets' must be a list of strings"):
+    (tree / "ports/demo/port.toml").write_text(PORT.replace('archs = ["host"]', "archs = 3"))
+    with pytest.raises(UserError, match=r"'archs' must be a list of strings"):
         Definitions.load(tree)
     (tree / "ports/demo/port.toml").write_text("name = [")
     with pytest.raises(UserError, match=r"invalid TOML"):
@@ -140,6 +143,18 @@ def test_adding_a_port_guide_example_is_valid(tmp_path: Path, root: Path) -> Non
     tree = make_tree(tmp_path, root, ports__myrtos__port_toml="")
     (tree / "ports/myrtos/port.toml").write_text(example)
     (tree / "ports/myrtos/port_toml").unlink()
-    port = Definitions.load(tree).port("myrtos")
-    assert port.supports("qemu-mps2-an386") and not port.supports("host")
+    for target in ("qemu-mps2-an385", "qemu-mps2-an386"):  # the archs the example names
+        shutil.copytree(root / "targets" / target, tree / "targets" / target)
+    defs = Definitions.load(tree)
+    port = defs.port("myrtos")
+    assert port.supports(defs.targets["qemu-mps2-an386"])
+    assert not port.supports(defs.targets["host"])
     assert port.source is not None and port.source.env == "RTOSMETER_MYRTOS"
+
+
+def test_a_misspelt_architecture_lists_the_known_ones(tmp_path: Path, root: Path) -> None:
+    tree = make_tree(tmp_path, root, ports__demo__port_toml="")
+    (tree / "ports/demo/port.toml").write_text(PORT.replace('"host"]', '"armv7em"]'))
+    with pytest.raises(UserError, match=r"unknown architecture 'armv7em' in .*demo/port.toml "
+                                        r"\(key 'archs'\)\. Valid architectures: host"):
+        Definitions.load(tree)

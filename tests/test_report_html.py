@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _datahalf import craft
+from _datahalf import store_run as store_crafted
 
 from rtosmeter import analysis
 from rtosmeter.definitions import Definitions
@@ -98,7 +100,7 @@ def test_report_two_ports_in_chromium(tmp_path: Path, browser: Any) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         run = store_run(store, ["posix", "posix-copy"], config={"tick_hz": "1000"})
         view = analysis.load_run(store, run)
-    path = html.write(view, tmp_path / "report.html")
+    path = html.write(html.prepare(view), tmp_path / "report.html")
     text = path.read_text()
     assert "http://" not in text.replace("http://www.w3.org", "")
     assert "https://" not in text
@@ -147,7 +149,7 @@ def test_names_from_the_run_are_escaped(tmp_path: Path, browser: Any) -> None:
         run = store_run(store, ["posix", EVIL_PORT], rename_case=(victim, EVIL_CASE),
                         config={"flags": EVIL_CONFIG})
         view = analysis.load_run(store, run)
-    path = html.write(view, tmp_path / "evil.html")
+    path = html.write(html.prepare(view), tmp_path / "evil.html")
     page, errors, dialogs = open_page(browser, path)
     page.hover("body")
     assert dialogs == []
@@ -179,7 +181,7 @@ def test_markdown_with_chart_files(tmp_path: Path) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         run = store_run(store, ["posix", "posix-copy"])
         view = analysis.load_run(store, run)
-    md = html.write_markdown(view, tmp_path / "md")
+    md = html.write_markdown(html.prepare(view), tmp_path / "md")
     text = md.read_text()
     links = [line[line.index("](") + 2:-1] for line in text.splitlines()
              if line.startswith("![")]
@@ -239,7 +241,7 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunView, Path]:
     out = tmp_path_factory.mktemp("mixed")
     with Store.open(out / "rtosmeter.sqlite") as store:
         view = analysis.load_run(store, store_mixed(store))
-    return view, html.write(view, out / "report.html")
+    return view, html.write(html.prepare(view), out / "report.html")
 
 
 def _rows(page: Any, selector: str) -> list[tuple[str, list[str]]]:
@@ -368,3 +370,38 @@ def test_a_failed_check_keeps_its_count(tmp_path: Path) -> None:
     assert result.status == "failed" and result.score
     page = html.render(view)
     assert f"✗ {html.fmt(result.score)}" in page
+
+
+def test_names_differing_in_unsafe_characters_get_their_own_charts(tmp_path: Path,
+                                                                     browser: Any) -> None:
+    """`lat.x<y` and `lat.x>y` map to one file-name-safe stem: each keeps
+    its own chart file and HTML id all the same."""
+    data = craft("posix", "host", 10**9, [5, 1, 1],
+                 latency=[("lat.x<y", {"s": [9, 1, 2]}), ("lat.x>y", {"s": [9, 30, 40]})])
+    run = store_crafted(tmp_path / "r.sqlite", [(data, {"runner": "host"})])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        report = html.prepare(analysis.load_run(st, run))
+    md = html.write_markdown(report, tmp_path / "md")
+    assert len(list((tmp_path / "md" / "charts").glob("c-lat.x-y*.svg"))) == 2
+    assert md.read_text().count("](charts/c-lat.x-y") == 2
+    page, errors, _ = open_page(browser, html.write(report, tmp_path / "r.html"))
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids)), ids
+    assert errors == []
+
+
+def test_emulated_is_what_the_unit_says_not_the_target_name(tmp_path: Path) -> None:
+    """A QEMU run on a target whose name lacks "qemu" is emulated; a host run
+    on a target named like one is not: the analysis' unit decides."""
+    qemu = craft("baremetal", "mps2-renamed", 25_000_000, [9, 6, 6],
+                 latency=[("lat.isr.entry", {"entry": [90, 40, 41]})])
+    host = craft("posix", "qemu-lookalike", 10**9, [9, 6, 6],
+                 latency=[("lat.isr.entry", {"entry": [90, 40, 41]})])
+    run = store_crafted(tmp_path / "r.sqlite", [(qemu, {"runner": "qemu", "icount_shift": 6}),
+                                                (host, {"runner": "host"})])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        report = html.prepare(analysis.load_run(st, run))
+    assert {c.key[1]: c.emulated for c in report.columns} == {"mps2-renamed": True,
+                                                              "qemu-lookalike": False}
+    assert any(n.startswith("Emulated targets run under QEMU") for n in report.notices)
+    assert html.ISR_NOTE in report.latency[0].notes

@@ -19,10 +19,10 @@ from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
 from rtosmeter.model import Distribution, RunView
 from rtosmeter.protocol import StreamWriter, parse_stream
-from rtosmeter.reports import FORMATS, get_format, markdown, table
+from rtosmeter.reports import choices, get_format, markdown, names, table
 from rtosmeter.reports import csv as csv_report
 from rtosmeter.reports import json as json_report
-from rtosmeter.reports._common import fmt
+from rtosmeter.reports._common import STAT_HEADERS, fmt
 from rtosmeter.store import Store
 
 HOST = {"runner": "host"}
@@ -51,8 +51,10 @@ def view(tmp_path_factory: pytest.TempPathFactory) -> RunView:
 
 
 def test_formats_found_by_name() -> None:
-    assert {"table", "markdown", "csv", "json"} <= set(FORMATS)
-    assert FORMATS["csv"] is csv_report
+    assert set(names()) == {"table", "markdown", "csv", "json", "html"}  # no helper module
+    assert get_format("csv") is csv_report
+    assert get_format("md") is markdown  # an alias
+    assert {"md", "html"} <= set(choices())
     with pytest.raises(UserError, match=r"unknown report format .xls..*Use one of: csv"):
         get_format("xls")
 
@@ -385,3 +387,77 @@ def test_not_run_here_apart_from_errors(tmp_path: Path) -> None:
         assert "not run here: RTOS source tree for threadx not found" in out
         errors = out[out.index("Errors (build failures"):]
         assert "cmake failed" in errors and "threadx" not in errors
+
+
+MD_EVIL = "lat.x\n# Owned ![i](http://evil.example/i.png) |x|"
+CSV_EVIL = '=HYPERLINK("http://evil.example","x")'
+TERM_EVIL = "lat.\x1b]8;;http://evil.example\x07link\x1b]8;;\x07\x1b[2J"
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> RunView:
+    """Names from the stream crafted to inject Markdown, formulas and terminal
+    escapes, through the real writer, parser, store and analysis."""
+    data = craft("posix", "host", 10**9, [5, 1, 1],
+                 latency=[(MD_EVIL, {"take": [9, 1, 2]}), (CSV_EVIL, {"-1+1": [9, 1, 2]}),
+                          (TERM_EVIL, {"s": [9, 1, 2]})],
+                 unsupported={"lat.u": "@SUM(A1:A9)"})
+    path = tmp_path_factory.mktemp("hostile") / "r.sqlite"
+    run = store_run(path, [(data, HOST)])
+    with Store.open(path) as st:
+        return load_run(st, run)
+
+
+def test_markdown_neutralises_names(hostile: RunView) -> None:
+    md = markdown.render(hostile)
+    assert not re.search(r"^#+ Owned", md, re.M)  # no injected heading
+    assert "![i](" not in md  # no remote image
+    for line in md.splitlines():  # every table row keeps its columns
+        if line.startswith("| lat.x"):
+            assert len(re.findall(r"(?<!\\)\|", line)) == len(
+                re.findall(r"(?<!\\)\|", next(ln for ln in md.splitlines()
+                                              if ln.startswith("| case"))))
+    assert "lat.x # Owned \\!\\[i\\](http://evil.example/i.png) \\|x\\|" in md
+
+
+def test_csv_neutralises_formulas(hostile: RunView) -> None:
+    rows = list(csv.reader(io.StringIO(csv_report.render(hostile))))
+    cells = [cell for row in rows[1:] for cell in row]
+    text = [c for c in cells if c and not re.fullmatch(r"-?[0-9.e+-]+|nan|inf", c)]
+    assert not [c for c in text if c[0] in "=+-@"], text
+    assert "'" + CSV_EVIL in cells and "'@SUM(A1:A9)" in cells and "'-1+1" in cells
+
+
+def test_terminal_table_strips_control_characters(hostile: RunView) -> None:
+    text = table.render(hostile, width=400)
+    assert "\x1b" not in text and "\x07" not in text
+    assert "lat.]8;;http://evil.example" in text  # the name stays readable
+
+
+def test_percentiles_from_too_few_samples_are_marked(view: RunView) -> None:
+    """lat.sem.pass 'take' has 4 warm samples: p1 and p99 need 100, so the
+    full statistics show them dim (italic) with the note; p50 needs 2."""
+    md = markdown.render(view)
+    row = next(ln for ln in md.splitlines()
+               if ln.startswith("| posix/host/default | lat.sem.pass | take |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    cols = dict(zip(STAT_HEADERS, cells, strict=True))
+    assert cols["p99"].startswith("*") and cols["p1"].startswith("*")
+    assert not cols["p50"].startswith("*") and not cols["mean"].startswith("*")
+    assert "Dim: a percentile from fewer samples than it needs" in md
+
+
+def test_a_new_format_is_one_module(view: RunView, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module placed in the package is a format: listed, offered to the CLI
+    and rendered, with no list edited (a helper starting with _ is not)."""
+    from rtosmeter import reports
+
+    (tmp_path / "ids.py").write_text(
+        'SUFFIX = ".txt"\n\n\ndef render(view):\n'
+        '    return "\\n".join(c.case_id for c in view.cases)\n')
+    (tmp_path / "_helper.py").write_text("")
+    monkeypatch.setattr(reports, "__path__", [*reports.__path__, str(tmp_path)])
+    assert "ids" in reports.names() and "ids" in reports.choices()
+    assert "_helper" not in reports.names()
+    assert reports.render(view, "ids").splitlines()[0] == view.cases[0].case_id

@@ -3,6 +3,7 @@ module and small cases worked by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import statistics
@@ -10,7 +11,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from rtosmeter.stats import min_samples_for_percentile, percentiles, summarize
+from rtosmeter.stats import (
+    STATISTICS,
+    min_samples_for_percentile,
+    percentiles,
+    resting_on_samples,
+    summarize,
+)
 
 
 def type7(values: Sequence[float], p: float) -> float:
@@ -69,3 +76,23 @@ def test_samples_needed_per_percentile() -> None:
     assert min_samples_for_percentile(99.99) == 10_000
     with pytest.raises(ValueError):
         min_samples_for_percentile(100)
+
+
+def test_one_list_of_statistics_for_summary_reports_and_schema() -> None:
+    """stats.STATISTICS is the one list: Summary's fields, the statistics
+    tables' columns and the results schema's columns follow it."""
+    from rtosmeter.model import Summary
+    from rtosmeter.reports._common import RESULT_FIELDS, STAT_HEADERS
+
+    names = [s.name for s in STATISTICS]
+    assert [f.name for f in dataclasses.fields(Summary)] == names
+    assert STAT_HEADERS[3:-1] == names
+    start = RESULT_FIELDS.index("n")
+    assert list(RESULT_FIELDS[start:start + len(names)]) == names
+    assert [s.percentile for s in STATISTICS if s.percentile] == [1.0, 25.0, 50.0, 75.0, 99.0]
+
+
+def test_percentile_resting_on_too_few_samples() -> None:
+    p99 = next(s for s in STATISTICS if s.name == "p99")
+    assert not resting_on_samples(p99, 99) and resting_on_samples(p99, 100)
+    assert resting_on_samples(next(s for s in STATISTICS if s.name == "max"), 1)

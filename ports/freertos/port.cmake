@@ -26,19 +26,20 @@ else()
     set(_rm_freertos_vendor 0)
 endif()
 
-# ---- which FreeRTOS port: from the CPU flags target.cmake set ---------------
+# ---- which FreeRTOS port: from the target's architecture (RM_ARCH) ----------
 get_directory_property(_rm_dir_opts COMPILE_OPTIONS)
 set(_rm_flags "${CMAKE_C_FLAGS} ${_rm_dir_opts}")
 set(_rm_posix 0)
 if(RM_FREERTOS_PORT)
     set(_rm_fr_port "${RM_FREERTOS_PORT}")
-elseif(NOT CMAKE_CROSSCOMPILING)
+elseif(RM_ARCH STREQUAL "host")
     set(_rm_fr_port GCC_POSIX)
-elseif(_rm_flags MATCHES "-mcpu=cortex-m(0|0plus|1)([ ;]|$)")
+elseif(RM_ARCH STREQUAL "armv6-m")
     set(_rm_fr_port GCC_ARM_CM0)
-elseif(_rm_flags MATCHES "-mcpu=cortex-m3([ ;]|$)")
+elseif(RM_ARCH STREQUAL "armv7-m")
     set(_rm_fr_port GCC_ARM_CM3)
-elseif(_rm_flags MATCHES "-mcpu=cortex-m(4|7)([ ;]|$)")
+elseif(RM_ARCH STREQUAL "armv7e-m")
+    # the FPU is an ABI choice of target.cmake, not of the architecture
     if(_rm_flags MATCHES "-mfloat-abi=(hard|softfp)")
         # Cortex-M7: FreeRTOS's ARM_CM7 ReadMe recommends the CM4F port for
         # every core revision except r0p1 (QEMU's M7 reports r1p2). The r0p1
@@ -49,8 +50,9 @@ elseif(_rm_flags MATCHES "-mcpu=cortex-m(4|7)([ ;]|$)")
     endif()
 else()
     message(FATAL_ERROR
-        "Error: no FreeRTOS port known for the CPU flags '${_rm_flags}' "
-        "(ports/freertos/port.cmake). Add a mapping there, or pass "
+        "Error: no FreeRTOS port known for architecture '${RM_ARCH}' "
+        "in ports/freertos/port.cmake. Add a mapping there (and the "
+        "architecture to `archs` in port.toml), or pass "
         "-DRM_FREERTOS_PORT=<FreeRTOS port name, e.g. GCC_ARM_CM4F>.")
 endif()
 if(_rm_fr_port STREQUAL "GCC_POSIX")

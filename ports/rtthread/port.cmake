@@ -9,7 +9,7 @@
 #                   (its rt-thread/ folder, or the repository root holding it)
 #   RM_PROFILE      "vendor" = the Nano template's rtconfig.h values, else
 #                   the benchmark configuration (rtconfig.h)
-#   RM_TARGET_DIR   its target.toml's `cpu` picks libcpu/arm/cortex-m<N>
+#   RM_ARCH, RM_CPU the target's architecture and core pick libcpu/arm/cortex-m<N>
 
 set(_rm_rtt "")
 foreach(_rm_dir "${RM_SOURCE_DIR}" "${RM_SOURCE_DIR}/rt-thread")
@@ -26,30 +26,23 @@ if(NOT RM_SOURCE_DIR OR NOT _rm_rtt)
     "(the folder holding src/thread.c).")
 endif()
 
-# ---- the core: target.toml's cpu -------------------------------------------
-set(_rm_cpu "")
-if(EXISTS "${RM_TARGET_DIR}/target.toml")
-  file(STRINGS "${RM_TARGET_DIR}/target.toml" _rm_cpu_line REGEX "^cpu[ \t]*=")
-  if(_rm_cpu_line)
-    string(REGEX REPLACE "^cpu[ \t]*=[ \t]*\"([^\"]*)\".*" "\\1" _rm_cpu "${_rm_cpu_line}")
-  endif()
-endif()
-if(_rm_cpu MATCHES "^cortex-m(0|0plus|1)$")
+# ---- the core: the target's architecture and cpu (RM_ARCH, RM_CPU) --------
+if(RM_ARCH STREQUAL "armv6-m")
   set(_rm_libcpu cortex-m0)
   # 16 KiB of RAM on the micro:bit: small stacks (the runner's is larger).
   set(_rm_stack 384)
   set(_rm_runner_stack 1024)
   set(_rm_heap 6656)
-elseif(_rm_cpu MATCHES "^cortex-m(3|4|7)$")
-  set(_rm_libcpu "cortex-m${CMAKE_MATCH_1}")
+elseif(RM_ARCH MATCHES "^armv7e?-m$")
+  set(_rm_libcpu "${RM_CPU}")  # libcpu/arm/cortex-m3, -m4 or -m7
   set(_rm_stack 2048)
   set(_rm_runner_stack 2048)
   set(_rm_heap 196608)
 else()
   message(FATAL_ERROR
-    "Error: the RT-Thread port has no libcpu mapping for cpu '${_rm_cpu}' of "
-    "${RM_TARGET_DIR}/target.toml in ports/rtthread/port.cmake. Supported: "
-    "cortex-m0/m0plus/m1, cortex-m3, cortex-m4, cortex-m7.")
+    "Error: the RT-Thread port has no libcpu mapping for architecture "
+    "'${RM_ARCH}' in ports/rtthread/port.cmake. Supported: armv6-m, armv7-m, "
+    "armv7e-m; list only those in `archs` of port.toml.")
 endif()
 set(_rm_cpudir "${_rm_rtt}/libcpu/arm/${_rm_libcpu}")
 if(NOT EXISTS "${_rm_cpudir}/context_gcc.S")

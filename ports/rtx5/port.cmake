@@ -9,7 +9,7 @@
 #                   unset: $RTOSMETER_CMSIS6, else a CMSIS_6 / cmsis6 /
 #                   CMSIS6 folder next to the CMSIS-RTX tree or inside it.
 #   RM_PROFILE      "vendor" = RTX_Config.h's template values, else default
-#   RM_TARGET_DIR   its target.toml's `cpu` picks the core header and the
+#   RM_ARCH, RM_CPU the target's architecture and core pick the core header and the
 #                   RTX exception file (irq_armv6m.S or irq_armv7m.S)
 
 if(NOT RM_SOURCE_DIR OR NOT EXISTS "${RM_SOURCE_DIR}/Source/rtx_kernel.c")
@@ -51,15 +51,8 @@ file(STRINGS "${_rm_cmsis6}/CMSIS/Core/Include/cmsis_version.h" _rm_cv
 string(REGEX REPLACE ".*MAIN[ \t]+\\([ \t]*([0-9]+)U\\).*SUB[ \t]+\\([ \t]*([0-9]+)U\\).*"
        "\\1.\\2" _rm_cmsis_core "${_rm_cv}")
 
-# ---- the core: target.toml's cpu -------------------------------------------
-set(_rm_cpu "")
-if(EXISTS "${RM_TARGET_DIR}/target.toml")
-  file(STRINGS "${RM_TARGET_DIR}/target.toml" _rm_cpu_line REGEX "^cpu[ \t]*=")
-  if(_rm_cpu_line)
-    string(REGEX REPLACE "^cpu[ \t]*=[ \t]*\"([^\"]*)\".*" "\\1" _rm_cpu "${_rm_cpu_line}")
-  endif()
-endif()
-if(_rm_cpu MATCHES "^cortex-m(0|0plus|1)$")
+# ---- the core: the target's architecture and cpu (RM_ARCH, RM_CPU) --------
+if(RM_ARCH STREQUAL "armv6-m")
   set(_rm_core 0)
   set(_rm_irq irq_armv6m.S)
   # 16 KiB of RAM on the micro:bit: small stacks (the runner's is larger).
@@ -67,8 +60,8 @@ if(_rm_cpu MATCHES "^cortex-m(0|0plus|1)$")
   set(_rm_stack 384)
   set(_rm_runner_stack 1024)
   set(_rm_idle 256)
-elseif(_rm_cpu MATCHES "^cortex-m(3|4|7)$")
-  set(_rm_core ${CMAKE_MATCH_1})
+elseif(RM_ARCH MATCHES "^armv7e?-m$")
+  string(REPLACE "cortex-m" "" _rm_core "${RM_CPU}")  # 3, 4 or 7: the CMSIS core header
   set(_rm_irq irq_armv7m.S)
   set(_rm_dyn 131072)
   set(_rm_stack 2048)
@@ -76,9 +69,9 @@ elseif(_rm_cpu MATCHES "^cortex-m(3|4|7)$")
   set(_rm_idle 512)
 else()
   message(FATAL_ERROR
-    "Error: the RTX5 port has no mapping for cpu '${_rm_cpu}' of "
-    "${RM_TARGET_DIR}/target.toml in ports/rtx5/port.cmake. Supported: "
-    "cortex-m0/m0plus/m1 (irq_armv6m.S), cortex-m3/m4/m7 (irq_armv7m.S).")
+    "Error: the RTX5 port has no mapping for architecture '${RM_ARCH}' "
+    "in ports/rtx5/port.cmake. Supported: armv6-m (irq_armv6m.S), "
+    "armv7-m and armv7e-m (irq_armv7m.S); list only those in `archs` of port.toml.")
 endif()
 
 if(RM_PROFILE STREQUAL "vendor")
@@ -86,7 +79,7 @@ if(RM_PROFILE STREQUAL "vendor")
 else()
   set(_rm_vendor 0)
 endif()
-message(STATUS "rtosmeter RTX5: ${_rm_cpu} (${_rm_irq}), CMSIS ${_rm_cmsis_core} "
+message(STATUS "rtosmeter RTX5: ${RM_CPU} (${_rm_irq}), CMSIS ${_rm_cmsis_core} "
                "from ${_rm_cmsis6}, profile ${RM_PROFILE}")
 
 # ---- the kernel ------------------------------------------------------------

@@ -1,8 +1,9 @@
 # ThreadX port: builds the kernel with ThreadX's own CMake (add_subdirectory of
 # the user's tree, RM_SOURCE_DIR) and defines the OBJECT library rm_port.
 #
-# THREADX_ARCH comes from the target: the host builds ThreadX's Linux port,
-# Cortex-M targets the cortex_m3/m4/m7 port named by `cpu` in target.toml.
+# THREADX_ARCH comes from the target (RM_ARCH, RM_CPU from target.toml): the
+# host builds ThreadX's Linux port, ARMv7-M the cortex_m3 port and ARMv7E-M
+# the cortex_m4 or cortex_m7 port, by core.
 # The kernel configuration (tx_user.h) follows RM_PROFILE: "vendor" is the
 # kernel as shipped, every other profile the benchmark configuration.
 
@@ -14,26 +15,19 @@ if(NOT RM_SOURCE_DIR OR NOT EXISTS "${RM_SOURCE_DIR}/common/inc/tx_api.h")
 endif()
 
 # ---- architecture --------------------------------------------------------
-set(_rm_tx_cpu "")
-if(EXISTS "${RM_TARGET_DIR}/target.toml")
-  file(STRINGS "${RM_TARGET_DIR}/target.toml" _rm_tx_cpu_line
-       REGEX "^cpu[ \t]*=")
-  if(_rm_tx_cpu_line)
-    string(REGEX REPLACE "^cpu[ \t]*=[ \t]*\"([^\"]*)\".*" "\\1"
-           _rm_tx_cpu "${_rm_tx_cpu_line}")
-  endif()
-endif()
-
-if(NOT CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
+if(RM_ARCH STREQUAL "host")
   set(THREADX_ARCH linux)
-elseif(_rm_tx_cpu MATCHES "^cortex-m(3|4|7)$")
-  string(REPLACE "-" "_" THREADX_ARCH "${_rm_tx_cpu}")
+elseif(RM_ARCH STREQUAL "armv7-m")
+  set(THREADX_ARCH cortex_m3)
+elseif(RM_ARCH STREQUAL "armv7e-m" AND RM_CPU STREQUAL "cortex-m7")
+  set(THREADX_ARCH cortex_m7)
+elseif(RM_ARCH STREQUAL "armv7e-m")
+  set(THREADX_ARCH cortex_m4)
 else()
   message(FATAL_ERROR
-    "Error: the ThreadX port has no kernel port for cpu '${_rm_tx_cpu}' of "
-    "${RM_TARGET_DIR}/target.toml in ports/threadx/port.cmake. Supported: "
-    "cortex-m3, cortex-m4, cortex-m7 and the Linux host; set `targets` in "
-    "ports/threadx/port.toml accordingly")
+    "Error: the ThreadX port has no kernel port for architecture '${RM_ARCH}' "
+    "in ports/threadx/port.cmake. Supported: armv7-m, armv7e-m and the host; "
+    "list only those in `archs` of ports/threadx/port.toml")
 endif()
 set(THREADX_TOOLCHAIN gnu)
 set(TX_USER_FILE "${CMAKE_CURRENT_LIST_DIR}/tx_user.h")

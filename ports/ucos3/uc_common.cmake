@@ -1,24 +1,18 @@
 # What the µC/OS-II and µC/OS-III ports share in their port.cmake: the
 # kernel port folder for the target's CPU, the profile, the version string.
 
-# ARMv7-M (Cortex-M3/M4/M7) or ARMv6-M (Cortex-M0/M0+/M1), from the CPU
-# flags the target's target.cmake set.
+# ARMv7-M (Cortex-M3/M4/M7) or ARMv6-M (Cortex-M0/M0+/M1), from the
+# target's architecture (RM_ARCH).
 function(rm_uc_arch out)
-  get_directory_property(_opts COMPILE_OPTIONS)
-  set(_flags "${CMAKE_C_FLAGS} ${_opts}")
-  if(NOT CMAKE_CROSSCOMPILING)
-    message(FATAL_ERROR
-      "Error: the uC/OS ports run on Cortex-M targets only, not on the host "
-      "(ports/ucos*/port.cmake); choose a qemu-* target.")
-  elseif(_flags MATCHES "-mcpu=cortex-m(0|0plus|1)([ ;]|$)")
+  if(RM_ARCH STREQUAL "armv6-m")
     set(${out} ARMv6-M PARENT_SCOPE)
-  elseif(_flags MATCHES "-mcpu=cortex-m(3|4|7)([ ;]|$)")
+  elseif(RM_ARCH MATCHES "^armv7e?-m$")
     set(${out} ARMv7-M PARENT_SCOPE)
   else()
     message(FATAL_ERROR
-      "Error: no uC/OS Cortex-M port for the CPU flags '${_flags}' "
-      "(ports/ucos3/uc_common.cmake). Known: cortex-m0/m0plus/m1 (ARMv6-M), "
-      "cortex-m3/m4/m7 (ARMv7-M).")
+      "Error: no uC/OS Cortex-M port for architecture '${RM_ARCH}' "
+      "(ports/ucos3/uc_common.cmake). Known: armv6-m (ARMv6-M), armv7-m and "
+      "armv7e-m (ARMv7-M); list only those in `archs` of port.toml.")
   endif()
 endfunction()
 

@@ -32,7 +32,9 @@ import numpy as np
 from rtosmeter import stats
 from rtosmeter.model import (
     BuildInfo,
+    BuildStatus,
     CaseResult,
+    CaseStatus,
     Check,
     Distribution,
     Footprint,
@@ -43,7 +45,7 @@ from rtosmeter.store import ExecutionRow, Store
 
 CALIB_CASE = "calib.overhead"
 CALIB_SERIES = "overhead"
-NOT_RUN_STATUSES = ("unsupported", "skipped")  # build rows of combinations not run here
+NOT_RUN_STATUSES = (BuildStatus.UNSUPPORTED, BuildStatus.SKIPPED)  # combinations not run here
 
 
 def format_hz(hz: float) -> str:
@@ -78,8 +80,8 @@ def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any]) -> Unit:
     if kind == "qemu":
         shift = _shift(runner.get("icount_shift"))
         if shift is not None:
-            return Unit("instructions (QEMU icount)", (1e9 / hz) / 2**shift, True)
-        return Unit(f"timer ticks @{format_hz(hz)} (host-timed, noisy)", 1.0, False)
+            return Unit("instructions (QEMU icount)", (1e9 / hz) / 2**shift, True, True)
+        return Unit(f"timer ticks @{format_hz(hz)} (host-timed, noisy)", 1.0, False, True)
     return Unit(f"{hello.get('unit', 'ticks') or 'ticks'} @{format_hz(hz)}", 1.0, False)
 
 
@@ -88,7 +90,7 @@ def _str_dict(d: Mapping[str, Any]) -> dict[str, str]:
 
 
 def overheads(store: Store, run_id: int) -> dict[int, float]:
-    """execution id -> median calibration overhead in ticks."""
+    """execution id -> median measurement overhead (calib.overhead) in ticks."""
     out: dict[int, float] = {}
     for execution_id, name, samples in store.case_series(run_id, CALIB_CASE):
         if name == CALIB_SERIES and samples.size:
@@ -117,11 +119,14 @@ def in_unit(samples: np.ndarray[Any, Any], unit: Unit, overhead_ticks: float
 
 
 def distribution(samples: np.ndarray[Any, Any], name: str, what: str, unit: Unit,
-                 overhead_ticks: float) -> Distribution:
-    """Statistics of raw tick samples, overhead subtracted, in `unit`."""
-    s = stats.summarize(in_unit(samples, unit, overhead_ticks))
+                 overhead_ticks: float, keep: bool = False) -> Distribution:
+    """Statistics of raw tick samples, overhead subtracted, in `unit`; with
+    `keep`, the warm values too."""
+    values = in_unit(samples, unit, overhead_ticks)
+    s = stats.summarize(values)
     return Distribution(**dataclasses.asdict(s), series=name, what=what, unit=unit,
-                        overhead=overhead_ticks * unit.per_tick)
+                        overhead=overhead_ticks * unit.per_tick,
+                        values=values[1:] if keep else None)
 
 
 def _system(builds: Mapping[int, Any], ex: ExecutionRow) -> str:
@@ -155,8 +160,9 @@ def _footprint(b: Any, ex: ExecutionRow) -> Footprint | None:
         return None  # a footprint of another shape: extra information, not the run
 
 
-def load_run(store: Store, run_id: int) -> RunView:
-    """Everything reports need about one run, computed from its raw rows."""
+def load_run(store: Store, run_id: int, keep_samples: bool = False) -> RunView:
+    """Everything reports need about one run, computed from its raw rows;
+    with `keep_samples`, each distribution keeps its values (compare)."""
     run = store.run(run_id)
     builds = {b.id: b for b in store.builds(run_id)}
     execs = {e.id: e for e in store.executions(run_id)}
@@ -166,7 +172,7 @@ def load_run(store: Store, run_id: int) -> RunView:
     # A combination that cannot run here is not an error: reports list it apart
     # (not_run_here()).
     errors = [f"{b.port}/{b.target}/{b.profile}: build {b.status}: {b.error}"
-              for b in builds.values() if b.status not in ("ok", *NOT_RUN_STATUSES)]
+              for b in builds.values() if b.status not in (BuildStatus.OK, *NOT_RUN_STATUSES)]
     for ex in execs.values():
         errors += _execution_errors(builds, ex)
 
@@ -186,14 +192,15 @@ def load_run(store: Store, run_id: int) -> RunView:
         ex_id = exec_of[srow.case_row]
         ticks = subtracted(case.case_id, srow.subtract, overhead.get(ex_id, 0.0))
         case.distributions.append(
-            distribution(srow.samples, srow.name, srow.what, units[ex_id], ticks))
+            distribution(srow.samples, srow.name, srow.what, units[ex_id], ticks, keep_samples))
     for case_row, name, _period, value in store.counts(run_id):
         results[case_row].counts.setdefault(name, []).append(value)
     for case_row, name, ok, got, want in store.checks(run_id):
         case = results[case_row]
         case.checks.append(Check(name, ok, got, want))
-        if not ok and case.status == "ok":  # a failed property fails the case, loudly
-            case.status, case.reason = "failed", f"check {name} failed: got {got}, want {want}"
+        if not ok and case.status == CaseStatus.OK:  # a failed property fails the case, loudly
+            case.status = CaseStatus.FAILED
+            case.reason = f"check {name} failed: got {got}, want {want}"
 
     infos = []
     for b in builds.values():
@@ -214,7 +221,7 @@ def load_run(store: Store, run_id: int) -> RunView:
         infos.append(BuildInfo(b.port, b.target, b.profile, b.status, b.error, config, runner))
     footprints = [fp for ex in execs.values()
                   if (fp := _footprint(builds[ex.build_id], ex)) is not None]
-    add_calibration_checks(list(results.values()))
+    add_floor_checks(list(results.values()))
     return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
                    _str_dict(run.host), infos, list(results.values()), footprints, errors)
 
@@ -246,6 +253,12 @@ def is_interrupt_rate(case: CaseResult) -> bool:
                                                 or case.case_id.endswith("max_rate"))
 
 
+def measures_interrupts(case: CaseResult) -> bool:
+    """A case timing an interrupt's path (lat.isr.*, irq.*): under emulation
+    a code-path length, as QEMU charges no time for exception entry."""
+    return case.case_id.startswith(("lat.isr", "irq."))
+
+
 def system(case: CaseResult) -> str:
     """The compared system: "port/target/profile"."""
     return f"{case.port}/{case.target}/{case.profile}"
@@ -273,7 +286,7 @@ def normalise_throughput(cases: Iterable[CaseResult]) -> list[Normalised]:
     groups: dict[tuple[str, str], list[tuple[str, float]]] = defaultdict(list)
     for c in cases:
         score = c.score
-        if score is not None and c.status == "ok" and family(c) == "throughput":
+        if score is not None and c.status == CaseStatus.OK and family(c) == "throughput":
             groups[(c.target, c.case_id)].append((system(c), score))
     out = []
     for (target, case_id), scores in sorted(groups.items()):
@@ -287,16 +300,17 @@ def normalise_throughput(cases: Iterable[CaseResult]) -> list[Normalised]:
     return out
 
 
-# ---- calibration: tm.basic against the bare-metal floor ----------------------
+# ---- the floor check: tm.basic against bare metal ("calibration" is only
+# calib.overhead, the measurement overhead) --------------------------------
 
-CALIBRATION_CASE = "tm.basic"
+FLOOR_CASE = "tm.basic"
 FLOOR_PORT = "baremetal"
-CALIBRATION_CHECK = "within_1pct_of_bare_metal"
-CALIBRATION_TOLERANCE = 0.01  # BENCHMARKS.md tm.basic: "more than 1 %"
+FLOOR_CHECK = "within_1pct_of_bare_metal"
+FLOOR_TOLERANCE = 0.01  # BENCHMARKS.md tm.basic: "more than 1 %"
 
 
 @dataclass(frozen=True)
-class Calibration:
+class FloorCheck:
     """One port's tm.basic score against the bare-metal score on the same
     target and profile (same compiler and flags: the fair comparison)."""
 
@@ -316,7 +330,7 @@ class Calibration:
     @property
     def ok(self) -> bool | None:
         dev = self.deviation
-        return None if dev is None else abs(dev) <= CALIBRATION_TOLERANCE
+        return None if dev is None else abs(dev) <= FLOOR_TOLERANCE
 
     def describe(self) -> str:
         """"+0.40 % vs bare metal" or "no bare-metal floor in this run"."""
@@ -326,20 +340,20 @@ class Calibration:
         return f"{100 * dev:+.2f} % vs bare metal"
 
 
-def calibration(cases: Iterable[CaseResult]) -> list[Calibration]:
+def floor_checks(cases: Iterable[CaseResult]) -> list[FloorCheck]:
     """tm.basic of every port but bare metal, against bare metal's tm.basic
     score on the same target and profile (BENCHMARKS.md: the arithmetic loop
     makes no kernel call, so it should score the same everywhere; a port more
     than 1 % away steals time, e.g. with its tick, or was built differently)."""
-    basic = [c for c in cases if c.case_id == CALIBRATION_CASE and c.score is not None]
+    basic = [c for c in cases if c.case_id == FLOOR_CASE and c.score is not None]
     floors = {(c.target, c.profile): c.score for c in basic
-              if c.port == FLOOR_PORT and c.status == "ok"}
-    return [Calibration(c.port, c.target, c.profile, c.score or 0.0,
+              if c.port == FLOOR_PORT and c.status == CaseStatus.OK}
+    return [FloorCheck(c.port, c.target, c.profile, c.score or 0.0,
                         floors.get((c.target, c.profile)))
             for c in basic if c.port != FLOOR_PORT]
 
 
-def add_calibration_checks(cases: list[CaseResult]) -> None:
+def add_floor_checks(cases: list[CaseResult]) -> None:
     """Append the derived check to each port's tm.basic when a floor exists.
 
     The check flags the port (reports mark it, csv counts it in
@@ -347,12 +361,12 @@ def add_calibration_checks(cases: list[CaseResult]) -> None:
     valid measurement of that port.
     """
     by_key = {(c.port, c.target, c.profile): c for c in cases
-              if c.case_id == CALIBRATION_CASE}
-    for cal in calibration(cases):
+              if c.case_id == FLOOR_CASE}
+    for cal in floor_checks(cases):
         case = by_key[(cal.port, cal.target, cal.profile)]
-        if cal.floor is None or any(k.name == CALIBRATION_CHECK for k in case.checks):
+        if cal.floor is None or any(k.name == FLOOR_CHECK for k in case.checks):
             continue
-        case.checks.append(Check(CALIBRATION_CHECK, bool(cal.ok), round(cal.score),
+        case.checks.append(Check(FLOOR_CHECK, bool(cal.ok), round(cal.score),
                                  round(cal.floor)))
 
 

@@ -128,7 +128,9 @@ def source_hash(root: Path, spec: BuildSpec) -> str:
         for path in sorted(p for p in base.rglob("*") if p.is_file()):
             if "__pycache__" in path.parts:
                 continue
-            digest.update(str(path.relative_to(root)).encode())
+            # a port or target on the search path lies outside the tree
+            digest.update(str(path.relative_to(root if path.is_relative_to(root)
+                                               else base.parent)).encode())
             digest.update(b"\0")
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -175,6 +177,7 @@ def cmake_configure_command(spec: BuildSpec, root: Path, config_dir: Path) -> li
         f"-DRM_TARGET_DIR={spec.target.dir}", f"-DRM_PORT_DIR={spec.port.dir}",
         f"-DRM_CONFIG_DIR={config_dir}", f"-DRM_GROUPS={';'.join(spec.groups)}",
         f"-DRM_OPT_FLAGS={spec.profile.opt_flags}", f"-DRM_PROFILE={spec.profile.name}",
+        f"-DRM_ARCH={spec.target.arch}", f"-DRM_CPU={spec.target.cpu}",
     ]
     toolchain = spec.target.dir / "toolchain.cmake"
     if toolchain.is_file():

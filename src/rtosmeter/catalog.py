@@ -44,8 +44,9 @@ class Case:
     line: int
 
     @property
-    def family(self) -> str:
-        """The ID's first component: tm, lat, irq, app, mem, cfg, calib."""
+    def prefix(self) -> str:
+        """The ID's first component: tm, lat, irq, app, mem, cfg, calib
+        (analysis.family() is the report's throughput/latency/other)."""
         return self.id.split(".", 1)[0]
 
 

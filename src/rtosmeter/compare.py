@@ -39,19 +39,18 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as sps
 
 from rtosmeter import analysis
-from rtosmeter.model import CaseResult, RunView
+from rtosmeter.errors import UserError
+from rtosmeter.model import CaseResult, CaseStatus, RunView
 from rtosmeter.store import Store
+from rtosmeter.textsafe import markdown_safe, terminal_safe
 
 Key = tuple[str, str, str, str, str]  # port, target, profile, case, series ("score")
 Samples = npt.NDArray[np.float64]
 
-DEFAULT_THRESHOLD = 10.0  # percent
-DEFAULT_ALPHA = 0.01  # many cases are tested at once: a strict level keeps noise out
 CONFIDENCE = 0.95
-BAD_STATUSES = ("failed", "incomplete", "error")
+BAD_STATUSES = (CaseStatus.FAILED, CaseStatus.INCOMPLETE, CaseStatus.ERROR)
 # Config keys whose change between A and B is news, not a fault (a new commit).
 EXPECTED_CHANGES = ("source_hash", "source hash", "commit", "rtos_commit")
 
@@ -161,6 +160,8 @@ def hodges_lehmann(a: Samples, b: Samples, confidence: float = CONFIDENCE
     """Shift B - A: the median of pairwise differences, and its Moses
     confidence interval (normal approximation of the U distribution; Hollander
     & Wolfe, section 4.3)."""
+    from scipy import stats as sps  # slow to import: only when samples are compared
+
     m, n = len(a), len(b)
     total = m * n
     z = float(sps.norm.ppf(0.5 + confidence / 2))
@@ -176,6 +177,7 @@ def hodges_lehmann(a: Samples, b: Samples, confidence: float = CONFIDENCE
 
 def mann_whitney(a: Samples, b: Samples) -> float:
     """Two-sided p-value; 1.0 when both samples are one and the same constant."""
+    from scipy import stats as sps
     if np.array_equal(np.unique(a), np.unique(b)) and len(np.unique(a)) == 1:
         return 1.0
     return float(sps.mannwhitneyu(a, b, alternative="two-sided").pvalue)
@@ -252,29 +254,17 @@ class RunSamples:
 
 
 def load_samples(store: Store, run_id: int) -> RunSamples:
-    view = analysis.load_run(store, run_id)
-    builds = {b.id: b for b in store.builds(run_id)}
-    execs = {e.id: e for e in store.executions(run_id)}
-    units = {e.id: analysis.unit_for(e.hello, e.runner) for e in execs.values()}
-    overhead = analysis.overheads(store, run_id)
-    rows = {c.id: c for c in store.cases(run_id)}
+    """The run as the analysis sees it (its units and overhead rule), with
+    each series' warm values kept for the tests."""
+    view = analysis.load_run(store, run_id, keep_samples=True)
     samples: dict[Key, Samples] = {}
     unit_of: dict[Key, str] = {}
     deterministic: dict[tuple[str, str, str], bool] = {}
-    for ex in execs.values():
-        b = builds[ex.build_id]
-        deterministic[(b.port, b.target, b.profile)] = units[ex.id].deterministic
-    for s in store.iter_series(run_id):
-        row = rows[s.case_row]
-        ex = execs[row.execution_id]
-        b = builds[ex.build_id]
-        unit = units[ex.id]
-        values = analysis.in_unit(
-            s.samples[1:], unit,
-            analysis.subtracted(row.case_id, s.subtract, overhead.get(ex.id, 0.0)))
-        key = (b.port, b.target, b.profile, row.case_id, s.name)
-        samples[key] = values
-        unit_of[key] = unit.label
+    for c in view.cases:
+        for d in c.distributions:
+            key = (c.port, c.target, c.profile, c.case_id, d.series)
+            samples[key], unit_of[key] = d.values, d.unit.label
+            deterministic[(c.port, c.target, c.profile)] = d.unit.deterministic
     return RunSamples(view, samples, unit_of, deterministic)
 
 
@@ -297,9 +287,22 @@ def _config_notes(a: RunView, b: RunView) -> list[str]:
     return notes
 
 
-def compare(a: RunSamples, b: RunSamples, threshold: float = DEFAULT_THRESHOLD,
-            alpha: float = DEFAULT_ALPHA) -> Comparison:
+def _comparable(a: RunView, b: RunView, common: int) -> None:
+    """An empty run, or two runs with no case in common, compare nothing:
+    an error, never "every figure is identical"."""
+    for view in (a, b):
+        if not view.cases:
+            raise UserError(f"run {view.run_id} holds no results", "compare",
+                            "Pick runs that ran cases (`rtosmeter history` lists them)")
+    if not common:
+        raise UserError(f"runs {a.run_id} and {b.run_id} have no case in common (same port, "
+                        "target, profile and case id)", "compare",
+                        "Compare runs of the same systems (`rtosmeter history` lists them)")
+
+
+def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float) -> Comparison:
     ra, rb = _results(a.view), _results(b.view)
+    _comparable(a.view, b.view, len(ra.keys() & rb.keys()))
     result = Comparison(a.view.run_id, b.view.run_id, threshold, alpha, [],
                         notes=_config_notes(a.view, b.view))
     for key, ca in ra.items():
@@ -308,8 +311,8 @@ def compare(a: RunSamples, b: RunSamples, threshold: float = DEFAULT_THRESHOLD,
         if cb is None:
             result.only_a.append(name)
             continue
-        if ca.status != "ok" or cb.status != "ok":
-            if ca.status == "ok" and cb.status in BAD_STATUSES:
+        if ca.status != CaseStatus.OK or cb.status != CaseStatus.OK:
+            if ca.status == CaseStatus.OK and cb.status in BAD_STATUSES:
                 result.changes.append(_broken(ca, cb))
             elif ca.status != cb.status:
                 result.notes.append(f"{name}: {ca.status} -> {cb.status}"
@@ -349,9 +352,11 @@ def _case_changes(a: RunSamples, b: RunSamples, ca: CaseResult, cb: CaseResult,
     return out
 
 
-def compare_runs(store: Store, run_a: int, run_b: int, threshold: float = DEFAULT_THRESHOLD,
-                 alpha: float = DEFAULT_ALPHA) -> Comparison:
-    """Compare two runs of one store (ids already resolved)."""
+def compare_runs(store: Store, run_a: int, run_b: int, threshold: float, alpha: float
+                 ) -> Comparison:
+    """Compare two runs of one store (ids already resolved); `threshold` in
+    percent, `alpha` the significance level (the CLI's defaults:
+    commands/compare.py)."""
     return compare(load_samples(store, run_a), load_samples(store, run_b), threshold, alpha)
 
 
@@ -421,9 +426,7 @@ def summary_line(comp: Comparison) -> str:
             f"{comp.alpha:g} (Mann-Whitney U) for noisy runs, exact for deterministic ones.")
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(
-        ">", "&gt;").replace("\n", " ")
+_md_cell = markdown_safe
 
 
 def markdown(comp: Comparison, everything: bool = False) -> str:
@@ -456,5 +459,5 @@ def rich_table(comp: Comparison, everything: bool = False) -> Any:
     style = {"REGRESSION": "bold red", "BROKEN": "bold red", "improved": "green",
              "changed": "yellow", "noise": "dim", "same": "dim"}
     for r in rows(comp, everything):
-        table.add_row(*r, style=style.get(r[0], ""))
+        table.add_row(*(terminal_safe(x) for x in r), style=style.get(r[0], ""))
     return table

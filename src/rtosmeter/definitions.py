@@ -9,7 +9,6 @@ and an unknown name lists the valid ones. Schemas: docs/architecture.md.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import tomllib
 from collections.abc import Callable, Iterable
@@ -56,7 +55,7 @@ def unknown_name(kind: str, name: str, valid: Iterable[str], where: str) -> User
 # ---- a strict reader for one TOML table ------------------------------------
 
 
-class _Table:
+class TomlTable:
     """Reads typed keys from one table and rejects the keys nobody read."""
 
     def __init__(self, data: dict[str, Any], path: Path, prefix: str = "") -> None:
@@ -102,18 +101,18 @@ class _Table:
             return tuple(value)
         return value
 
-    def table(self, key: str) -> _Table | None:
+    def table(self, key: str) -> TomlTable | None:
         value = self._get(key, dict, "a table", None)
-        return None if value is None else _Table(value, self.path, f"{self.prefix}{key}.")
+        return None if value is None else TomlTable(value, self.path, f"{self.prefix}{key}.")
 
-    def tables(self, key: str) -> list[_Table]:
+    def tables(self, key: str) -> list[TomlTable]:
         value = self._get(key, list, "an array of tables ([[...]])", [])
         out = []
         for i, item in enumerate(value):
             if not isinstance(item, dict):
                 raise UserError(f"'{self.prefix}{key}' must be an array of tables",
                                 str(self.path), f"Write [[{key}]] sections")
-            out.append(_Table(item, self.path, f"{self.prefix}{key}[{i}]."))
+            out.append(TomlTable(item, self.path, f"{self.prefix}{key}[{i}]."))
         return out
 
     def str_map(self, key: str) -> dict[str, str]:
@@ -137,7 +136,7 @@ class _Table:
 _REQUIRED = object()
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
@@ -146,6 +145,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
                         "Check the path") from exc
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"invalid TOML ({exc})", str(path), "Fix the syntax") from exc
+    except UnicodeDecodeError as exc:
+        raise UserError(f"not UTF-8 text (byte {exc.start}: {exc.reason})", str(path),
+                        "Save the file as UTF-8, as TOML requires") from exc
 
 
 # ---- the definitions --------------------------------------------------------
@@ -165,15 +167,15 @@ class SourceSpec:
 class Port:
     name: str
     description: str
-    targets: tuple[str, ...]
+    archs: tuple[str, ...]  # CPU architectures the port runs on (a target's `arch`)
     caps: tuple[str, ...]
     unsupported: dict[str, str]
     source: SourceSpec | None
     dir: Path
     file: Path
 
-    def supports(self, target: str) -> bool:
-        return any(fnmatch.fnmatchcase(target, pattern) for pattern in self.targets)
+    def supports(self, target: Target) -> bool:
+        return target.arch in self.archs
 
 
 @dataclass(frozen=True)
@@ -195,7 +197,8 @@ class Target:
     name: str
     description: str
     kind: str
-    cpu: str
+    arch: str  # CPU architecture: what a port's `archs` names (armv7e-m, host)
+    cpu: str  # the core (-mcpu), e.g. cortex-m4
     toolchain: str
     counter: Counter
     qemu: QemuSpec | None
@@ -209,9 +212,8 @@ class Target:
 @dataclass(frozen=True)
 class Board:
     name: str
-    target: str
+    target: str  # the target it is built as: its cpu_hz is the clock the firmware runs at
     description: str
-    cpu_hz: int
     tested: bool
     probe: dict[str, str]
     serial: dict[str, int]
@@ -271,7 +273,7 @@ class Campaign:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _params_tables(t: _Table) -> dict[str, dict[str, int]]:
+def _params_tables(t: TomlTable) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     table = t.table("params")
     if table is None:
@@ -306,13 +308,13 @@ def _check_caps(names: Iterable[str], caps: dict[str, Capability], path: Path,
 
 
 def load_port(path: Path, caps: dict[str, Capability]) -> Port:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", _REQUIRED)
     if name != path.parent.name:
         raise UserError(f"port name '{name}' differs from its folder '{path.parent.name}'",
                         str(path), f"Set name = \"{path.parent.name}\"")
     description = t.text("description", "")
-    targets = t.strs("targets", _REQUIRED)
+    archs = t.strs("archs", _REQUIRED)
     port_caps = t.strs("caps", ())
     _check_caps(port_caps, caps, path, "caps")
     unsupported = t.str_map("unsupported")
@@ -327,11 +329,11 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
         )
         st.done()
     t.done()
-    return Port(name, description, targets, port_caps, unsupported, source, path.parent, path)
+    return Port(name, description, archs, port_caps, unsupported, source, path.parent, path)
 
 
 def load_target(path: Path) -> Target:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", _REQUIRED)
     if name != path.parent.name:
         raise UserError(f"target name '{name}' differs from its folder '{path.parent.name}'",
@@ -341,6 +343,7 @@ def load_target(path: Path) -> Target:
     if kind not in KINDS:
         raise UserError(f"unknown target kind '{kind}' (key 'kind')", str(path),
                         f"Use one of: {', '.join(KINDS)}")
+    arch = t.text("arch", _REQUIRED)
     cpu = t.text("cpu", "")
     cpu_hz = t.num("cpu_hz", 0)
     if kind != "host" and cpu_hz <= 0:
@@ -370,21 +373,21 @@ def load_target(path: Path) -> Target:
         guest = float(limits._get("guest_s", (int, float), "a number of seconds", guest))
         limits.done()
     t.done()
-    return Target(name, description, kind, cpu, toolchain, counter, qemu, path.parent, path,
+    return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
                   wall, guest, cpu_hz)
 
 
 def load_board(path: Path) -> Board:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
     target = t.text("target", _REQUIRED)
     description = t.text("description", "")
-    cpu_hz = t.num("cpu_hz", 0)
     tested = t.flag("tested", False)
     probe: dict[str, str] = {}
     pt = t.table("probe")
     if pt is not None:
-        values = {k: pt.text(k) for k in ("pyocd", "openocd", "tool", "target")}
+        # tool -> the probe's name for the board's chip
+        values = {k: pt.text(k) for k in ("pyocd", "openocd")}
         probe = {k: v for k, v in values.items() if v is not None}
         pt.done()
     serial: dict[str, int] = {}
@@ -394,11 +397,11 @@ def load_board(path: Path) -> Board:
         serial = {"baud": baud} if baud is not None else {}
         sr.done()
     t.done()
-    return Board(name, target, description, cpu_hz, tested, probe, serial, path)
+    return Board(name, target, description, tested, probe, serial, path)
 
 
 def load_profile(path: Path) -> Profile:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
     description = t.text("description", "")
     opt_flags = t.text("opt_flags", "-O2")
@@ -408,7 +411,7 @@ def load_profile(path: Path) -> Profile:
 
 
 def load_campaign(path: Path) -> Campaign:
-    t = _Table(_read_toml(path), path)
+    t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
     description = t.text("description", "")
     default_profiles = t.strs("profiles", ("default",))
@@ -432,12 +435,20 @@ def load_campaign(path: Path) -> Campaign:
 # ---- all definitions of a tree ---------------------------------------------
 
 
-def _load_all(paths: Iterable[Path], loader: Callable[[Path], T],
+def _load_all(roots: Iterable[Path], pattern: str, loader: Callable[[Path], T],
               key: Callable[[T], str]) -> dict[str, T]:
+    """Every `pattern` file under each root; a name defined twice is an error
+    naming both files (one definition per name, wherever it lives)."""
     out: dict[str, T] = {}
-    for path in sorted(paths):
-        item = loader(path)
-        out[key(item)] = item
+    files: dict[str, Path] = {}
+    for root in roots:
+        for path in sorted(root.glob(pattern)):
+            item = loader(path)
+            name = key(item)
+            if name in files:
+                raise UserError(f"{name!r} is defined twice, also in {files[name]}", str(path),
+                                "Rename one of them (the name key, or its folder)")
+            out[name], files[name] = item, path
     return out
 
 
@@ -452,24 +463,43 @@ class Definitions:
 
     @classmethod
     def load(cls, root: Path | None = None) -> Definitions:
+        """The tree's definitions, and the ports, targets and boards of the
+        folders on the search path (RTOSMETER_PATH, the config's `path`)."""
+        from rtosmeter import config  # it reads its TOML through this module
+
         root = root or project_root()
+        settings = config.load()
+        roots = [root, *(folder for folder, _ in config.search_path(settings))]
         caps = load_caps(root)
         defs = cls(
             root=root,
             caps=caps,
-            ports=_load_all((root / "ports").glob("*/port.toml"),
-                            lambda p: load_port(p, caps), lambda p: p.name),
-            targets=_load_all((root / "targets").glob("*/target.toml"), load_target,
-                              lambda t: t.name),
-            boards=_load_all((root / "boards").glob("*.toml"), load_board, lambda b: b.name),
-            profiles=_load_all((root / "profiles").glob("*.toml"), load_profile,
-                               lambda p: p.name),
+            ports=_load_all(roots, "ports/*/port.toml", lambda p: load_port(p, caps),
+                            lambda p: p.name),
+            targets=_load_all(roots, "targets/*/target.toml", load_target, lambda t: t.name),
+            boards=_load_all(roots, "boards/*.toml", load_board, lambda b: b.name),
+            profiles=_load_all([root], "profiles/*.toml", load_profile, lambda p: p.name),
         )
         for board in defs.boards.values():
             if board.target not in defs.targets:
                 raise unknown_name("target", board.target, defs.targets,
                                    f"{board.file} (key 'target')")
+        defs.check_archs()
+        for name, source in settings.sources.items():
+            if name not in defs.ports or defs.ports[name].source is None:
+                raise unknown_name("port with a source tree", name,
+                                   [p.name for p in defs.ports.values() if p.source],
+                                   f"{source.file} ([sources])")
         return defs
+
+    def check_archs(self) -> None:
+        """Each architecture a port names is some target's: a misspelt one
+        would silently match nothing."""
+        known = {t.arch for t in self.targets.values()}
+        for port in self.ports.values():
+            for arch in port.archs:
+                if arch not in known:
+                    raise unknown_name("architecture", arch, known, f"{port.file} (key 'archs')")
 
     def port(self, name: str, where: str = "--port") -> Port:
         if name not in self.ports:

@@ -7,6 +7,9 @@ with `--debug`.
 
 from __future__ import annotations
 
+USER_ERROR_EXIT = 1  # user errors, usage errors and tool-chain failures
+REGRESSION_EXIT = 2  # `compare` found a regression: the one other non-zero status
+
 
 class UserError(Exception):
     """A problem the user can fix: bad option, bad file, missing tool or tree."""

@@ -13,12 +13,11 @@ from pathlib import Path
 
 from rtosmeter import analysis
 from rtosmeter.errors import UserError
-from rtosmeter.reports import charts
 from rtosmeter.store import Store
 
 
 @dataclass(frozen=True)
-class RunSummary:
+class StoredRun:
     id: int
     started: str
     status: str
@@ -38,13 +37,13 @@ def _source(port: str, config: dict[str, object]) -> str:
     return f"{port} {version}" + (f" ({commit})" if commit else "")
 
 
-def list_runs(store: Store) -> list[RunSummary]:
+def list_runs(store: Store) -> list[StoredRun]:
     out = []
     for run in store.runs():
         builds = store.builds(run.id)
         sources = [s for b in builds if (s := _source(b.port, b.config))]
         campaign = str(run.campaign.get("campaign") or run.campaign.get("name") or "")
-        out.append(RunSummary(
+        out.append(StoredRun(
             run.id, run.started, run.status, campaign,
             list(dict.fromkeys(b.port for b in builds)),
             list(dict.fromkeys(b.target for b in builds)),
@@ -102,6 +101,8 @@ def case_history(store: Store, case_id: str) -> CaseHistory:
 def chart(history: CaseHistory, png: Path | None = None) -> str:
     """SVG: median and 25-75 % band per run (latency), or count per period and
     its min-max over periods (throughput). With `png`, also a PNG there."""
+    from rtosmeter import charts  # matplotlib: only when a chart is drawn
+
     x_labels: dict[int, str] = {}
     lines = []
     for i, (name, points) in enumerate(sorted(history.lines.items())):

@@ -8,6 +8,35 @@ the measurement overhead subtracted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+FAIL_MARK = "✗"  # a failed result, in every format
+
+
+class CaseStatus(StrEnum):
+    """A case's outcome (docs/results-schema.md); equal to its stored text."""
+
+    OK = "ok"
+    UNSUPPORTED = "unsupported"  # the port lacks a capability: a reason, never a number
+    FAILED = "failed"  # ran; the case or a property check failed (a finding)
+    INCOMPLETE = "incomplete"  # the stream ended or the next case began without END
+    ERROR = "error"  # a record of the case was corrupt or out of order
+
+
+class BuildStatus(StrEnum):
+    """A (port, target, profile) combination's build; the last two: not run here."""
+
+    OK = "ok"
+    FAILED = "failed"
+    UNSUPPORTED = "unsupported"  # the port is not made for the target
+    SKIPPED = "skipped"  # a tool or RTOS tree is missing here (if_available)
+
+
+class RunStatus(StrEnum):
+    RUNNING = "running"
+    DONE = "done"
+    INTERRUPTED = "interrupted"
 
 
 @dataclass(frozen=True)
@@ -18,6 +47,7 @@ class Unit:
     label: str
     per_tick: float  # value in this unit = counter ticks * per_tick
     deterministic: bool  # exact under emulation (icount) or a noisy clock
+    emulated: bool = False  # counted by an emulator (QEMU), with or without icount
 
 
 @dataclass(frozen=True)
@@ -46,6 +76,9 @@ class Distribution(Summary):
     what: str
     unit: Unit
     overhead: float  # what was subtracted from every sample, in `unit`
+    # The warm samples in `unit` (overhead subtracted), kept only when asked
+    # for (analysis.load_run(keep_samples=True): compare's tests need them).
+    values: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -63,7 +96,7 @@ class CaseResult:
     profile: str
     group: str
     case_id: str
-    status: str  # ok | unsupported | failed | incomplete | error
+    status: str  # a CaseStatus
     reason: str = ""
     distributions: list[Distribution] = field(default_factory=list)
     counts: dict[str, list[int]] = field(default_factory=dict)  # name -> per period

@@ -171,7 +171,7 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
     targets = sel.targets or tuple(defs.targets)
     for p in ports:
         for t in targets:
-            if defs.ports[p].supports(t) and runner_class(defs.targets[t].kind):
+            if defs.ports[p].supports(defs.targets[t]) and runner_class(defs.targets[t].kind):
                 out.append((p, t, ("default",), "*", not sel.targets))
     if not out:
         what = f"port {', '.join(sel.ports)}" if sel.ports else f"target {', '.join(targets)}"
@@ -194,10 +194,10 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
             if combo.key in seen:
                 continue
             seen.add(combo.key)
-            if not port.supports(target.name):
+            if not port.supports(target):
                 combo.skip_status = "unsupported"
-                combo.skip_reason = (f"port {port.name} does not run on {target.name} "
-                                     f"(its targets: {', '.join(port.targets)})")
+                combo.skip_reason = (f"port {port.name} does not run on {target.name}, a "
+                                     f"{target.arch} (its archs: {', '.join(port.archs)})")
             elif reason := unavailable_reason(target):
                 if not optional:
                     raise UserError(f"target {target.name} cannot run here: {reason}",

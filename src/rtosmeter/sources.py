@@ -2,8 +2,9 @@
 
 A port that builds against an RTOS tree declares `[source]` in its port.toml.
 The tree comes from `--source NAME=PATH`, else the port's environment
-variable, else a tree fetched earlier by `rtosmeter sources fetch` into the
-cache. RTOS sources are never copied into this repository.
+variable, else the configuration's [sources] (config.py), else a tree
+fetched earlier by `rtosmeter sources fetch` into the cache. RTOS sources
+are never copied into this repository.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtosmeter import config
 from rtosmeter.definitions import Port
 from rtosmeter.errors import ToolMissing, UserError
 
@@ -109,6 +111,9 @@ def find_source(port: Port, overrides: dict[str, Path]) -> SourceTree | None:
     env = os.environ.get(spec.env)
     if env:
         return check_tree(port, Path(env).expanduser(), f"${spec.env}")
+    configured = config.load().sources.get(port.name)
+    if configured is not None:
+        return check_tree(port, configured.path, f"{configured.file} [sources]")
     if spec.tag:
         cached = cache_dir() / f"{port.name}-{spec.tag}"
         if (cached / spec.probe).is_file():

@@ -15,6 +15,7 @@ kernel object): it is reported apart and left out of every other figure.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
@@ -24,6 +25,25 @@ from rtosmeter.model import Summary
 
 PERCENTILES = (1.0, 25.0, 50.0, 75.0, 99.0)
 METHOD: Final = "linear"  # Hyndman & Fan (1996) type 7
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One figure of a series: a field of `model.Summary`, a column of every
+    statistics table and of the results schema (docs/results-schema.md)."""
+
+    name: str
+    percentile: float | None = None  # the p-th percentile: needs enough samples
+
+
+# The statistics every report and the results schema show, in this order.
+# Adding one: a field of model.Summary, its computation in summarize_warm(),
+# an entry here and a row in docs/results-schema.md (tests check all four).
+STATISTICS = (
+    Statistic("n"), Statistic("cold"), Statistic("mean"), Statistic("std"), Statistic("min"),
+    *(Statistic(f"p{p:g}", p) for p in PERCENTILES),
+    Statistic("max"), Statistic("jitter"),
+)
 
 
 def percentiles(values: npt.ArrayLike, ps: tuple[float, ...] = PERCENTILES) -> list[float]:
@@ -70,6 +90,12 @@ def min_samples_for_percentile(p: float) -> int:
         raise ValueError(f"percentile {p} is not between 0 and 100 (exclusive)")
     tail = min(p, 100.0 - p)
     return max(1, math.ceil(round(100.0 / tail, 9)))
+
+
+def resting_on_samples(stat: Statistic, n: int) -> bool:
+    """Whether `stat` over n samples is a measured figure: a percentile from
+    fewer samples than min_samples_for_percentile() is an interpolation."""
+    return stat.percentile is None or n >= min_samples_for_percentile(stat.percentile)
 
 
 def median(values: npt.ArrayLike) -> float:

@@ -73,6 +73,7 @@ def build(rtos: str, kernel_tree: Path, threadx_tree: Path, build_dir: Path, lto
         f"-DTM_RTOS={rtos}", f"-DRM_SOURCE_DIR={kernel_tree}",
         f"-DTM_SOURCE_DIR={thread_metric_dir(threadx_tree)}",
         f"-DRM_TARGET_DIR={target.dir}", f"-DRM_OPT_FLAGS={profile.opt_flags}",
+        f"-DRM_ARCH={target.arch}", f"-DRM_CPU={target.cpu}",
         f"-DRM_TS_HZ={target.counter.hz}", f"-DRM_CPU_HZ={target.cpu_hz}",
         f"-DTM_LTO={lto.upper()}", f"-DTM_PERIOD_TICKS={period_ticks}",
         f"-DTM_REF_PERIODS={periods}",

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from rtosmeter.errors import UserError
-from rtosmeter.store import Store
+
+if TYPE_CHECKING:
+    from rtosmeter.store import Store
 
 DEFAULT_OUT = Path("rtosmeter-out")
 STORE_NAME = "rtosmeter.sqlite"
@@ -25,9 +28,26 @@ def split_list(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+MAX_RUN_DIGITS = 18  # SQLite's ids are signed 64-bit: 19 digits may already overflow
+
+
+def resolve_run(store: Store, ref: str) -> int:
+    """The run id `ref` names (latest, latest~N or a number), refusing a
+    number no store can hold before SQLite sees it."""
+    text = ref.strip()
+    number = text.removeprefix("latest").removeprefix("~")
+    if len(number) > MAX_RUN_DIGITS and number.isdigit():
+        raise UserError(f"no run {text[:24]}{'…' if len(text) > 24 else ''}",
+                        str(store.path), "Give a run number `rtosmeter history` lists, "
+                        "`latest` or `latest~N`")
+    return store.resolve_run(text)
+
+
 def open_store(out: Path, must_exist: bool = False) -> Store:
     path = out / STORE_NAME
     if must_exist and not path.is_file():
         raise UserError("no result store", str(path),
                         "Run `rtosmeter run` first, or pass the --out folder of a campaign")
+    from rtosmeter.store import Store  # numpy: not for --help
+
     return Store.open(path)

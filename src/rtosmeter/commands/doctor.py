@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from rtosmeter import config
 from rtosmeter.definitions import Definitions
 from rtosmeter.sources import describe_source
 
@@ -77,7 +78,7 @@ def checks(defs: Definitions | None) -> list[Check]:
                          "links" if ok else "apt-get install gcc-multilib", False))
     for module, package in (("click", "click"), ("rich", "rich"), ("elftools", "pyelftools"),
                             ("jinja2", "Jinja2"), ("matplotlib", "matplotlib"),
-                            ("numpy", "numpy"), ("scipy", "scipy"), ("serial", "pyserial")):
+                            ("numpy", "numpy"), ("scipy", "scipy")):
         try:
             importlib.import_module(module)
             out.append(Check(f"python: {package}", True, _dist_version(package), True))
@@ -93,9 +94,27 @@ def checks(defs: Definitions | None) -> list[Check]:
     return out
 
 
+def config_lines() -> list[str]:
+    """What the configuration files say (config.py): which files were read,
+    the search path, RTOS trees and option defaults."""
+    settings = config.load()
+    lines = [f"config   {f}" for f in settings.files] or [
+        f"config   none ({config.user_file()} or ./{config.PROJECT_FILE} would be read)"]
+    lines += [f"path     {folder}  (from {where})"
+              for folder, where in config.search_path(settings)]
+    lines += [f"source   {name} = {s.path}  (from {s.file})"
+              for name, s in sorted(settings.sources.items())]
+    lines += [f"default  {command} --{key} {value}  (from {settings.defaults_file[command]})"
+              for command, values in sorted(settings.defaults.items())
+              for key, value in values.items()]
+    return lines
+
+
 @click.command("doctor")
 def doctor() -> None:
     """Check the tools rtosmeter needs and say how to get each missing one."""
+    for line in config_lines():
+        click.echo(line)
     try:
         defs: Definitions | None = Definitions.load()
     except Exception as exc:  # the doctor must still report the tools

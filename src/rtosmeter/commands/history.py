@@ -6,11 +6,13 @@ from pathlib import Path
 
 import click
 
-from rtosmeter import history as hist
 from rtosmeter.commands.common import open_store, out_option
+from rtosmeter.textsafe import chart_name, terminal_safe
 
 
 def history_text(out: Path) -> str:
+    from rtosmeter import history as hist  # numpy, through the analysis
+
     with open_store(out, must_exist=True) as store:
         runs = hist.list_runs(store)
     lines = ["run  started                    status       campaign    ports / targets / "
@@ -21,7 +23,7 @@ def history_text(out: Path) -> str:
             f"{','.join(r.ports)} / {','.join(r.targets)} / {','.join(r.profiles)}"
             + (f"; {', '.join(r.sources)}" if r.sources else "")
             + (f"  [rtosmeter {r.tool_version}]" if r.tool_version else ""))
-    return "\n".join(lines)
+    return terminal_safe("\n".join(lines))
 
 
 @click.command("history")
@@ -34,7 +36,9 @@ def history(out: Path, case_id: str | None, chart_path: Path | None) -> None:
     """List stored runs (campaign, ports, targets, sources, versions)."""
     click.echo(history_text(out))
     if case_id:
-        path = chart_path or out / f"history-{case_id}.svg"
+        from rtosmeter import history as hist
+
+        path = chart_path or out / f"history-{chart_name(case_id)}.svg"
         with open_store(out, must_exist=True) as store:
             hist.write_chart(store, case_id, path)
         click.echo(f"chart of {case_id}: {path}")

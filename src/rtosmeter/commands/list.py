@@ -6,23 +6,24 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.definitions import Definitions
-from rtosmeter.scheduler import unavailable_reason
+from rtosmeter.definitions import Board, Definitions
 from rtosmeter.sources import describe_source
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 @dataclass
 class Listing:
     benchmarks: list[tuple[str, str, str]]  # id, group, needs
-    ports: list[tuple[str, str, str, str]]  # name, caps, targets, source
+    ports: list[tuple[str, str, str, str]]  # name, caps, architectures, source
     targets: list[tuple[str, str, str, str]]  # name, kind, counter, available
-    boards: list[tuple[str, str, str]]  # name, target, status
+    boards: list[tuple[str, str, str, str]]  # name, target, probe and serial, status
 
 
 def _source_status(defs: Definitions, name: str) -> str:
@@ -30,21 +31,34 @@ def _source_status(defs: Definitions, name: str) -> str:
     return text if found else f"missing: {text}"
 
 
+def _connection(board: Board) -> str:
+    """"probe pyocd k64f, serial 115200 Bd": how the board is flashed and read."""
+    probe = ", ".join(f"{tool} {target}" for tool, target in board.probe.items())
+    parts = [f"probe {probe}"] * bool(probe) + [f"serial {board.serial['baud']} Bd"] * bool(
+        board.serial.get("baud"))
+    return ", ".join(parts) or "-"
+
+
 def collect(defs: Definitions, catalog: Catalog) -> Listing:
     benchmarks = [(c.id, c.group, " | ".join(c.needs) or "-") for c in catalog.cases]
-    ports = [(p.name, ", ".join(p.caps), ", ".join(p.targets), _source_status(defs, p.name))
+    ports = [(p.name, ", ".join(p.caps), ", ".join(p.archs), _source_status(defs, p.name))
              for p in defs.ports.values()]
+    from rtosmeter.scheduler import unavailable_reason  # the run pipeline: not for --help
+
     targets = []
     for t in defs.targets.values():
         reason = unavailable_reason(t)
         counter = f"{t.counter.name}, {t.counter.unit} @ {t.counter.hz} Hz"
-        targets.append((t.name, t.kind, counter, "yes" if not reason else f"no: {reason}"))
-    boards = [(b.name, b.target,
-               "tested" if b.tested else "untested on hardware") for b in defs.boards.values()]
+        targets.append((t.name, f"{t.kind}, {t.arch}", counter,
+                        "yes" if not reason else f"no: {reason}"))
+    boards = [(b.name, b.target, _connection(b), "tested" if b.tested else "untested on hardware")
+              for b in defs.boards.values()]
     return Listing(benchmarks, ports, targets, boards)
 
 
 def _table(title: str, headers: tuple[str, ...], rows: Sequence[Sequence[str]]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left", show_lines=False)
     for h in headers:
         table.add_column(h, overflow="fold")
@@ -56,14 +70,17 @@ def _table(title: str, headers: tuple[str, ...], rows: Sequence[Sequence[str]]) 
 @click.command("list")
 def list_command() -> None:
     """Show benchmarks, ports, targets and boards, and what is available here."""
+    from rich.console import Console
+
     defs = Definitions.load()
     listing = collect(defs, load_catalog(defs.root))
     console = Console(width=None if sys.stdout.isatty() else 140,
                       force_terminal=False)
     console.print(_table("Benchmarks", ("id", "group", "needs"), listing.benchmarks))
-    console.print(_table("Ports", ("port", "capabilities", "targets", "RTOS source"),
+    console.print(_table("Ports", ("port", "capabilities", "architectures", "RTOS source"),
                          listing.ports))
-    console.print(_table("Targets", ("target", "kind", "counter", "available here"),
+    console.print(_table("Targets", ("target", "kind, architecture", "counter", "available here"),
                          listing.targets))
-    console.print(_table("Boards", ("board", "built as", "status"), listing.boards))
+    console.print(_table("Boards", ("board", "built as", "probe, serial", "status"),
+                         listing.boards))
     console.print(f"Definitions read from {Path(defs.root)}")

@@ -14,25 +14,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter import analysis, reports
-from rtosmeter.catalog import load_catalog
 from rtosmeter.commands.common import open_store, out_option, split_list
+from rtosmeter.commands.report import load_view, write_reports
 from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
-from rtosmeter.model import RunView
-from rtosmeter.reports._common import FAIL_MARK
-from rtosmeter.scheduler import (
-    Interrupted,
-    RunInterrupted,
-    RunSummary,
-    Selection,
-    execute,
-    make_plan,
-)
-from rtosmeter.sources import parse_source_options
+from rtosmeter.model import FAIL_MARK
+from rtosmeter.textsafe import terminal_safe
+
+if TYPE_CHECKING:
+    from rtosmeter.model import RunView
+    from rtosmeter.scheduler import RunSummary
 
 
 @dataclass
@@ -87,6 +82,10 @@ def _profile(defs: Definitions, spec: str | None) -> tuple[str | None, Path | No
 
 def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
     """Plan, build, run and store; the tests call this."""
+    # the run pipeline loads numpy and rich: imported here, not for --help
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.scheduler import Selection, execute, make_plan
+
     if opts.jobs < 1:
         raise UserError(f"-j {opts.jobs} is not a job count", "-j", "Give -j 1 or more")
     defs = Definitions.load(root)
@@ -109,6 +108,7 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
 def signals_interrupt() -> Iterator[None]:
     """SIGTERM and SIGHUP raise `Interrupted` in the main thread, as SIGINT
     raises KeyboardInterrupt; a repeat while the run winds down is ignored."""
+    from rtosmeter.scheduler import Interrupted
 
     def handler(signum: int, frame: FrameType | None) -> None:
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
@@ -146,6 +146,10 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
         campaign: str | None, no_icount: bool, resume: str | None) -> None:
     """Build and run a campaign, store the results, print the table."""
+    from rtosmeter import reports
+    from rtosmeter.scheduler import RunInterrupted
+    from rtosmeter.sources import parse_source_options
+
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume)
     try:
@@ -158,27 +162,19 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                    f"stopped. Resume it with:\n  {resume_command(exc.run_id, opts.out)}",
                    err=True)
         raise click.exceptions.Exit(128 + exc.signum) from None
-    with open_store(opts.out) as store:
-        view = analysis.load_run(store, summary.run_id)  # once, for every output below
+    view = load_view(opts.out, str(summary.run_id))  # once, for every output below
     click.echo(reports.render(view, "table"))
-    written = _write_reports(view, opts.out)
+    written = write_reports(opts.out, view)
     findings = findings_of(view)
     click.echo(summary_line(summary, len(findings)) + f" Store: {opts.out / 'rtosmeter.sqlite'}")
-    for line in findings:
-        click.echo(f"  {FAIL_MARK} {line}")
+    for line in findings:  # case ids and reasons come from the stream
+        click.echo(f"  {FAIL_MARK} {terminal_safe(line)}")
     for path in written:
         click.echo(f"Report: {path}")
     if is_tool_failure(summary):
         raise UserError(f"{summary.failed} execution(s) and {summary.builds_failed} build(s) "
                         "failed", f"run {summary.run_id}",
                         f"See the errors above and `rtosmeter report {summary.run_id}`")
-
-
-def _write_reports(view: RunView, out: Path) -> list[Path]:
-    """OUT/report.html and OUT/report.md (with its charts in OUT/charts/)."""
-    from rtosmeter.reports import html
-
-    return [html.write(view, out / "report.html"), html.write_markdown(view, out)]
 
 
 # ---- the last lines and the exit status -------------------------------------
@@ -199,6 +195,8 @@ def findings_of(view: RunView) -> list[str]:
     """Cases that ran and failed (a property check, or the case itself), and
     derived checks that failed (tm.basic against bare metal): results about
     the RTOS, not failures of the tool."""
+    from rtosmeter import analysis
+
     out = []
     for c in sorted(view.cases, key=lambda c: (analysis.system(c), c.case_id)):
         # incomplete / error cases belong to a failed execution (a tool failure)

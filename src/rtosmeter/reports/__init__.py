@@ -1,20 +1,26 @@
 """Report formats: one module per format, found by name in this package.
 
 A format module exposes `render(view: RunView) -> str` and `SUFFIX` (the
-file extension its output is saved with, e.g. ".md"). Adding a format is
-adding a module here; nothing else is edited.
+file extension its output is saved with, e.g. ".md"). Every module of this
+package whose name does not start with "_" is a format (helpers such as
+`_common` do): adding a format is adding a module here, and the CLI's
+`--format` choices follow. Names are listed without importing the modules,
+as html pulls in matplotlib and Jinja2.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterator, Mapping
-from pathlib import Path
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from rtosmeter.errors import UserError
-from rtosmeter.model import RunView
+
+if TYPE_CHECKING:
+    from rtosmeter.model import RunView
+
+# Short names the CLI also accepts; each points at a format module.
+ALIASES = {"md": "markdown", "htm": "html", "text": "table"}
 
 
 class ReportFormat(Protocol):
@@ -23,42 +29,24 @@ class ReportFormat(Protocol):
     def render(self, view: RunView) -> str: ...
 
 
-def _names() -> list[str]:
-    """Modules of this package that define a top-level `render` (helpers do not)."""
-    names = []
-    for m in pkgutil.iter_modules(__path__):
-        source = Path(__path__[0]) / f"{m.name}.py"
-        if not m.name.startswith("_") and source.is_file() and \
-                "\ndef render(" in source.read_text(encoding="utf-8"):
-            names.append(m.name)
-    return sorted(names)
+def names() -> list[str]:
+    """The formats: the public modules of this package."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 
 
-class _Formats(Mapping[str, ReportFormat]):
-    """name -> format module, imported on first use (html pulls in matplotlib)."""
-
-    def __getitem__(self, name: str) -> ReportFormat:
-        if name not in _names():
-            raise KeyError(name)
-        return cast(ReportFormat, importlib.import_module(f"{__name__}.{name}"))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(_names())
-
-    def __len__(self) -> int:
-        return len(_names())
-
-
-FORMATS: Mapping[str, ReportFormat] = _Formats()
+def choices() -> list[str]:
+    """What `--format` accepts: every format and the aliases of present ones."""
+    found = names()
+    return found + [alias for alias, name in ALIASES.items() if name in found]
 
 
 def get_format(name: str) -> ReportFormat:
-    """The format called `name`; an unknown name lists the valid ones."""
-    try:
-        return FORMATS[name]
-    except KeyError:
+    """The format called `name` (or an alias); an unknown name lists the valid ones."""
+    name = ALIASES.get(name, name)
+    if name not in names():
         raise UserError(f"unknown report format {name!r}", "--format",
-                        f"Use one of: {', '.join(FORMATS)}") from None
+                        f"Use one of: {', '.join(choices())}")
+    return cast(ReportFormat, importlib.import_module(f"{__name__}.{name}"))
 
 
 def render(view: RunView, name: str) -> str:

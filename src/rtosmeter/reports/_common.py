@@ -18,46 +18,63 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rtosmeter import stats
 from rtosmeter.analysis import (
     CALIB_CASE,
-    CALIBRATION_CASE,
-    CALIBRATION_CHECK,
+    FLOOR_CASE,
+    FLOOR_CHECK,
     FLOOR_PORT,
     Normalised,
-    calibration,
     family,
+    floor_checks,
     is_interrupt_rate,
     normalise_throughput,
     not_run_here,
     system,
 )
-from rtosmeter.model import BuildInfo, CaseResult, Check, Distribution, Footprint, RunView, Unit
+from rtosmeter.model import (
+    FAIL_MARK,
+    BuildInfo,
+    CaseResult,
+    CaseStatus,
+    Check,
+    Distribution,
+    Footprint,
+    RunView,
+    Unit,
+)
 
 SCHEMA_VERSION = 1
+STAT_NAMES = [s.name for s in stats.STATISTICS]
 
-RECORD_FIELDS = (
+RESULT_FIELDS = (
     "run_id", "port", "target", "profile", "group", "case_id", "family", "status", "reason",
-    "series", "what", "unit", "deterministic", "n", "cold", "mean", "std", "min", "p1",
-    "p25", "p50", "p75", "p99", "max", "jitter", "overhead", "score", "percent_of_best",
-    "multiple_of_slowest", "checks_failed",
+    "series", "what", "unit", "deterministic", *STAT_NAMES, "overhead",
+    "score", "percent_of_best", "multiple_of_slowest", "checks_failed",
 )
 
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
                   "interrupt latencies are code-path lengths, not hardware latencies.")
-FAIL_MARK = "✗"
-LIFECYCLE_CASE = "lat.thread.lifecycle"
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One table cell: a main figure, an optional secondary one shown small
-    (dim in the terminal, <sub> in Markdown), and a flag: "fail" marks a
-    result whose property check failed or that did not finish (its figure
-    stays, marked ✗); "dim" a cell with no figure (unsupported)."""
+    """One table cell of every format: a main figure, an optional secondary
+    one shown small (dim in the terminal, <sub> in Markdown), and a flag:
+    "fail" marks a result whose property check failed or that did not finish
+    (its figure stays, marked ✗); "dim" a cell with no figure (unsupported)
+    or a figure to read with care; "best" the best of its row.
+
+    `title` (detail on hover), `span` (columns covered) and `kind` (what the
+    cell holds, for formats that style it: "what", "text", a tint "up1".."up3",
+    "first" of a group) are for the HTML; the text formats leave them out."""
 
     text: str
     sub: str = ""
     flag: str = ""
+    title: str = ""
+    span: int = 1
+    kind: str = ""
 
     def plain(self) -> str:
         mark = f"{FAIL_MARK} " if self.flag == "fail" else ""
@@ -69,11 +86,23 @@ Value = str | Cell
 
 @dataclass
 class Section:
+    """A titled table of every format: the first cell of a row labels it."""
+
     title: str
     headers: list[str]
     rows: list[list[Value]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     numeric: int = 0  # columns from this index on are right-aligned
+    # per row, what it is, for formats that style rows (HTML: differs,
+    # identity, specific, alone, check-failed); empty: nothing to say
+    kinds: list[str] = field(default_factory=list)
+
+    def add(self, row: list[Value], kind: str = "") -> None:
+        if kind and not self.kinds:
+            self.kinds = [""] * len(self.rows)
+        if self.kinds:
+            self.kinds.append(kind)
+        self.rows.append(row)
 
 
 def fmt(x: float | int | None) -> str:
@@ -130,14 +159,14 @@ def _targets(cases: Iterable[CaseResult]) -> list[str]:
 
 
 def _flag(case: CaseResult) -> str:
-    return "" if case.status == "ok" else "fail"
+    return "" if case.status == CaseStatus.OK else "fail"
 
 
 def _empty(case: CaseResult | None) -> Cell:
     if case is None:
         return Cell("")
-    if case.status == "unsupported":
-        return Cell("unsupported", flag="dim")
+    if case.status == CaseStatus.UNSUPPORTED:
+        return Cell(CaseStatus.UNSUPPORTED, flag="dim")
     return Cell(case.status, flag="fail")
 
 
@@ -181,7 +210,7 @@ def period_text(build: BuildInfo | None) -> str:
 def _throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
     if case is None or case.score is None:
         return _empty(case)
-    if case.status != "ok":  # the count stays visible; the failure is marked
+    if case.status != CaseStatus.OK:  # the count stays visible; the failure is marked
         failed = [k.name for k in case.checks if not k.ok]
         return Cell(fmt(case.score), "check failed: " + ", ".join(failed) if failed
                     else case.status, "fail")
@@ -192,7 +221,8 @@ def _throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
 
 def throughput_section(view: RunView, target: str) -> Section | None:
     tm = [c for c in view.cases if c.target == target and family(c) == "throughput"]
-    if not any(c.score is not None or c.status not in ("ok", "unsupported") for c in tm):
+    if not any(c.score is not None or c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED)
+               for c in tm):
         return None
     sys_ = Systems.of(target, tm)
     norm = {(n.system, n.case_id): n for n in normalise_throughput(tm)}
@@ -224,11 +254,11 @@ def _check_cell(k: Check) -> Cell:
                 flag="" if k.ok else "fail")
 
 
-def _calibration_row(view: RunView, target: str, sys_: Systems) -> list[Value] | None:
-    cals = {f"{c.port}/{c.target}/{c.profile}": c for c in calibration(view.cases)
+def _floor_row(view: RunView, target: str, sys_: Systems) -> list[Value] | None:
+    cals = {f"{c.port}/{c.target}/{c.profile}": c for c in floor_checks(view.cases)
             if c.target == target}
     basic = {system(c): c for c in view.cases
-             if c.target == target and c.case_id == CALIBRATION_CASE}
+             if c.target == target and c.case_id == FLOOR_CASE}
     if not cals:
         return None
     cells: list[Value] = []
@@ -241,20 +271,20 @@ def _calibration_row(view: RunView, target: str, sys_: Systems) -> list[Value] |
             cells.append(Cell("the floor", flag="dim"))
         else:
             cells.append(Cell(""))
-    return [CALIBRATION_CASE, "within 1 % of bare metal", *cells]
+    return [FLOOR_CASE, "within 1 % of bare metal", *cells]
 
 
 def checks_section(view: RunView, target: str) -> Section | None:
     """Every property check, side by side: throughput first (the
     Thread-Metric "deterministic scheduler" checks), then the others; and the
-    tm.basic calibration against bare metal (BENCHMARKS.md)."""
+    tm.basic floor check against bare metal (BENCHMARKS.md)."""
     cases = [c for c in view.cases if c.target == target]
     sys_ = Systems.of(target, cases)
     by = {(system(c), c.case_id): c for c in cases}
     names: dict[tuple[str, str], None] = {}
     for c in sorted(cases, key=lambda c: (family(c) != "throughput", c.case_id)):
         for k in c.checks:
-            if k.name != CALIBRATION_CHECK:
+            if k.name != FLOOR_CHECK:
                 names.setdefault((c.case_id, k.name))
     sec = Section(f"Checks on {target} (properties the cases verify; {FAIL_MARK} = failed)",
                   ["case", "check", *sys_.headers])
@@ -266,7 +296,7 @@ def checks_section(view: RunView, target: str) -> Section | None:
             row.append(_check_cell(chk) if chk else _empty(case) if case and not case.checks
                        else Cell(""))
         sec.rows.append(row)
-    cal = _calibration_row(view, target, sys_)
+    cal = _floor_row(view, target, sys_)
     if cal is not None:
         sec.rows.append(cal)
         sec.notes.append("tm.basic makes no kernel call: it should score the same on every "
@@ -280,25 +310,33 @@ def checks_section(view: RunView, target: str) -> Section | None:
 _LAYOUT = re.compile(r"^(?P<call>[^@]+)@(?P<n>\d+)(?:/g(?P<gap>\d+))?$")
 
 
+MIN_LAYOUTS = 8  # fewer layout series read better as plain series
+
+
+def layouts(names: list[str]) -> dict[str, tuple[str, int, int]]:
+    """series -> (call, other threads, priority gap) for a case whose series
+    are ready-list layouts ("create@10/g3", "create@5"; lat.thread.lifecycle),
+    else {}. The calls alone ("create") are not layouts."""
+    found = {n: (m["call"], int(m["n"]), int(m["gap"] or 1)) for n in names
+             if (m := _LAYOUT.match(n))}
+    return found if len(found) >= MIN_LAYOUTS else {}
+
+
 def compact_series(case_id: str, names: list[str]) -> tuple[list[str], str]:
     """The series to show in the terminal, and a note on what was left out.
 
-    lat.thread.lifecycle has ~125 series (5 calls x 25 ready-list layouts):
-    the terminal shows each call alone, with the most other threads at gap 1
-    and at the largest gap. The other formats keep every series.
+    A case with one series per layout (lat.thread.lifecycle: ~125, 5 calls x
+    25 layouts) shows each call alone, then with the most other threads at
+    gap 1 and at the largest gap. The other formats keep every series.
     """
-    if case_id != LIFECYCLE_CASE:
+    found = layouts(names)
+    if not found:
         return names, ""
-    layouts = [(m["call"], int(m["n"]), int(m["gap"] or 1)) for s in names
-               if (m := _LAYOUT.match(s))]
-    if not layouts:
-        return names, ""
-    top_n = max(n for _, n, _ in layouts)
-    top_gap = max(g for _, _, g in layouts)
+    top_n = max(n for _, n, _ in found.values())
+    top_gap = max(g for _, _, g in found.values())
     keep = [s for s in names
-            if not (m := _LAYOUT.match(s))
-            or (int(m["n"]) == top_n and int(m["gap"] or 1) in (1, top_gap))]
-    note = (f"{LIFECYCLE_CASE}: each call alone, then with {top_n} other threads at priority "
+            if s not in found or (found[s][1] == top_n and found[s][2] in (1, top_gap))]
+    note = (f"{case_id}: each call alone, then with {top_n} other threads at priority "
             f"gap 1 (@{top_n}) and gap {top_gap} (@{top_n}/g{top_gap}); "
             f"{len(names) - len(keep)} other layouts are in the Markdown, HTML, CSV and JSON "
             "reports.")
@@ -366,7 +404,7 @@ def interrupt_section(view: RunView, target: str) -> Section | None:
     """irq.max_rate: the highest periodic-interrupt rate with no event lost
     and its inverse, the worst-case response (BENCHMARKS.md section 3)."""
     cases = [c for c in view.cases if c.target == target and is_interrupt_rate(c)]
-    if not any(c.status != "unsupported" for c in cases):
+    if not any(c.status != CaseStatus.UNSUPPORTED for c in cases):
         return None
     sys_ = Systems.of(target, cases)
     units = _units(view)
@@ -382,7 +420,7 @@ def interrupt_section(view: RunView, target: str) -> Section | None:
             if c else (None, None)
         if c is None or hz is None or period is None:
             cell = _empty(c)
-            if c is not None and c.status not in ("ok", "unsupported"):
+            if c is not None and c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED):
                 cell = Cell(c.status, c.reason[:60], "fail")
             rate.append(cell)
             inverse.append(Cell(""))
@@ -457,7 +495,7 @@ def unsupported_section(view: RunView) -> Section | None:
     """One compact list per system: each reason once, with the cases it covers."""
     grouped: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for c in view.cases:
-        if c.status == "unsupported":
+        if c.status == CaseStatus.UNSUPPORTED:
             grouped[system(c)][c.reason or "no reason given"].append(c.case_id)
     if not grouped:
         return None
@@ -475,7 +513,7 @@ def failures_section(view: RunView) -> Section | None:
                   "are any)", ["system", "case", "status", "reason"])
     sec.rows = [[system(c), c.case_id, Cell(c.status, flag="fail"), c.reason]
                 for c in sorted(view.cases, key=lambda c: (system(c), c.case_id))
-                if c.status not in ("ok", "unsupported")]
+                if c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED)]
     return sec if sec.rows else None
 
 
@@ -530,8 +568,18 @@ def sections(view: RunView, compact: bool = True) -> list[Section]:
     return out
 
 
-STAT_HEADERS = ["system", "case", "series", "n", "mean", "std", "min", "p1", "p25", "p50",
-                "p75", "p99", "max", "jitter", "cold", "overhead"]
+STAT_HEADERS = ["system", "case", "series", *STAT_NAMES, "overhead"]
+THIN_NOTE = ("Dim: a percentile from fewer samples than it needs to rest on one (p1 and p99 "
+             "need 100): an interpolation towards the extreme sample, not a measurement.")
+
+
+def stat_cells(d: Distribution) -> tuple[list[Cell], bool]:
+    """Every statistic of `d` in stats.STATISTICS order, then the overhead; and
+    whether a percentile among them rests on too few samples (dim)."""
+    cells = [Cell(fmt(getattr(d, s.name)),
+                  flag="" if stats.resting_on_samples(s, d.n) else "dim")
+             for s in stats.STATISTICS]
+    return [*cells, Cell(fmt(d.overhead))], any(c.flag for c in cells)
 
 
 def statistics_sections(view: RunView) -> list[Section]:
@@ -544,11 +592,15 @@ def statistics_sections(view: RunView) -> list[Section]:
     for (target, label), rows in sorted(by_unit.items()):
         sec = Section(f"Statistics on {target} in {label} (overhead subtracted; cold = the "
                       "first sample, left out of the others)", STAT_HEADERS, numeric=3)
+        thin = False
         for c, d in sorted(rows, key=lambda cd: (cd[0].case_id, system(cd[0]))):
             # calib.overhead is measured once per firmware: say which one
             cid = f"{c.case_id} ({c.group})" if c.case_id == CALIB_CASE else c.case_id
-            sec.rows.append([system(c), cid, Cell(d.series, flag=_flag(c)), fmt(d.n),
-                             *(fmt(getattr(d, k)) for k in STAT_HEADERS[4:])])
+            cells, few = stat_cells(d)
+            thin |= few
+            sec.rows.append([system(c), cid, Cell(d.series, flag=_flag(c)), *cells])
+        if thin:
+            sec.notes.append(THIN_NOTE)
         out.append(sec)
     counts = Section("Counts per period (every counter of every case)",
                      ["system", "case", "counter", "periods", "mean", "min", "max", "values"],
@@ -577,7 +629,7 @@ def records(view: RunView) -> list[dict[str, Any]]:
     norm = {(n.system, n.case_id): n for n in normalise_throughput(view.cases)}
     out: list[dict[str, Any]] = []
     for c in view.cases:
-        base: dict[str, Any] = {k: None for k in RECORD_FIELDS}
+        base: dict[str, Any] = {k: None for k in RESULT_FIELDS}
         base.update(run_id=view.run_id, port=c.port, target=c.target, profile=c.profile,
                     group=c.group, case_id=c.case_id, family=family(c), status=c.status,
                     reason=c.reason, series="", what="", unit="",
@@ -587,9 +639,7 @@ def records(view: RunView) -> list[dict[str, Any]]:
             r = dict(base)
             r.update(series=d.series, what=d.what, unit=d.unit.label,
                      deterministic=d.unit.deterministic, overhead=_num(d.overhead),
-                     **{k: _num(getattr(d, k)) for k in (
-                         "n", "cold", "mean", "std", "min", "p1", "p25", "p50", "p75",
-                         "p99", "max", "jitter")})
+                     **{k: _num(getattr(d, k)) for k in STAT_NAMES})
             rows.append(r)
         for name, values in c.counts.items():
             r = dict(base)

@@ -7,7 +7,8 @@ import csv
 import io
 
 from rtosmeter.model import RunView
-from rtosmeter.reports._common import RECORD_FIELDS, records
+from rtosmeter.reports._common import RESULT_FIELDS, records
+from rtosmeter.textsafe import csv_safe
 
 SUFFIX = ".csv"
 
@@ -19,13 +20,13 @@ def _cell(value: object) -> object:
         return int(value)
     if isinstance(value, float):
         return repr(value)  # round-trips exactly
-    return value
+    return csv_safe(value)
 
 
 def render(view: RunView) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(RECORD_FIELDS)
+    writer.writerow(RESULT_FIELDS)
     for rec in records(view):
-        writer.writerow([_cell(rec[k]) for k in RECORD_FIELDS])
+        writer.writerow([_cell(rec[k]) for k in RESULT_FIELDS])
     return buf.getvalue()

@@ -32,22 +32,24 @@ from pathlib import Path
 
 import jinja2
 
-from rtosmeter import __version__
+from rtosmeter import __version__, charts
 from rtosmeter.analysis import (
     CALIB_CASE,
     NOT_RUN_STATUSES,
     family,
     is_interrupt_rate,
+    measures_interrupts,
     not_run_here,
 )
-from rtosmeter.model import BuildInfo, CaseResult, Distribution, Footprint, RunView
-from rtosmeter.reports import _common, charts
+from rtosmeter.model import BuildInfo, CaseResult, CaseStatus, Distribution, Footprint, RunView
+from rtosmeter.reports import _common
+from rtosmeter.reports._common import Cell, Section, Value, fmt
+from rtosmeter.textsafe import chart_name, markdown_safe
 
 SUFFIX = ".html"
 
 BuildKey = tuple[str, str, str]  # (port, target, profile)
 
-ISR_CASE = re.compile(r"^(lat\.isr|irq\.)")
 ISR_NOTE = (
     "Emulated interrupt latency is a code-path length: QEMU charges no virtual time "
     "for exception entry and exit, so this is the number of instructions on the "
@@ -60,6 +62,7 @@ IDENTITY_KEYS = frozenset({
     "command", "elf", "icount", "stderr"})
 PART_ORDER = ("kernel", "benchmark", "libc", "startup", "start-up")
 STATS_UNFOLDED = 24  # statistics tables longer than this start folded
+THIN_TITLE = "too few samples for this percentile: an interpolation, not a measurement"
 BOX_LEGEND = (
     "Box: 25-75 %; line: median; whiskers: 1 % and 99 %; dots: min and max; "
     "diamond: mean."
@@ -72,30 +75,6 @@ class Column:
     label: str
     colour: str
     emulated: bool
-
-
-@dataclass
-class Cell:
-    text: str
-    title: str = ""
-    css: str = ""
-    sub: str = ""  # a secondary figure, shown small after the main one
-    span: int = 1  # columns the cell covers
-    style: str = ""  # inline style computed here (a tint), never from the run
-
-
-@dataclass
-class Row:
-    label: str
-    cells: list[Cell]
-    css: str = ""
-
-
-@dataclass
-class Table:
-    head: list[str]
-    rows: list[Row]
-    caption: str = ""
 
 
 @dataclass
@@ -113,7 +92,7 @@ class Chart:
 class ThroughputGroup:
     title: str
     anchor: str
-    counts: Table
+    counts: Section
     charts: list[Chart]
     notes: list[str]
 
@@ -125,7 +104,7 @@ class Block:
 
     title: str
     anchor: str
-    table: Table
+    table: Section
     notes: list[str]
 
 
@@ -137,7 +116,7 @@ class Matrix:
     unit: str
     systems: list[tuple[str, str]]  # (label, colour)
     gaps: list[int]
-    rows: list[Row]  # label "call · N other threads"; cells per system x gap
+    table: Section  # rows "call · N other threads"; cells per system x gap
     notes: list[str]
 
 
@@ -146,7 +125,7 @@ class LatencyCase:
     case_id: str
     anchor: str
     charts: list[Chart]
-    stats: Table
+    stats: Section
     not_run: list[tuple[str, str, str]]  # (column label, status, reason)
     notes: list[str]
     matrices: list[Matrix] = field(default_factory=list)
@@ -162,17 +141,17 @@ class Report:
     view: RunView
     title: str
     columns: list[Column]
-    summary: Table
+    summary: Section
     facts: list[tuple[str, str]]
     notices: list[str]
     throughput: list[ThroughputGroup]
     latency: list[LatencyCase]
     footprint_charts: list[Chart]
-    footprint: Table | None
-    config: Table
+    footprint: Section | None
+    config: Section
     config_differs: int
-    environment: Table
-    runner: Table
+    environment: Section
+    runner: Section
     errors: list[str]
     not_run_here: list[tuple[str, str, str]] = field(default_factory=list)
     checks: list[Block] = field(default_factory=list)
@@ -192,27 +171,14 @@ class Report:
 # --------------------------------------------------------------------------- helpers
 
 
-def fmt(value: float) -> str:
-    """A figure with as many digits as it deserves (values are integers in
-    ticks or instructions more often than not)."""
-    if math.isnan(value):
-        return "n/a"
-    if value == int(value) and abs(value) < 1e15:
-        return f"{int(value):,}"
-    if abs(value) >= 100:
-        return f"{value:,.0f}"
-    if abs(value) >= 10:
-        return f"{value:,.1f}"
-    return f"{value:,.2f}"
-
-
 def anchor(text: str) -> str:
-    return "c-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
+    """An HTML id and chart file stem, unique per text (textsafe.chart_name)."""
+    return "c-" + chart_name(text)
 
 
-def is_emulated(build: BuildInfo) -> bool:
-    runner = " ".join(str(build.runner.get(k, "")) for k in ("runner", "kind"))
-    return "qemu" in (runner + " " + build.target).lower()
+def _emulated(view: RunView) -> dict[BuildKey, bool]:
+    """Per system, whether it ran under an emulator: its samples' unit says."""
+    return {key_of(c): d.unit.emulated for c in view.cases for d in c.distributions}
 
 
 def key_of(item: CaseResult | Footprint | BuildInfo) -> BuildKey:
@@ -230,7 +196,7 @@ def _columns(view: RunView) -> list[Column]:
             keys.append(k)
     targets = {k[1] for k in keys}
     profiles = {k[2] for k in keys}
-    builds = {key_of(b): b for b in view.builds}
+    emulated = _emulated(view)
     ports = list(dict.fromkeys(k[0] for k in keys))
     cols = []
     for k in keys:
@@ -239,10 +205,8 @@ def _columns(view: RunView) -> list[Column]:
             parts.append(k[1])
         if len(profiles) > 1:
             parts.append(k[2])
-        build = builds.get(k)
-        emulated = is_emulated(build) if build else "qemu" in k[1]
         colour = charts.colour_for(ports.index(k[0]))
-        cols.append(Column(k, " · ".join(parts), colour, emulated))
+        cols.append(Column(k, " · ".join(parts), colour, emulated.get(k, False)))
     return cols
 
 
@@ -264,8 +228,8 @@ def is_latency(results: Iterable[CaseResult]) -> bool:
 
 
 def _status_cell(result: CaseResult) -> Cell:
-    text = result.status if result.status != "unsupported" else "unsupported"
-    return Cell(text, result.reason, result.status)
+    flag = "dim" if result.status == CaseStatus.UNSUPPORTED else "fail"
+    return Cell(result.status, flag=flag, title=result.reason)
 
 
 def geometric_mean(values: Sequence[float]) -> float:
@@ -276,26 +240,27 @@ def geometric_mean(values: Sequence[float]) -> float:
 
 
 def _summary(view: RunView, cols: list[Column], tput: dict[BuildKey, list[float]],
-             wins: dict[BuildKey, int], n_latency: int) -> Table:
-    head = ["ok", "unsupported", "failed / incomplete", "checks failed",
-            "throughput (geo. mean % of best)", f"lowest median latency (of {n_latency})"]
-    rows = []
+             wins: dict[BuildKey, int], n_latency: int) -> Section:
+    table = Section("", ["", "ok", "unsupported", "failed / incomplete", "checks failed",
+                         "throughput (geo. mean % of best)",
+                         f"lowest median latency (of {n_latency})"])
     for col in cols:
         results = [c for c in view.cases if key_of(c) == col.key]
-        ok = sum(r.status == "ok" for r in results)
-        unsup = sum(r.status == "unsupported" for r in results)
+        ok = sum(r.status == CaseStatus.OK for r in results)
+        unsup = sum(r.status == CaseStatus.UNSUPPORTED for r in results)
         bad = len(results) - ok - unsup
         checks = sum(not ch.ok for r in results for ch in r.checks)
         score = geometric_mean(tput.get(col.key, []))
-        rows.append(Row(col.label, [
+        table.add([
+            col.label,
             Cell(str(ok)),
-            Cell(str(unsup), css="unsupported" if unsup else ""),
-            Cell(str(bad), css="failed" if bad else ""),
-            Cell(str(checks), css="failed" if checks else ""),
+            Cell(str(unsup), flag="dim" if unsup else ""),
+            Cell(str(bad), flag="fail" if bad else ""),
+            Cell(str(checks), flag="fail" if checks else ""),
             Cell("n/a" if math.isnan(score) else f"{score:.1f} %"),
             Cell(str(wins.get(col.key, 0))),
-        ]))
-    return Table(head, rows)
+        ])
+    return table
 
 
 def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup],
@@ -312,28 +277,28 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                  and any((c.key, cid) in by_key for cid in tp_ids)]
         if not gcols:
             continue
-        rows: list[Row] = []
+        rows: list[list[Value]] = []
         pct_bars: list[charts.Bar] = []
         x_bars: list[charts.Bar] = []
         for cid in tp_ids:
             results = [by_key.get((c.key, cid)) for c in gcols]
             scores = {c.key: r.score for c, r in zip(gcols, results, strict=True)
-                      if r is not None and r.status == "ok" and r.score}
+                      if r is not None and r.status == CaseStatus.OK and r.score}
             best = max(scores.values(), default=0.0)
             slowest = min(scores.values(), default=0.0)
             cells = []
             for col, r in zip(gcols, results, strict=True):
                 if r is None:
-                    cells.append(Cell("not run", css="missing"))
+                    cells.append(Cell("not run", flag="dim"))
                     continue
                 s = scores.get(col.key)
-                if s is None and r.status == "failed" and r.score:
+                if s is None and r.status == CaseStatus.FAILED and r.score:
                     # A property check failed: the count stays visible, marked,
                     # and out of the normalisation (as in the terminal table).
                     bad = [ch for ch in r.checks if not ch.ok]
                     why = "; ".join(f"{ch.name}: got {ch.got}, want {ch.want}" for ch in bad)
-                    cells.append(Cell(f"✗ {fmt(r.score)}", f"check failed: {why or r.reason}",
-                                      "failed", sub="check failed"))
+                    cells.append(Cell(f"✗ {fmt(r.score)}", "check failed", "fail",
+                                      title=f"check failed: {why or r.reason}"))
                     continue
                 if s is None:
                     cells.append(_status_cell(r))
@@ -344,22 +309,21 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                     title += "; check failed: " + ", ".join(
                         f"{ch.name} got {ch.got} want {ch.want}" for ch in failed)
                 text = f"{fmt(s)}  ({100 * s / best:.1f} %, {s / slowest:.2f}x)"
-                cells.append(Cell(text, title, "check-failed" if failed
-                                  else ("best" if s == best and len(scores) > 1 else "")))
+                cells.append(Cell(text, flag="fail" if failed else (
+                    "best" if s == best and len(scores) > 1 else ""), title=title))
                 pct_of_best.setdefault(col.key, []).append(100 * s / best)
                 pct_bars.append(charts.Bar(cid, col.label, 100 * s / best, col.colour))
                 x_bars.append(charts.Bar(cid, col.label, s / slowest, col.colour))
-            rows.append(Row(cid, cells))
+            rows.append([cid, *cells])
         name = anchor(f"tp-{target}-{profile}")
         clock = _clock_origin(_unit_origin(view, target))
-        head = [c.label for c in gcols]
         builds = {key_of(b): b for b in view.builds}
         periods = {c.label: _common.period_text(builds.get(c.key)) for c in gcols}
         same = len(set(periods.values())) == 1
         period = f" of {next(iter(periods.values()))}" if same else ""
-        table = Table(head, rows, f"Loop completions per measurement period{period}, timed "
-                      f"by the {clock} (mean over periods; in brackets: % of best, multiple "
-                      "of slowest).")
+        table = Section(f"Loop completions per measurement period{period}, timed by the "
+                        f"{clock} (mean over periods; in brackets: % of best, multiple of "
+                        "slowest).", ["", *(c.label for c in gcols)], rows)
         chart_list = []
         if pct_bars:
             chart_list = [
@@ -402,17 +366,18 @@ def _unit_origin(view: RunView, target: str) -> str:
     return "target counter"
 
 
-STAT_HEAD = ["series", "what", "n", "mean", "std", "min", "p1", "p25", "p50", "p75",
-             "p99", "max", "jitter", "cold", "overhead"]
+STAT_HEAD = ["series", "what", *_common.STAT_NAMES, "overhead"]
 
 
-def _stat_cells(d: Distribution, with_unit: bool) -> list[Cell]:
-    cells = [Cell(d.series), Cell(d.what, css="what"), Cell(f"{d.n:,}")]
-    cells += [Cell(fmt(v)) for v in (d.mean, d.std, d.min, d.p1, d.p25, d.p50, d.p75,
-                                       d.p99, d.max, d.jitter, d.cold, d.overhead)]
+def _stat_cells(d: Distribution, with_unit: bool) -> tuple[list[Cell], bool]:
+    """The statistics table's cells (the text reports' figures), and whether
+    a percentile among them rests on too few samples."""
+    figures, thin = _common.stat_cells(d)
+    cells = [Cell(d.series), Cell(d.what, kind="what")]
+    cells += [Cell(c.text, flag=c.flag, title=THIN_TITLE if c.flag else "") for c in figures]
     if with_unit:
         cells.append(Cell(d.unit.label))
-    return cells
+    return cells, thin
 
 
 def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict[BuildKey, int]]:
@@ -426,7 +391,7 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
             continue
         results.sort(key=lambda r: [c.key for c in cols].index(key_of(r)))
         units = list(dict.fromkeys(d.unit.label for r in results for d in r.distributions))
-        rows: list[Row] = []
+        stats = Section("", [])
         chart_list: list[Chart] = []
         per_build = Counter(key_of(r) for r in results)
 
@@ -440,7 +405,7 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
             return " · ".join(parts)
 
         names = list(dict.fromkeys(d.series for r in results for d in r.distributions))
-        layouts = _layouts(names)
+        layouts = _common.layouts(names)  # the calls alone stay in the chart
         # series first, then the systems: the ports stand next to each other
         # for the same operation, in chart and table alike
         order = {n: i for i, n in enumerate(names)}
@@ -458,17 +423,19 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
                      "below)" if layouts else f"Distribution per port, in {unit}")
             chart_list.append(Chart(f"{anchor(cid)}-{ui}", title,
                                     charts.box_plot(boxes, unit)))
+        thin = False
         for _, r, d in pairs:
             failed = any(not ch.ok for ch in r.checks)
-            rows.append(Row(label_of(r), _stat_cells(d, len(units) > 1),
-                            "check-failed" if failed else ""))
-        head = STAT_HEAD + (["unit"] if len(units) > 1 else [])
+            cells, few = _stat_cells(d, len(units) > 1)
+            thin |= few
+            stats.add([label_of(r), *cells], "check-failed" if failed else "")
+        stats.headers = ["", *STAT_HEAD] + (["unit"] if len(units) > 1 else [])
         caption = f"All values in {units[0]}." if len(units) == 1 else ""
         caption += " Measurement overhead already subtracted; cold = first sample, excluded."
         not_run = [(label_of(r), r.status, r.reason) for r in results
-                   if r.status != "ok" or not r.distributions]
-        notes = []
-        if ISR_CASE.match(cid) and any(col_of[key_of(r)].emulated for r in results):
+                   if r.status != CaseStatus.OK or not r.distributions]
+        notes = [_common.THIN_NOTE] if thin else []
+        if any(measures_interrupts(r) and col_of[key_of(r)].emulated for r in results):
             # said in full once; the next interrupt cases point back to it
             notes.append(ISR_NOTE if isr_first is None else
                          f"Emulated: a code-path length, not a hardware latency (see {isr_first}).")
@@ -480,18 +447,10 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
                                  f"(got {ch.got}, want {ch.want}).")
         _count_win(results, wins)
         matrices = [_matrix(results, unit, layouts, col_of) for unit in units] if layouts else []
-        out.append(LatencyCase(cid, anchor(cid), chart_list, Table(head, rows, caption.strip()),
+        stats.title = caption.strip()
+        out.append(LatencyCase(cid, anchor(cid), chart_list, stats,
                                not_run, notes, matrices))
     return out, wins
-
-
-def _layouts(names: list[str]) -> dict[str, tuple[str, int, int]]:
-    """series -> (call, other threads, priority gap) for a case whose series
-    are layouts ("create@10/g3", "create@5"; lat.thread.lifecycle), else {}.
-    The calls alone ("create") are not layouts: they stay in the chart."""
-    found = {n: (m["call"], int(m["n"]), int(m["gap"] or 1)) for n in names
-             if (m := _common._LAYOUT.match(n))}
-    return found if len(found) >= 8 else {}  # a few named series read better as boxes
 
 
 # Tints of a layout's median against the same call alone (same system):
@@ -510,7 +469,7 @@ def _matrix(results: list[CaseResult], unit: str, layouts: dict[str, tuple[str, 
     dists = {(key_of(r), r.group): {d.series: d for d in r.distributions if d.unit.label == unit}
              for r in systems}
     clamped = False
-    rows: list[Row] = []
+    table = Section("", [])  # the template writes the two header rows
     for call in calls:
         for n in [0, *threads]:
             cells: list[Cell] = []
@@ -531,7 +490,7 @@ def _matrix(results: list[CaseResult], unit: str, layouts: dict[str, tuple[str, 
                     cells.append(_layout_cell(ds.get(name), alone, mark, 1, count,
                                               first=g == gaps[0]))
             label = f"{call} · alone" if n == 0 else f"{call} · {n} others"
-            rows.append(Row(label, cells, "alone" if n == 0 else ""))
+            table.add([label, *cells], "alone" if n == 0 else "")
     notes = ["Median per layout (hover: the series, p99 and max). Tint: the median against "
              "the same call alone on the same port: ≥ 1.1x, ≥ 1.5x, ≥ 2x."]
     if clamped:
@@ -541,14 +500,14 @@ def _matrix(results: list[CaseResult], unit: str, layouts: dict[str, tuple[str, 
     labels = [(col_of[key_of(r)].label + (f" · {r.group}" if len(
         {x.group for x in systems if key_of(x) == key_of(r)}) > 1 else ""),
         col_of[key_of(r)].colour) for r in systems]
-    return Matrix(unit, labels, gaps, rows, notes)
+    return Matrix(unit, labels, gaps, table, notes)
 
 
 def _layout_cell(d: Distribution | None, alone: Distribution | None, mark: str, span: int,
                  clamped: str = "", first: bool = True) -> Cell:
-    edge = " first" if first else ""
+    edge = "first" if first else ""
     if d is None:
-        return Cell("—", css="missing" + edge, span=span)
+        return Cell("—", flag="dim", span=span, kind=edge)
     title = f"{d.series}: median {fmt(d.p50)}, p99 {fmt(d.p99)}, max {fmt(d.max)}"
     if clamped and mark:
         title += f"; {clamped} threads clamped to the top priority"
@@ -557,28 +516,15 @@ def _layout_cell(d: Distribution | None, alone: Distribution | None, mark: str, 
         ratio = d.p50 / alone.p50
         css = next((c for least, c in TINTS if ratio >= least), "")
         title += f"; {ratio:.2f}x the call alone"
-    return Cell(fmt(d.p50) + mark, title, (css + edge).strip(), span=span)
+    return Cell(fmt(d.p50) + mark, title=title, span=span, kind=f"{css} {edge}".strip())
 
 
 def _block(sec: _common.Section, target: str, label_columns: int = 1) -> Block:
     """A text-report section as an HTML table titled by its target (the page's
-    section says what it is; the section's own title is the caption): the
-    first column labels the row, the next `label_columns - 1` stay text, the
-    others are systems."""
-    def cell(value: _common.Value, text: bool = False) -> Cell:
-        if isinstance(value, str):
-            return Cell(value, css="text" if text else "")
-        css = {"fail": "failed", "dim": "unsupported"}.get(value.flag, "")
-        return Cell(value.text, css=css or ("text" if text else ""), sub=value.sub)
-
-    rows = []
-    for row in sec.rows:
-        first = row[0]
-        label = first if isinstance(first, str) else first.text
-        rows.append(Row(label, [cell(v, i < label_columns - 1)
-                                for i, v in enumerate(row[1:])]))
+    section says what it is; the section's own title is the caption). The
+    template writes text cells (names, reasons) left-aligned."""
     name = anchor(f"{sec.title.split(' on ')[0]}-{target}")
-    return Block(target, name, Table(sec.headers[1:], rows, sec.title), sec.notes)
+    return Block(target, name, sec, sec.notes)
 
 
 def _blocks(view: RunView, build: Callable[[RunView, str], _common.Section | None],
@@ -591,7 +537,8 @@ def _blocks(view: RunView, build: Callable[[RunView, str], _common.Section | Non
 def _count_win(results: list[CaseResult], wins: dict[BuildKey, int]) -> None:
     """The build with the lowest median of the case's first series, among
     builds of the same unit (a comparison across units means nothing)."""
-    firsts = [(r, r.distributions[0]) for r in results if r.status == "ok" and r.distributions]
+    firsts = [(r, r.distributions[0]) for r in results
+              if r.status == CaseStatus.OK and r.distributions]
     if len(firsts) < 2 or len({d.unit.label for _, d in firsts}) != 1:
         return
     best = min(d.p50 for _, d in firsts)
@@ -600,13 +547,13 @@ def _count_win(results: list[CaseResult], wins: dict[BuildKey, int]) -> None:
             wins[key_of(r)] = wins.get(key_of(r), 0) + 1
 
 
-def _footprint(view: RunView, cols: list[Column]) -> tuple[list[Chart], Table | None]:
+def _footprint(view: RunView, cols: list[Column]) -> tuple[list[Chart], Section | None]:
     if not view.footprints:
         return [], None
     col_of = {c.key: c for c in cols}
     found = list(dict.fromkeys(o for f in view.footprints for o in f.parts))
     origins = [o for o in PART_ORDER if o in found] + [o for o in found if o not in PART_ORDER]
-    rows = []
+    rows: list[list[Value]] = []
     chart_list = []
     for target in dict.fromkeys(f.target for f in view.footprints):
         fps = [f for f in view.footprints if f.target == target]
@@ -621,10 +568,10 @@ def _footprint(view: RunView, cols: list[Column]) -> tuple[list[Chart], Table | 
             cells = [Cell(f.group), Cell(f"{f.flash:,}"), Cell(f"{f.ram:,}")]
             cells += [Cell(" / ".join(f"{v:,}" for v in f.parts.get(o, (0, 0))))
                       for o in origins]
-            rows.append(Row(col_of[key_of(f)].label, cells))
-    head = ["firmware", "Flash (B)", "RAM (B)"] + [f"{o} Flash / RAM (B)" for o in origins]
-    return chart_list, Table(head, rows, "Bytes from the ELF's sections, attributed by the "
-                             "object file they come from.")
+            rows.append([col_of[key_of(f)].label, *cells])
+    head = ["", "firmware", "Flash (B)", "RAM (B)"] + [f"{o} Flash / RAM (B)" for o in origins]
+    return chart_list, Section("Bytes from the ELF's sections, attributed by the object file "
+                               "they come from.", head, rows)
 
 
 def is_identity(key: str) -> bool:
@@ -633,7 +580,8 @@ def is_identity(key: str) -> bool:
     return key in IDENTITY_KEYS or key.lower().endswith("_dir")
 
 
-def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]) -> tuple[Table, int]:
+def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]
+                  ) -> tuple[Section, int]:
     """Settings as rows, builds as columns. A setting differs when two builds
     give it different values; one only some builds report (an RTOS's own
     kernel option) is "specific", listed after the shared ones."""
@@ -643,7 +591,7 @@ def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]) ->
         return 1 if any(k not in values.get(c.key, {}) for c in cols) else 0
 
     keys = sorted({k for v in values.values() for k in v}, key=lambda k: (kind(k), k))
-    rows = []
+    table = Section("", ["", *(c.label for c in cols)])
     differs = 0
     for k in keys:
         vals = [values.get(c.key, {}).get(k) for c in cols]
@@ -651,12 +599,12 @@ def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]) ->
         differs += diff
         css = "differs" if diff else ("identity" if is_identity(k)
                                       else "specific" if kind(k) else "")
-        rows.append(Row(k, [Cell("—" if v is None else str(v), css="missing" if v is None
-                                 else "") for v in vals], css))
-    return Table([c.label for c in cols], rows), differs
+        table.add([k, *(Cell("—" if v is None else str(v), flag="dim" if v is None else "")
+                        for v in vals)], css)
+    return table, differs
 
 
-def _config(view: RunView, cols: list[Column]) -> tuple[Table, int, Table]:
+def _config(view: RunView, cols: list[Column]) -> tuple[Section, int, Section]:
     builds = {key_of(b): b for b in view.builds}
     config = {}
     runner = {}
@@ -675,7 +623,7 @@ def _interrupts_not_run(view: RunView, cols: list[Column]) -> list[tuple[str, st
     """(system, case, status, reason) of interrupt-rate cases without a rate."""
     label = {c.key: c.label for c in cols}
     return [(label.get(key_of(c), str(key_of(c))), c.case_id, c.status, c.reason)
-            for c in view.cases if is_interrupt_rate(c) and c.status == "unsupported"]
+            for c in view.cases if is_interrupt_rate(c) and c.status == CaseStatus.UNSUPPORTED]
 
 
 def _case_counts(view: RunView) -> str:
@@ -699,7 +647,7 @@ def prepare(view: RunView) -> Report:
     latency, wins = _latency(view, cols)
     fp_charts, fp_table = _footprint(view, cols)
     config, differs, runner = _config(view, cols)
-    environment = Table(["value"], [Row(k, [Cell(str(v))]) for k, v in view.host.items()])
+    environment = Section("", ["", "value"], [[k, Cell(str(v))] for k, v in view.host.items()])
     campaign = str(view.campaign.get("campaign") or view.campaign.get("name") or "")
     facts = [
         ("run", f"#{view.run_id}" + (f" — campaign {campaign}" if campaign else "")),
@@ -750,52 +698,63 @@ def prepare(view: RunView) -> Report:
 # --------------------------------------------------------------------------- output
 
 
+# The shared cell's flag as an HTML class (kind is one already).
+FLAG_CLASS = {"": "", "fail": "failed", "dim": "dim", "best": "best"}
+
+
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
         autoescape=True,  # every name from the run is data, never markup
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["flag_class"] = FLAG_CLASS
+    return env
+
+
+def page(report: Report) -> str:
+    """A prepared report as one self-contained HTML page."""
+    return _environment().get_template("report.html.j2").render(
+        r=report, box_legend=BOX_LEGEND, isr_note=ISR_NOTE)
 
 
 def render(view: RunView) -> str:
     """The report as one self-contained HTML page."""
-    return _environment().get_template("report.html.j2").render(
-        r=prepare(view), box_legend=BOX_LEGEND, isr_note=ISR_NOTE)
+    return page(prepare(view))
 
 
-def write(view: RunView, path: Path) -> Path:
+def write(report: Report, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(view), encoding="utf-8")
+    path.write_text(page(report), encoding="utf-8")
     return path
 
 
-def write_markdown(view: RunView, out_dir: Path, name: str = "report.md") -> Path:
-    """The Markdown report (reports/markdown.py, unchanged) followed by its
-    charts as SVG files in `out_dir/charts/`, linked with relative paths so
-    the page renders with its images on GitHub."""
+def write_markdown(report: Report, out_dir: Path, name: str = "report.md") -> Path:
+    """The Markdown report (reports/markdown.py, unchanged) followed by the
+    prepared report's charts as SVG files in `out_dir/charts/`, linked with
+    relative paths so the page renders with its images on GitHub."""
     from rtosmeter.reports import markdown
 
-    report = prepare(view)
+    view = report.view
     chart_dir = out_dir / "charts"
     chart_dir.mkdir(parents=True, exist_ok=True)
     lines = [markdown.render(view).rstrip("\n"), "", "## Charts", "",
              f"Latency charts: {BOX_LEGEND}", ""]
     sections: list[tuple[str, list[Chart]]] = [
-        (f"Throughput, {g.title}", g.charts) for g in report.throughput]
-    sections += [(f"`{c.case_id}`", c.charts) for c in report.latency]
+        (markdown_safe(f"Throughput, {g.title}"), g.charts) for g in report.throughput]
+    sections += [(markdown_safe(c.case_id), c.charts) for c in report.latency]
     if report.footprint_charts:
         sections.append(("Footprint", report.footprint_charts))
     for heading, chart_list in sections:
         if not chart_list:
             continue
-        lines += [f"### {heading.replace('<', '&lt;')}", ""]
+        lines += [f"### {heading}", ""]
         for chart in chart_list:
             file = f"{chart.name}.svg"
             charts.save(chart.svg, str(chart_dir / file))
-            alt = re.sub(r"[\[\]<>]", "", chart.title)
+            alt = markdown_safe(chart.title)
             lines += [f"![{alt}](charts/{file})", ""]
     path = out_dir / name
     path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")

@@ -3,9 +3,8 @@ terminal's subset), then the full per-series statistics."""
 
 from __future__ import annotations
 
-from rtosmeter.model import RunView
+from rtosmeter.model import FAIL_MARK, RunView
 from rtosmeter.reports._common import (
-    FAIL_MARK,
     Cell,
     Section,
     Value,
@@ -13,13 +12,12 @@ from rtosmeter.reports._common import (
     statistics_sections,
     title,
 )
+from rtosmeter.textsafe import markdown_safe
 
 SUFFIX = ".md"
 
 
-def _escape(text: str) -> str:
-    return (text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-            .replace("\n", " "))
+_escape = markdown_safe
 
 
 def _cell(value: Value) -> str:
@@ -37,7 +35,7 @@ def _cell(value: Value) -> str:
 def table(sec: Section) -> str:
     align = ["---:" if sec.numeric and i >= sec.numeric else ":---"
              for i in range(len(sec.headers))]
-    lines = [f"## {sec.title}", "",
+    lines = [f"## {_escape(sec.title)}", "",
              "| " + " | ".join(_escape(h) for h in sec.headers) + " |",
              "| " + " | ".join(align) + " |"]
     lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in sec.rows]
@@ -46,10 +44,10 @@ def table(sec: Section) -> str:
 
 
 def render(view: RunView) -> str:
-    parts = [f"# {title(view)}", ""]
+    parts = [f"# {_escape(title(view))}", ""]
     host = ", ".join(f"{k}: {v}" for k, v in sorted(view.host.items()))
     if host:
-        parts += [f"Host: {host}", ""]
+        parts += [f"Host: {_escape(host)}", ""]
     secs = sections(view, compact=False)
     if not secs:
         parts.append("No results stored for this run.\n")

@@ -14,8 +14,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rtosmeter.model import RunView
-from rtosmeter.reports._common import FAIL_MARK, Cell, Section, Value, sections, title
+from rtosmeter.model import FAIL_MARK, RunView
+from rtosmeter.reports._common import Cell, Section, Value, sections, title
+from rtosmeter.textsafe import terminal_safe
 
 SUFFIX = ".txt"
 NAME_COLUMNS = ("system", "case", "series", "group", "check", "figure")
@@ -24,13 +25,13 @@ NAME_COLUMNS = ("system", "case", "series", "group", "check", "figure")
 def _text(value: Value) -> Text:
     """A cell as rich Text (never parsed as markup: names and reasons are data)."""
     if isinstance(value, str):
-        return Text(value)
+        return Text(terminal_safe(value))
     cell: Cell = value
     style = {"fail": "red", "dim": "dim"}.get(cell.flag, "")
     out = Text(f"{FAIL_MARK} " if cell.flag == "fail" else "", style=style)
-    out.append(cell.text, style=style)
+    out.append(terminal_safe(cell.text), style=style)
     if cell.sub:
-        out.append(f" {cell.sub}", style="dim")
+        out.append(f" {terminal_safe(cell.sub)}", style="dim")
     return out
 
 
@@ -49,15 +50,15 @@ def _table(sec: Section) -> Table:
 def render(view: RunView, width: int = 160, color: bool = False) -> str:
     console = Console(record=True, width=width, force_terminal=color, no_color=not color,
                       file=io.StringIO())
-    console.print(title(view), markup=False, highlight=False)
+    console.print(terminal_safe(title(view)), markup=False, highlight=False)
     secs = sections(view, compact=True)
     if not secs:
         console.print("No results stored for this run.")
     for sec in secs:
         # title and notes at the console's width, not folded to a narrow table's
         console.print()
-        console.print(Text(sec.title, style="bold"))
+        console.print(Text(terminal_safe(sec.title), style="bold"))
         console.print(_table(sec))
         for note in sec.notes:
-            console.print(Text(note, style="italic"))
+            console.print(Text(terminal_safe(note), style="italic"))
     return console.export_text(styles=color)

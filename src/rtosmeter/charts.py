@@ -154,6 +154,11 @@ def inline(svg: str) -> str:
     element = svg[svg.find("<svg") :]
     # The RDF metadata block only names namespaces by URL; a page needs none of it.
     element = re.sub(r"\s*<metadata>.*?</metadata>", "", element, count=1, flags=re.S)
+    # matplotlib numbers its groups from 1 in every figure (id="figure_1"):
+    # ids nothing refers to are dropped, so a page of charts keeps ids unique
+    # (clip paths, which are referred to, carry the per-chart hash salt).
+    used = set(re.findall(r"#([\w.-]+)", element))
+    element = re.sub(r'\s+id="([^"]*)"', lambda m: m[0] if m[1] in used else "", element)
     return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r"<svg\1", element, count=1)
 
 

@@ -1,0 +1,65 @@
+"""Names from the result stream made harmless for each output.
+
+Case ids, series names, reasons and META values come from the firmware:
+data, never markup, formulas or terminal commands. Every format passes them
+through one of these before writing them (HTML relies on Jinja2's
+autoescape; charts get unique file names from `chart_name`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+# Markdown punctuation that can start markup inside one line: links and
+# images ([, ], !), emphasis, code, the cell separator, and the escape itself
+# (parentheses only matter after "]", which is escaped).
+_MD_SPECIAL = re.compile(r"([\\`*\[\]!|])")
+# A spreadsheet reads a cell starting with one of these as a formula
+# (OWASP "CSV injection"); a tab or carriage return first does too in some.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def strip_controls(text: str) -> str:
+    """Without control characters (ESC sequences, OSC, bell, C1 codes, bidi
+    overrides): a line break or tab becomes a space."""
+    out = []
+    for ch in text:
+        if ch in "\n\t\r":
+            out.append(" ")
+        elif unicodedata.category(ch) not in ("Cc", "Cf"):
+            out.append(ch)
+    return "".join(out)
+
+
+def terminal_safe(text: str) -> str:
+    """For the terminal: nothing the terminal would interpret."""
+    return strip_controls(text)
+
+
+def markdown_safe(text: str) -> str:
+    """For a Markdown table cell or heading: one line, markup escaped."""
+    text = _MD_SPECIAL.sub(r"\\\1", strip_controls(text))
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def csv_safe(value: object) -> object:
+    """For a CSV cell: text a spreadsheet would run as a formula gets a
+    leading apostrophe (shown as text, the usual neutralisation)."""
+    if isinstance(value, str):
+        value = strip_controls(value)
+        if value.startswith(_FORMULA_START):
+            return "'" + value
+    return value
+
+
+def chart_name(text: str) -> str:
+    """A file name stem and HTML id for `text`: readable, and unique, as
+    names differing only in characters a file name cannot hold (`lat.x<y`,
+    `lat.x>y`) get different hashes."""
+    readable = re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.") or "chart"
+    if readable == text:
+        return text
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{readable}-{digest}"

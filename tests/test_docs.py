@@ -1,0 +1,102 @@
+"""docs/architecture.md stays true to the code: every module its table names
+exists and every module is named; every TOML example loads through the
+strict loader of its kind (unknown keys are errors there, so each documented
+key is one the harness reads)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from rtosmeter import config, definitions, reports
+from rtosmeter.catalog import load_caps
+from rtosmeter.errors import UserError
+
+DOC = Path(__file__).parents[1] / "docs" / "architecture.md"
+SRC = Path(__file__).parents[1] / "src" / "rtosmeter"
+
+
+def documented_modules() -> set[str]:
+    """The module table's first column, `<format>` and `<command>` expanded."""
+    table = DOC.read_text().split("| module | job |", 1)[1]
+    names: set[str] = set()
+    for cell in re.findall(r"^\| (.+?) \|", table, re.M):
+        for name in re.findall(r"`([^`]+\.py)`", cell):
+            if "<format>" in name:
+                names |= {name.replace("<format>", f) for f in reports.names()}
+            elif "<command>" in name:
+                names |= {f"commands/{p.name}" for p in (SRC / "commands").glob("*.py")
+                          if p.stem != "__init__"}
+            else:
+                names.add(name)
+    return names
+
+
+def _defines_something(init: Path) -> bool:
+    """A package's __init__.py is a module of its own when it has more than
+    its docstring (reports/ and runners/ hold their registries there)."""
+    body = ast.parse(init.read_text()).body
+    return len(body) > (1 if body and isinstance(body[0], ast.Expr) else 0)
+
+
+def test_every_documented_module_exists_and_every_module_is_documented() -> None:
+    documented = documented_modules()
+    missing = sorted(m for m in documented if not (SRC / m).is_file())
+    assert not missing, f"docs/architecture.md names modules that do not exist: {missing}"
+    actual = {str(p.relative_to(SRC)) for p in SRC.rglob("*.py")
+              if p.name != "__init__.py" or _defines_something(p)}
+    undocumented = sorted(actual - documented)
+    assert not undocumented, f"modules missing from docs/architecture.md: {undocumented}"
+
+
+def _examples() -> list[tuple[str, str]]:
+    """(what the paragraph before it names, TOML text) per ```toml block."""
+    text = DOC.read_text()
+    out = []
+    for m in re.finditer(r"```toml\n(.*?)```", text, re.S):
+        before = text[:m.start()].rstrip().rsplit("\n\n", 1)[-1]
+        out.append((before, m.group(1)))
+    return out
+
+
+def _load(kind: str, text: str, tmp: Path, root: Path) -> None:
+    name = re.search(r'^name = "([^"]+)"', text, re.M)
+    stem = name.group(1) if name else "example"
+    paths: dict[str, tuple[Path, Callable[[Path], object]]] = {
+        "ports/": (tmp / "ports" / stem / "port.toml",
+                   lambda p: definitions.load_port(p, load_caps(root))),
+        "targets/": (tmp / "targets" / stem / "target.toml", definitions.load_target),
+        "boards/": (tmp / "boards" / f"{stem}.toml", definitions.load_board),
+        "profiles/": (tmp / "profiles" / f"{stem}.toml", definitions.load_profile),
+        "campaigns/": (tmp / "campaigns" / f"{stem}.toml", definitions.load_campaign),
+        "configuration": (tmp / "config.toml", lambda p: config.Config().merge(p)),
+    }
+    path, loader = paths[kind]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    loader(path)
+
+
+KINDS = ("ports/", "targets/", "boards/", "profiles/", "campaigns/", "configuration")
+
+
+def test_every_toml_example_loads_with_its_strict_loader(tmp_path: Path, root: Path) -> None:
+    found = []
+    for before, text in _examples():
+        kind = next((k for k in KINDS if k in before), None)
+        assert kind is not None, f"a TOML example whose kind is not said before it: {before!r}"
+        _load(kind, text, tmp_path, root)
+        found.append(kind)
+    assert sorted(found) == sorted(KINDS), found  # one example of each kind
+
+
+def test_a_key_the_loader_does_not_read_would_fail(tmp_path: Path, root: Path) -> None:
+    """The check above can fail: a documented key nobody reads is refused."""
+    _, text = next(e for e in _examples() if "boards/" in e[0])
+    with pytest.raises(UserError, match="unknown key 'cpu_hz'"):
+        _load("boards/", text.replace("tested = false", "tested = false\ncpu_hz = 1"),
+              tmp_path, root)
