@@ -65,7 +65,7 @@ struct rm_pool {
  * the kernel call with the failure path out of line (no extra branch). */
 #define RM_FR_OK(cond) __builtin_expect((cond), 1)
 
-RM_FR_INLINE TickType_t rm_fr_ticks(uint32_t timeout)
+RM_FR_INLINE TickType_t fr_ticks_of(uint32_t timeout)
 {
     if (sizeof(TickType_t) > sizeof(uint32_t) && timeout == RM_FOREVER) {
         return portMAX_DELAY;
@@ -102,7 +102,7 @@ RM_FR_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_FR_OK(xSemaphoreTake(o->h.sem, rm_fr_ticks(timeout)) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+    return RM_FR_OK(xSemaphoreTake(o->h.sem, fr_ticks_of(timeout)) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
 }
 
 RM_FR_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
@@ -114,7 +114,7 @@ RM_FR_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_FR_OK(xSemaphoreTake(o->h.sem, rm_fr_ticks(timeout)) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+    return RM_FR_OK(xSemaphoreTake(o->h.sem, fr_ticks_of(timeout)) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
 }
 
 RM_FR_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
@@ -127,7 +127,7 @@ RM_FR_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_FR_OK((xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, rm_fr_ticks(timeout)) & 1u) != 0u)
+    return RM_FR_OK((xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, fr_ticks_of(timeout)) & 1u) != 0u)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -139,7 +139,7 @@ RM_FR_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_FR_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return RM_FR_OK(xQueueReceive(o->h.queue, msg, rm_fr_ticks(timeout)) == pdTRUE) ? RM_OK
+    return RM_FR_OK(xQueueReceive(o->h.queue, msg, fr_ticks_of(timeout)) == pdTRUE) ? RM_OK
                                                               : RM_FR_WAIT_FAILED(timeout);
 }
 
@@ -151,7 +151,7 @@ RM_FR_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_FR_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return RM_FR_OK(xQueueReceive(o->h.queue, msg, rm_fr_ticks(timeout)) == pdTRUE) ? RM_OK
+    return RM_FR_OK(xQueueReceive(o->h.queue, msg, fr_ticks_of(timeout)) == pdTRUE) ? RM_OK
                                                               : RM_FR_WAIT_FAILED(timeout);
 }
 
@@ -163,7 +163,7 @@ RM_FR_INLINE int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_FR_INLINE int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return RM_FR_OK(xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, rm_fr_ticks(timeout)) == RM_MSG_SIZE)
+    return RM_FR_OK(xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, fr_ticks_of(timeout)) == RM_MSG_SIZE)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -176,7 +176,7 @@ RM_FR_INLINE int rm_msgbuf_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_FR_INLINE int rm_msgbuf_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return RM_FR_OK(xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, rm_fr_ticks(timeout)) == RM_MSG_SIZE)
+    return RM_FR_OK(xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, fr_ticks_of(timeout)) == RM_MSG_SIZE)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -192,7 +192,7 @@ RM_FR_INLINE int rm_notify_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_FR_INLINE int rm_notify_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o, (void)msg;
-    return RM_FR_OK(ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, rm_fr_ticks(timeout)) != 0u)
+    return RM_FR_OK(ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, fr_ticks_of(timeout)) != 0u)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
@@ -209,7 +209,7 @@ RM_FR_INLINE int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeou
 {
     (void)o, (void)msg;
     uint32_t bits = 0u;
-    return RM_FR_OK(xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, &bits, rm_fr_ticks(timeout)) == pdTRUE)
+    return RM_FR_OK(xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, &bits, fr_ticks_of(timeout)) == pdTRUE)
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
