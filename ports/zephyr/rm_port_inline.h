@@ -39,10 +39,10 @@ struct rm_thread {
 };
 
 /* A FIFO/LIFO item: Zephyr's link word first, then the message. */
-struct rm_z_item {
+struct rmz_item {
     void *link;
     rm_msg_t msg;
-    struct rm_z_item *next_free;
+    struct rmz_item *next_free;
 };
 
 struct rm_obj {
@@ -60,8 +60,8 @@ struct rm_obj {
         struct {
             struct k_fifo fifo; /* k_lifo has the same layout (a k_queue) */
             struct k_lifo lifo;
-            struct rm_z_item *free;
-            struct rm_z_item items[RM_QUEUE_DEPTH];
+            struct rmz_item *free;
+            struct rmz_item items[RM_QUEUE_DEPTH];
         } list;
         struct {
             struct k_pipe p;
@@ -86,7 +86,7 @@ struct rm_pool {
 #define RM_Z_INLINE static inline __attribute__((always_inline))
 #define RM_Z_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 
-RM_Z_INLINE k_timeout_t rm_z_timeout(uint32_t ticks)
+RM_Z_INLINE k_timeout_t rmz_timeout(uint32_t ticks)
 {
     return ticks == RM_FOREVER ? K_FOREVER : K_TICKS(ticks);
 }
@@ -121,7 +121,7 @@ RM_Z_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return k_sem_take(&o->u.sem, rm_z_timeout(timeout)) == 0 ? RM_OK : RM_Z_FAILED(timeout);
+    return k_sem_take(&o->u.sem, rmz_timeout(timeout)) == 0 ? RM_OK : RM_Z_FAILED(timeout);
 }
 
 RM_Z_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
@@ -133,7 +133,7 @@ RM_Z_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return k_mutex_lock(&o->u.mutex, rm_z_timeout(timeout)) == 0 ? RM_OK
+    return k_mutex_lock(&o->u.mutex, rmz_timeout(timeout)) == 0 ? RM_OK
                                                                   : RM_Z_FAILED(timeout);
 }
 
@@ -147,7 +147,7 @@ RM_Z_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    if ((k_event_wait(&o->u.event, 1u, false, rm_z_timeout(timeout)) & 1u) != 0u) {
+    if ((k_event_wait(&o->u.event, 1u, false, rmz_timeout(timeout)) & 1u) != 0u) {
         (void)k_event_clear(&o->u.event, 1u);
         return RM_OK;
     }
@@ -168,7 +168,7 @@ RM_Z_INLINE int rm_mailbox_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     struct k_mbox_msg rx = {.size = RM_MSG_SIZE, .rx_source_thread = K_ANY};
-    return k_mbox_get(&o->u.mbox, &rx, msg, rm_z_timeout(timeout)) == 0 ? RM_OK
+    return k_mbox_get(&o->u.mbox, &rx, msg, rmz_timeout(timeout)) == 0 ? RM_OK
                                                                          : RM_Z_FAILED(timeout);
 }
 
@@ -179,13 +179,13 @@ RM_Z_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_Z_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return k_msgq_get(&o->u.msgq.q, msg, rm_z_timeout(timeout)) == 0 ? RM_OK
+    return k_msgq_get(&o->u.msgq.q, msg, rmz_timeout(timeout)) == 0 ? RM_OK
                                                                       : RM_Z_FAILED(timeout);
 }
 
-RM_Z_INLINE struct rm_z_item *rm_z_item_take(rm_obj_t o, const rm_msg_t *msg)
+RM_Z_INLINE struct rmz_item *rmz_item_take(rm_obj_t o, const rm_msg_t *msg)
 {
-    struct rm_z_item *it = o->u.list.free;
+    struct rmz_item *it = o->u.list.free;
     if (it != NULL) {
         o->u.list.free = it->next_free;
         it->msg = *msg;
@@ -193,7 +193,7 @@ RM_Z_INLINE struct rm_z_item *rm_z_item_take(rm_obj_t o, const rm_msg_t *msg)
     return it;
 }
 
-RM_Z_INLINE int rm_z_item_give(rm_obj_t o, struct rm_z_item *it, rm_msg_t *msg,
+RM_Z_INLINE int rmz_item_give(rm_obj_t o, struct rmz_item *it, rm_msg_t *msg,
                                uint32_t timeout)
 {
     if (it == NULL) {
@@ -207,7 +207,7 @@ RM_Z_INLINE int rm_z_item_give(rm_obj_t o, struct rm_z_item *it, rm_msg_t *msg,
 
 RM_Z_INLINE int rm_fifo_signal(rm_obj_t o, const rm_msg_t *msg)
 {
-    struct rm_z_item *it = rm_z_item_take(o, msg);
+    struct rmz_item *it = rmz_item_take(o, msg);
     if (it == NULL) {
         return RM_EAGAIN;
     }
@@ -217,13 +217,13 @@ RM_Z_INLINE int rm_fifo_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_Z_INLINE int rm_fifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    struct rm_z_item *it = k_fifo_get(&o->u.list.fifo, rm_z_timeout(timeout));
-    return rm_z_item_give(o, it, msg, timeout);
+    struct rmz_item *it = k_fifo_get(&o->u.list.fifo, rmz_timeout(timeout));
+    return rmz_item_give(o, it, msg, timeout);
 }
 
 RM_Z_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
 {
-    struct rm_z_item *it = rm_z_item_take(o, msg);
+    struct rmz_item *it = rmz_item_take(o, msg);
     if (it == NULL) {
         return RM_EAGAIN;
     }
@@ -233,8 +233,8 @@ RM_Z_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
 
 RM_Z_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    struct rm_z_item *it = k_lifo_get(&o->u.list.lifo, rm_z_timeout(timeout));
-    return rm_z_item_give(o, it, msg, timeout);
+    struct rmz_item *it = k_lifo_get(&o->u.list.lifo, rmz_timeout(timeout));
+    return rmz_item_give(o, it, msg, timeout);
 }
 
 /* STREAM: a k_pipe of RM_QUEUE_DEPTH x 16 bytes; every transfer is exactly
@@ -252,7 +252,7 @@ RM_Z_INLINE int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     size_t n;
     return k_pipe_get(&o->u.pipe.p, msg, RM_MSG_SIZE, &n, RM_MSG_SIZE,
-                      rm_z_timeout(timeout)) == 0
+                      rmz_timeout(timeout)) == 0
                ? RM_OK
                : RM_Z_FAILED(timeout);
 }
@@ -269,7 +269,7 @@ RM_Z_INLINE int rm_condvar_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     (void)k_mutex_lock(&o->u.cond.m, K_FOREVER);
-    int rc = k_condvar_wait(&o->u.cond.cv, &o->u.cond.m, rm_z_timeout(timeout));
+    int rc = k_condvar_wait(&o->u.cond.cv, &o->u.cond.m, rmz_timeout(timeout));
     (void)k_mutex_unlock(&o->u.cond.m);
     return rc == 0 ? RM_OK : RM_Z_FAILED(timeout);
 }
@@ -283,7 +283,7 @@ RM_Z_INLINE int rm_poll_signal_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rm_poll_signal_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    if (k_poll(&o->u.poll.ev, 1, rm_z_timeout(timeout)) == 0) {
+    if (k_poll(&o->u.poll.ev, 1, rmz_timeout(timeout)) == 0) {
         k_poll_signal_reset(&o->u.poll.sig);
         o->u.poll.ev.state = K_POLL_STATE_NOT_READY;
         return RM_OK;
