@@ -1,11 +1,10 @@
 # rtosmeter target -> Zephyr board. Sets, in the caller's scope:
 #   RM_ZEPHYR_BOARD          the board name for this Zephyr version
 #   RM_ZEPHYR_BOARD_MODULES  the Zephyr modules it needs (folder names)
-#   RM_ZEPHYR_ARCH           arm | posix
-#   RM_ZEPHYR_KERNEL_NAME    zephyr.elf (Cortex-M) or zephyr.exe (native_sim)
-#   RM_ZEPHYR_SUFFIX         .elf or "" (what the harness looks for)
-# Upstream boards where Zephyr has one (mps2_an385, qemu_cortex_m0,
-# native_sim); the M4F/M7 MPS2 machines are this port's own board + SoC
+#   RM_ZEPHYR_ARCH           arm (native_sim, posix, is not mapped yet)
+#   RM_ZEPHYR_KERNEL_NAME    zephyr.elf
+#   RM_ZEPHYR_SUFFIX         .elf (what the harness looks for)
+# Upstream boards where Zephyr has one (mps2_an385, qemu_cortex_m0); the M4F/M7 MPS2 machines are this port's own board + SoC
 # (boards/arm/rm_mps2_an386, rm_mps2_an500; soc/arm/rm_mps2). Zephyr 3.7's
 # hardware model v2 renamed boards (mps2_an385 -> mps2/an385): the name is
 # chosen from the tree's VERSION.
@@ -32,16 +31,10 @@ function(rm_zephyr_board target zephyr_base)
   elseif(target STREQUAL "qemu-microbit")
     set(board qemu_cortex_m0)
     list(APPEND modules nordic)
-  elseif(target STREQUAL "host")
-    set(board native_sim)
-    set(arch posix)
-    set(kernel zephyr.exe)
-    set(suffix "")
-    set(modules "")
   else()
     message(FATAL_ERROR "Error: the Zephyr port has no board for target '${target}' "
                         "(ports/zephyr/boards.cmake). Known: qemu-mps2-an385, qemu-mps2-an386, "
-                        "qemu-mps2-an500, qemu-microbit, host.")
+                        "qemu-mps2-an500, qemu-microbit.")
   endif()
   if(hwv2 AND board MATCHES "^rm_")
     message(FATAL_ERROR "Error: ports/zephyr's own boards (${board}) use Zephyr's board "

@@ -85,6 +85,9 @@ struct rm_pool {
 
 #define RM_Z_INLINE static inline __attribute__((always_inline))
 #define RM_Z_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
+/* Success is the expected case: the compiler then lays out the loop around
+ * the kernel call with the failure path out of line (no extra branch). */
+#define RM_Z_OK(cond) __builtin_expect((cond), 1)
 
 RM_Z_INLINE k_timeout_t rmz_timeout(uint32_t ticks)
 {
@@ -121,19 +124,19 @@ RM_Z_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return k_sem_take(&o->u.sem, rmz_timeout(timeout)) == 0 ? RM_OK : RM_Z_FAILED(timeout);
+    return RM_Z_OK(k_sem_take(&o->u.sem, rmz_timeout(timeout)) == 0) ? RM_OK : RM_Z_FAILED(timeout);
 }
 
 RM_Z_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return k_mutex_unlock(&o->u.mutex) == 0 ? RM_OK : RM_ERROR;
+    return RM_Z_OK(k_mutex_unlock(&o->u.mutex) == 0) ? RM_OK : RM_ERROR;
 }
 
 RM_Z_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return k_mutex_lock(&o->u.mutex, rmz_timeout(timeout)) == 0 ? RM_OK
+    return RM_Z_OK(k_mutex_lock(&o->u.mutex, rmz_timeout(timeout)) == 0) ? RM_OK
                                                                   : RM_Z_FAILED(timeout);
 }
 
@@ -147,7 +150,7 @@ RM_Z_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    if ((k_event_wait(&o->u.event, 1u, false, rmz_timeout(timeout)) & 1u) != 0u) {
+    if (RM_Z_OK((k_event_wait(&o->u.event, 1u, false, rmz_timeout(timeout)) & 1u) != 0u)) {
         (void)k_event_clear(&o->u.event, 1u);
         return RM_OK;
     }
@@ -168,25 +171,25 @@ RM_Z_INLINE int rm_mailbox_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     struct k_mbox_msg rx = {.size = RM_MSG_SIZE, .rx_source_thread = K_ANY};
-    return k_mbox_get(&o->u.mbox, &rx, msg, rmz_timeout(timeout)) == 0 ? RM_OK
+    return RM_Z_OK(k_mbox_get(&o->u.mbox, &rx, msg, rmz_timeout(timeout)) == 0) ? RM_OK
                                                                          : RM_Z_FAILED(timeout);
 }
 
 RM_Z_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
 {
-    return k_msgq_put(&o->u.msgq.q, msg, K_NO_WAIT) == 0 ? RM_OK : RM_EAGAIN;
+    return RM_Z_OK(k_msgq_put(&o->u.msgq.q, msg, K_NO_WAIT) == 0) ? RM_OK : RM_EAGAIN;
 }
 
 RM_Z_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return k_msgq_get(&o->u.msgq.q, msg, rmz_timeout(timeout)) == 0 ? RM_OK
+    return RM_Z_OK(k_msgq_get(&o->u.msgq.q, msg, rmz_timeout(timeout)) == 0) ? RM_OK
                                                                       : RM_Z_FAILED(timeout);
 }
 
 RM_Z_INLINE struct rmz_item *rmz_item_take(rm_obj_t o, const rm_msg_t *msg)
 {
     struct rmz_item *it = o->u.list.free;
-    if (it != NULL) {
+    if (RM_Z_OK(it != NULL)) {
         o->u.list.free = it->next_free;
         it->msg = *msg;
     }
@@ -196,7 +199,7 @@ RM_Z_INLINE struct rmz_item *rmz_item_take(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rmz_item_give(rm_obj_t o, struct rmz_item *it, rm_msg_t *msg,
                                uint32_t timeout)
 {
-    if (it == NULL) {
+    if (__builtin_expect(it == NULL, 0)) {
         return RM_Z_FAILED(timeout);
     }
     *msg = it->msg;
@@ -208,7 +211,7 @@ RM_Z_INLINE int rmz_item_give(rm_obj_t o, struct rmz_item *it, rm_msg_t *msg,
 RM_Z_INLINE int rm_fifo_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     struct rmz_item *it = rmz_item_take(o, msg);
-    if (it == NULL) {
+    if (__builtin_expect(it == NULL, 0)) {
         return RM_EAGAIN;
     }
     k_fifo_put(&o->u.list.fifo, it);
@@ -224,7 +227,7 @@ RM_Z_INLINE int rm_fifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 RM_Z_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     struct rmz_item *it = rmz_item_take(o, msg);
-    if (it == NULL) {
+    if (__builtin_expect(it == NULL, 0)) {
         return RM_EAGAIN;
     }
     k_lifo_put(&o->u.list.lifo, it);
@@ -242,8 +245,8 @@ RM_Z_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 RM_Z_INLINE int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     size_t n;
-    return k_pipe_put(&o->u.pipe.p, (void *)(uintptr_t)msg, RM_MSG_SIZE, &n, RM_MSG_SIZE,
-                      K_NO_WAIT) == 0
+    return RM_Z_OK(k_pipe_put(&o->u.pipe.p, (void *)(uintptr_t)msg, RM_MSG_SIZE, &n, RM_MSG_SIZE,
+                      K_NO_WAIT) == 0)
                ? RM_OK
                : RM_EAGAIN;
 }
@@ -251,8 +254,8 @@ RM_Z_INLINE int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
 RM_Z_INLINE int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     size_t n;
-    return k_pipe_get(&o->u.pipe.p, msg, RM_MSG_SIZE, &n, RM_MSG_SIZE,
-                      rmz_timeout(timeout)) == 0
+    return RM_Z_OK(k_pipe_get(&o->u.pipe.p, msg, RM_MSG_SIZE, &n, RM_MSG_SIZE,
+                      rmz_timeout(timeout)) == 0)
                ? RM_OK
                : RM_Z_FAILED(timeout);
 }
@@ -271,19 +274,19 @@ RM_Z_INLINE int rm_condvar_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
     (void)k_mutex_lock(&o->u.cond.m, K_FOREVER);
     int rc = k_condvar_wait(&o->u.cond.cv, &o->u.cond.m, rmz_timeout(timeout));
     (void)k_mutex_unlock(&o->u.cond.m);
-    return rc == 0 ? RM_OK : RM_Z_FAILED(timeout);
+    return RM_Z_OK(rc == 0) ? RM_OK : RM_Z_FAILED(timeout);
 }
 
 RM_Z_INLINE int rm_poll_signal_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return k_poll_signal_raise(&o->u.poll.sig, 1) == 0 ? RM_OK : RM_ERROR;
+    return RM_Z_OK(k_poll_signal_raise(&o->u.poll.sig, 1) == 0) ? RM_OK : RM_ERROR;
 }
 
 RM_Z_INLINE int rm_poll_signal_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    if (k_poll(&o->u.poll.ev, 1, rmz_timeout(timeout)) == 0) {
+    if (RM_Z_OK(k_poll(&o->u.poll.ev, 1, rmz_timeout(timeout)) == 0)) {
         k_poll_signal_reset(&o->u.poll.sig);
         o->u.poll.ev.state = K_POLL_STATE_NOT_READY;
         return RM_OK;
@@ -294,7 +297,7 @@ RM_Z_INLINE int rm_poll_signal_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 /* ---- memory --------------------------------------------------------------- */
 RM_Z_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
 {
-    return k_mem_slab_alloc(&p->slab, block, K_NO_WAIT) == 0 ? RM_OK : RM_EAGAIN;
+    return RM_Z_OK(k_mem_slab_alloc(&p->slab, block, K_NO_WAIT) == 0) ? RM_OK : RM_EAGAIN;
 }
 
 RM_Z_INLINE int rm_pool_free(rm_pool_t p, void *block)
@@ -306,7 +309,7 @@ RM_Z_INLINE int rm_pool_free(rm_pool_t p, void *block)
 RM_Z_INLINE int rm_heap_alloc(size_t size, void **mem)
 {
     *mem = k_malloc(size);
-    return *mem != NULL ? RM_OK : RM_EAGAIN;
+    return RM_Z_OK(*mem != NULL) ? RM_OK : RM_EAGAIN;
 }
 
 RM_Z_INLINE int rm_heap_free(void *mem)
