@@ -11,7 +11,8 @@
  *   record, so rm_thread_self() is k_current_get(). RM_THREAD_SUSPENDED:
  *   created with K_FOREVER, suspended, then started (k_thread_start on a
  *   suspended thread leaves it suspended until k_thread_resume). delete =
- *   k_thread_abort. yield = k_yield, sleep = k_sleep(K_TICKS), sleep_until =
+ *   k_thread_abort. yield = k_yield; sleep = k_sleep to the absolute tick
+ *   now + n (a relative K_TICKS(n) sleeps n+1 ticks); sleep_until =
  *   k_sleep(K_TIMEOUT_ABS_TICKS) (absolute, drift-free).
  * - Objects: SEM k_sem (limit K_SEM_MAX_LIMIT); MUTEX k_mutex (priority
  *   inheritance is built in); EVENT k_event, bit 0; MAILBOX k_mbox (async put,
@@ -131,9 +132,12 @@ int rm_thread_delete(rm_thread_t t)
     return RM_OK;
 }
 
+/* Until the ticks-th tick boundary from now (as FreeRTOS's vTaskDelay and
+ * ThreadX's tx_thread_sleep): Zephyr rounds a relative K_TICKS(n) up to n+1
+ * ticks, which would lengthen every throughput period by one tick. */
 int rm_thread_sleep(uint32_t ticks)
 {
-    (void)k_sleep(K_TICKS(ticks));
+    (void)k_sleep(K_TIMEOUT_ABS_TICKS(k_uptime_ticks() + (int64_t)ticks));
     return RM_OK;
 }
 
