@@ -208,7 +208,9 @@ int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner, uint32_t
             (void)k_event_post(&o->u.event, 1u);
         break;
     case RM_OBJ_MAILBOX:
-        k_mbox_init(&o->u.mbox);
+        k_mbox_init(&o->u.mb.mbox);
+        o->u.mb.tx.size = RM_MSG_SIZE;
+        o->u.mb.tx.tx_target_thread = K_ANY;
         break;
     case RM_OBJ_QUEUE:
         k_msgq_init(&o->u.msgq.q, o->u.msgq.buf, RM_MSG_SIZE, RM_QUEUE_DEPTH);

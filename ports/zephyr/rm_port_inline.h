@@ -12,7 +12,9 @@
  *   layer's contract asks for). MAILBOX is k_mbox_async_put (the only Zephyr
  *   send that does not block until a receiver has taken the message, which
  *   s3 needs): the message's data is copied by the receiver's k_mbox_get,
- *   from the caller's msg (the cases keep it unchanged until received).
+ *   from the caller's msg (the cases keep it unchanged until received); the
+ *   send and receive descriptors are the object's, set up at creation (one
+ *   sender and one receiver at a time), so a call stores only what varies.
  * - Calls that are two kernel calls in Zephyr 3.5, as a Zephyr user writes
  *   them: EVENT wait = k_event_wait + k_event_clear (3.5 has no wait-and-
  *   clear; K_EVENT_WAIT_RESET clears before waiting); CONDVAR wait = its
@@ -52,7 +54,12 @@ struct rm_obj {
         struct k_sem sem;
         struct k_mutex mutex;
         struct k_event event;
-        struct k_mbox mbox;
+        struct {
+            struct k_mbox mbox;
+            /* Descriptors set up at creation: a call fills in what varies
+             * (k_mbox_async_put copies tx; k_mbox_get rewrites rx). */
+            struct k_mbox_msg tx, rx;
+        } mb;
         struct {
             struct k_msgq q;
             char buf[RM_QUEUE_DEPTH * RM_MSG_SIZE] __aligned(4);
@@ -159,20 +166,18 @@ RM_Z_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 
 RM_Z_INLINE int rm_mailbox_signal(rm_obj_t o, const rm_msg_t *msg)
 {
-    struct k_mbox_msg tx = {
-        .size = RM_MSG_SIZE,
-        .tx_data = (void *)(uintptr_t)msg,
-        .tx_target_thread = K_ANY,
-    };
-    k_mbox_async_put(&o->u.mbox, &tx, NULL);
+    o->u.mb.tx.tx_data = (void *)(uintptr_t)msg;
+    k_mbox_async_put(&o->u.mb.mbox, &o->u.mb.tx, NULL);
     return RM_OK;
 }
 
 RM_Z_INLINE int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    struct k_mbox_msg rx = {.size = RM_MSG_SIZE, .rx_source_thread = K_ANY};
-    return RM_Z_OK(k_mbox_get(&o->u.mbox, &rx, msg, rmz_timeout(timeout)) == 0) ? RM_OK
-                                                                         : RM_Z_FAILED(timeout);
+    o->u.mb.rx.size = RM_MSG_SIZE;
+    o->u.mb.rx.rx_source_thread = K_ANY;
+    return RM_Z_OK(k_mbox_get(&o->u.mb.mbox, &o->u.mb.rx, msg, rmz_timeout(timeout)) == 0)
+               ? RM_OK
+               : RM_Z_FAILED(timeout);
 }
 
 RM_Z_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
