@@ -94,3 +94,46 @@ def test_fetch_failure_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Monk
     assert not (cache_dir() / "testrtos-V1.2.3").exists()
     with pytest.raises(UserError, match=r"Write --source NAME=PATH"):
         parse_source_options(["testrtos"])
+
+
+def test_fetch_clones_west_modules_at_their_pins(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A port's west_modules (Zephyr's CMSIS, hal_nordic) are cloned at the
+    revision the fetched tree's west.yml pins, into <tree>-modules/<path>."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    module = tmp_path / "remotes" / "cmsis"
+    (module / "zephyr").mkdir(parents=True)
+    (module / "zephyr" / "module.yml").write_text("name: cmsis\n")
+    git("init", "-q", cwd=module)
+    git("add", ".", cwd=module)
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "pinned", cwd=module)
+    pinned = git("rev-parse", "HEAD", cwd=module)
+    (module / "later.txt").write_text("after the pin\n")
+    git("add", ".", cwd=module)
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "later", cwd=module)
+    rtos = tmp_path / "rtos"
+    rtos.mkdir()
+    (rtos / "tasks.c").write_text("/* kernel */\n")
+    (rtos / "west.yml").write_text(
+        "manifest:\n  defaults:\n    remote: upstream\n\n  remotes:\n    - name: upstream\n"
+        f"      url-base: {(tmp_path / 'remotes').as_uri()}\n\n  projects:\n"
+        f"    - name: cmsis\n      revision: {pinned}\n      path: modules/hal/cmsis\n"
+        "      groups:\n        - hal\n    - name: other\n      revision: main\n")
+    git("init", "-q", cwd=rtos)
+    git("add", ".", cwd=rtos)
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init", cwd=rtos)
+    git("tag", "v1", cwd=rtos)
+    spec = SourceSpec(env="RTOSMETER_TESTRTOS", probe="tasks.c", git=rtos.as_uri(), tag="v1",
+                      west_modules=("cmsis",))
+    p = Port("testrtos", "", ("host",), (), {}, spec, Path("/nonexistent"),
+             Path("/nonexistent/port.toml"))
+    tree = fetch(p)
+    got = tree.path.parent / f"{tree.path.name}-modules" / "modules" / "hal" / "cmsis"
+    assert (got / "zephyr" / "module.yml").is_file()
+    assert git("rev-parse", "HEAD", cwd=got) == pinned and not (got / "later.txt").exists()
+    bad = Port("testrtos", "", ("host",), (), {},
+               SourceSpec(env="X", probe="tasks.c", git=rtos.as_uri(), tag="v1",
+                          west_modules=("nosuch",)), Path("/nonexistent"),
+               Path("/nonexistent/port.toml"))
+    with pytest.raises(UserError, match="has no project 'nosuch'"):
+        fetch(bad)

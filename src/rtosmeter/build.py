@@ -14,6 +14,7 @@ import hashlib
 import re
 import shutil
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,19 +172,29 @@ def _compiler_version(compiler: str) -> str:
     return (proc.stdout.splitlines() or [""])[0].strip()
 
 
+def cmake_project(spec: BuildSpec, root: Path) -> Path:
+    """bench/, or the port's own CMake project (port.toml `cmake_project`: an
+    RTOS that builds its own applications, e.g. Zephyr), same inputs."""
+    if spec.port.cmake_project:
+        return spec.port.dir / spec.port.cmake_project
+    return root / "bench"
+
+
 def cmake_configure_command(spec: BuildSpec, root: Path, config_dir: Path) -> list[str]:
     cmd = [
-        "cmake", "-S", str(root / "bench"), "-B", str(spec.build_dir), "-G", "Ninja",
+        "cmake", "-S", str(cmake_project(spec, root)), "-B", str(spec.build_dir), "-G", "Ninja",
         f"-DRM_TARGET_DIR={spec.target.dir}", f"-DRM_PORT_DIR={spec.port.dir}",
         f"-DRM_CONFIG_DIR={config_dir}", f"-DRM_GROUPS={';'.join(spec.groups)}",
         f"-DRM_OPT_FLAGS={spec.profile.opt_flags}", f"-DRM_PROFILE={spec.profile.name}",
         f"-DRM_ARCH={spec.target.arch}", f"-DRM_CPU={spec.target.cpu}",
     ]
     toolchain = spec.target.dir / "toolchain.cmake"
-    if toolchain.is_file():
+    if toolchain.is_file() and not spec.port.cmake_project:  # such an RTOS brings its own
         cmd.append(f"-DCMAKE_TOOLCHAIN_FILE={toolchain}")
     if spec.source is not None:
         cmd.append(f"-DRM_SOURCE_DIR={spec.source.path}")
+    if spec.port.cmake_project:  # its build scripts may need rtosmeter's Python
+        cmd.append(f"-DPython3_EXECUTABLE={sys.executable}")
     return cmd
 
 

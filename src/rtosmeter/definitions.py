@@ -161,6 +161,9 @@ class SourceSpec:
     version_regex: str = ""
     git: str = ""
     tag: str = ""
+    # Projects of the tree's west.yml that `sources fetch` clones next to it
+    # at the revisions that file pins (Zephyr's modules), into <tree>-modules/.
+    west_modules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,9 @@ class Port:
     source: SourceSpec | None
     dir: Path
     file: Path
+    # A port whose RTOS builds its own applications (Zephyr): the CMake project
+    # the harness configures instead of bench/, a folder relative to the port's.
+    cmake_project: str = ""
 
     def supports(self, target: Target) -> bool:
         return target.arch in self.archs
@@ -326,10 +332,16 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
             env=st.text("env", _REQUIRED), probe=st.text("probe", _REQUIRED),
             version_file=st.text("version_file", ""), version_regex=st.text("version_regex", ""),
             git=st.text("git", ""), tag=st.text("tag", ""),
+            west_modules=st.strs("west_modules", ()),
         )
         st.done()
+    cmake_project = t.text("cmake_project", "")
+    if cmake_project and not (path.parent / cmake_project / "CMakeLists.txt").is_file():
+        raise UserError(f"cmake_project '{cmake_project}' has no CMakeLists.txt",
+                        str(path), "Name a folder of the port holding a CMake project")
     t.done()
-    return Port(name, description, archs, port_caps, unsupported, source, path.parent, path)
+    return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
+                cmake_project=cmake_project)
 
 
 def load_target(path: Path) -> Target:

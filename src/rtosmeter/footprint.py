@@ -16,6 +16,9 @@ who wrote it (CMake's `CMakeFiles/<library>.dir/` of the build contract):
 - `rm_<group>` -> benchmark (the cases of the group)
 - `rm_port` and any other object or archive -> kernel (port glue + RTOS)
 - the toolchain's archives and objects (newlib, libgcc, crt*) -> libc
+- a port built as its RTOS's own application (Zephyr) archives the parts:
+  `librm_target.a`, `librm_core.a`, `librm_<group>.a` as above, the RTOS's
+  C library (`liblib__libc__*.a`) -> libc
 
 Bytes no input section accounts for (alignment fill) are `other`.
 """
@@ -41,6 +44,10 @@ _OUTPUT = re.compile(r"^(\S+)(?:\s+0x([0-9a-fA-F]+)\s+0x([0-9a-fA-F]+))?")
 _SECTION_SYMBOL = re.compile(
     r"^\.(?:text|rodata|data|bss)\.(?:(?:startup|unlikely|hot|exit)\.)?(.+)$")
 _LIB_DIR = re.compile(r"CMakeFiles/([^/]+)\.dir/")
+# Ports built as an RTOS's own application (Zephyr) archive the same parts
+# as lib<part>.a; Zephyr's own C library archives as liblib__libc__*.a.
+_LIB_ARCHIVE = re.compile(r"(?:^|/)lib(rm_[A-Za-z0-9_]+)\.a\(")
+_RTOS_LIBC = re.compile(r"(?:^|/)liblib__libc__[^/]*\.a\(")
 _TOOLCHAIN = re.compile(
     r"(/arm-none-eabi/|/gcc/|lib(c|c_nano|g|g_nano|m|nosys|gcc|stdc\+\+)[^/]*\.a\(|crt[^/]*\.o$)")
 
@@ -68,7 +75,7 @@ class ElfFootprint:
 
 def origin(obj: str, group_libs: tuple[str, ...] = ()) -> str:
     """Which part an object file (as the map names it) belongs to."""
-    lib = _LIB_DIR.search(obj)
+    lib = _LIB_DIR.search(obj) or _LIB_ARCHIVE.search(obj)
     if lib is not None:
         name = lib.group(1)
         if name == "rm_target":
@@ -80,7 +87,7 @@ def origin(obj: str, group_libs: tuple[str, ...] = ()) -> str:
         if name.startswith("rm_") or name in group_libs:
             return "benchmark"
         return "kernel"
-    if _TOOLCHAIN.search(obj):
+    if _TOOLCHAIN.search(obj) or _RTOS_LIBC.search(obj):
         return "libc"
     return "kernel"
 

@@ -136,8 +136,73 @@ def describe_source(port: Port) -> tuple[bool, str]:
     return True, f"{tree.path} [{tree.origin}] version {tree.version or '?'}{commit}"
 
 
+@dataclass(frozen=True)
+class WestProject:
+    name: str
+    url: str
+    revision: str
+    path: str
+
+
+def west_projects(manifest: str) -> dict[str, WestProject]:
+    """The projects of a west.yml (name, url, pinned revision, path), read
+    without west: its `remotes` (url-base), `defaults` and `projects` lists."""
+    remotes = dict(re.findall(r"-\s*name:\s*(\S+)\s+url-base:\s*(\S+)", manifest))
+    default = re.search(r"defaults:\s+remote:\s*(\S+)", manifest)
+    out: dict[str, WestProject] = {}
+    body = manifest.split("projects:", 1)[-1]
+    for entry in re.split(r"\n\s*-\s+name:\s*", "\n" + body)[1:]:
+        name = entry.split(None, 1)[0]
+        fields = dict(re.findall(r"^\s+([\w-]+):\s*(\S+)\s*$", entry, re.MULTILINE))
+        remote = fields.get("remote") or (default.group(1) if default else "")
+        url = fields.get("url") or f"{remotes.get(remote, '')}/{fields.get('repo-path', name)}"
+        out[name] = WestProject(name, url, fields.get("revision", "main"),
+                                fields.get("path", name))
+    return out
+
+
+def _git(args: list[str], what: str, port: Port) -> None:
+    env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
+    try:
+        proc = subprocess.run(["git", *args], capture_output=True, text=True, timeout=600,
+                              env=env, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise UserError(f"{what} timed out", "sources fetch", "Check the network") from exc
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise UserError(f"{what} failed ({last})", "sources fetch",
+                        f"Check the network, or fetch it yourself next to the {port.name} "
+                        "tree (see the port's port.toml)")
+
+
+def fetch_west_modules(port: Port, tree: Path) -> list[Path]:
+    """Clone the port's `west_modules` at the revisions the tree's west.yml
+    pins, into <tree>-modules/<path> (west's layout, without west)."""
+    spec = port.source
+    if spec is None or not spec.west_modules:
+        return []
+    projects = west_projects((tree / "west.yml").read_text(encoding="utf-8"))
+    out = []
+    for name in spec.west_modules:
+        if name not in projects:
+            raise UserError(f"{tree / 'west.yml'} has no project '{name}'", str(port.file),
+                            f"Fix west_modules; the manifest lists: {', '.join(projects)}")
+        p = projects[name]
+        dest = tree.parent / f"{tree.name}-modules" / p.path
+        out.append(dest)
+        if (dest / "zephyr" / "module.yml").is_file():
+            continue
+        dest.mkdir(parents=True, exist_ok=True)
+        _git(["init", "-q", str(dest)], f"git init of {dest}", port)
+        _git(["-C", str(dest), "fetch", "-q", "--depth", "1", p.url, p.revision],
+             f"git fetch of {p.url} at {p.revision}", port)
+        _git(["-C", str(dest), "checkout", "-q", "FETCH_HEAD"], f"checkout in {dest}", port)
+    return out
+
+
 def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> SourceTree:
-    """Clone the port's `git` repository at `tag` (shallow)."""
+    """Clone the port's `git` repository at `tag` (shallow), and the modules
+    its `west_modules` names at the revisions the tree pins."""
     spec = port.source
     if spec is None or not spec.git:
         raise UserError(f"port '{port.name}' has no git source to fetch", str(port.file),
@@ -150,6 +215,7 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
         raise ToolMissing("git", "sources fetch", "git")
     target = dest.expanduser() if dest else cache_dir() / f"{port.name}-{tag}"
     if (target / spec.probe).is_file():
+        fetch_west_modules(port, target)
         return check_tree(port, target, str(target))
     if target.exists() and any(target.iterdir()):
         raise UserError(f"{target} exists but is not a {port.name} tree", "sources fetch",
@@ -173,4 +239,5 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
             f"Check the network and the tag, or clone it yourself and pass --source "
             f"{port.name}=PATH (or set {spec.env})",
         )
+    fetch_west_modules(port, target)
     return check_tree(port, target, str(target))

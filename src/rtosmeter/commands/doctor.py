@@ -68,6 +68,7 @@ def checks(defs: Definitions | None) -> list[Check]:
         out.append(Check("newlib (arm-none-eabi)", ok,
                          "links" if ok else "apt-get install libnewlib-arm-none-eabi", False))
     out.append(_program("qemu-system-arm", "qemu-system-arm", False))
+    out.append(_program("dtc", "device-tree-compiler (the Zephyr port)", False))
     chromium = next((c for c in ("chromium", "chromium-browser", "google-chrome")
                      if shutil.which(c)), None)
     out.append(Check("chromium", chromium is not None,
@@ -85,6 +86,16 @@ def checks(defs: Definitions | None) -> list[Check]:
         except ImportError:
             out.append(Check(f"python: {package}", False, "pip install -e . in the venv "
                              "(scripts/install.sh)", True))
+    # Zephyr's build scripts run with rtosmeter's Python (the Zephyr port).
+    for module, package in (("yaml", "PyYAML"), ("pykwalify", "pykwalify"),
+                            ("packaging", "packaging"), ("jsonschema", "jsonschema"),
+                            ("anytree", "anytree")):
+        try:
+            importlib.import_module(module)
+            out.append(Check(f"python: {package}", True, _dist_version(package), False))
+        except ImportError:
+            out.append(Check(f"python: {package}", False, "pip install -e . in the venv "
+                             "(scripts/install.sh): Zephyr's build scripts need it", False))
     if defs is not None:
         for port in defs.ports.values():
             if port.source is None:

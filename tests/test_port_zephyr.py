@@ -1,0 +1,77 @@
+"""The Zephyr port (ports/zephyr), built against a real Zephyr tree with
+Zephyr's own CMake (one application per target and profile, one firmware per
+group) and run for real: on QEMU MPS2-AN385 (Zephyr's mps2_an385; twice, to
+check that the streams are bit-identical under -icount), on MPS2-AN386
+through the port's own Cortex-M4F board and SoC, and in the "vendor" profile
+(the board as Zephyr ships it).
+
+Needs the tree in RTOSMETER_ZEPHYR and the CMSIS module next to it (a west
+workspace, `rtosmeter sources fetch zephyr`, or RTOSMETER_ZEPHYR_MODULES);
+CI has none: the tests skip, saying so.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
+
+from rtosmeter.catalog import Catalog, load_catalog
+from rtosmeter.definitions import project_root
+from rtosmeter.runners.base import RunRequest
+from rtosmeter.runners.qemu import QemuRunner
+
+TREE = os.environ.get("RTOSMETER_ZEPHYR", "")
+
+pytestmark = tree_marks("RTOSMETER_ZEPHYR", "kernel/sched.c",
+                        "https://github.com/zephyrproject-rtos/zephyr --branch v3.5.0, "
+                        "or run `rtosmeter sources fetch zephyr`")
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog(project_root())
+
+
+def test_an385_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> None:
+    need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm", "dtc")
+    first = run_port(tmp_path, "zephyr", "qemu-mps2-an385", TREE)
+    streams = check_streams(first, catalog, "zephyr")
+    cfg = streams["tm_sched"].config
+    assert cfg["kernel"].startswith("Zephyr ")
+    assert (cfg["zephyr_board"], cfg["time_slicing"], cfg["assertions"], cfg["mpu"],
+            cfg["tick_hz"], cfg["tickless"]) == ("mps2_an385", "off", "off", "off", "1000", "off")
+    case_passes(streams["tm_sched"], "tm.cooperative")
+    case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
+    case_passes(streams["tm_interrupt"], "tm.interrupt")
+    # Every IPC kind Zephyr has ran its four scenarios.
+    sw = {c.id: c for c in streams["signal_wait"].cases}
+    for kind in ("sem", "mutex", "event", "mailbox", "queue", "fifo", "lifo", "stream",
+                 "condvar", "poll_signal"):
+        names = set(sw[f"sw.{kind}"].series)
+        assert {"s1", "s2", "s3"} <= names, (kind, names)
+    # Under -icount the same firmware gives the same stream, byte for byte.
+    build = tmp_path / "build" / "zephyr" / "qemu-mps2-an385" / "quick"
+    runner = QemuRunner()
+    for group, data in first.items():
+        again = runner.run(RunRequest(executable=build / f"rm_{group}.elf",
+                                      target="qemu-mps2-an385", machine="mps2-an385"))
+        assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
+
+
+def test_an386_own_board_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:
+    """The port's own Cortex-M4F board and SoC, as Zephyr would ship such a
+    board (100 Hz tickless, time slicing, MPU, size optimisation in Kconfig):
+    every group runs to the end and every case passes but those whose
+    properties time slicing breaks."""
+    need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm", "dtc")
+    raw = run_port(tmp_path, "zephyr", "qemu-mps2-an386", TREE, profile="vendor")
+    streams = check_streams(raw, catalog, "zephyr", {
+        "tm.cooperative": "a time slice can end a thread's turn before it counts"})
+    cfg = streams["tm_sched"].config
+    assert (cfg["zephyr_board"], cfg["kernel_profile"], cfg["time_slicing"], cfg["mpu"],
+            cfg["fpu"]) == ("rm_mps2_an386", "vendor", "on", "on", "on")
+    for group, parsed in streams.items():
+        assert parsed.complete and not parsed.errors and parsed.fault is None, (group, parsed)
