@@ -19,9 +19,9 @@ import pytest
 from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
 
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.definitions import project_root
+from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
-from rtosmeter.runners.qemu import QemuRunner
 
 TREE = os.environ.get("RTOSMETER_ZEPHYR", "")
 
@@ -54,10 +54,9 @@ def test_an385_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> 
         assert {"s1", "s2", "s3"} <= names, (kind, names)
     # Under -icount the same firmware gives the same stream, byte for byte.
     build = tmp_path / "build" / "zephyr" / "qemu-mps2-an385" / "quick"
-    runner = QemuRunner()
+    target = Definitions.load(project_root()).target("qemu-mps2-an385")
     for group, data in first.items():
-        again = runner.run(RunRequest(executable=build / f"rm_{group}.elf",
-                                      target="qemu-mps2-an385", machine="mps2-an385"))
+        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
         assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
 
 
