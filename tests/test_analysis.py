@@ -301,3 +301,38 @@ def test_the_unit_says_whether_the_run_was_emulated() -> None:
     noisy = unit_for({"hz": "25000000"}, {"runner": "qemu"})  # --no-icount: still QEMU
     assert noisy.emulated and not noisy.deterministic
     assert not unit_for({"hz": "1000000000"}, {"runner": "host"}).emulated
+
+
+STAND_IN = {"stand_in.POOL": "queue of free block pointers (no block pool)",
+            "stand_in.EVENT": "a flag word under a mutex"}
+
+
+def test_stand_ins_attach_to_the_cases_that_need_them(tmp_path: Path) -> None:
+    """A port's CFG stand_in.<CAP> marks exactly the cases whose catalog
+    needs name that capability: tm.memory and lat.pool need POOL, tm.sync
+    does not; no case here needs EVENT."""
+    data = craft("freertos", "qemu-mps2-an386", 25_000_000, [2, 2, 2],
+                 latency=[("lat.pool", {"acquire": [90, 70, 70]})],
+                 throughput={"tm.memory": [9866, 9866, 9866], "tm.sync": [15588] * 3},
+                 cfg=STAND_IN, period_ms=100)
+    view = load_run(Store.open(tmp_path / "r.sqlite"),
+                    store_run(tmp_path / "r.sqlite", [(data, QEMU)]))
+    got = {c.case_id: c.stand_ins for c in view.cases}
+    pool = {"POOL": STAND_IN["stand_in.POOL"]}
+    assert (got["tm.memory"], got["lat.pool"], got["tm.sync"]) == (pool, pool, {})
+    assert got["calib.overhead"] == {}
+
+
+def test_instructions_per_iteration_under_deterministic_emulation(tmp_path: Path) -> None:
+    """100 ms at one instruction per 64 ns (icount shift 6) is 1,562,500
+    instructions: a count of 15,625 per period is 100 per iteration. A
+    host-timed run has no such figure."""
+    emu = craft("threadx", "qemu-mps2-an386", 25_000_000, [2, 2, 2],
+                throughput={"tm.sync": [15625, 15625, 15625]}, period_ms=100)
+    host = craft("posix", "host", 10**9, [50, 50, 50], throughput={"tm.sync": [10, 10, 10]})
+    view = load_run(Store.open(tmp_path / "r.sqlite"),
+                    store_run(tmp_path / "r.sqlite", [(emu, QEMU), (host, HOST)]))
+    sync = {c.port: c for c in view.cases if c.case_id == "tm.sync"}
+    assert sync["threadx"].per_iteration == pytest.approx(100.0)
+    assert sync["threadx"].per_iteration_unit == "instructions (QEMU icount)"
+    assert sync["posix"].per_iteration is None

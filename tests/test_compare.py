@@ -171,3 +171,24 @@ def test_runs_with_nothing_in_common_are_an_error(tmp_path: Path) -> None:
         assert result.exit_code == 1, result.output
         assert result.output.startswith(message), result.output
         assert "identical" not in result.output
+
+
+def test_runs_of_two_measurement_methods_are_not_compared(tmp_path: Path) -> None:
+    """The recorded streams predate CFG `method` (method 1: a generic layer
+    between the timestamps); the same streams stamped method=2, as firmware
+    of today sends, must not be compared with them: exit 1, naming both."""
+    with Store.open(tmp_path / STORE_NAME) as store:
+        store_run(store)
+        new = store.create_run({"campaign": "test"}, {}, "0.1.0")
+        for port in ("posix", "other"):
+            build = store.add_build(new, port, "host", "default", {"opt_flags": "-O2"})
+            for data, parsed in _streams():
+                parsed.config["method"] = "2"
+                store.add_execution(new, build, parsed.header["group"], status="ok",
+                                    runner={"runner": "host"}, stream=data, parsed=parsed)
+        store.finish_run(new)
+    result = CliRunner().invoke(cli, ["compare", "1", str(new), "--out", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert "measurement method 1" in result.output and "with method 2" in result.output
+    same = CliRunner().invoke(cli, ["compare", str(new), str(new), "--out", str(tmp_path)])
+    assert same.exit_code == 0, same.output

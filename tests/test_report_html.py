@@ -405,3 +405,16 @@ def test_emulated_is_what_the_unit_says_not_the_target_name(tmp_path: Path) -> N
                                                               "qemu-lookalike": False}
     assert any(n.startswith("Emulated targets run under QEMU") for n in report.notices)
     assert html.ISR_NOTE in report.latency[0].notes
+
+
+def test_stand_in_marked_beside_the_count(tmp_path: Path) -> None:
+    """The HTML throughput table marks a count that rests on a stand-in and
+    says under the table what was measured instead."""
+    data = craft("freertos", "qemu-mps2-an386", 25_000_000, [2, 2, 2],
+                 throughput={"tm.memory": [15625] * 3},
+                 cfg={"stand_in.POOL": "queue of free block pointers"}, period_ms=100)
+    run = store_crafted(tmp_path / "r.sqlite", [(data, {"runner": "qemu", "icount_shift": 6})])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        page = html.render(analysis.load_run(st, run))
+    assert "15,625 †" in page and "100/it" in page
+    assert "POOL measured as queue of free block pointers" in page

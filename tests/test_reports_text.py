@@ -461,3 +461,30 @@ def test_a_new_format_is_one_module(view: RunView, tmp_path: Path,
     assert "ids" in reports.names() and "ids" in reports.choices()
     assert "_helper" not in reports.names()
     assert reports.render(view, "ids").splitlines()[0] == view.cases[0].case_id
+
+
+def test_stand_ins_and_per_iteration_at_the_number(tmp_path: Path) -> None:
+    """A figure that rests on a stand-in carries the mark in the table itself,
+    with what was measured under the table; emulated throughput shows the
+    instructions per loop iteration; CSV and JSON carry both."""
+    data = craft("freertos", "qemu-mps2-an386", 25_000_000, [2, 2, 2],
+                 latency=[("lat.pool", {"acquire": [90, 70, 70]})],
+                 throughput={"tm.memory": [15625] * 3, "tm.sync": [31250] * 3},
+                 cfg={"stand_in.POOL": "queue of free block pointers"}, period_ms=100)
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, store_run(tmp_path / "r.sqlite", [(data, QEMU)]))
+    note = "† freertos/qemu-mps2-an386/default: POOL measured as queue of free block pointers"
+    md = markdown.render(view)
+    rows = {line.split("|")[1].strip(): line for line in md.splitlines() if line.startswith("| ")}
+    assert "15,625 †" in rows["tm.memory"] and "100/it" in rows["tm.memory"]
+    assert "†" not in rows["tm.sync"] and "50/it" in rows["tm.sync"]
+    assert "†" in rows["lat.pool"]
+    assert note in md
+    assert "15,625 †" in table.render(view)
+    records = list(csv.DictReader(io.StringIO(csv_report.render(view))))
+    memory = next(r for r in records if r["case_id"] == "tm.memory" and r["series"] == "total")
+    assert memory["stand_in"] == "POOL measured as queue of free block pointers"
+    assert float(memory["per_iteration"]) == 100.0
+    doc = json.loads(json_report.render(view))
+    sync = next(r for r in doc["results"] if r["case_id"] == "tm.sync" and r["series"])
+    assert (sync["stand_in"], sync["per_iteration"]) == ("", 50.0)

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from rtosmeter import stats
+from rtosmeter.errors import UserError
 from rtosmeter.model import (
     BuildInfo,
     BuildStatus,
@@ -221,9 +222,57 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False) -> RunView:
         infos.append(BuildInfo(b.port, b.target, b.profile, b.status, b.error, config, runner))
     footprints = [fp for ex in execs.values()
                   if (fp := _footprint(builds[ex.build_id], ex)) is not None]
+    runs_of = {row: execs[e] for row, e in exec_of.items()}
+    _mark_stand_ins(results, runs_of, stream_cfg)
+    _add_per_iteration(results, runs_of, units)
     add_floor_checks(list(results.values()))
     return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
                    _str_dict(run.host), infos, list(results.values()), footprints, errors)
+
+
+STAND_IN_PREFIX = "stand_in."
+
+
+def _case_needs() -> dict[str, tuple[str, ...]]:
+    """Each case's capabilities, from the catalog of this checkout (empty when
+    there is none: then no stand-in can be attributed)."""
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import project_root
+
+    try:
+        return {c.id: c.needs for c in load_catalog(project_root()).cases}
+    except UserError:
+        return {}
+
+
+def _mark_stand_ins(results: Mapping[int, CaseResult], runs_of: Mapping[int, ExecutionRow],
+                    cfg_of_build: Mapping[int, Mapping[str, str]]) -> None:
+    """Attach to each case what its port measured in place of a capability
+    the case needs (CFG stand_in.<CAP>, port.h)."""
+    needs = _case_needs()
+    for row, case in results.items():
+        cfg = cfg_of_build.get(runs_of[row].build_id, {})
+        case.stand_ins = {k[len(STAND_IN_PREFIX):]: v for k, v in cfg.items()
+                          if k.startswith(STAND_IN_PREFIX)
+                          and k[len(STAND_IN_PREFIX):] in needs.get(case.case_id, ())}
+
+
+def _add_per_iteration(results: Mapping[int, CaseResult], runs_of: Mapping[int, ExecutionRow],
+                       units: Mapping[int, Unit]) -> None:
+    """Throughput under deterministic emulation: the period in the unit (the
+    HELLO's tm_period_ms at the counter's rate) over the count."""
+    for row, case in results.items():
+        ex = runs_of[row]
+        unit = units[ex.id]
+        score = case.score
+        try:
+            period_ms = float(ex.hello.get("tm_period_ms", ""))
+            hz = float(ex.hello.get("hz", ""))
+        except ValueError:
+            continue
+        if score and unit.deterministic and unit.emulated and period_ms > 0 and hz > 0:
+            case.per_iteration = period_ms * hz / 1000.0 * unit.per_tick / score
+            case.per_iteration_unit = unit.label
 
 
 # ---- families and normalisation ---------------------------------------------

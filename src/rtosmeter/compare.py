@@ -300,9 +300,39 @@ def _comparable(a: RunView, b: RunView, common: int) -> None:
                         "Compare runs of the same systems (`rtosmeter history` lists them)")
 
 
+# The measurement method (the firmware's CFG `method`, bench/core/runner.c):
+# what code lies between the timestamps. Streams without it are method 1.
+METHODS = {
+    "1": "a generic signal/wait layer and a forwarding interrupt path between the timestamps",
+    "2": "typed inline kernel calls, the interrupt handler as the vector",
+}
+
+
+def method_of(config: dict[str, str]) -> str:
+    return config.get("method", "1")
+
+
+def _same_method(a: RunView, b: RunView) -> None:
+    """Figures of two measurement methods differ by rtosmeter's own code,
+    not by the kernel: comparing them would report the harness as a change."""
+    methods_b = {(x.port, x.target, x.profile): method_of(x.config) for x in b.builds}
+    for x in a.builds:
+        mb = methods_b.get((x.port, x.target, x.profile))
+        ma = method_of(x.config)
+        if mb is not None and ma != mb:
+            raise UserError(
+                f"run {a.run_id} measured {x.port}/{x.target}/{x.profile} with measurement "
+                f"method {ma} ({METHODS.get(ma, 'unknown')}) and run {b.run_id} with method "
+                f"{mb} ({METHODS.get(mb, 'unknown')}): their figures differ by rtosmeter's "
+                "own code, not by the kernel", "compare",
+                "Re-run the older campaign with this rtosmeter (`rtosmeter run`, same "
+                "--campaign/--port/--target) and compare the two new runs")
+
+
 def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float) -> Comparison:
     ra, rb = _results(a.view), _results(b.view)
     _comparable(a.view, b.view, len(ra.keys() & rb.keys()))
+    _same_method(a.view, b.view)
     result = Comparison(a.view.run_id, b.view.run_id, threshold, alpha, [],
                         notes=_config_notes(a.view, b.view))
     for key, ca in ra.items():

@@ -102,12 +102,27 @@ class CaseResult:
     counts: dict[str, list[int]] = field(default_factory=dict)  # name -> per period
     checks: list[Check] = field(default_factory=list)
     meta: dict[str, str] = field(default_factory=dict)
+    # What the port measured in place of a capability the case needs, by the
+    # capability's name (the stream's CFG stand_in.<CAP>): shown at the number.
+    stand_ins: dict[str, str] = field(default_factory=dict)
+    # Throughput under deterministic emulation: the period in the unit (e.g.
+    # instructions) divided by the count, so harness cost stays visible.
+    per_iteration: float | None = None
+    per_iteration_unit: str = ""
 
     @property
     def score(self) -> float | None:
         """Throughput: mean count per period of the `total` counter."""
         total = self.counts.get("total")
         return sum(total) / len(total) if total else None
+
+
+STAND_IN_MARK = "†"  # beside every figure that depends on a stand-in
+
+
+def stand_in_text(case: CaseResult) -> str:
+    """"POOL measured as <what>; ..." for a case with stand-ins, else ""."""
+    return "; ".join(f"{cap} measured as {what}" for cap, what in sorted(case.stand_ins.items()))
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from rtosmeter.analysis import (
 )
 from rtosmeter.model import (
     FAIL_MARK,
+    STAND_IN_MARK,
     BuildInfo,
     CaseResult,
     CaseStatus,
@@ -42,6 +43,7 @@ from rtosmeter.model import (
     Footprint,
     RunView,
     Unit,
+    stand_in_text,
 )
 
 SCHEMA_VERSION = 1
@@ -50,7 +52,8 @@ STAT_NAMES = [s.name for s in stats.STATISTICS]
 RESULT_FIELDS = (
     "run_id", "port", "target", "profile", "group", "case_id", "family", "status", "reason",
     "series", "what", "unit", "deterministic", *STAT_NAMES, "overhead",
-    "score", "percent_of_best", "multiple_of_slowest", "checks_failed",
+    "score", "percent_of_best", "multiple_of_slowest", "per_iteration", "checks_failed",
+    "stand_in",
 )
 
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
@@ -207,16 +210,33 @@ def period_text(build: BuildInfo | None) -> str:
     return "period unknown"
 
 
+def marked(text: str, case: CaseResult) -> str:
+    """A figure with the stand-in mark when it depends on one."""
+    return f"{text} {STAND_IN_MARK}" if case.stand_ins else text
+
+
+def stand_in_notes(cases: Iterable[CaseResult]) -> list[str]:
+    """One note per system and stand-in, for the table that shows the marks."""
+    notes = dict.fromkeys(f"{STAND_IN_MARK} {system(c)}: {cap} measured as {what}"
+                          for c in cases for cap, what in sorted(c.stand_ins.items()))
+    return list(notes)
+
+
+PER_ITERATION_SHORT = "/it"
+
+
 def _throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
     if case is None or case.score is None:
         return _empty(case)
     if case.status != CaseStatus.OK:  # the count stays visible; the failure is marked
         failed = [k.name for k in case.checks if not k.ok]
-        return Cell(fmt(case.score), "check failed: " + ", ".join(failed) if failed
-                    else case.status, "fail")
-    rel = (f"{norm.percent_of_best:.1f} % · {norm.multiple_of_slowest:.2f}x"
-           if norm is not None else "")
-    return Cell(fmt(case.score), rel)
+        return Cell(marked(fmt(case.score), case), "check failed: " + ", ".join(failed)
+                    if failed else case.status, "fail")
+    parts = ([f"{norm.percent_of_best:.1f} % · {norm.multiple_of_slowest:.2f}x"]
+             if norm is not None else [])
+    if case.per_iteration is not None:
+        parts.append(f"{fmt(case.per_iteration)}{PER_ITERATION_SHORT}")
+    return Cell(marked(fmt(case.score), case), " · ".join(parts))
 
 
 def throughput_section(view: RunView, target: str) -> Section | None:
@@ -230,14 +250,21 @@ def throughput_section(view: RunView, target: str) -> Section | None:
     periods = {k: period_text(_build_of(view, k)) for k in sys_.keys}
     same = len(set(periods.values())) == 1
     head = f"per period of {next(iter(periods.values()))}" if same else "per period"
+    per_it = next((c.per_iteration_unit for c in tm if c.per_iteration is not None), "")
     sec = Section(f"Throughput on {target}: mean count {head} (higher is better; small: % of "
-                  "the best · multiple of the slowest)", ["case", *sys_.headers], numeric=1)
+                  "the best · multiple of the slowest"
+                  + (f" · {per_it} per loop iteration" if per_it else "") + ")",
+                  ["case", *sys_.headers], numeric=1)
     for cid in sorted({c.case_id for c in tm}):
         sec.rows.append([cid, *(_throughput_cell(by.get((k, cid)), norm.get((k, cid)))
                                 for k in sys_.keys)])
     if not same:
         sec.notes.append("Periods: " + "; ".join(f"{sys_.labels[k]}: {p}"
                                                  for k, p in periods.items()))
+    sec.notes += stand_in_notes(tm)
+    if per_it:
+        sec.notes.append(f"{PER_ITERATION_SHORT}: the period in {per_it} divided by the "
+                         "count: what one loop iteration costs, kernel and benchmark together.")
     sec.notes.append("Only systems on the same target are compared; a failed case keeps its "
                      f"count, marked {FAIL_MARK}, and is left out of the normalisation.")
     return sec
@@ -344,7 +371,7 @@ def compact_series(case_id: str, names: list[str]) -> tuple[list[str], str]:
 
 
 def _latency_cell(case: CaseResult, d: Distribution) -> Cell:
-    return Cell(fmt(d.p50), f"p99 {fmt(d.p99)}", _flag(case))
+    return Cell(marked(fmt(d.p50), case), f"p99 {fmt(d.p99)}", _flag(case))
 
 
 def latency_sections(view: RunView, target: str, compact: bool) -> list[Section]:
@@ -377,6 +404,7 @@ def latency_sections(view: RunView, target: str, compact: bool) -> list[Section]
                               and d.unit.label == label), None) if case else None
                     row.append(_latency_cell(case, d) if case and d else _empty(case))
                 sec.rows.append(row)
+        sec.notes += stand_in_notes(measured)
         if any(d.unit.deterministic for c in measured for d in c.distributions):
             sec.notes.append(EMULATION_NOTE)
         out.append(sec)
@@ -633,7 +661,8 @@ def records(view: RunView) -> list[dict[str, Any]]:
         base.update(run_id=view.run_id, port=c.port, target=c.target, profile=c.profile,
                     group=c.group, case_id=c.case_id, family=family(c), status=c.status,
                     reason=c.reason, series="", what="", unit="",
-                    checks_failed=sum(1 for k in c.checks if not k.ok))
+                    checks_failed=sum(1 for k in c.checks if not k.ok),
+                    stand_in=stand_in_text(c))
         rows = []
         for d in c.distributions:
             r = dict(base)
@@ -654,7 +683,8 @@ def records(view: RunView) -> list[dict[str, Any]]:
             nm = norm.get((system(c), c.case_id))
             if name == "total" and nm is not None:
                 r.update(score=nm.score, percent_of_best=_num(nm.percent_of_best),
-                         multiple_of_slowest=_num(nm.multiple_of_slowest))
+                         multiple_of_slowest=_num(nm.multiple_of_slowest),
+                         per_iteration=_num(c.per_iteration))
             rows.append(r)
         out += rows or [base]
     return out

@@ -41,7 +41,15 @@ from rtosmeter.analysis import (
     measures_interrupts,
     not_run_here,
 )
-from rtosmeter.model import BuildInfo, CaseResult, CaseStatus, Distribution, Footprint, RunView
+from rtosmeter.model import (
+    BuildInfo,
+    CaseResult,
+    CaseStatus,
+    Distribution,
+    Footprint,
+    RunView,
+    stand_in_text,
+)
 from rtosmeter.reports import _common
 from rtosmeter.reports._common import Cell, Section, Value, fmt
 from rtosmeter.textsafe import chart_name, markdown_safe
@@ -278,6 +286,7 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
         if not gcols:
             continue
         rows: list[list[Value]] = []
+        group_results: list[CaseResult] = []
         pct_bars: list[charts.Bar] = []
         x_bars: list[charts.Bar] = []
         for cid in tp_ids:
@@ -297,8 +306,9 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                     # and out of the normalisation (as in the terminal table).
                     bad = [ch for ch in r.checks if not ch.ok]
                     why = "; ".join(f"{ch.name}: got {ch.got}, want {ch.want}" for ch in bad)
-                    cells.append(Cell(f"✗ {fmt(r.score)}", "check failed", "fail",
-                                      title=f"check failed: {why or r.reason}"))
+                    cells.append(Cell(f"✗ {_common.marked(fmt(r.score), r)}", "check failed",
+                                      "fail", title=f"check failed: {why or r.reason}"))
+                    group_results.append(r)
                     continue
                 if s is None:
                     cells.append(_status_cell(r))
@@ -308,7 +318,13 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                 if failed:
                     title += "; check failed: " + ", ".join(
                         f"{ch.name} got {ch.got} want {ch.want}" for ch in failed)
-                text = f"{fmt(s)}  ({100 * s / best:.1f} %, {s / slowest:.2f}x)"
+                per_it = (f", {fmt(r.per_iteration)}{_common.PER_ITERATION_SHORT}"
+                           if r.per_iteration is not None else "")
+                text = (f"{_common.marked(fmt(s), r)}  ({100 * s / best:.1f} %, "
+                        f"{s / slowest:.2f}x{per_it})")
+                if r.stand_ins:
+                    title += "; " + stand_in_text(r)
+                group_results.append(r)
                 cells.append(Cell(text, flag="fail" if failed else (
                     "best" if s == best and len(scores) > 1 else ""), title=title))
                 pct_of_best.setdefault(col.key, []).append(100 * s / best)
@@ -336,7 +352,13 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
                                           f"port (period timed by the {clock})", "{:.2f}x",
                                           reference=1.0)),
             ]
-        notes = []
+        notes = _common.stand_in_notes(group_results)
+        per_it_unit = next((r.per_iteration_unit for r in group_results
+                            if r.per_iteration is not None), "")
+        if per_it_unit:
+            notes.append(f"{_common.PER_ITERATION_SHORT}: the period in {per_it_unit} divided "
+                         "by the count: what one loop iteration costs, kernel and benchmark "
+                         "together.")
         if not same:
             notes.append("Measurement period: " + "; ".join(f"{label}: {text}"
                                                             for label, text in periods.items()))
@@ -402,7 +424,7 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
                 parts.append(r.group)
             if d is not None and len(r.distributions) > 1:
                 parts.insert(0, d.series)
-            return " · ".join(parts)
+            return _common.marked(" · ".join(parts), r)
 
         names = list(dict.fromkeys(d.series for r in results for d in r.distributions))
         layouts = _common.layouts(names)  # the calls alone stay in the chart
@@ -445,6 +467,7 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
                 if not ch.ok:
                     notes.append(f"{col_of[key_of(r)].label}: check {ch.name} failed "
                                  f"(got {ch.got}, want {ch.want}).")
+        notes += _common.stand_in_notes(results)
         _count_win(results, wins)
         matrices = [_matrix(results, unit, layouts, col_of) for unit in units] if layouts else []
         stats.title = caption.strip()
