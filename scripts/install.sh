@@ -50,4 +50,6 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q -e '.[dev]'
+# The QEMU plugin (exact instructions, estimated cycles) with the host gcc.
+make -s -C plugins/qemu
 echo "Ready: .venv/bin/rtosmeter run"

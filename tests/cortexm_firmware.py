@@ -24,7 +24,10 @@ def have_toolchain() -> bool:
                                          "qemu-system-arm"))
 
 
-def config_header(target: str, port: str, caps: int) -> str:
+def config_header(target: str, port: str, caps: int,
+                  extra: dict[str, str] | None = None) -> str:
+    """The hand-written rm_build_config.h; `extra` defines replace the
+    target's (e.g. RM_TS_PLUGIN and the plugin's RM_TS_UNIT)."""
     t = tomllib.loads((ROOT / "targets" / target / "target.toml").read_text())
     lines = [
         f'#define RM_PORT_NAME "{port}"',
@@ -37,11 +40,16 @@ def config_header(target: str, port: str, caps: int) -> str:
         *(f"#define {k} {v}" for k, v in PARAMS.items()),
         "#define RM_NO_WFI 1",
     ]
+    for name, value in (extra or {}).items():
+        lines = [ln for ln in lines if not ln.startswith(f"#define {name} ")]
+        lines.append(f"#define {name} {value}")
     return "\n".join(lines) + "\n"
 
 
 def build(out: Path, target: str, groups: list[str], cases: Path = TEST_CASES,
-          port: str = "baremetal", caps: int = 1 << 4, opt: str = "-O2") -> dict[str, Path]:
+          port: str = "baremetal", caps: int = 1 << 4, opt: str = "-O2",
+          extra: dict[str, str] | None = None,
+          source: Path | None = None) -> dict[str, Path]:
     """Configure and build; returns group -> ELF. Raises with the log on error."""
     bench = out / "bench"
     bench.mkdir(parents=True, exist_ok=True)
@@ -53,7 +61,7 @@ def build(out: Path, target: str, groups: list[str], cases: Path = TEST_CASES,
         (bench / "cases").symlink_to(cases)
     cfg = out / "cfg"
     cfg.mkdir(exist_ok=True)
-    (cfg / "rm_build_config.h").write_text(config_header(target, port, caps))
+    (cfg / "rm_build_config.h").write_text(config_header(target, port, caps, extra))
     build_dir = out / "build"
     configure = [
         "cmake", "-S", str(bench), "-B", str(build_dir), "-G", "Ninja",
@@ -62,6 +70,7 @@ def build(out: Path, target: str, groups: list[str], cases: Path = TEST_CASES,
         f"-DRM_PORT_DIR={ROOT / 'ports' / port}",
         f"-DRM_CONFIG_DIR={cfg}", f"-DRM_GROUPS={';'.join(groups)}",
         f"-DRM_OPT_FLAGS={opt}",
+        *([f"-DRM_SOURCE_DIR={source}", "-DRM_PROFILE=default"] if source else []),
     ]
     for cmd in (configure, ["cmake", "--build", str(build_dir), "-j2"]):
         res = subprocess.run(cmd, capture_output=True, text=True, check=False)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from test_build import broken_tree
 
+from rtosmeter import qemu_plugin
 from rtosmeter.catalog import load_catalog
+from rtosmeter.commands.report import load_view
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
@@ -114,3 +117,70 @@ def test_resume_skips_groups_already_stored(root: Path, tmp_path: Path) -> None:
         assert len(store.builds(run.id)) == 1  # resume rebuilt it: still one build row
     assert sorted(e.group for e in execs) == sorted(groups)  # each group exactly once
     assert execs[0].id == first[0].id and execs[0].group == first[0].group
+
+
+# ---- the unit of emulated runs (plugins/qemu, rtosmeter.qemu_plugin) --------
+
+def _units(root: Path, **sel: object) -> dict[str, str]:
+    defs = Definitions.load(root)
+    plan = make_plan(defs, load_catalog(root), defs.campaign(None),
+                     Selection(**sel))  # type: ignore[arg-type]
+    return {c.target: c.unit for c in plan.combos}
+
+
+def test_emulated_runs_count_instructions_unless_asked(root: Path) -> None:
+    if qemu_plugin.plugin_path() is None:
+        pytest.fail("the QEMU plugin is not built: run scripts/install.sh")
+    pair = {"ports": ("baremetal",), "targets": ("qemu-mps2-an386", "host")}
+    assert _units(root, **pair) == {"qemu-mps2-an386": "instructions", "host": ""}
+    assert _units(root, unit="cycles", **pair)["qemu-mps2-an386"] == "cycles"
+    assert _units(root, unit="ticks", **pair)["qemu-mps2-an386"] == ""
+    assert _units(root, icount=False, **pair)["qemu-mps2-an386"] == ""
+    with pytest.raises(UserError, match="no cycle table for CPU 'cortex-m7'"):
+        _units(root, ports=("baremetal",), targets=("qemu-mps2-an500",), unit="cycles")
+    with pytest.raises(UserError, match="20 flash wait states are out of range"):
+        _units(root, unit="cycles", ws=20, **pair)
+    defs = Definitions.load(root)
+    plan = make_plan(defs, load_catalog(root), defs.campaign(None),
+                     Selection(unit="cycles", ws=2, div=6, **pair))  # type: ignore[arg-type]
+    combo = next(c for c in plan.combos if c.target == "qemu-mps2-an386")
+    assert (combo.unit, combo.ws, combo.div) == ("cycles", 2, 6)
+
+
+@pytest.mark.skipif(shutil.which("qemu-system-arm") is None
+                    or shutil.which("arm-none-eabi-gcc") is None,
+                    reason="qemu-system-arm or arm-none-eabi-gcc not installed")
+def test_a_cycle_run_records_the_plugin_and_repeats_exactly(root: Path, tmp_path: Path) -> None:
+    streams = []
+    for out in (tmp_path / "a", tmp_path / "b"):
+        summary = run_campaign(RunOptions(out=out, ports=("baremetal",),
+                                          targets=("qemu-mps2-an385",), bench="lat.isr.*",
+                                          unit="cycles", quiet=True), root=root)
+        assert summary.failed == 0 and summary.builds_failed == 0
+        with Store.open(out / "rtosmeter.sqlite") as st:
+            (ex,) = st.executions(summary.run_id)
+            streams.append(st.stream(ex.id))
+            (build,) = st.builds(summary.run_id)
+        unit = f"cycles (estimated: {qemu_plugin.MODEL}, m3, ws=0)"
+        assert ex.hello["unit"] == unit and ex.hello["hz"] == "15625000"
+        assert ex.runner["unit"] == unit and build.config["unit"] == unit
+        assert ex.runner["plugin"] == "rmcycles" and ex.runner["mode"] == "cycles"
+        assert ex.runner["cpu"] == "m3" and ex.runner["ws"] == "0" and ex.runner["div"] == "12"
+        so = qemu_plugin.plugin_path()
+        assert so is not None and ex.runner["plugin_sha256"] == qemu_plugin.plugin_hash(so)
+        assert f"-plugin {so},mode=cycles,cpu=m3" in ex.runner["command"]
+        assert int(ex.runner["plugin_cycles"]) > int(ex.runner["plugin_instructions"]) > 0
+        assert build.config["build_dir"].endswith("default@cycles")
+    assert streams[0] == streams[1]
+    # The analysis labels the unit as the firmware declared it; µs only with
+    # a named clock, and then "estimated".
+    plain = {d.unit.label for c in load_view(tmp_path / "b", "latest").cases
+             for d in c.distributions}
+    assert plain == {unit}
+    timed = {(d.unit.label, d.p50) for c in load_view(tmp_path / "b", "latest", "25MHz").cases
+             for d in c.distributions if c.case_id == "lat.isr.entry"}
+    cycles = {d.p50 for c in load_view(tmp_path / "b", "latest").cases
+              for d in c.distributions if c.case_id == "lat.isr.entry"}
+    ((label, us),) = timed
+    assert label.startswith("µs (estimated at 25 MHz from cycles")
+    assert us == pytest.approx(next(iter(cycles)) / 25)

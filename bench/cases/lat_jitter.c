@@ -83,6 +83,10 @@ static void j_a(void *arg)
 static void run_jitter(const rm_case_t *c)
 {
     (void)c;
+    if (!rm_ts_is_clock()) { /* the deviation series is from an ideal in RM_TS_HZ */
+        rm_unsupported(RM_TS_NOT_A_CLOCK);
+        return;
+    }
     if (rm_tick_hz() == 0u) {
         rm_unsupported("port has no kernel tick rate");
         return;

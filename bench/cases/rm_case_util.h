@@ -114,6 +114,22 @@ static inline void rm_delete_obj(rm_obj_t *o)
  * the next one). To reach the boundary the runner spins on the tick count
  * before the case's threads have run (it is the most urgent thread), so the
  * runner wakes the same number of times as there are periods. */
+/* Whether the timestamp is a clock: false for a counter of estimated cycles
+ * (the QEMU plugin, --unit cycles, RM_TS_IS_TIME 0), whose rate varies with
+ * the code. Cases that derive expected times from RM_TS_HZ need a clock. */
+static inline bool rm_ts_is_clock(void)
+{
+#if defined(RM_TS_IS_TIME) && !RM_TS_IS_TIME
+    return false;
+#else
+    return true;
+#endif
+}
+
+#define RM_TS_NOT_A_CLOCK                                                                  \
+    "the timestamp counts estimated cycles, not time (--unit cycles): "                    \
+    "run it with --unit instructions"
+
 static inline void rm_tm_report_ex(volatile uint32_t *counters, unsigned n,
                                    uint32_t *final, volatile uint32_t *const *extra,
                                    unsigned n_extra, uint32_t *extra_final)

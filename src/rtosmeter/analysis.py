@@ -8,7 +8,11 @@ runner recorded with each execution says how to read it:
 - QEMU with -icount N:  `instructions (QEMU icount)`; one instruction is 2**N
   virtual ns, so a tick is (1e9 / hz) / 2**N instructions (deterministic);
 - QEMU without icount:  `timer ticks @<hz> (host-timed, noisy)`;
-- a DWT cycle counter:  `cycles (DWT)`.
+- a DWT cycle counter:  `cycles (DWT)`;
+- QEMU's rmcycles plugin (plugins/qemu): the firmware's own unit,
+  `instructions (QEMU, exact)` or `cycles (estimated: <model>, <cpu>, ws=<n>)`,
+  one count per tick (deterministic); with a clock (`--clock 80MHz`) these
+  become `µs (estimated at 80 MHz ...)`, never plain µs.
 
 The median of the stream's `calib.overhead` series (two back-to-back
 timestamp reads, cold sample excluded) is subtracted from every interval of
@@ -29,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from rtosmeter import stats
+from rtosmeter import qemu_plugin, stats
 from rtosmeter.errors import UserError
 from rtosmeter.model import (
     BuildInfo,
@@ -64,12 +68,18 @@ def _shift(value: Any) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any]) -> Unit:
+def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any],
+             clock_hz: int | None = None) -> Unit:
     """The unit of one stream's samples (see the module docstring)."""
     try:
         hz = float(hello.get("hz", "0"))
     except ValueError:
         hz = 0.0
+    if qemu_plugin.is_plugin_unit(hello.get("unit", "")):
+        if clock_hz:
+            label, per_count = qemu_plugin.estimated_time(hello["unit"], clock_hz)
+            return Unit(label, per_count, True, True)
+        return Unit(hello["unit"], 1.0, True, True)
     counter = f"{hello.get('ts', '')} {hello.get('unit', '')}".lower()
     kind = str(runner.get("runner", "")).lower()
     if hz <= 0:
@@ -161,14 +171,15 @@ def _footprint(b: Any, ex: ExecutionRow) -> Footprint | None:
         return None  # a footprint of another shape: extra information, not the run
 
 
-def load_run(store: Store, run_id: int, keep_samples: bool = False) -> RunView:
+def load_run(store: Store, run_id: int, keep_samples: bool = False,
+             clock_hz: int | None = None) -> RunView:
     """Everything reports need about one run, computed from its raw rows;
     with `keep_samples`, each distribution keeps its values (compare)."""
     run = store.run(run_id)
     builds = {b.id: b for b in store.builds(run_id)}
     execs = {e.id: e for e in store.executions(run_id)}
     overhead = overheads(store, run_id)
-    units = {e.id: unit_for(e.hello, e.runner) for e in execs.values()}
+    units = {e.id: unit_for(e.hello, e.runner, clock_hz) for e in execs.values()}
 
     # A combination that cannot run here is not an error: reports list it apart
     # (not_run_here()).

@@ -277,6 +277,9 @@ class Campaign:
     params: dict[str, dict[str, int]]
     file: Path
     extra: dict[str, Any] = field(default_factory=dict)
+    unit: str | None = None  # QEMU targets: instructions | cycles | ticks (None: the default)
+    cycle_ws: int | None = None  # the cycle model's flash wait states (unit cycles)
+    cycle_div: int | None = None  # the cycle model's SDIV/UDIV cycles (unit cycles)
 
 
 def _params_tables(t: TomlTable) -> dict[str, dict[str, int]]:
@@ -428,6 +431,11 @@ def load_campaign(path: Path) -> Campaign:
     description = t.text("description", "")
     default_profiles = t.strs("profiles", ("default",))
     default_bench = t.text("bench", "*")
+    unit = t.text("unit", "") or None
+    if unit is not None and unit not in ("instructions", "cycles", "ticks"):
+        raise UserError(f"unknown unit '{unit}'", str(path),
+                        "Valid units: instructions, cycles, ticks")
+    cycle_ws, cycle_div = t.num("cycle_ws", None), t.num("cycle_div", None)
     params = _params_tables(t)
     entries = []
     for et in t.tables("run"):
@@ -441,7 +449,8 @@ def load_campaign(path: Path) -> Campaign:
         raise UserError("no [[run]] entries", str(path),
                         "Add [[run]] with ports = [...] and targets = [...]")
     t.done()
-    return Campaign(name, description, tuple(entries), params, path)
+    return Campaign(name, description, tuple(entries), params, path, unit=unit,
+                    cycle_ws=cycle_ws, cycle_div=cycle_div)
 
 
 # ---- all definitions of a tree ---------------------------------------------

@@ -47,6 +47,7 @@ from rtosmeter.children import kill_all
 from rtosmeter.definitions import Campaign, Definitions, Params, Target, load_profile
 from rtosmeter.errors import ToolMissing, UserError
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
+from rtosmeter.qemu_plugin import PluginSpec, resolve_unit, spec_for
 from rtosmeter.runners import run_once, runner_class, unavailable
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.sources import SourceMissing, SourceTree, find_source
@@ -102,6 +103,9 @@ class Combo:
     optional: bool = False
     skip_status: str = ""  # "" | unsupported | skipped
     skip_reason: str = ""
+    unit: str = ""  # "" (the target's counter) | instructions | cycles (the QEMU plugin)
+    ws: int = 0  # cycles: flash wait states
+    div: int = 12  # cycles: SDIV/UDIV cycles
 
     @property
     def key(self) -> str:
@@ -141,6 +145,9 @@ class Selection:
     icount: bool = True
     sources: dict[str, Path] = field(default_factory=dict)
     profile_file: Path | None = None  # --profile FILE (its profile is in the definitions)
+    unit: str | None = None  # --unit (None: the campaign's, else the default)
+    ws: int | None = None  # --cycle-ws (None: the campaign's, else 0)
+    div: int | None = None  # --cycle-div (None: the campaign's, else 12)
 
 
 def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
@@ -194,6 +201,13 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
             if combo.key in seen:
                 continue
             seen.add(combo.key)
+            combo.ws = next(v for v in (sel.ws, campaign.cycle_ws, 0) if v is not None)
+            combo.div = next(v for v in (sel.div, campaign.cycle_div, 12) if v is not None)
+            combo.unit = resolve_unit(
+                sel.unit or campaign.unit, target.kind, target.cpu,
+                target.qemu.machine if target.qemu else "", sel.icount,
+                f"target {target.name} (--unit)" if sel.unit else str(campaign.file),
+                combo.ws, combo.div)
             if not port.supports(target):
                 combo.skip_status = "unsupported"
                 combo.skip_reason = (f"port {port.name} does not run on {target.name}, a "
@@ -272,6 +286,7 @@ class RunJob:
     build_id: int
     executable: Path
     target: Target
+    plugin: PluginSpec | None = None
 
 
 @dataclass
@@ -283,7 +298,7 @@ class JobResult:
 def _run_one(job: RunJob, icount: bool) -> JobResult:
     t = job.target
     try:
-        outcome = run_once(RunRequest(job.executable, t, icount))
+        outcome = run_once(RunRequest(job.executable, t, icount, plugin=job.plugin))
     except Exception as exc:  # a runner bug must not stop the campaign
         outcome = RunOutcome(b"", "error", None, f"runner failed: {exc!r}", 0.0,
                              {"runner": t.kind})
@@ -350,7 +365,15 @@ class Scheduler:
         source: SourceTree | None = find_source(
             port, {k: Path(v) for k, v in plan.sources.items()})
         return BuildSpec(port, self.defs.target(combo.target), self.defs.profile(combo.profile),
-                         Params(**combo.params), tuple(groups), source, self.out)
+                         Params(**combo.params), tuple(groups), source, self.out,
+                         self._plugin(combo))
+
+    def _plugin(self, combo: Combo) -> PluginSpec | None:
+        if not combo.unit:
+            return None
+        t = self.defs.target(combo.target)
+        return spec_for(combo.unit, t.cpu, t.qemu.machine if t.qemu else "",
+                        f"target {t.name}", combo.ws, combo.div)
 
     def _build(self, combo: Combo, plan: Plan, groups: list[str]) -> BuildResult | str:
         try:
@@ -376,9 +399,15 @@ class Scheduler:
         status, error = _execution_status(outcome, parsed)
         runner = dict(outcome.info)
         runner.setdefault("runner", job.target.kind)
-        runner["unit"] = job.target.counter.unit
-        runner["counter"] = job.target.counter.name
-        runner["hz"] = str(job.target.counter.hz)
+        if job.plugin is None:
+            runner["unit"] = job.target.counter.unit
+            runner["counter"] = job.target.counter.name
+            runner["hz"] = str(job.target.counter.hz)
+        else:  # the plugin's counter: unit and rate as the firmware's HELLO declares them
+            hello = parsed.header
+            runner["unit"] = job.plugin.unit
+            runner["counter"] = "rmcycles (QEMU plugin)"
+            runner["hz"] = str(hello.get("hz", "")) if hello else ""
         # A footprint is a firmware's flash/RAM: cross-compiled images only.
         footprint = _footprint(job.executable) if job.target.toolchain else {}
         self.store.add_execution(
@@ -477,7 +506,7 @@ class Scheduler:
         for group, reason in result.failed_groups.items():
             self.store.add_execution(run_id, build_id, group, status="error",
                                      error=f"build failed: {reason}")
-        return [RunJob(combo, g, build_id, exe, target)
+        return [RunJob(combo, g, build_id, exe, target, self._plugin(combo))
                 for g, exe in result.executables.items() if g in groups]
 
 

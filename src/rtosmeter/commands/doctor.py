@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from rtosmeter import config
+from rtosmeter import config, qemu_plugin
 from rtosmeter.definitions import Definitions
 from rtosmeter.sources import describe_source
 
@@ -69,6 +69,11 @@ def checks(defs: Definitions | None) -> list[Check]:
                          "links" if ok else "apt-get install libnewlib-arm-none-eabi", False))
     out.append(_program("qemu-system-arm", "qemu-system-arm", False))
     out.append(_program("dtc", "device-tree-compiler (the Zephyr port)", False))
+    so = qemu_plugin.plugin_path()
+    out.append(Check("QEMU plugin rmcycles", so is not None,
+                     f"{so} (exact instructions, estimated cycles)" if so is not None
+                     else "make -C plugins/qemu (or scripts/install.sh); without it QEMU "
+                          "runs count timer ticks", False))
     chromium = next((c for c in ("chromium", "chromium-browser", "google-chrome")
                      if shutil.which(c)), None)
     out.append(Check("chromium", chromium is not None,

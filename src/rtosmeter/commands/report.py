@@ -14,12 +14,15 @@ if TYPE_CHECKING:
     from rtosmeter.model import RunView
 
 
-def load_view(out: Path, ref: str) -> RunView:
-    """The analysed run `ref` (latest, latest~N or an id) of the store in `out`."""
+def load_view(out: Path, ref: str, clock: str | None = None) -> RunView:
+    """The analysed run `ref` (latest, latest~N or an id) of the store in `out`;
+    with `clock` (e.g. 80MHz), emulated counts also as estimated µs."""
     from rtosmeter import analysis  # numpy: not for --help
+    from rtosmeter.qemu_plugin import parse_clock
 
+    clock_hz = parse_clock(clock) if clock else None
     with open_store(out, must_exist=True) as store:
-        return analysis.load_run(store, resolve_run(store, ref))
+        return analysis.load_run(store, resolve_run(store, ref), clock_hz=clock_hz)
 
 
 def render_run(out: Path, ref: str, fmt: str) -> str:
@@ -41,9 +44,12 @@ def write_reports(out: Path, view: RunView) -> list[Path]:
 @out_option
 @click.option("--format", "fmt", type=click.Choice(reports.choices()), default="table",
               show_default=True, help="Output format; html is written to OUT/report-<run>.html.")
-def report(run: str, out: Path, fmt: str) -> None:
+@click.option("--clock", metavar="RATE",
+              help="Show the QEMU plugin's counts as estimated µs at this clock, e.g. 80MHz "
+                   "(always labelled estimated).")
+def report(run: str, out: Path, fmt: str, clock: str | None) -> None:
     """Render a stored run (latest, latest~N or a run id)."""
-    view = load_view(out, run)
+    view = load_view(out, run, clock)
     text = reports.render(view, fmt)
     if reports.get_format(fmt).SUFFIX == ".html":
         path = out / f"report-{view.run_id}.html"

@@ -43,6 +43,9 @@ class RunOptions:
     icount: bool = True
     resume: str | None = None
     quiet: bool | None = None  # None: progress only on a terminal (plain under NO_COLOR)
+    unit: str | None = None  # QEMU targets: instructions | cycles | ticks (None: default)
+    cycle_ws: int | None = None  # the cycle model's flash wait states
+    cycle_div: int | None = None  # the cycle model's SDIV/UDIV cycles
 
 
 def _out_folder(out: Path) -> Path:
@@ -99,7 +102,8 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
         campaign = defs.campaign(opts.campaign)
         profile, profile_file = _profile(defs, opts.profile)
         sel = Selection(opts.ports, opts.targets, opts.bench, profile, opts.jobs,
-                        opts.icount, opts.sources, profile_file)
+                        opts.icount, opts.sources, profile_file, opts.unit,
+                        opts.cycle_ws, opts.cycle_div)
         plan = make_plan(defs, catalog, campaign, sel)
         return execute(defs, catalog, store, out, plan, quiet=opts.quiet)
 
@@ -142,16 +146,33 @@ def resume_command(run_id: int, out: Path) -> str:
 @click.option("--no-icount", is_flag=True,
               help="Run QEMU without -icount (host-timed, noisy; labelled so).")
 @click.option("--resume", metavar="RUN_ID", help="Finish an interrupted run (skips stored groups).")
+@click.option("--unit", type=click.Choice(["instructions", "cycles", "ticks"]),
+              help="What emulated runs count (QEMU targets; plugins/qemu): exact "
+                   "instructions (the default when the plugin is built), estimated cycles "
+                   "(Cortex-M3/M4), or the target's timer ticks. Hosts and boards keep "
+                   "their own counter.")
+@click.option("--cycle-ws", type=int, metavar="N",
+              help="--unit cycles: flash wait states of the board to estimate (default 0).")
+@click.option("--cycle-div", type=int, metavar="N",
+              help="--unit cycles: cycles of SDIV/UDIV, 2..12 (default 12, the worst case).")
+@click.option("--clock", metavar="RATE",
+              help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
-        campaign: str | None, no_icount: bool, resume: str | None) -> None:
+        campaign: str | None, no_icount: bool, resume: str | None, unit: str | None,
+        cycle_ws: int | None, cycle_div: int | None, clock: str | None) -> None:
     """Build and run a campaign, store the results, print the table."""
+    if clock:
+        from rtosmeter.qemu_plugin import parse_clock
+
+        parse_clock(clock)  # a bad rate fails before the campaign, not after
     from rtosmeter import reports
     from rtosmeter.scheduler import RunInterrupted
     from rtosmeter.sources import parse_source_options
 
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
-                      parse_source_options(sources), jobs, profile, campaign, not no_icount, resume)
+                      parse_source_options(sources), jobs, profile, campaign, not no_icount, resume,
+                      unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div)
     try:
         with signals_interrupt():
             summary = run_campaign(opts)
@@ -162,7 +183,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                    f"stopped. Resume it with:\n  {resume_command(exc.run_id, opts.out)}",
                    err=True)
         raise click.exceptions.Exit(128 + exc.signum) from None
-    view = load_view(opts.out, str(summary.run_id))  # once, for every output below
+    view = load_view(opts.out, str(summary.run_id), clock)  # once, for every output below
     click.echo(reports.render(view, "table"))
     written = write_reports(opts.out, view)
     findings = findings_of(view)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import ClassVar, Protocol
 
 from rtosmeter.definitions import Target
+from rtosmeter.qemu_plugin import PluginSpec
 
 # What one execution may write before it is stopped: far above a real stream
 # (a full host group with 4,096 samples per series is ~300 kB), far below
@@ -33,6 +34,7 @@ class RunRequest:
     target: Target  # its kind picks the runner; limits and machine come from it
     icount: bool = True  # False: QEMU runs host-timed (noisy, labelled so)
     stream_cap: int = STREAM_CAP  # bytes of stream kept; more stops the execution
+    plugin: PluginSpec | None = None  # QEMU: count with the rmcycles plugin (plugins/qemu)
 
 
 @dataclass

@@ -29,11 +29,13 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
-from rtosmeter import children
+from rtosmeter import children, qemu_plugin
+from rtosmeter.errors import UserError
 from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
 
 QEMU = "qemu-system-arm"
@@ -70,7 +72,7 @@ def icount_shift(request: RunRequest) -> int | None:
 
 
 def qemu_command(request: RunRequest, console: Path, qemu: str = QEMU,
-                 qmp: Path | None = None) -> list[str]:
+                 qmp: Path | None = None, plugin: Sequence[str] = ()) -> list[str]:
     """The full QEMU command line for one run (recorded with the run)."""
     spec = request.target.qemu
     machine = spec.machine if spec else ""
@@ -82,7 +84,7 @@ def qemu_command(request: RunRequest, console: Path, qemu: str = QEMU,
         cmd += ["-icount", f"shift={shift},align=off,sleep=off"]
     if qmp is not None:
         cmd += ["-qmp", f"unix:{qmp},server=on,wait=off"]
-    cmd += [*(spec.extra_args if spec else ()), "-kernel", str(request.executable)]
+    cmd += [*(spec.extra_args if spec else ()), *plugin, "-kernel", str(request.executable)]
     return cmd
 
 
@@ -173,17 +175,31 @@ class QemuRunner:
             return RunOutcome(b"", "error", None,
                               f"Error: firmware {elf} does not exist. Build it with "
                               "rtosmeter run", 0.0, info)
+        plugin: list[str] = []
+        summary = qemu_plugin.summary_path(elf)
+        if request.plugin is not None:  # the counter: exact instructions or estimated cycles
+            try:
+                plugin, record = qemu_plugin.qemu_arguments(request.plugin, elf, summary)
+            except UserError as exc:
+                return RunOutcome(b"", "error", None, f"Error: {exc.message}", 0.0, info)
+            info.update(record)
+            summary.unlink(missing_ok=True)
         with tempfile.TemporaryDirectory(prefix="rtosmeter-qemu-") as tmp:
-            return self._run(request, elf, Path(tmp), info)
+            outcome = self._run(request, elf, Path(tmp), info, plugin)
+        if request.plugin is not None:
+            outcome.info.update(qemu_plugin.read_summary(summary))
+        return outcome
 
     def _run(self, request: RunRequest, elf: Path, tmp: Path,
-             info: dict[str, str]) -> RunOutcome:
+             info: dict[str, str], plugin: Sequence[str] = ()) -> RunOutcome:
         shift = icount_shift(request)
         console, log, qmp_path = tmp / "console", tmp / "qemu.log", tmp / "qmp.sock"
-        cmd = qemu_command(request, console, self.qemu, qmp_path if shift is not None else None)
+        cmd = qemu_command(request, console, self.qemu, qmp_path if shift is not None else None,
+                           plugin)
         # The recorded command leaves out the private QMP socket and names the
         # console file by its role (the temporary folder is gone afterwards).
-        info["command"] = shlex.join(qemu_command(request, Path("CONSOLE"), self.qemu))
+        info["command"] = shlex.join(qemu_command(request, Path("CONSOLE"), self.qemu,
+                                                  plugin=plugin))
         started = time.monotonic()
         console.touch()
         try:

@@ -32,6 +32,13 @@
 
 static rm_periodic_fn_t periodic_fn;
 
+#define TIMER_HZ 25000000u /* CMSDK timers: the 25 MHz peripheral clock */
+
+#if defined(RM_TS_PLUGIN) && RM_TS_PLUGIN
+/* Written by the rmcycles QEMU plugin at each `dbg #0` (rm_target_inline.h). */
+__attribute__((section(".rm_plugin_counter"), used)) volatile uint32_t rm_plugin_counter;
+#endif
+
 void rm_target_init(void)
 {
     UART_BAUDDIV = 16u; /* the smallest legal divisor; QEMU ignores the rate */
@@ -65,6 +72,13 @@ int rm_target_periodic_start(uint32_t period_ticks, rm_periodic_fn_t fn)
 {
     if (period_ticks < 2u || fn == NULL)
         return -1;
+#if defined(RM_TS_PLUGIN) && RM_TS_PLUGIN
+    /* The period is in timestamp units (RM_TS_HZ, the plugin counter's
+     * nominal rate); TIMER0 counts at 25 MHz. */
+    period_ticks = (uint32_t)((uint64_t)period_ticks * TIMER_HZ / (RM_TS_HZ));
+    if (period_ticks < 2u)
+        return -1;
+#endif
     periodic_fn = fn;
     TIMER_CTRL(TIMER0) = 0u;
     /* The counter runs RELOAD..0 and interrupts on reaching 0. */

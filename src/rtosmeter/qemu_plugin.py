@@ -1,0 +1,238 @@
+"""The rmcycles QEMU plugin (plugins/qemu/): where it is, what it counts, and
+what a run needs to use it and to record it.
+
+QEMU 7.2 has no cycle counter (DWT reads 0), and under `-icount shift=6` the
+25 MHz CMSDK timer ticks 1.6 times per instruction, so timer-tick results are
+fractions of a code path. The plugin counts instead, per executed
+instruction: `instructions` (exact) or `cycles` (an estimate from a Cortex-M3/
+M4 cycle table, model `MODEL`, documented in plugins/qemu/cycle_model.md).
+The firmware reads the count like CYCCNT (mps2 targets, RM_TS_PLUGIN: `dbg
+#0`, then a load of the NOLOAD word `rm_plugin_counter`), so the pipeline
+after the firmware is unchanged; only the unit's name differs.
+
+Units (what `--unit` chooses):
+  instructions  "instructions (QEMU, exact)", integers, deterministic
+  cycles        "cycles (estimated: rmcm-1, m4, ws=0)", integers, deterministic
+  ticks         the target's own counter (the CMSDK timer), as before
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from elftools.common.exceptions import ELFError
+from elftools.elf.elffile import ELFFile
+from elftools.elf.sections import SymbolTableSection
+
+from rtosmeter.errors import UserError
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+PLUGIN_DIR = ROOT / "plugins" / "qemu"
+PLUGIN_ENV = "RTOSMETER_QEMU_PLUGIN"  # another build of the plugin
+MODEL = "rmcm-1"  # the cycle table's version; plugins/qemu/rmcycles.c MODEL
+COUNTER_SYMBOL = "rm_plugin_counter"
+UNITS = ("instructions", "cycles", "ticks")
+# QEMU CPU models with a cycle table (the M0's ARMv6-M and the M7's dual
+# issue have none: instructions only there).
+CYCLE_CPUS = {"cortex-m3": "m3", "cortex-m4": "m4"}
+# Targets whose rm_ts() can read the plugin counter (RM_TS_PLUGIN).
+PLUGIN_MACHINES = ("mps2-an385", "mps2-an386", "mps2-an500")
+DEFAULT_DIV = 12  # SDIV/UDIV: the TRM's worst case (2-12, data dependent)
+MIN_DIV, MAX_DIV, MAX_WS = 2, 12, 15  # what the plugin accepts
+
+
+@dataclass(frozen=True)
+class PluginSpec:
+    """One way of running the plugin: its mode and the cycle model's inputs."""
+
+    mode: str  # instructions | cycles
+    cpu: str = ""  # m3 | m4 (cycles only)
+    ws: int = 0  # flash wait states (cycles only)
+    div: int = DEFAULT_DIV  # SDIV/UDIV cycles (cycles only)
+
+    @property
+    def unit(self) -> str:
+        """The unit's full name, as the firmware's HELLO declares it."""
+        if self.mode == "instructions":
+            return "instructions (QEMU, exact)"
+        return f"cycles (estimated: {MODEL}, {self.cpu}, ws={self.ws})"
+
+    def args(self, counter: int | None = None, out: Path | None = None) -> list[str]:
+        """The `-plugin so,arg,...` arguments, in order."""
+        args = [f"mode={self.mode}"]
+        if self.mode == "cycles":
+            args += [f"cpu={self.cpu}", f"ws={self.ws}", f"div={self.div}"]
+        if counter is not None:
+            args.append(f"counter=0x{counter:x}")
+        if out is not None:
+            args.append(f"out={out}")
+        return args
+
+    def record(self, so: Path) -> dict[str, str]:
+        """What a run stores about the plugin: enough to say two runs are comparable."""
+        rec = {"plugin": "rmcycles", "plugin_sha256": plugin_hash(so), "mode": self.mode,
+               "unit": self.unit}
+        if self.mode == "cycles":
+            rec.update(model=MODEL, cpu=self.cpu, ws=str(self.ws), div=str(self.div))
+        return rec
+
+
+def plugin_path() -> Path | None:
+    """The built plugin (scripts/install.sh runs `make -C plugins/qemu`), or None."""
+    env = os.environ.get(PLUGIN_ENV)
+    path = Path(env) if env else PLUGIN_DIR / "build" / "rmcycles.so"
+    return path if path.is_file() else None
+
+
+def plugin_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def counter_address(elf: Path) -> int | None:
+    """Where the firmware's rm_plugin_counter is (None: built without RM_TS_PLUGIN)."""
+    try:
+        with elf.open("rb") as f:
+            symtab = ELFFile(f).get_section_by_name(".symtab")
+            if not isinstance(symtab, SymbolTableSection):
+                return None
+            found = symtab.get_symbol_by_name(COUNTER_SYMBOL)
+            return int(found[0]["st_value"]) if found else None
+    except (OSError, ELFError):
+        return None
+
+
+def spec_for(unit: str, cpu: str, machine: str, where: str, ws: int = 0,
+             div: int = DEFAULT_DIV) -> PluginSpec | None:
+    """The plugin spec for `--unit` on one QEMU target (None: timer ticks).
+    Raises UserError naming what is valid where the unit cannot be had."""
+    if unit not in UNITS:
+        raise UserError(f"unknown unit '{unit}'", where, f"Valid units: {', '.join(UNITS)}")
+    if unit == "ticks":
+        return None
+    if machine not in PLUGIN_MACHINES:
+        raise UserError(f"unit '{unit}' needs the plugin counter, which machine '{machine}' "
+                        "cannot read", where,
+                        f"Machines that can: {', '.join(PLUGIN_MACHINES)}; or use --unit ticks")
+    if unit == "instructions":
+        return PluginSpec("instructions")
+    if cpu not in CYCLE_CPUS:
+        raise UserError(f"no cycle table for CPU '{cpu}'", where,
+                        f"Cycle estimates exist for {', '.join(CYCLE_CPUS)}; "
+                        "use --unit instructions there")
+    if not 0 <= ws <= MAX_WS:
+        raise UserError(f"{ws} flash wait states are out of range", where,
+                        f"Give 0 to {MAX_WS} (--cycle-ws, or cycle_ws in the campaign)")
+    if not MIN_DIV <= div <= MAX_DIV:
+        raise UserError(f"a divide of {div} cycles is out of range", where,
+                        f"Give {MIN_DIV} to {MAX_DIV} (--cycle-div, or cycle_div in the campaign)")
+    return PluginSpec("cycles", CYCLE_CPUS[cpu], ws, div)
+
+
+def instruction_hz(icount_shift: int) -> int:
+    """Instructions per second of virtual time under -icount shift=N."""
+    return 1_000_000_000 >> icount_shift
+
+
+def _c_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def build_defines(spec: PluginSpec, icount_shift: int) -> dict[str, str]:
+    """rm_build_config.h entries (name -> C text) that switch rm_ts() to the
+    plugin counter. RM_TS_HZ is the counter's rate in virtual time: exact for
+    instructions; for cycles, whose rate varies with the code, a nominal one
+    (one per instruction), so RM_TS_IS_TIME 0 tells the cases that need a
+    clock (expected times from RM_TS_HZ) that this counter is not one."""
+    defines = {
+        "RM_TS_PLUGIN": "1",
+        "RM_TS_NAME": _c_string("rmcycles (QEMU plugin)"),
+        "RM_TS_UNIT": _c_string(spec.unit),
+        "RM_TS_HZ": f"{instruction_hz(icount_shift)}u",
+    }
+    if spec.mode == "cycles":
+        defines["RM_TS_IS_TIME"] = "0"
+    return defines
+
+
+def resolve_unit(requested: str | None, kind: str, cpu: str, machine: str, icount: bool,
+                 where: str, ws: int = 0, div: int = DEFAULT_DIV) -> str:
+    """The unit one (port, target) combination measures in: "" (the target's
+    own counter: host clock, DWT, or QEMU timer ticks), "instructions" or
+    "cycles". Without a request, QEMU targets that can read the plugin count
+    exact instructions when the plugin is built and -icount is on."""
+    if kind != "qemu":
+        return ""
+    if requested is None:
+        usable = machine in PLUGIN_MACHINES and icount and plugin_path() is not None
+        return "instructions" if usable else ""
+    spec = spec_for(requested, cpu, machine, where, ws, div)
+    if spec is not None and plugin_path() is None:
+        raise UserError(f"unit '{requested}' needs the rmcycles QEMU plugin, which is not "
+                        f"built ({PLUGIN_DIR / 'build' / 'rmcycles.so'})", where,
+                        "Run scripts/install.sh (or make -C plugins/qemu)")
+    return "" if spec is None else spec.mode
+
+
+def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path) -> tuple[list[str], dict[str, str]]:
+    """The QEMU arguments that load the plugin for one firmware, and what the
+    run records about it (hash, mode, parameters, the counter's address).
+    The entry point for the QEMU runner."""
+    so = plugin_path()
+    if so is None:
+        raise UserError("the rmcycles QEMU plugin is not built", str(PLUGIN_DIR),
+                        "Run scripts/install.sh (or make -C plugins/qemu)")
+    counter = counter_address(elf)
+    if counter is None:
+        raise UserError(f"no {COUNTER_SYMBOL} in the firmware (built without RM_TS_PLUGIN)",
+                        str(elf), "Rebuild it with the plugin unit")
+    record = spec.record(so) | {"plugin_counter": f"0x{counter:x}"}
+    return ["-plugin", ",".join([str(so), *spec.args(counter, summary)])], record
+
+
+def summary_path(elf: Path) -> Path:
+    """Where the plugin writes its totals for one firmware (out=): next to it,
+    so the recorded QEMU command is the same from run to run."""
+    return elf.parent / f"{elf.stem}.plugin.json"
+
+
+def read_summary(summary: Path) -> dict[str, str]:
+    """The plugin's totals at exit (out=), as strings for the run record."""
+    try:
+        data = json.loads(summary.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    keys = ("instructions", "cycles", "exception_entries", "exception_returns", "tail_chains")
+    return {f"plugin_{k}": str(data[k]) for k in keys if k in data}
+
+
+_CLOCK = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(hz|khz|mhz|ghz)?\s*$", re.IGNORECASE)
+_CLOCK_SCALE = {"hz": 1, "khz": 1_000, "mhz": 1_000_000, "ghz": 1_000_000_000}
+
+
+def parse_clock(text: str, where: str = "--clock") -> int:
+    """`80MHz`, `64 MHz`, `120000000` -> Hz."""
+    m = _CLOCK.match(text)
+    if m is None or float(m.group(1)) <= 0:
+        raise UserError(f"'{text}' is not a clock rate", where,
+                        "Give a rate such as 80MHz, 64MHz or 120000000")
+    return round(float(m.group(1)) * _CLOCK_SCALE[(m.group(2) or "hz").lower()])
+
+
+def is_plugin_unit(label: str) -> bool:
+    """A unit the plugin counts (the firmware's HELLO unit): integers, exact
+    for instructions, deterministic estimates for cycles."""
+    return label.startswith(("instructions (QEMU, exact)", "cycles (estimated"))
+
+
+def estimated_time(label: str, clock_hz: int) -> tuple[str, float]:
+    """Plugin counts as time at a named clock: (unit label, µs per count).
+    Always "estimated": cycles are a model's, and instructions assume one
+    cycle each."""
+    mhz = clock_hz / 1e6
+    basis = "cycles" if label.startswith("cycles") else "1 cycle per instruction"
+    return f"µs (estimated at {mhz:g} MHz from {basis}; {label})", 1.0 / mhz
