@@ -42,6 +42,7 @@ UNITS = ("instructions", "cycles", "ticks")
 CYCLE_CPUS = {"cortex-m3": "m3", "cortex-m4": "m4"}
 # Targets whose rm_ts() can read the plugin counter (RM_TS_PLUGIN).
 PLUGIN_MACHINES = ("mps2-an385", "mps2-an386", "mps2-an500")
+CODE_BLOCK = 0x400000  # MPS2: the 4 MiB ZBT SSRAM1 at 0 that holds the code
 DEFAULT_DIV = 12  # SDIV/UDIV: the TRM's worst case (2-12, data dependent)
 MIN_DIV, MAX_DIV, MAX_WS = 2, 12, 15  # what the plugin accepts
 
@@ -160,7 +161,7 @@ def build_defines(spec: PluginSpec, icount_shift: int) -> dict[str, str]:
 
 
 def resolve_unit(requested: str | None, kind: str, cpu: str, machine: str, icount: bool,
-                 where: str, ws: int = 0, div: int = DEFAULT_DIV) -> str:
+                 where: str, ws: int = 0, div: int = DEFAULT_DIV, own_link: bool = False) -> str:
     """The unit one (port, target) combination measures in: "" (the target's
     own counter: host clock, DWT, or QEMU timer ticks), "instructions" or
     "cycles". Without a request, QEMU targets that can read the plugin count
@@ -168,8 +169,13 @@ def resolve_unit(requested: str | None, kind: str, cpu: str, machine: str, icoun
     if kind != "qemu":
         return ""
     if requested is None:
-        usable = machine in PLUGIN_MACHINES and icount and plugin_path() is not None
+        usable = (machine in PLUGIN_MACHINES and icount and not own_link
+                  and plugin_path() is not None)
         return "instructions" if usable else ""
+    if own_link and requested != "ticks":
+        raise UserError(f"unit '{requested}' needs the plugin counter word in the code's RAM "
+                        "block (targets/common/mps2/mps2.ld places it), and this port links "
+                        "with its own linker script", where, "Use --unit ticks for this port")
     spec = spec_for(requested, cpu, machine, where, ws, div)
     if spec is not None and plugin_path() is None:
         raise UserError(f"unit '{requested}' needs the rmcycles QEMU plugin, which is not "
@@ -190,6 +196,10 @@ def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path) -> tuple[list[str
     if counter is None:
         raise UserError(f"no {COUNTER_SYMBOL} in the firmware (built without RM_TS_PLUGIN)",
                         str(elf), "Rebuild it with the plugin unit")
+    if not counter < CODE_BLOCK:  # the plugin writes it through the code's host address
+        raise UserError(f"{COUNTER_SYMBOL} at 0x{counter:x} is outside the code's RAM block "
+                        f"(below 0x{CODE_BLOCK:x})", str(elf),
+                        "Place .rm_plugin_counter as targets/common/mps2/mps2.ld does")
     record = spec.record(so) | {"plugin_counter": f"0x{counter:x}"}
     return ["-plugin", ",".join([str(so), *spec.args(counter, summary)])], record
 

@@ -207,7 +207,7 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
                 sel.unit or campaign.unit, target.kind, target.cpu,
                 target.qemu.machine if target.qemu else "", sel.icount,
                 f"target {target.name} (--unit)" if sel.unit else str(campaign.file),
-                combo.ws, combo.div)
+                combo.ws, combo.div, own_link=bool(port.cmake_project))
             if not port.supports(target):
                 combo.skip_status = "unsupported"
                 combo.skip_reason = (f"port {port.name} does not run on {target.name}, a "
