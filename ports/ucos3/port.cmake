@@ -12,8 +12,8 @@
 # this order:
 #   $RTOSMETER_UC_CPU / $RTOSMETER_UC_LIB (environment, at configure time);
 #   uC-CPU/ and uC-LIB/ inside the uC-OS3 tree;
-#   uC-CPU/ and uC-LIB/ (or uc-cpu/, uc-lib/) beside it: Micrium's own
-#   layout (Micrium/Software/{uCOS-III,uC-CPU,uC-LIB}) and a folder of clones.
+#   uC-CPU/ and uC-LIB/ (or uc-cpu/, uc-lib/) beside it: the vendor's own
+#   layout (<vendor>/Software/{uCOS-III,uC-CPU,uC-LIB}) and a folder of clones.
 
 if(NOT RM_SOURCE_DIR OR NOT EXISTS "${RM_SOURCE_DIR}/Source/os.h"
    OR NOT EXISTS "${RM_SOURCE_DIR}/Source/os_q.c")
