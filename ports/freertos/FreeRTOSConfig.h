@@ -15,6 +15,9 @@
  * every port), the priority range, the heap and the task set (no timer task),
  * so they differ only in checks and scheduling policy.
  * RM_FREERTOS_POSIX=1 marks the host build (FreeRTOS's GCC_POSIX port).
+ * RM_FREERTOS_VERSION (port.cmake, from the tree's task.h: V9.0.0 = 90000)
+ * picks the spelling each kernel version understands; the configuration is
+ * the same for all.
  */
 #ifndef FREERTOS_CONFIG_H
 #define FREERTOS_CONFIG_H
@@ -25,8 +28,15 @@
 #ifndef RM_FREERTOS_POSIX
 #define RM_FREERTOS_POSIX 0
 #endif
+#ifndef RM_FREERTOS_VERSION
+#define RM_FREERTOS_VERSION 110100
+#endif
 
 /* ---- clocks and tick ------------------------------------------------- */
+/* The kernel's own files see the target's clock too (RM_CPU_HZ). */
+#if __has_include("rm_build_config.h")
+#include "rm_build_config.h"
+#endif
 /* MPS2 machines (AN385/AN386/AN500) clock the core and SysTick at 25 MHz;
  * a target with another clock passes RM_CPU_HZ. */
 #ifndef RM_CPU_HZ
@@ -34,7 +44,11 @@
 #endif
 #define configCPU_CLOCK_HZ RM_CPU_HZ
 #define configTICK_RATE_HZ 1000
+#if RM_FREERTOS_VERSION >= 100600
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
+#else
+#define configUSE_16_BIT_TICKS 0 /* 32-bit ticks, as spelt before V10.6.0 */
+#endif
 
 /* ---- scheduling ------------------------------------------------------ */
 /* RM_PRIO_MIN..RM_PRIO_RUNNER (1..31) map one to one onto FreeRTOS
@@ -52,7 +66,7 @@
 #define configUSE_TIME_SLICING 0
 /* The Cortex-M ports find the top ready priority with CLZ (FreeRTOS's own
  * Cortex-M demos do the same); the POSIX port has only the generic search. */
-#if RM_FREERTOS_POSIX
+#if RM_FREERTOS_POSIX || defined(RM_FREERTOS_NO_CLZ)
 #define configUSE_PORT_OPTIMISED_TASK_SELECTION 0
 #else
 #define configUSE_PORT_OPTIMISED_TASK_SELECTION 1
@@ -60,14 +74,25 @@
 #endif
 
 /* ---- tasks and memory ------------------------------------------------ */
+#if defined(__ARM_ARCH_6M__)
+/* The Cortex-M0 target (micro:bit) has 16 KiB of RAM in all: small stacks
+ * (the runner, which writes the records, a larger one) and a small heap. */
+#define configMINIMAL_STACK_SIZE 64
+#define RM_FREERTOS_STACK_WORDS 80 /* every other rtosmeter thread */
+#define RM_FREERTOS_RUNNER_STACK_WORDS 256
+#else
 #define configMINIMAL_STACK_SIZE 256
 #define RM_FREERTOS_STACK_WORDS 1024 /* every rtosmeter thread */
+#define RM_FREERTOS_RUNNER_STACK_WORDS 1024
+#endif
 #define configMAX_TASK_NAME_LEN 16
 #define configSTACK_DEPTH_TYPE uint32_t
 #define configSUPPORT_STATIC_ALLOCATION 0
 #define configSUPPORT_DYNAMIC_ALLOCATION 1
 #if RM_FREERTOS_POSIX
 #define configTOTAL_HEAP_SIZE (1024u * 1024u)
+#elif defined(__ARM_ARCH_6M__)
+#define configTOTAL_HEAP_SIZE (6u * 1024u)
 #else
 #define configTOTAL_HEAP_SIZE (256u * 1024u)
 #endif
@@ -93,7 +118,8 @@
 #define configUSE_EVENT_GROUPS 1
 #define configUSE_STREAM_BUFFERS 1
 #define configUSE_TASK_NOTIFICATIONS 1
-/* Index 0: NOTIFY (counting give/take); index 1: THREAD_FLAGS (bits). */
+/* Index 0: NOTIFY (counting give/take); index 1: THREAD_FLAGS (bits).
+ * Before V10.4.0 a task has one notification (index 0 only). */
 #define configTASK_NOTIFICATION_ARRAY_ENTRIES 2
 /* No timer task: one task set for both profiles. Consequence: event groups
  * cannot be set from an interrupt (xEventGroupSetBitsFromISR defers to the
@@ -123,6 +149,7 @@ void rm_freertos_assert_failed(const char *file, int line);
 #endif
 
 /* ---- interrupt priorities (Cortex-M) ------------------------------------ */
+#define configENABLE_MPU 0 /* asked for by V11's ARMv6-M port */
 /* Written for 3 implemented priority bits (MPS2 silicon; QEMU implements 8,
  * which accepts the same values). Every interrupt that calls a FromISR
  * function must be maskable by the kernel's critical sections (BASEPRI =
@@ -148,7 +175,11 @@ void rm_freertos_assert_failed(const char *file, int line);
 #define INCLUDE_uxTaskPriorityGet 1
 #define INCLUDE_vTaskDelete 1
 #define INCLUDE_vTaskSuspend 1
+#if RM_FREERTOS_VERSION >= 100402
 #define INCLUDE_xTaskDelayUntil 1 /* not also INCLUDE_vTaskDelayUntil (V11) */
+#else
+#define INCLUDE_vTaskDelayUntil 1 /* xTaskDelayUntil came with V10.4.2 */
+#endif
 #define INCLUDE_vTaskDelay 1
 #define INCLUDE_xTaskGetSchedulerState 1
 #define INCLUDE_xTaskGetCurrentTaskHandle 1

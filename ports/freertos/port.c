@@ -1,11 +1,12 @@
 /* FreeRTOS port of the rtosmeter porting layer (bench/include/rtosmeter/port.h):
- * each call is one native FreeRTOS call, on Cortex-M (GCC_ARM_CM3/CM4F) and on
+ * each call is one native FreeRTOS call, on Cortex-M (GCC_ARM_CM0/CM3/CM4F) and on
  * the host (GCC_POSIX, FreeRTOS tasks as pthreads driven by signals).
  *
  * Design decisions
  * - Priorities: RM_PRIO n (1..30, runner 31) is FreeRTOS priority n;
  *   configMAX_PRIORITIES = 32, the idle task alone at 0. No timer task.
- * - Threads: xTaskCreate (heap_4) with RM_FREERTOS_STACK_WORDS of stack. A
+ * - Threads: xTaskCreate (heap_4) with RM_FREERTOS_STACK_WORDS of stack (the
+ *   runner RM_FREERTOS_RUNNER_STACK_WORDS; both small on the Cortex-M0). A
  *   small port record (entry, argument, handle) from a static free list lets
  *   an entry function return (the trampoline then calls vTaskDelete(NULL))
  *   and rm_thread_self() read the record from thread-local storage slot 0.
@@ -51,7 +52,11 @@
 #define RM_FREERTOS_OPT_FLAGS ""
 #endif
 
+#if defined(__ARM_ARCH_6M__)
+#define RM_MAX_THREADS 24u /* 16 KiB of RAM: as many as the heap can hold */
+#else
 #define RM_MAX_THREADS 64u
+#endif
 
 /* ---- threads (struct rm_thread: rm_port_inline.h) -------------------- */
 static struct rm_thread thread_slots[RM_MAX_THREADS];
@@ -109,7 +114,9 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry,
     bool suspended = (flags & RM_THREAD_SUSPENDED) != 0u;
     if (suspended)
         vTaskSuspendAll();
-    BaseType_t ok = xTaskCreate(thread_trampoline, name, RM_FREERTOS_STACK_WORDS,
+    uint32_t words = entry == rm_runner_main ? RM_FREERTOS_RUNNER_STACK_WORDS
+                                             : RM_FREERTOS_STACK_WORDS;
+    BaseType_t ok = xTaskCreate(thread_trampoline, name, (configSTACK_DEPTH_TYPE)words,
                                 t, (UBaseType_t)prio, &t->task);
     if (ok == pdPASS && suspended)
         vTaskSuspend(t->task);
@@ -141,7 +148,11 @@ int rm_thread_sleep(uint32_t ticks)
 int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
 {
     TickType_t w = (TickType_t)*wake;
+#if INCLUDE_xTaskDelayUntil
     (void)xTaskDelayUntil(&w, (TickType_t)period);
+#else
+    vTaskDelayUntil(&w, (TickType_t)period);
+#endif
     *wake = (uint32_t)w;
     return RM_OK;
 }
@@ -202,12 +213,25 @@ int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner,
     case RM_OBJ_LIFO:
         h = o->h.queue = xQueueCreate(RM_QUEUE_DEPTH, RM_MSG_SIZE);
         break;
+#if RM_FR_HAS_STREAM
     case RM_OBJ_STREAM:
         h = o->h.stream = xStreamBufferCreate(RM_QUEUE_DEPTH * RM_MSG_SIZE, RM_MSG_SIZE);
         break;
     case RM_OBJ_MSGBUF:
         h = o->h.msgbuf = xMessageBufferCreate(RM_MSGBUF_BYTES);
         break;
+#endif
+#if !RM_FR_HAS_INDEXED_NOTIFY
+    case RM_OBJ_NOTIFY: /* the task's one notification */
+        if (owner == NULL || owner->task == NULL)
+            break;
+        h = o->h.owner = owner->task;
+        (void)xTaskNotify(o->h.owner, 0u, eSetValueWithOverwrite);
+        (void)xTaskNotifyStateClear(o->h.owner);
+        for (uint32_t i = 0; i < initial; i++)
+            (void)xTaskNotifyGive(o->h.owner);
+        break;
+#else
     case RM_OBJ_NOTIFY:
     case RM_OBJ_THREAD_FLAGS:
         if (owner == NULL || owner->task == NULL)
@@ -223,6 +247,7 @@ int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner,
                                          kind == RM_OBJ_NOTIFY ? eIncrement : eSetBits);
         }
         break;
+#endif
     default:
         vPortFree(o);
         return RM_ENOTSUP;
@@ -249,12 +274,14 @@ int rm_obj_delete(rm_obj_t o)
     case RM_OBJ_LIFO:
         vQueueDelete(o->h.queue);
         break;
+#if RM_FR_HAS_STREAM
     case RM_OBJ_STREAM:
         vStreamBufferDelete(o->h.stream);
         break;
     case RM_OBJ_MSGBUF:
         vMessageBufferDelete(o->h.msgbuf);
         break;
+#endif
     default: /* NOTIFY, THREAD_FLAGS: state lives in the task */
         break;
     }
@@ -361,6 +388,36 @@ void rm_port_sched_unlock(void)
     (void)xTaskResumeAll();
 }
 
+/* ---- what this kernel version offers ----------------------------------- */
+/* port.toml declares what the newest kernel has; an older tree lacks some
+ * (rm_port_inline.h: RM_FR_HAS_*), and the cases that need it are reported
+ * unsupported with the version named. */
+uint32_t rm_port_caps(void)
+{
+    uint32_t caps = (uint32_t)(RM_PORT_CAPS);
+#if !RM_FR_HAS_STREAM
+    caps &= ~(RM_CAP_STREAM | RM_CAP_MSGBUF);
+#endif
+#if !RM_FR_HAS_INDEXED_NOTIFY
+    caps &= ~RM_CAP_THREAD_FLAGS;
+#endif
+    return caps;
+}
+
+const char *rm_port_caps_note(void)
+{
+#if !RM_FR_HAS_STREAM
+    return "FreeRTOS " tskKERNEL_VERSION_NUMBER " has no stream or message buffers (V10.0.0) "
+           "and one task notification per task (indexed notifications, V10.4.0; THREAD_FLAGS "
+           "needs a second one beside NOTIFY's)";
+#elif !RM_FR_HAS_INDEXED_NOTIFY
+    return "FreeRTOS " tskKERNEL_VERSION_NUMBER " has one task notification per task (indexed "
+           "notifications came with V10.4.0; THREAD_FLAGS needs a second one beside NOTIFY's)";
+#else
+    return NULL;
+#endif
+}
+
 #define RM_STR_(x) #x
 #define RM_STR(x) RM_STR_(x)
 
@@ -377,21 +434,35 @@ void rm_port_describe(void)
     rm_emit_cfg("priority_map", "RM_PRIO n = FreeRTOS priority n (1..31), idle 0");
     rm_emit_cfg("assertions", configASSERT_DEFINED ? "on (configASSERT)" : "off");
     rm_emit_cfg_u32("stack_overflow_check", configCHECK_FOR_STACK_OVERFLOW);
+#if RM_FR_VERSION >= 110000 /* configCHECK_HANDLER_INSTALLATION: V11.0.0 */
     rm_emit_cfg("handler_installation_check", configCHECK_HANDLER_INSTALLATION ? "on" : "off");
+#else
+    rm_emit_cfg("handler_installation_check", "off (not in this kernel version)");
+#endif
     rm_emit_cfg("tracing", configUSE_TRACE_FACILITY ? "on" : "off");
     rm_emit_cfg("run_time_stats", configGENERATE_RUN_TIME_STATS ? "on" : "off");
     rm_emit_cfg("heap", "heap_4");
     rm_emit_cfg_u32("heap_bytes", configTOTAL_HEAP_SIZE);
+#if RM_FR_VERSION >= 100500 /* configHEAP_CLEAR_MEMORY_ON_FREE came with V10.5.0 */
     rm_emit_cfg("heap_clear_on_free", configHEAP_CLEAR_MEMORY_ON_FREE ? "on" : "off");
+#else
+    rm_emit_cfg("heap_clear_on_free", "off (not in this kernel version)");
+#endif
     rm_emit_cfg_u32("thread_stack_bytes",
                     (uint32_t)(RM_FREERTOS_STACK_WORDS * sizeof(StackType_t)));
+    rm_emit_cfg_u32("runner_stack_bytes",
+                    (uint32_t)(RM_FREERTOS_RUNNER_STACK_WORDS * sizeof(StackType_t)));
     rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI, no tickless idle, no idle hook)");
     rm_emit_cfg("timer_task", configUSE_TIMERS ? "on" : "off");
     rm_emit_cfg("stand_in.POOL", "queue of free block pointers (xQueueReceive/xQueueSend): "
                                  "FreeRTOS has no block pool");
     rm_emit_cfg("lifo", "queue written with xQueueSendToFront");
+#if RM_FR_HAS_INDEXED_NOTIFY
     rm_emit_cfg("notify", "task notification index 0, xTaskNotifyGive/ulTaskNotifyTake");
     rm_emit_cfg("thread_flags", "task notification index 1, eSetBits/xTaskNotifyWait");
+#else
+    rm_emit_cfg("notify", "the task's one notification, xTaskNotifyGive/ulTaskNotifyTake");
+#endif
 #if !RM_FREERTOS_POSIX
     rm_emit_cfg_u32("max_syscall_irq_prio", configMAX_SYSCALL_INTERRUPT_PRIORITY);
 #endif

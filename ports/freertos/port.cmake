@@ -1,5 +1,8 @@
 # FreeRTOS port: builds FreeRTOS-Kernel with its own CMake (the freertos_kernel
-# target, heap_4) from the tree in RM_SOURCE_DIR, and defines rm_port.
+# target, heap_4) from the tree in RM_SOURCE_DIR, or, for trees older than
+# V10.5.0 (no CMakeLists.txt: V9, V10.4), from its sources directly
+# (kernel_sources.cmake); and defines rm_port. The kernel version read from
+# include/task.h reaches the C code as RM_FREERTOS_VERSION (e.g. 100406).
 #
 # Variables read:
 #   RM_SOURCE_DIR      FreeRTOS-Kernel tree (--source freertos=PATH or
@@ -60,24 +63,66 @@ if(_rm_fr_port STREQUAL "GCC_POSIX")
 endif()
 message(STATUS "rtosmeter FreeRTOS: port ${_rm_fr_port}, profile ${RM_PROFILE}")
 
-# ---- the kernel, through its own CMake ------------------------------------
+# ---- the kernel version: the port's build and its capabilities follow it ----
+file(STRINGS "${RM_SOURCE_DIR}/include/task.h" _rm_ver_lines
+     REGEX "^#define[ \t]+tskKERNEL_VERSION_(MAJOR|MINOR|BUILD)[ \t]+[0-9]+")
+foreach(_rm_part MAJOR MINOR BUILD)
+    string(REGEX MATCH "tskKERNEL_VERSION_${_rm_part}[ \t]+([0-9]+)" _rm_m "${_rm_ver_lines}")
+    if(NOT _rm_m)
+        message(FATAL_ERROR "Error: no tskKERNEL_VERSION_${_rm_part} in "
+            "${RM_SOURCE_DIR}/include/task.h (ports/freertos/port.cmake): is this a "
+            "FreeRTOS-Kernel tree?")
+    endif()
+    set(_rm_ver_${_rm_part} ${CMAKE_MATCH_1})
+endforeach()
+# V9.0.0 -> 90000, V10.4.6 -> 100406, V11.1.0 -> 110100
+math(EXPR _rm_fr_version
+     "${_rm_ver_MAJOR} * 10000 + ${_rm_ver_MINOR} * 100 + ${_rm_ver_BUILD}")
+message(STATUS "rtosmeter FreeRTOS: kernel V${_rm_ver_MAJOR}.${_rm_ver_MINOR}.${_rm_ver_BUILD}")
+
 add_library(freertos_config INTERFACE)
-target_include_directories(freertos_config SYSTEM INTERFACE ${CMAKE_CURRENT_LIST_DIR})
+target_include_directories(freertos_config SYSTEM INTERFACE ${CMAKE_CURRENT_LIST_DIR}
+    ${RM_CONFIG_DIR})
 target_compile_definitions(freertos_config INTERFACE
     RM_FREERTOS_VENDOR=${_rm_freertos_vendor}
-    RM_FREERTOS_POSIX=${_rm_posix})
-set(FREERTOS_PORT ${_rm_fr_port} CACHE STRING "FreeRTOS port" FORCE)
-set(FREERTOS_HEAP 4 CACHE STRING "FreeRTOS heap" FORCE)
-add_subdirectory(${RM_SOURCE_DIR} freertos-kernel EXCLUDE_FROM_ALL)
+    RM_FREERTOS_POSIX=${_rm_posix}
+    RM_FREERTOS_VERSION=${_rm_fr_version})
+if(RM_ARCH STREQUAL "armv6-m")
+    # no CLZ on ARMv6-M: the generic ready-list search
+    target_compile_definitions(freertos_config INTERFACE RM_FREERTOS_NO_CLZ=1)
+endif()
+
+if(EXISTS "${RM_SOURCE_DIR}/CMakeLists.txt")
+    # V10.5.0 and later: the kernel through its own CMake
+    set(FREERTOS_PORT ${_rm_fr_port} CACHE STRING "FreeRTOS port" FORCE)
+    set(FREERTOS_HEAP 4 CACHE STRING "FreeRTOS heap" FORCE)
+    add_subdirectory(${RM_SOURCE_DIR} freertos-kernel EXCLUDE_FROM_ALL)
+    set(_rm_fr_libs freertos_kernel freertos_kernel_port)
+    # V11.0/V11.1's CMake leaves out the ARMv6-M port's portasm.c (fixed in
+    # V11.2.0): add it where the tree has the file and its CMake does not.
+    file(READ "${RM_SOURCE_DIR}/portable/CMakeLists.txt" _rm_fr_cmake)
+    if(_rm_fr_port STREQUAL "GCC_ARM_CM0"
+       AND EXISTS "${RM_SOURCE_DIR}/portable/GCC/ARM_CM0/portasm.c"
+       AND NOT _rm_fr_cmake MATCHES "GCC/ARM_CM0/portasm.c")
+        target_sources(freertos_kernel_port PRIVATE
+            "${RM_SOURCE_DIR}/portable/GCC/ARM_CM0/portasm.c")
+    endif()
+    set(_rm_fr_headers freertos_kernel_include freertos_kernel_port_headers)
+else()
+    include(${CMAKE_CURRENT_LIST_DIR}/kernel_sources.cmake)
+    rm_freertos_kernel_from_sources("${RM_SOURCE_DIR}" ${_rm_fr_port})
+    set(_rm_fr_libs freertos_kernel)
+    set(_rm_fr_headers freertos_kernel)
+endif()
 
 # RM_OPT_FLAGS and the CPU flags reach the kernel through the directory's
 # add_compile_options (bench/CMakeLists.txt, target.cmake): same flags as the
 # benchmarks.
 # The kernel is FreeRTOS's code, not rtosmeter's: GNU C as it expects (the
 # POSIX port needs POSIX/GNU names that strict -std=c11 hides).
-set_target_properties(freertos_kernel freertos_kernel_port PROPERTIES C_EXTENSIONS ON)
+set_target_properties(${_rm_fr_libs} PROPERTIES C_EXTENSIONS ON)
 # Kernel headers are third-party: keep them out of rtosmeter's -Werror.
-foreach(_rm_lib freertos_kernel_include freertos_kernel_port_headers)
+foreach(_rm_lib ${_rm_fr_headers})
     get_target_property(_rm_inc ${_rm_lib} INTERFACE_INCLUDE_DIRECTORIES)
     if(_rm_inc)
         set_property(TARGET ${_rm_lib} APPEND PROPERTY

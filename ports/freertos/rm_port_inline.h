@@ -18,14 +18,32 @@
 
 #include "FreeRTOS.h"
 #include "event_groups.h"
-#include "message_buffer.h"
 #include "queue.h"
 #include "semphr.h"
-#include "stream_buffer.h"
 #include "task.h"
+
+/* What the kernel version offers (port.c withdraws the rest at run time and
+ * says why): stream and message buffers came with V10.0.0, indexed task
+ * notifications with V10.4.0 (before, one notification per task). */
+#define RM_FR_VERSION                                                          \
+    (tskKERNEL_VERSION_MAJOR * 10000 + tskKERNEL_VERSION_MINOR * 100 +          \
+     tskKERNEL_VERSION_BUILD)
+#define RM_FR_HAS_STREAM (RM_FR_VERSION >= 100000)
+#define RM_FR_HAS_INDEXED_NOTIFY (RM_FR_VERSION >= 100400)
+
+#if RM_FR_HAS_STREAM
+#include "message_buffer.h"
+#include "stream_buffer.h"
+#endif
 
 #define RM_NOTIFY_INDEX 0u
 #define RM_FLAGS_INDEX 1u
+#if !RM_FR_HAS_INDEXED_NOTIFY
+/* The one notification of older kernels, under the indexed names the port
+ * uses (index 0 is the only one; THREAD_FLAGS is withdrawn there). */
+#define xTaskNotifyGiveIndexed(t, i) xTaskNotifyGive(t)
+#define ulTaskNotifyTakeIndexed(i, clear, ticks) ulTaskNotifyTake(clear, ticks)
+#endif
 
 /* RM_FOREVER is portMAX_DELAY wherever ticks are 32 bits (the Cortex-M
  * ports): the conversion below is then nothing. The POSIX simulator's ticks
@@ -47,8 +65,10 @@ struct rm_obj {
         QueueHandle_t queue;   /* QUEUE, LIFO */
         SemaphoreHandle_t sem; /* SEM, MUTEX */
         EventGroupHandle_t events;
+#if RM_FR_HAS_STREAM
         StreamBufferHandle_t stream;
         MessageBufferHandle_t msgbuf;
+#endif
         TaskHandle_t owner; /* NOTIFY, THREAD_FLAGS */
     } h;
 };
@@ -155,6 +175,7 @@ RM_FR_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
                                                               : RM_FR_WAIT_FAILED(timeout);
 }
 
+#if RM_FR_HAS_STREAM
 RM_FR_INLINE int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
 {
     return RM_FR_OK(xStreamBufferSend(o->h.stream, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE) ? RM_OK
@@ -181,6 +202,8 @@ RM_FR_INLINE int rm_msgbuf_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
                : RM_FR_WAIT_FAILED(timeout);
 }
 
+#endif /* RM_FR_HAS_STREAM */
+
 /* NOTIFY: task notification index 0 used as a counting semaphore. */
 RM_FR_INLINE int rm_notify_signal(rm_obj_t o, const rm_msg_t *msg)
 {
@@ -197,6 +220,7 @@ RM_FR_INLINE int rm_notify_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
                : RM_FR_WAIT_FAILED(timeout);
 }
 
+#if RM_FR_HAS_INDEXED_NOTIFY
 /* THREAD_FLAGS: task notification index 1 used as flags (bit 0). */
 RM_FR_INLINE int rm_thread_flags_signal(rm_obj_t o, const rm_msg_t *msg)
 {
@@ -213,6 +237,8 @@ RM_FR_INLINE int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeou
                ? RM_OK
                : RM_FR_WAIT_FAILED(timeout);
 }
+
+#endif /* RM_FR_HAS_INDEXED_NOTIFY */
 
 /* ---- memory --------------------------------------------------------------- */
 RM_FR_INLINE int rm_pool_alloc(rm_pool_t p, void **block)

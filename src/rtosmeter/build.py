@@ -51,17 +51,23 @@ class BuildSpec:
     source: SourceTree | None
     out: Path  # the campaign's --out directory
     plugin: PluginSpec | None = None  # rm_ts() reads the QEMU plugin counter (RM_TS_PLUGIN)
+    instance: str = ""  # "freertos@V9.0.0" for a version instance (instances.py)
+
+    @property
+    def system(self) -> str:
+        """The port, or its version instance: its own build folder and column."""
+        return self.instance or self.port.name
 
     @property
     def key(self) -> str:
-        return f"{self.port.name}/{self.target.name}/{self.profile.name}"
+        return f"{self.system}/{self.target.name}/{self.profile.name}"
 
     @property
     def build_dir(self) -> Path:
         leaf = self.profile.name
         if self.plugin is not None:  # another rm_ts(): another tree
             leaf += f"@{self.plugin.mode}"
-        return self.out / "build" / self.port.name / self.target.name / leaf
+        return self.out / "build" / self.system / self.target.name / leaf
 
 
 @dataclass
@@ -233,7 +239,7 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
     _write_if_changed(config_dir / "rm_build_config.h", config_header(spec, catalog))
     log = build_dir / "build.log"
     config: dict[str, str] = {
-        "port": spec.port.name, "target": spec.target.name, "profile": spec.profile.name,
+        "port": spec.system, "target": spec.target.name, "profile": spec.profile.name,
         "opt_flags": spec.profile.opt_flags, "groups": ",".join(spec.groups),
         "caps": ",".join(spec.port.caps), "source_hash": source_hash(root, spec),
         "samples": str(spec.params.samples), "batch": str(spec.params.batch),

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from rtosmeter.catalog import Capability, load_caps
 from rtosmeter.errors import UserError
+from rtosmeter.instances import split as split_instance
 
 T = TypeVar("T")
 KINDS = ("host", "qemu", "board")
@@ -164,6 +165,12 @@ class SourceSpec:
     # Projects of the tree's west.yml that `sources fetch` clones next to it
     # at the revisions that file pins (Zephyr's modules), into <tree>-modules/.
     west_modules: tuple[str, ...] = ()
+    # Where a fetched checkout may hold the tree instead of its root (old
+    # FreeRTOS tags keep the kernel in FreeRTOS/Source).
+    subdirs: tuple[str, ...] = ()
+    # Versions this port has been run with, as their version_regex reads them
+    # (`rtosmeter list` shows them).
+    tested: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -335,7 +342,8 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
             env=st.text("env", _REQUIRED), probe=st.text("probe", _REQUIRED),
             version_file=st.text("version_file", ""), version_regex=st.text("version_regex", ""),
             git=st.text("git", ""), tag=st.text("tag", ""),
-            west_modules=st.strs("west_modules", ()),
+            west_modules=st.strs("west_modules", ()), subdirs=st.strs("subdirs", ()),
+            tested=st.strs("tested", ()),
         )
         st.done()
     cmake_project = t.text("cmake_project", "")
@@ -507,7 +515,8 @@ class Definitions:
                                    f"{board.file} (key 'target')")
         defs.check_archs()
         for name, source in settings.sources.items():
-            if name not in defs.ports or defs.ports[name].source is None:
+            base = split_instance(name, f"{source.file} ([sources])")[0]
+            if base not in defs.ports or defs.ports[base].source is None:
                 raise unknown_name("port with a source tree", name,
                                    [p.name for p in defs.ports.values() if p.source],
                                    f"{source.file} ([sources])")
@@ -523,9 +532,16 @@ class Definitions:
                     raise unknown_name("architecture", arch, known, f"{port.file} (key 'archs')")
 
     def port(self, name: str, where: str = "--port") -> Port:
-        if name not in self.ports:
-            raise unknown_name("port", name, self.ports, where)
-        return self.ports[name]
+        """The port of a name or of an instance name (`freertos@V9.0.0`:
+        instances.py)."""
+        base, label = split_instance(name, where)
+        if base not in self.ports:
+            raise unknown_name("port", base, self.ports, where)
+        port = self.ports[base]
+        if label and port.source is None:
+            raise UserError(f"port '{base}' builds against no source tree, so it has no "
+                            f"versions ('{name}')", where, f"Name it as '{base}'")
+        return port
 
     def target(self, name: str, where: str = "--target") -> Target:
         if name not in self.targets:

@@ -40,7 +40,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from rtosmeter import __version__
+from rtosmeter import __version__, instances
 from rtosmeter.build import PACKAGES, BuildResult, BuildSpec, build, compiler_for
 from rtosmeter.catalog import Catalog
 from rtosmeter.children import kill_all
@@ -152,18 +152,21 @@ class Selection:
 
 def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
            ) -> list[tuple[str, str, tuple[str, ...], str, bool]]:
-    """(port, target, profiles, bench, optional) from the campaign and the options."""
+    """(port, target, profiles, bench, optional) from the campaign and the
+    options; a port may be an instance (`freertos@V9.0.0`, instances.py), and
+    a plain port with labelled --source trees runs as those instances."""
     for p in sel.ports:
         defs.port(p)
     for t in sel.targets:
         defs.target(t)
+    wanted = instances.expand(sel.ports, sel.sources)
     out: list[tuple[str, str, tuple[str, ...], str, bool]] = []
     if sel.ports and sel.targets:  # explicit: every pair, unsupported ones said so
-        return [(p, t, ("default",), "*", False) for p in sel.ports for t in sel.targets]
+        return [(p, t, ("default",), "*", False) for p in wanted for t in sel.targets]
     for e in campaign.entries:
-        for p in e.ports:
+        for p in instances.expand(e.ports, sel.sources):
             for t in e.targets:
-                if sel.ports and p not in sel.ports:
+                if sel.ports and p not in wanted and instances.split(p)[0] not in sel.ports:
                     continue
                 if sel.targets and t not in sel.targets:
                     continue
@@ -174,11 +177,11 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
         return out
     # The campaign has nothing for the chosen port/target: use what the port
     # (or the target) declares, on the targets that are available here.
-    ports = sel.ports or tuple(defs.ports)
+    ports = wanted or tuple(defs.ports)
     targets = sel.targets or tuple(defs.targets)
     for p in ports:
         for t in targets:
-            if defs.ports[p].supports(defs.targets[t]) and runner_class(defs.targets[t].kind):
+            if defs.port(p).supports(defs.targets[t]) and runner_class(defs.targets[t].kind):
                 out.append((p, t, ("default",), "*", not sel.targets))
     if not out:
         what = f"port {', '.join(sel.ports)}" if sel.ports else f"target {', '.join(targets)}"
@@ -191,12 +194,12 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
     combos: list[Combo] = []
     seen: set[str] = set()
     for port_name, target_name, profiles, bench, optional in _pairs(defs, campaign, sel):
-        port, target = defs.ports[port_name], defs.targets[target_name]
+        port, target = defs.port(port_name), defs.targets[target_name]
         for profile_name in (sel.profile,) if sel.profile else profiles:
             profile = defs.profile(profile_name)
             pattern = sel.bench or bench
             params = profile.params_for(target.kind).merged(campaign.params.get(target.kind, {}))
-            combo = Combo(port.name, target.name, profile.name, pattern,
+            combo = Combo(port_name, target.name, profile.name, pattern,
                           catalog.groups_for(pattern), asdict(params), optional)
             if combo.key in seen:
                 continue
@@ -363,10 +366,11 @@ class Scheduler:
     def _spec(self, combo: Combo, plan: Plan, groups: list[str]) -> BuildSpec:
         port = self.defs.port(combo.port, f"run {combo.key}")
         source: SourceTree | None = find_source(
-            port, {k: Path(v) for k, v in plan.sources.items()})
+            port, {k: Path(v) for k, v in plan.sources.items()},
+            instances.split(combo.port)[1])
         return BuildSpec(port, self.defs.target(combo.target), self.defs.profile(combo.profile),
                          Params(**combo.params), tuple(groups), source, self.out,
-                         self._plugin(combo))
+                         self._plugin(combo), combo.port)
 
     def _plugin(self, combo: Combo) -> PluginSpec | None:
         if not combo.unit:

@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtosmeter import config
+from rtosmeter import config, instances
 from rtosmeter.definitions import Port
 from rtosmeter.errors import ToolMissing, UserError
 
@@ -42,12 +42,14 @@ class SourceTree:
 class SourceMissing(Exception):
     """The port needs a tree that is not there: the combination is skipped."""
 
-    def __init__(self, port: Port) -> None:
+    def __init__(self, port: Port, label: str = "") -> None:
         spec = port.source
         assert spec is not None
+        name = instances.join(port.name, label)
+        env = "" if label else f"set {spec.env}, "
         self.reason = (
-            f"{port.name} needs its RTOS source tree: pass --source {port.name}=PATH, "
-            f"set {spec.env}, or run `rtosmeter sources fetch {port.name}`"
+            f"{name} needs its RTOS source tree: pass --source {name}=PATH, "
+            f"{env}or run `rtosmeter sources fetch {name}`"
         )
         super().__init__(self.reason)
 
@@ -101,24 +103,48 @@ def check_tree(port: Port, tree: Path, origin: str) -> SourceTree:
     return SourceTree(port.name, tree.resolve(), origin, _version(port, tree), git_commit(tree))
 
 
-def find_source(port: Port, overrides: dict[str, Path]) -> SourceTree | None:
-    """The port's tree, None if it needs none; raises SourceMissing if absent."""
+def find_source(port: Port, overrides: dict[str, Path], label: str = "") -> SourceTree | None:
+    """The tree of the port (or of its instance `port@label`, see
+    instances.py), None if it needs none; raises SourceMissing if absent."""
     spec = port.source
     if spec is None:
         return None
-    if port.name in overrides:
-        return check_tree(port, overrides[port.name], f"--source {port.name}")
+    name = instances.join(port.name, label)
+    tree = _locate(port, name, overrides, label)
+    if tree is None:
+        raise SourceMissing(port, label)
+    instances.check_label(name, tree.version, tree.origin)
+    return tree
+
+
+def _locate(port: Port, name: str, overrides: dict[str, Path], label: str) -> SourceTree | None:
+    spec = port.source
+    assert spec is not None
+    if name in overrides:
+        return check_tree(port, overrides[name], f"--source {name}")
     env = os.environ.get(spec.env)
-    if env:
+    if env and not label:  # the variable names the one unlabelled tree
         return check_tree(port, Path(env).expanduser(), f"${spec.env}")
-    configured = config.load().sources.get(port.name)
+    configured = config.load().sources.get(name)
     if configured is not None:
         return check_tree(port, configured.path, f"{configured.file} [sources]")
-    if spec.tag:
-        cached = cache_dir() / f"{port.name}-{spec.tag}"
-        if (cached / spec.probe).is_file():
+    tag = label or spec.tag
+    if tag:
+        cached = _root_of(port, cache_dir() / f"{port.name}-{tag}")
+        if cached is not None:
             return check_tree(port, cached, "cache")
-    raise SourceMissing(port)
+    return None
+
+
+def _root_of(port: Port, checkout: Path) -> Path | None:
+    """The tree inside a fetched checkout: its root, or one of the port's
+    `subdirs` (where older releases kept it), None if neither holds it."""
+    spec = port.source
+    assert spec is not None
+    for sub in ("", *spec.subdirs):
+        if (checkout / sub / spec.probe).is_file():
+            return checkout / sub if sub else checkout
+    return None
 
 
 def describe_source(port: Port) -> tuple[bool, str]:
@@ -214,9 +240,9 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
     if shutil.which("git") is None:
         raise ToolMissing("git", "sources fetch", "git")
     target = dest.expanduser() if dest else cache_dir() / f"{port.name}-{tag}"
-    if (target / spec.probe).is_file():
-        fetch_west_modules(port, target)
-        return check_tree(port, target, str(target))
+    if (root := _root_of(port, target)) is not None:
+        fetch_west_modules(port, root)
+        return check_tree(port, root, str(root))
     if target.exists() and any(target.iterdir()):
         raise UserError(f"{target} exists but is not a {port.name} tree", "sources fetch",
                         "Remove it or pass --dest to another directory")
@@ -239,5 +265,9 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
             f"Check the network and the tag, or clone it yourself and pass --source "
             f"{port.name}=PATH (or set {spec.env})",
         )
-    fetch_west_modules(port, target)
-    return check_tree(port, target, str(target))
+    root = _root_of(port, target)
+    if root is None:
+        raise UserError(f"the {port.name} checkout at {tag} has no {spec.probe}", str(target),
+                        f"Name its kernel folder in [source] subdirs of {port.file}")
+    fetch_west_modules(port, root)
+    return check_tree(port, root, str(root))

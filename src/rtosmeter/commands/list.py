@@ -27,8 +27,11 @@ class Listing:
 
 
 def _source_status(defs: Definitions, name: str) -> str:
-    found, text = describe_source(defs.ports[name])
-    return text if found else f"missing: {text}"
+    port = defs.ports[name]
+    found, text = describe_source(port)
+    tested = port.source.tested if port.source else ()
+    runs = f" (versions run: {', '.join(tested)})" if tested else ""
+    return (text if found else f"missing: {text}") + runs
 
 
 def _connection(board: Board) -> str:

@@ -22,6 +22,7 @@ from rtosmeter.commands.common import open_store, out_option, split_list
 from rtosmeter.commands.report import load_view, write_reports
 from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
+from rtosmeter.instances import split as split_instance
 from rtosmeter.model import FAIL_MARK
 from rtosmeter.textsafe import terminal_safe
 
@@ -65,8 +66,9 @@ def _out_folder(out: Path) -> Path:
 def _check_sources(defs: Definitions, sources: dict[str, Path]) -> None:
     valid = [p.name for p in defs.ports.values() if p.source is not None]
     for name, path in sources.items():
-        if name not in valid:
-            raise unknown_name("source name", name, valid, f"--source {name}={path}")
+        base = split_instance(name, f"--source {name}={path}")[0]  # freertos@V9.0.0
+        if base not in valid:
+            raise unknown_name("source name", base, valid, f"--source {name}={path}")
         if ";" in str(path):
             raise UserError(f"the source path '{path}' contains ';', which CMake reads as a "
                             "list separator", f"--source {name}",

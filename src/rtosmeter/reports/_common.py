@@ -32,6 +32,7 @@ from rtosmeter.analysis import (
     not_run_here,
     system,
 )
+from rtosmeter.instances import sort_key
 from rtosmeter.model import (
     FAIL_MARK,
     STAND_IN_MARK,
@@ -145,7 +146,7 @@ class Systems:
     def of(cls, target: str, cases: Iterable[CaseResult]) -> Systems:
         found = {(c.port, c.profile) for c in cases if c.target == target}
         # bare metal first: it is the floor the others are read against
-        ordered = sorted(found, key=lambda pp: (pp[0] != FLOOR_PORT, pp[0], pp[1]))
+        ordered = sorted(found, key=lambda pp: (pp[0] != FLOOR_PORT, sort_key(pp[0]), pp[1]))
         profiles = {p for _, p in ordered}
         keys = [f"{port}/{target}/{profile}" for port, profile in ordered]
         labels = {f"{port}/{target}/{profile}": port if len(profiles) == 1
@@ -499,7 +500,7 @@ def footprint_section(view: RunView, target: str) -> Section | None:
     if not fps:
         return None
     keys = sorted({f"{f.port}/{f.target}/{f.profile}" for f in fps},
-                  key=lambda k: (not k.startswith(FLOOR_PORT + "/"), k))
+                  key=lambda k: (not k.startswith(FLOOR_PORT + "/"), sort_key(k.split("/")[0]), k))
     profiles = {k.rsplit("/", 1)[1] for k in keys}
     labels = [k.split("/")[0] if len(profiles) == 1 else f"{k.split('/')[0]}/"
               f"{k.rsplit('/', 1)[1]}" for k in keys]
