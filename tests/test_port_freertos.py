@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
 
+from rtosmeter import reports
 from rtosmeter.catalog import Catalog, load_catalog
+from rtosmeter.commands.report import load_view
+from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.qemu_plugin import PluginSpec
 from rtosmeter.runners import run_once
@@ -79,3 +82,46 @@ def test_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:
     assert (cfg["kernel_profile"], cfg["time_slicing"], cfg["assertions"],
             cfg["stack_overflow_check"], cfg["freertos_port"]) == (
         "vendor", "on", "on (configASSERT)", "2", "GCC_ARM_CM4F")
+
+
+V9_TREE = os.environ.get("RTOSMETER_FREERTOS_V9", "")
+
+
+@pytest.mark.skipif(not (Path(V9_TREE) / "tasks.c").is_file(), reason=(
+    "RTOSMETER_FREERTOS_V9 is not set to a FreeRTOS V9.0.0 kernel tree (git archive V9.0.0 "
+    "FreeRTOS/Source of FreeRTOS-Kernel)"))
+def test_versions_side_by_side(tmp_path: Path) -> None:
+    """`--source freertos@V9.0.0=... --source freertos=...`: two systems, each
+    built from its own tree (V9 without CMake), stored and reported apart, in
+    version order; V9 withdraws what it lacks and names its version."""
+    need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
+    summary = run_campaign(RunOptions(
+        out=tmp_path, ports=("freertos",), targets=(QEMU_TARGET,), profile="quick",
+        bench="sw.*", sources={"freertos@V9.0.0": Path(V9_TREE), "freertos": Path(TREE)},
+        jobs=2, quiet=True))
+    view = load_view(tmp_path, str(summary.run_id))
+    builds = {b.port: b for b in view.builds}
+    assert set(builds) == {"freertos", "freertos@V9.0.0"}
+    assert builds["freertos@V9.0.0"].config["rtos_version"] == "V9.0.0"
+    assert builds["freertos@V9.0.0"].config["kernel"] == "FreeRTOS V9.0.0"
+    cases = {(c.port, c.case_id): c for c in view.cases}
+    for kind in ("stream", "msgbuf", "thread_flags"):
+        old = cases[("freertos@V9.0.0", f"sw.{kind}")]
+        assert old.status == "unsupported" and "FreeRTOS V9.0.0 has" in old.reason, old
+        assert cases[("freertos", f"sw.{kind}")].status == "ok"
+    for kind in ("sem", "queue", "event", "notify"):
+        assert cases[("freertos@V9.0.0", f"sw.{kind}")].status == "ok"
+    assert (tmp_path / "build" / "freertos@V9.0.0" / QEMU_TARGET).is_dir()
+    table = reports.render(view, "markdown")
+    header = next(line for line in table.splitlines() if line.startswith("| case |"))
+    assert header.index("freertos@V9.0.0") > header.index("| freertos ")
+
+
+def test_cortex_m0(tmp_path: Path, catalog: Catalog) -> None:
+    """GCC_ARM_CM0 on the micro:bit (16 KiB of RAM: small stacks and heap)."""
+    need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
+    raw = run_port(tmp_path, "freertos", "qemu-microbit", TREE, bench="lat.mutex.*,sw.*")
+    streams = check_streams(raw, catalog, "freertos", groups=["lat_ipc", "signal_wait"])
+    cfg = streams["lat_ipc"].config
+    assert (cfg["freertos_port"], cfg["task_selection"]) == ("GCC_ARM_CM0", "generic")
+    case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
