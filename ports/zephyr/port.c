@@ -43,20 +43,43 @@
 
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: Zephyr's headers */
 
+/* Sizes: the Cortex-M0 target (micro:bit) has 16 KiB of RAM in all, so the
+ * ARMv6-M build has 9 thread slots besides the runner's (irq's 8 load
+ * threads and its measuring one fit; lat.thread.lifecycle's larger layouts
+ * do not) with small stacks, and one small pool; the runner, which writes
+ * most records, has its own larger stack. A build may override each with -D. */
+#if defined(__ARM_ARCH_6M__)
+#define RM_Z_DFLT_THREADS 9
+#define RM_Z_DFLT_STACK 384
+#define RM_Z_DFLT_RUNNER_STACK 1024
+#define RM_Z_DFLT_OBJS 6
+#define RM_Z_DFLT_POOLS 1
+#define RM_Z_DFLT_POOL_BYTES 512
+#else
+#define RM_Z_DFLT_THREADS 32
+#define RM_Z_DFLT_STACK 1536
+#define RM_Z_DFLT_RUNNER_STACK 1536
+#define RM_Z_DFLT_OBJS 16
+#define RM_Z_DFLT_POOLS 4
+#define RM_Z_DFLT_POOL_BYTES 4096
+#endif
 #ifndef RM_Z_MAX_THREADS
-#define RM_Z_MAX_THREADS 32
+#define RM_Z_MAX_THREADS RM_Z_DFLT_THREADS
 #endif
 #ifndef RM_Z_STACK_SIZE
-#define RM_Z_STACK_SIZE 1536
+#define RM_Z_STACK_SIZE RM_Z_DFLT_STACK
+#endif
+#ifndef RM_Z_RUNNER_STACK_SIZE
+#define RM_Z_RUNNER_STACK_SIZE RM_Z_DFLT_RUNNER_STACK
 #endif
 #ifndef RM_Z_MAX_OBJS
-#define RM_Z_MAX_OBJS 16
+#define RM_Z_MAX_OBJS RM_Z_DFLT_OBJS
 #endif
 #ifndef RM_Z_MAX_POOLS
-#define RM_Z_MAX_POOLS 4
+#define RM_Z_MAX_POOLS RM_Z_DFLT_POOLS
 #endif
 #ifndef RM_Z_POOL_BYTES
-#define RM_Z_POOL_BYTES 4096
+#define RM_Z_POOL_BYTES RM_Z_DFLT_POOL_BYTES
 #endif
 #ifndef RM_Z_OPT_FLAGS
 #define RM_Z_OPT_FLAGS ""
@@ -78,7 +101,9 @@ static inline int z_prio(int rm_prio)
 
 /* ---- threads ------------------------------------------------------------ */
 K_THREAD_STACK_ARRAY_DEFINE(rm_z_stacks, RM_Z_MAX_THREADS, RM_Z_STACK_SIZE);
-static struct rm_thread rm_z_threads[RM_Z_MAX_THREADS];
+K_THREAD_STACK_DEFINE(rm_z_runner_stack, RM_Z_RUNNER_STACK_SIZE);
+/* The slots, and after them the runner's (its own stack). */
+static struct rm_thread rm_z_threads[RM_Z_MAX_THREADS + 1];
 
 static void thread_trampoline(void *p1, void *p2, void *p3)
 {
@@ -94,22 +119,26 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry,
 {
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER || entry == NULL)
         return RM_ERROR;
+    bool runner = entry == rm_runner_main;
     unsigned key = irq_lock();
-    int i = 0;
-    while (i < RM_Z_MAX_THREADS && rm_z_threads[i].used)
+    int i = runner ? RM_Z_MAX_THREADS : 0;
+    while (!runner && i < RM_Z_MAX_THREADS && rm_z_threads[i].used)
         i++;
-    if (i < RM_Z_MAX_THREADS)
+    bool got = (runner || i < RM_Z_MAX_THREADS) && !rm_z_threads[i].used;
+    if (got)
         rm_z_threads[i].used = 1u;
     irq_unlock(key);
-    if (i == RM_Z_MAX_THREADS)
+    if (!got)
         return RM_ERROR;
     struct rm_thread *t = &rm_z_threads[i];
+    k_thread_stack_t *stack = runner ? rm_z_runner_stack : rm_z_stacks[i];
+    size_t stack_size = runner ? K_THREAD_STACK_SIZEOF(rm_z_runner_stack)
+                               : K_THREAD_STACK_SIZEOF(rm_z_stacks[i]);
     t->entry = entry;
     t->arg = arg;
     *out = t;
     bool suspended = (flags & RM_THREAD_SUSPENDED) != 0u;
-    k_tid_t tid = k_thread_create(&t->k, rm_z_stacks[i], K_THREAD_STACK_SIZEOF(rm_z_stacks[i]),
-                                  thread_trampoline, t, NULL, NULL, z_prio(prio), 0,
+    k_tid_t tid = k_thread_create(&t->k, stack, stack_size, thread_trampoline, t, NULL, NULL, z_prio(prio), 0,
                                   suspended ? K_FOREVER : K_NO_WAIT);
     if (suspended) {
         k_thread_suspend(tid);
@@ -413,6 +442,7 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel_opt_flags", RM_Z_OPT_FLAGS " (appended after Kconfig's)");
     rm_emit_cfg_u32("heap_bytes", CONFIG_HEAP_MEM_POOL_SIZE);
     rm_emit_cfg_u32("thread_stack_bytes", RM_Z_STACK_SIZE);
+    rm_emit_cfg_u32("runner_stack_bytes", RM_Z_RUNNER_STACK_SIZE);
     rm_emit_cfg("kernel_idle", "idle thread, WFI skipped (z_arm_on_enter_cpu_idle returns false)");
     rm_emit_cfg("irq_path", "irq_connect_dynamic: vector _isr_wrapper -> _sw_isr_table -> "
                             "case handler -> z_arm_int_exit");
