@@ -58,7 +58,7 @@ def test_real_tree_loads(root: Path) -> None:
     assert defs.ports["posix"].supports(defs.targets["host"])
     mps2 = defs.targets["qemu-mps2-an386"]
     assert not defs.ports["posix"].supports(mps2) and defs.ports["threadx"].supports(mps2)
-    assert not defs.ports["freertos"].supports(defs.targets["qemu-microbit"])  # ARMv6-M
+    assert not defs.ports["posix"].supports(defs.targets["qemu-microbit"])  # ARMv6-M
     assert defs.targets["host"].kind == "host"
     for port in defs.ports.values():
         assert set(port.caps) <= set(defs.caps)

@@ -74,3 +74,21 @@ def test_an386_own_board_vendor_profile(tmp_path: Path, catalog: Catalog) -> Non
             cfg["fpu"]) == ("rm_mps2_an386", "vendor", "on", "on", "on")
     for group, parsed in streams.items():
         assert parsed.complete and not parsed.errors and parsed.fault is None, (group, parsed)
+
+
+def test_cortex_m0_clock_off_the_timestamp_timer(tmp_path: Path, catalog: Catalog) -> None:
+    """qemu-microbit (qemu_cortex_m0 with hal_nordic): the kernel's clock runs
+    on SysTick at 16 MHz, leaving nRF51 TIMER0 to the timestamp; a 1 ms sleep
+    period then measures 16,000 timer ticks, and the IPC cases pass in 16 KiB."""
+    need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm", "dtc")
+    raw = run_port(tmp_path, "zephyr", "qemu-microbit", TREE,
+                   bench="lat.mutex.*,sw.*,lat.jitter.*")
+    streams = check_streams(raw, catalog, "zephyr",
+                            groups=["lat_ipc", "signal_wait", "lat_jitter"])
+    cfg = streams["lat_ipc"].config
+    assert (cfg["zephyr_board"], cfg["sys_clock"], cfg["tick_hz"]) == (
+        "qemu_cortex_m0", "Cortex-M SysTick", "1000")
+    case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
+    jitter = next(c for c in streams["lat_jitter"].cases if c.id == "lat.jitter.periodic")
+    periods = sorted(jitter.series["period"].samples[1:])
+    assert abs(int(periods[len(periods) // 2]) - 16_000) < 160, periods[len(periods) // 2]

@@ -423,6 +423,11 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel_profile", RM_Z_PROFILE);
     rm_emit_cfg_u32("tick_hz", CONFIG_SYS_CLOCK_TICKS_PER_SEC);
     rm_emit_cfg("tickless", RM_ONOFF(CONFIG_TICKLESS_KERNEL));
+#if defined(CONFIG_CORTEX_M_SYSTICK)
+    /* qemu_cortex_m0 ships with nRF51 TIMER0, the target's timestamp counter:
+     * moved to SysTick there (app/boards/qemu_cortex_m0.*) */
+    rm_emit_cfg("sys_clock", "Cortex-M SysTick");
+#endif
     rm_emit_cfg("preemption", "on (all threads preemptible)");
     rm_emit_cfg("time_slicing", RM_ONOFF(CONFIG_TIMESLICING));
     rm_emit_cfg_u32("max_priorities", CONFIG_NUM_PREEMPT_PRIORITIES);
