@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtosmeter.definitions import Port, SourceSpec
+from rtosmeter.definitions import Companion, Port, SourceSpec
 from rtosmeter.errors import UserError
 from rtosmeter.sources import (
     SourceMissing,
@@ -136,4 +136,32 @@ def test_fetch_clones_west_modules_at_their_pins(tmp_path: Path,
                           west_modules=("nosuch",)), Path("/nonexistent"),
                Path("/nonexistent/port.toml"))
     with pytest.raises(UserError, match="has no project 'nosuch'"):
+        fetch(bad)
+
+
+def test_fetch_clones_companions_into_the_tree(upstream: Path, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """[source.companions] (uC-CPU and uC-LIB beside µC/OS-III, CMSIS 6 beside
+    RTX5) are cloned at their tags into <tree>/<name>; a bad tag is an error."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    lib = tmp_path / "uC-LIB"
+    lib.mkdir()
+    (lib / "lib_def.h").write_text("/* v1 */\n")
+    git("init", "-q", cwd=lib)
+    git("add", ".", cwd=lib)
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "v1", cwd=lib)
+    git("tag", "v1.39.01", cwd=lib)
+    (lib / "lib_def.h").write_text("/* later */\n")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "later", cwd=lib)
+    spec = SourceSpec(env="RTOSMETER_TESTRTOS", probe="tasks.c", git=upstream.as_uri(),
+                      tag="V1.2.3", companions=(Companion("uC-LIB", lib.as_uri(), "v1.39.01"),))
+    p = Port("testrtos", "", ("host",), (), {}, spec, Path("/nonexistent"),
+             Path("/nonexistent/port.toml"))
+    tree = fetch(p)
+    assert (tree.path / "uC-LIB" / "lib_def.h").read_text() == "/* v1 */\n"
+    bad = Port("testrtos", "", ("host",), (), {}, SourceSpec(
+        env="X", probe="tasks.c", git=upstream.as_uri(), tag="V1.2.3",
+        companions=(Companion("CMSIS_6", lib.as_uri(), "v9.9.9"),)), Path("/nonexistent"),
+        Path("/nonexistent/port.toml"))
+    with pytest.raises(UserError, match=r"git clone of .* at v9\.9\.9 failed"):
         fetch(bad)

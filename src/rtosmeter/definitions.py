@@ -171,6 +171,17 @@ class SourceSpec:
     # Versions this port has been run with, as their version_regex reads them
     # (`rtosmeter list` shows them).
     tested: tuple[str, ...] = ()
+    # Other repositories the kernel needs (uC-CPU and uC-LIB for µC/OS-III,
+    # CMSIS 6 for RTX5): `sources fetch` clones each into <tree>/<name>,
+    # where the port's build looks for it.
+    companions: tuple[Companion, ...] = ()
+
+
+@dataclass(frozen=True)
+class Companion:
+    name: str  # the folder inside the tree
+    git: str
+    tag: str
 
 
 @dataclass(frozen=True)
@@ -323,6 +334,21 @@ def _check_caps(names: Iterable[str], caps: dict[str, Capability], path: Path,
             )
 
 
+def _companions(st: TomlTable) -> tuple[Companion, ...]:
+    """[source.companions] NAME = { git = "...", tag = "..." }."""
+    table = st.table("companions")
+    if table is None:
+        return ()
+    out = []
+    for name in list(table.data):
+        entry = table.table(name)
+        assert entry is not None
+        out.append(Companion(name, entry.text("git", _REQUIRED), entry.text("tag", _REQUIRED)))
+        entry.done()
+    table.done()
+    return tuple(out)
+
+
 def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     t = TomlTable(read_toml(path), path)
     name = t.text("name", _REQUIRED)
@@ -343,7 +369,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
             version_file=st.text("version_file", ""), version_regex=st.text("version_regex", ""),
             git=st.text("git", ""), tag=st.text("tag", ""),
             west_modules=st.strs("west_modules", ()), subdirs=st.strs("subdirs", ()),
-            tested=st.strs("tested", ()),
+            tested=st.strs("tested", ()), companions=_companions(st),
         )
         st.done()
     cmake_project = t.text("cmake_project", "")

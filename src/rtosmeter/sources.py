@@ -226,9 +226,23 @@ def fetch_west_modules(port: Port, tree: Path) -> list[Path]:
     return out
 
 
+def fetch_companions(port: Port, tree: Path) -> list[Path]:
+    """Clone the port's companion repositories at their tags into <tree>/<name>."""
+    spec = port.source
+    out = []
+    for comp in spec.companions if spec else ():
+        dest = tree / comp.name
+        out.append(dest)
+        if dest.is_dir() and any(dest.iterdir()):
+            continue
+        _git(["clone", "-q", "--depth", "1", "--branch", comp.tag, comp.git, str(dest)],
+             f"git clone of {comp.git} at {comp.tag}", port)
+    return out
+
+
 def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> SourceTree:
-    """Clone the port's `git` repository at `tag` (shallow), and the modules
-    its `west_modules` names at the revisions the tree pins."""
+    """Clone the port's `git` repository at `tag` (shallow), the modules its
+    `west_modules` names at the revisions the tree pins, and its companions."""
     spec = port.source
     if spec is None or not spec.git:
         raise UserError(f"port '{port.name}' has no git source to fetch", str(port.file),
@@ -242,6 +256,7 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
     target = dest.expanduser() if dest else cache_dir() / f"{port.name}-{tag}"
     if (root := _root_of(port, target)) is not None:
         fetch_west_modules(port, root)
+        fetch_companions(port, root)
         return check_tree(port, root, str(root))
     if target.exists() and any(target.iterdir()):
         raise UserError(f"{target} exists but is not a {port.name} tree", "sources fetch",
@@ -270,4 +285,5 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
         raise UserError(f"the {port.name} checkout at {tag} has no {spec.probe}", str(target),
                         f"Name its kernel folder in [source] subdirs of {port.file}")
     fetch_west_modules(port, root)
+    fetch_companions(port, root)
     return check_tree(port, root, str(root))
