@@ -80,3 +80,17 @@ def test_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:
     assert (cfg["threadx.arch"], cfg["threadx.profile"], cfg["threadx.error_checking"],
             cfg["threadx.timer"], cfg["tick_hz"]) == (
         "cortex_m3", "vendor", "on", "timer thread", "100")
+
+
+def test_cortex_m0(tmp_path: Path, catalog: Catalog) -> None:
+    """ThreadX's cortex_m0 port on the micro:bit (16 KiB of RAM: six threads,
+    the runner on its own larger stack)."""
+    need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
+    raw = run_port(tmp_path, "threadx", "qemu-microbit", TREE, bench="lat.mutex.*,sw.*,tm.*")
+    streams = check_streams(raw, catalog, "threadx",
+                            groups=["lat_ipc", "signal_wait", "tm_basic", "tm_interrupt",
+                                    "tm_ipc", "tm_sched"])
+    cfg = streams["lat_ipc"].config
+    assert (cfg["threadx.arch"], cfg["threadx.runner_stack_bytes"]) == ("cortex_m0", "1024")
+    case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
+    case_passes(streams["tm_sched"], "tm.preemptive")

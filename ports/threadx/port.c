@@ -44,25 +44,53 @@
 _Static_assert(sizeof(ULONG) * 4u == RM_MSG_SIZE,
                "ThreadX ULONG must be 32-bit: queue messages are TX_4_ULONG");
 
+/* Sizes: the Cortex-M0 target (micro:bit) has 16 KiB of RAM in all, so the
+ * ARMv6-M build has 6 threads (the runner and 5: the Thread-Metric cases
+ * fit; irq's 8 load threads and lat.thread.lifecycle's layouts do not),
+ * small stacks (rm_port_inline.h; the runner, which writes most records,
+ * its own larger one), a small pool arena and heap. -D overrides each. */
+#if defined(__ARM_ARCH_6M__)
+#define RM_TX_DFLT_THREADS 6
+#define RM_TX_DFLT_RUNNER_STACK 1024u
+#define RM_TX_DFLT_OBJS 6
+#define RM_TX_DFLT_POOLS 1
+#define RM_TX_DFLT_ARENA 640u
+#define RM_TX_DFLT_HEAP 512u
+#else
+#define RM_TX_DFLT_THREADS 32
+#define RM_TX_DFLT_RUNNER_STACK RM_TX_STACK_SIZE
+#define RM_TX_DFLT_OBJS 32
+#define RM_TX_DFLT_POOLS 8
+#define RM_TX_DFLT_ARENA 16384u
+#define RM_TX_DFLT_HEAP 16384u
+#endif
 #ifndef RM_TX_MAX_THREADS
-#define RM_TX_MAX_THREADS 32
+#define RM_TX_MAX_THREADS RM_TX_DFLT_THREADS
+#endif
+#ifndef RM_TX_RUNNER_STACK_SIZE
+#define RM_TX_RUNNER_STACK_SIZE RM_TX_DFLT_RUNNER_STACK
 #endif
 #ifndef RM_TX_MAX_OBJS
-#define RM_TX_MAX_OBJS 32
+#define RM_TX_MAX_OBJS RM_TX_DFLT_OBJS
 #endif
 #ifndef RM_TX_MAX_POOLS
-#define RM_TX_MAX_POOLS 8
+#define RM_TX_MAX_POOLS RM_TX_DFLT_POOLS
 #endif
 #ifndef RM_TX_POOL_ARENA
-#define RM_TX_POOL_ARENA 16384u
+#define RM_TX_POOL_ARENA RM_TX_DFLT_ARENA
 #endif
 #ifndef RM_TX_HEAP_SIZE
-#define RM_TX_HEAP_SIZE 16384u
+#define RM_TX_HEAP_SIZE RM_TX_DFLT_HEAP
 #endif
 
 #define RM_TX_PRIO(p) ((UINT)(31 - (p)))
 
 static struct rm_thread rm_tx_threads[RM_TX_MAX_THREADS];
+/* Slot 0 is the runner's, on its own stack; the others on theirs. */
+static ULONG rm_tx_runner_stack[RM_TX_RUNNER_STACK_SIZE / sizeof(ULONG)]
+    __attribute__((aligned(8)));
+static ULONG rm_tx_stacks[RM_TX_MAX_THREADS - 1][RM_TX_STACK_SIZE / sizeof(ULONG)]
+    __attribute__((aligned(8)));
 static struct rm_obj rm_tx_objs[RM_TX_MAX_OBJS];
 static struct rm_pool rm_tx_pools[RM_TX_MAX_POOLS];
 static ULONG rm_tx_arena[RM_TX_POOL_ARENA / sizeof(ULONG)] __attribute__((aligned(8)));
@@ -107,17 +135,20 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
 {
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER)
         return RM_ERROR;
-    for (ULONG i = 0; i < RM_TX_MAX_THREADS; i++) {
+    bool runner = entry == rm_runner_main;
+    for (ULONG i = runner ? 0u : 1u; i < (runner ? 1u : RM_TX_MAX_THREADS); i++) {
         struct rm_thread *s = &rm_tx_threads[i];
         if (!rm_tx_claim(&s->used))
             continue;
+        VOID *stack = runner ? (VOID *)rm_tx_runner_stack : (VOID *)rm_tx_stacks[i - 1u];
+        ULONG stack_bytes = runner ? sizeof rm_tx_runner_stack : sizeof rm_tx_stacks[i - 1u];
         s->entry = entry;
         s->arg = arg;
         /* Set before the call: an auto-started, more urgent thread runs
          * inside tx_thread_create and may already use its handle. */
         *t = s;
         UINT st = tx_thread_create(&s->tx, (CHAR *)name, rm_tx_entry, i,
-                                   s->stack, sizeof s->stack, RM_TX_PRIO(prio),
+                                   stack, stack_bytes, RM_TX_PRIO(prio),
                                    RM_TX_PRIO(prio), TX_NO_TIME_SLICE,
                                    (flags & RM_THREAD_SUSPENDED) ? TX_DONT_START
                                                                  : TX_AUTO_START);
@@ -375,6 +406,7 @@ void rm_port_describe(void)
     rm_emit_cfg("stand_in.SLEEP_UNTIL", "tx_time_get + tx_thread_sleep of the remaining ticks "
                                         "(ThreadX has no absolute sleep)");
     rm_emit_cfg_u32("threadx.stack_bytes", RM_TX_STACK_SIZE);
+    rm_emit_cfg_u32("threadx.runner_stack_bytes", RM_TX_RUNNER_STACK_SIZE);
 #if defined(__OPTIMIZE_SIZE__)
     rm_emit_cfg("optimisation", "size (__OPTIMIZE_SIZE__)");
 #elif defined(__OPTIMIZE__)

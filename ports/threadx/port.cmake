@@ -2,8 +2,8 @@
 # the user's tree, RM_SOURCE_DIR) and defines the OBJECT library rm_port.
 #
 # THREADX_ARCH comes from the target (RM_ARCH, RM_CPU from target.toml): the
-# host builds ThreadX's Linux port, ARMv7-M the cortex_m3 port and ARMv7E-M
-# the cortex_m4 or cortex_m7 port, by core.
+# host builds ThreadX's Linux port, ARMv6-M the cortex_m0 port, ARMv7-M the
+# cortex_m3 port and ARMv7E-M the cortex_m4 or cortex_m7 port, by core.
 # The kernel configuration (tx_user.h) follows RM_PROFILE: "vendor" is the
 # kernel as shipped, every other profile the benchmark configuration.
 
@@ -17,6 +17,8 @@ endif()
 # ---- architecture --------------------------------------------------------
 if(RM_ARCH STREQUAL "host")
   set(THREADX_ARCH linux)
+elseif(RM_ARCH STREQUAL "armv6-m")
+  set(THREADX_ARCH cortex_m0)
 elseif(RM_ARCH STREQUAL "armv7-m")
   set(THREADX_ARCH cortex_m3)
 elseif(RM_ARCH STREQUAL "armv7e-m" AND RM_CPU STREQUAL "cortex-m7")
@@ -26,7 +28,7 @@ elseif(RM_ARCH STREQUAL "armv7e-m")
 else()
   message(FATAL_ERROR
     "Error: the ThreadX port has no kernel port for architecture '${RM_ARCH}' "
-    "in ports/threadx/port.cmake. Supported: armv7-m, armv7e-m and the host; "
+    "in ports/threadx/port.cmake. Supported: armv6-m, armv7-m, armv7e-m and the host; "
     "list only those in `archs` of ports/threadx/port.toml")
 endif()
 set(THREADX_TOOLCHAIN gnu)

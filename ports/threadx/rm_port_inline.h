@@ -19,7 +19,11 @@
 #include "tx_api.h"
 
 #ifndef RM_TX_STACK_SIZE
+#if defined(__ARM_ARCH_6M__)
+#define RM_TX_STACK_SIZE 448u /* the Cortex-M0 target has 16 KiB of RAM in all */
+#else
 #define RM_TX_STACK_SIZE 2048u
+#endif
 #endif
 
 /* TX_THREAD first: tx_thread_identify() is then the rm_thread_t. */
@@ -28,7 +32,6 @@ struct rm_thread {
     rm_entry_t entry;
     void *arg;
     uint8_t used;
-    ULONG stack[RM_TX_STACK_SIZE / sizeof(ULONG)] __attribute__((aligned(8)));
 };
 
 struct rm_obj {

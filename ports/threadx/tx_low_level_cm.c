@@ -5,7 +5,7 @@
  * the vector table, and ThreadX's handlers are connected by name. ThreadX's
  * tx_thread_schedule.S defines PendSV_Handler (strong, overriding the
  * target's weak one); this file defines SysTick_Handler. ThreadX on
- * Cortex-M3/M4/M7 does not use SVC, so SVC_Handler stays the target's.
+ * Cortex-M0/M3/M4/M7 does not use SVC, so SVC_Handler stays the target's.
  */
 #include <stdint.h>
 
@@ -21,7 +21,11 @@
 #define RM_CPU_HZ RM_TS_HZ
 #endif
 #ifndef RM_TX_HEAP_SIZE
+#if defined(__ARM_ARCH_6M__)
+#define RM_TX_HEAP_SIZE 512u /* as port.c: 16 KiB of RAM on the Cortex-M0 */
+#else
 #define RM_TX_HEAP_SIZE 16384u
+#endif
 #endif
 
 #define RM_TX_REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
