@@ -105,6 +105,13 @@ RM_WEAK void rm_port_describe(void) {}
 RM_WEAK uint32_t rm_port_caps(void) { return (uint32_t)(RM_PORT_CAPS); }
 RM_WEAK const char *rm_port_caps_note(void) { return NULL; }
 
+/* Every case runs its shared body. */
+RM_WEAK rm_port_body_t rm_port_case_body(const char *id)
+{
+    (void)id;
+    return NULL;
+}
+
 /* The record lock: nothing to do where no benchmark thread can be switched
  * in the middle of a record (see port.h for when a port needs one). */
 RM_WEAK void rm_port_sched_lock(void) {}

@@ -259,13 +259,14 @@ def _case_needs() -> dict[str, tuple[str, ...]]:
 def _mark_stand_ins(results: Mapping[int, CaseResult], runs_of: Mapping[int, ExecutionRow],
                     cfg_of_build: Mapping[int, Mapping[str, str]]) -> None:
     """Attach to each case what its port measured in place of a capability
-    the case needs (CFG stand_in.<CAP>, port.h)."""
+    the case needs (CFG stand_in.<CAP>, port.h), or in place of the case's
+    shared body (CFG stand_in.<case id>: the port's own body, port.h)."""
     needs = _case_needs()
     for row, case in results.items():
         cfg = cfg_of_build.get(runs_of[row].build_id, {})
+        named = {*needs.get(case.case_id, ()), case.case_id}
         case.stand_ins = {k[len(STAND_IN_PREFIX):]: v for k, v in cfg.items()
-                          if k.startswith(STAND_IN_PREFIX)
-                          and k[len(STAND_IN_PREFIX):] in needs.get(case.case_id, ())}
+                          if k.startswith(STAND_IN_PREFIX) and k[len(STAND_IN_PREFIX):] in named}
 
 
 def _add_per_iteration(results: Mapping[int, CaseResult], runs_of: Mapping[int, ExecutionRow],

@@ -295,6 +295,18 @@ uint32_t rm_port_caps(void);
 /* Why caps were withdrawn (one line, no newline), or NULL (default). */
 const char *rm_port_caps_note(void);
 
+/* ---- a port's own body for a case --------------------------------------- */
+/* A port whose execution model a shared body cannot express (COOPERATIVE_ONLY:
+ * Contiki-NG's stackless processes) MAY run a case its own way: return that
+ * body for the case `id`, or NULL (default: the shared body, and a case that
+ * needs a missing capability is unsupported). The runner asks once per case,
+ * before the capability check. Such a body measures and reports with the
+ * shared calls (bench.h; rm_tm_report for a throughput case), and the port
+ * says what it adapted with rm_emit_cfg("stand_in.<id>", "<how>") in
+ * rm_port_describe(): every report shows it (†) at the case's numbers. */
+typedef void (*rm_port_body_t)(void);
+rm_port_body_t rm_port_case_body(const char *id);
+
 /* ---- the result stream and the scheduler -------------------------------- */
 /* The core holds this lock while it writes one record, so that no other
  * benchmark thread (an equal-priority one under time slicing, or a more
