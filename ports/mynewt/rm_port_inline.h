@@ -52,7 +52,7 @@ struct rm_pool {
     struct os_mempool mp;
 };
 
-static inline int rm_wait_status(os_error_t rc, uint32_t timeout)
+static inline int mn_wait_status(os_error_t rc, uint32_t timeout)
 {
     if (__builtin_expect(rc == OS_OK, 1)) {
         return RM_OK;
@@ -72,7 +72,7 @@ static inline int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
 static inline int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return rm_wait_status(os_sem_pend(&o->u.sem, timeout), timeout);
+    return mn_wait_status(os_sem_pend(&o->u.sem, timeout), timeout);
 }
 
 static inline int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
@@ -84,7 +84,7 @@ static inline int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
 static inline int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return rm_wait_status(os_mutex_pend(&o->u.mutex, timeout), timeout);
+    return mn_wait_status(os_mutex_pend(&o->u.mutex, timeout), timeout);
 }
 
 /* The sender takes a free item (the list is only touched by the two ends of
