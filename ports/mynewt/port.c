@@ -16,7 +16,8 @@
  * - Suspend/resume: Mynewt has none; a thread suspends itself with an endless
  *   os_time_delay and is woken with os_sched_wakeup (rm_port_inline.h,
  *   stand_in.SUSPEND). A deletion (os_task_remove) needs the task ready or
- *   sleeping, which a parked thread is.
+ *   sleeping, which a parked thread is, and holding no mutex: a parked
+ *   holder gives its mutexes up first (rm_thread_delete).
  * - SEM = os_sem, MUTEX = os_mutex (priority inheritance), FIFO = os_eventq
  *   with port-owned events, POOL = os_mempool, HEAP = os_malloc (the C
  *   library's malloc under Mynewt's heap mutex).
@@ -100,8 +101,28 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry, void 
     return RM_OK;
 }
 
+/* os_task_remove refuses a task that holds a mutex, and the cases park a
+ * thread that may still hold one (the other kernels delete it as it is): the
+ * port's mutexes it holds, with nobody waiting, are given up first. */
+static void give_up_mutexes(struct rm_thread *t)
+{
+    for (unsigned i = 0; i < RM_MYNEWT_OBJS && t->task.t_lockcnt > 0u; i++) {
+        struct os_mutex *mu = &objs[i].u.mutex;
+        if (obj_used[i] && objs[i].kind == RM_OBJ_MUTEX && mu->mu_owner == &t->task &&
+            SLIST_EMPTY(&mu->mu_head)) {
+            mu->mu_owner = NULL;
+            mu->mu_level = 0u;
+            t->task.t_lockcnt--;
+        }
+    }
+}
+
 int rm_thread_delete(rm_thread_t t)
 {
+    os_sr_t sr;
+    OS_ENTER_CRITICAL(sr);
+    give_up_mutexes(t);
+    OS_EXIT_CRITICAL(sr);
     if (os_task_remove(&t->task) != OS_OK) {
         return RM_ERROR;
     }
