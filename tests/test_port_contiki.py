@@ -20,7 +20,9 @@ from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
 
 from rtosmeter.analysis import load_run
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.definitions import project_root
+from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.runners import run_once
+from rtosmeter.runners.base import RunRequest
 from rtosmeter.store import Store
 
 TREE = os.environ.get("RTOSMETER_CONTIKI", "")
@@ -70,3 +72,26 @@ def test_native_cases(tmp_path: Path, catalog: Catalog) -> None:
     memory = {c.id: c for c in streams["lat_memory"].cases}
     assert set(memory["lat.pool"].series) == {"acquire", "release"}
     assert set(memory["lat.heap"].series) == {"alloc", "free"}
+
+
+QEMU_TARGET = "qemu-mps2-an386"
+QEMU_BENCH = "tm.*,lat.pool,lat.heap"  # tm_basic, tm_interrupt, tm_ipc, tm_sched, lat_memory
+
+
+@TREE_MARKS[0]
+@TREE_MARKS[1]
+def test_qemu_mps2_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> None:
+    """On QEMU tm.basic runs too (the target's periodic timer ends its
+    periods), and a firmware run twice under -icount gives the same stream."""
+    need("make", "arm-none-eabi-gcc", "qemu-system-arm")
+    raw = run_port(tmp_path, "contiki", QEMU_TARGET, TREE, bench=QEMU_BENCH)
+    groups = ["lat_memory", "tm_basic", "tm_interrupt", "tm_ipc", "tm_sched"]
+    streams = check_streams(raw, catalog, "contiki", groups=groups)
+    case_passes(streams["tm_sched"], "tm.cooperative")
+    basic = next(c for c in streams["tm_basic"].cases if c.id == "tm.basic")
+    assert basic.status == "ok" and all(c.value > 0 for c in basic.counts), basic
+    build = tmp_path / "build" / "contiki" / QEMU_TARGET / "quick"
+    target = Definitions.load(project_root()).target(QEMU_TARGET)
+    for group, data in raw.items():
+        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
+        assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
