@@ -9,9 +9,10 @@
  * reporter included), so every loop ends its round by waiting for an event:
  * PROCESS_PAUSE() posts itself a continue event and waits for it (Contiki's
  * yield). Loop bodies otherwise follow Thread-Metric's (as bench/cases/
- * tm_sched.c and tm_ipc.c do for threads). Tests left out: tm.basic (the
- * host has no periodic timer to end its periods without threads),
- * tm.interrupt and tm.interrupt_preempt (no interrupts on native).
+ * tm_sched.c and tm_ipc.c do for threads). Not here: tm.basic, whose shared
+ * body without threads runs the loop on the runner and ends its periods
+ * with the target's periodic timer (MPS2; the host has none: unsupported),
+ * and tm.interrupt / tm.interrupt_preempt (the port declares no IRQ).
  */
 #include <stdbool.h>
 #include <string.h>
