@@ -21,7 +21,8 @@
  * - SEM = os_sem, MUTEX = os_mutex (priority inheritance), FIFO = os_eventq
  *   with port-owned events, POOL = os_mempool, HEAP = os_malloc (the C
  *   library's malloc under Mynewt's heap mutex).
- * - Tick: OS_TICKS_PER_SEC = 1000 (the target's syscfg). Idle: Mynewt's
+ * - Tick: OS_TICKS_PER_SEC = 1000 (the target's syscfg; the vendor profile
+ *   keeps the native BSP's 100 Hz). Idle: Mynewt's
  *   native idle task waits for the next tick signal in sigsuspend (a Linux
  *   process has no spinning idle; host runs are noisy anyway).
  */
