@@ -418,3 +418,17 @@ def test_stand_in_marked_beside_the_count(tmp_path: Path) -> None:
         page = html.render(analysis.load_run(st, run))
     assert "15,625 †" in page and "100/it" in page
     assert "POOL measured as queue of free block pointers" in page
+
+
+def test_a_series_without_samples_has_no_chart(tmp_path: Path) -> None:
+    """A case that failed before its first sample (Mynewt's
+    lat.thread.lifecycle) leaves a series of its cold sample alone: the page
+    still renders, with the other series' chart, instead of stopping on NaN
+    axis limits."""
+    data = craft("mynewt", "host", 10**9, [30, 30, 30],
+                 latency=[("lat.sem.nocs", {"give": [700, 701, 702]}),
+                          ("lat.pool", {"acquire": [705]})])
+    run = store_crafted(tmp_path / "r.sqlite", [(data, {"runner": "host"})])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        page = html.render(analysis.load_run(st, run))
+    assert "lat.pool" in page and "<svg" in page

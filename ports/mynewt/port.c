@@ -13,9 +13,9 @@
  * - Entry: newt's native main calls mynewt_main in the main task after
  *   os_init; it runs sysinit(), rm_target_init(), creates the runner and then
  *   serves the default event queue as a Mynewt application does.
- * - Suspend/resume: Mynewt has none; a thread suspends itself with an endless
- *   os_time_delay and is woken with os_sched_wakeup (rm_port_inline.h,
- *   stand_in.SUSPEND). A deletion (os_task_remove) needs the task ready or
+ * - Suspend/resume: Mynewt has none; the scheduler's endless sleep stands in
+ *   (os_time_delay for the caller, os_sched_sleep for a ready thread), woken
+ *   with os_sched_wakeup (rm_port_inline.h, stand_in.SUSPEND). A deletion (os_task_remove) needs the task ready or
  *   sleeping, which a parked thread is, and holding no mutex: a parked
  *   holder gives its mutexes up first (rm_thread_delete).
  * - SEM = os_sem, MUTEX = os_mutex (priority inheritance), FIFO = os_eventq
@@ -228,8 +228,9 @@ void rm_port_describe(void)
     rm_emit_cfg("tick", "OS_TICKS_PER_SEC (native: a timer signal)");
     rm_emit_cfg("heap", "os_malloc (C library malloc under the heap mutex)");
     rm_emit_cfg("stand_in.SUSPEND",
-                "self-suspension as os_time_delay(OS_TIMEOUT_NEVER), resume as "
-                "os_sched_wakeup + os_sched (Mynewt has no task suspend/resume)");
+                "the scheduler's endless sleep (os_time_delay(OS_TIMEOUT_NEVER) for the "
+                "caller, os_sched_sleep for a ready thread), resume as os_sched_wakeup + "
+                "os_sched (Mynewt has no task suspend/resume)");
 }
 
 /* ---- entry ----------------------------------------------------------------------- */

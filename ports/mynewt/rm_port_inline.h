@@ -114,17 +114,24 @@ static inline int rm_fifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
     return RM_OK;
 }
 
-/* Mynewt has no task-suspend call: a thread suspends itself with the
- * scheduler's own endless sleep, and is resumed with os_sched_wakeup + os_sched
- * (what os_sem_release does for a waiting task). Only the caller can be
- * suspended (CFG stand_in.SUSPEND says so at every number that needs it). */
+/* Mynewt has no task-suspend call: a thread is suspended with the
+ * scheduler's own endless sleep (the caller with os_time_delay, a ready
+ * thread with os_sched_sleep) and resumed with os_sched_wakeup + os_sched
+ * (what os_sem_release does for a waiting task). A thread blocked on an
+ * object cannot be suspended (RM_ENOTSUP). CFG stand_in.SUSPEND says so at
+ * every number that needs it. */
 static inline int rm_thread_suspend(rm_thread_t t)
 {
-    if (__builtin_expect(&t->task != os_sched_get_current_task(), 0)) {
-        return RM_ENOTSUP;
+    if (&t->task == os_sched_get_current_task()) {
+        os_time_delay(OS_TIMEOUT_NEVER);
+        return RM_OK;
     }
-    os_time_delay(OS_TIMEOUT_NEVER);
-    return RM_OK;
+    os_sr_t sr;
+    OS_ENTER_CRITICAL(sr);
+    int rc = t->task.t_state == OS_TASK_READY ? os_sched_sleep(&t->task, OS_TIMEOUT_NEVER)
+                                              : OS_EINVAL;
+    OS_EXIT_CRITICAL(sr);
+    return rc == OS_OK ? RM_OK : RM_ENOTSUP;
 }
 
 static inline int rm_thread_resume(rm_thread_t t)

@@ -436,11 +436,13 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
         for ui, unit in enumerate(units):
             boxes = []
             for _, r, d in pairs:
-                if d.unit.label != unit or (layouts and d.series in layouts):
-                    continue  # layouts: the matrix shows them
+                if d.unit.label != unit or (layouts and d.series in layouts) or d.n == 0:
+                    continue  # layouts: the matrix shows them; no samples: nothing to draw
                 boxes.append(charts.BoxStats(label_of(r, d), d.p1, d.p25, d.p50, d.p75,
                                              d.p99, d.min, d.max, d.mean,
                                              col_of[key_of(r)].colour))
+            if not boxes:
+                continue
             title = (f"Each call alone, per port, in {unit} (with other threads: the table "
                      "below)" if layouts else f"Distribution per port, in {unit}")
             chart_list.append(Chart(f"{anchor(cid)}-{ui}", title,
