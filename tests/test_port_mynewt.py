@@ -6,7 +6,7 @@ priority inheritance, os_eventq as FIFO). Four newt builds: a few minutes.
 
 Needs the mynewt-core tree in RTOSMETER_MYNEWT, newt (on PATH, in
 RTOSMETER_NEWT or <tree>/../mynewt-newt/newt) and Mbed TLS v3.6.6
-(RTOSMETER_MYNEWT_MBEDTLS or <tree>/../mynewt-mbedtls); CI has none of
+(RTOSMETER_MYNEWT_MBEDTLS, <tree>/mbedtls or <tree>/../mynewt-mbedtls); CI has none of
 them: the test skips, saying so.
 """
 
@@ -38,7 +38,10 @@ def _newt() -> str | None:
 
 def _mbedtls() -> Path:
     env = os.environ.get("RTOSMETER_MYNEWT_MBEDTLS", "")
-    return Path(env) if env else Path(TREE) / ".." / "mynewt-mbedtls"
+    fetched = Path(TREE) / "mbedtls"  # `rtosmeter sources fetch mynewt`
+    if env:
+        return Path(env)
+    return fetched if fetched.is_dir() else Path(TREE) / ".." / "mynewt-mbedtls"
 
 
 pytestmark = [
