@@ -22,7 +22,7 @@ from rtosmeter.protocol import StreamWriter, parse_stream
 from rtosmeter.reports import choices, get_format, markdown, names, table
 from rtosmeter.reports import csv as csv_report
 from rtosmeter.reports import json as json_report
-from rtosmeter.reports._common import STAT_HEADERS, fmt
+from rtosmeter.reports._common import STAT_HEADERS, fmt, marked
 from rtosmeter.store import Store
 
 HOST = {"runner": "host"}
@@ -76,24 +76,28 @@ def test_table(view: RunView) -> None:
     assert "Throughput on host: mean count per period of 100 ticks" in text
     # side by side: one column per port, bare metal (the floor) first
     assert _row(text, "┃ case", "baremetal", "posix") == ["case", "baremetal", "posix"]
-    assert _row(text, "│ tm.sync") == ["tm.sync", "250 100.0 % · 2.50x", "100 40.0 % · 1.00x"]
+    # the secondary figure bracketed, so cells stay apart; 240..260 drifts: ⚠
+    assert _row(text, "│ tm.sync") == ["tm.sync", "250 ⚠ (100.0 % · 2.50x)",
+                                         "100 (40.0 % · 1.00x)"]
+    assert "counts per period drift by 8.0 % (240 to 260)" in text
     assert "Latency on host in ns (host clock): median, p99" in text
     assert "Latency on qemu-mps2-an386 in instructions (QEMU icount)" in text
     assert "exception entry and exit cost no virtual time" in text
     warm = [v - 10 for v in LAT[1:]]  # overhead: median of warm calib = 10
     d = _dist(view, "posix", "lat.sem.pass", "take")
+    sem = next(c for c in view.cases if c.port == "posix" and c.case_id == "lat.sem.pass")
     assert d.p50 == statistics.median(warm)
     # bare metal did not run lat.sem.pass: an empty cell, not a number
     assert _row(text, "lat.sem.pass", "take") == ["lat.sem.pass", "take", "",
-                                                  f"{fmt(d.p50)} p99 {fmt(d.p99)}"]
+                                                  f"{marked(fmt(d.p50), sem)} (p99 {fmt(d.p99)})"]
     inh = _row(text, "lat.mutex.inheritance", "m did not run")
     assert inh == ["lat.mutex.inheritance", "m did not run", "✗ no (got 1, want 0)", ""]
     lock = _row(text, "lat.mutex.inheritance", "lock")
     assert lock[2].startswith("✗ ")  # a failed case keeps its figure, flagged
     assert _row(text, "posix/host/default", "POSIX has no task notification")[2] == \
         "lat.notify.s1"
-    assert _row(text, "│ g ", "RAM") == ["g", "12,345 RAM 678", "12,345 RAM 678"]  # footprint
-    assert _row(text, "│ g ", "p99")[2].startswith("10 p99")  # posix overhead median
+    assert _row(text, "│ g ", "RAM") == ["g", "12,345 (RAM 678)", "12,345 (RAM 678)"]
+    assert _row(text, "│ g ", "p99")[2].startswith("10 (p99")  # posix overhead median
     assert "Not run here" not in text and "Errors" not in text
 
 
@@ -202,7 +206,8 @@ def test_lifecycle_compact_in_terminal_full_in_markdown(tmp_path: Path) -> None:
     assert len(names) > 100
     text = table.render(view)
     shown = {r[1] for ln in text.splitlines() if "lat.thread.lifecycle" in ln and "│" in ln
-             for r in [[c.strip() for c in ln.split("│")[1:-1]]]}
+             for r in [[c.strip() for c in ln.split("│")[1:-1]]]
+             if r[0] == "lat.thread.lifecycle"}
     top = max(int(n.split("@")[1].split("/")[0]) for n in names if "@" in n)
     gap = max(int(n.split("/g")[1]) for n in names if "/g" in n)
     calls = [n for n in names if "@" not in n]
@@ -276,7 +281,7 @@ def test_qemu_side_by_side(qemu_view: RunView) -> None:
             case = next(c for c in qemu_view.cases if c.case_id == series_case
                         and c.profile == profile)
             d = case.distributions[0]
-            cells.append(f"{fmt(d.p50)} p99 {fmt(d.p99)}")
+            cells.append(f"{marked(fmt(d.p50), case)} (p99 {fmt(d.p99)})")
         assert _row(text, f"│ {series_case} ")[2:] == cells
 
 
@@ -297,9 +302,9 @@ def test_qemu_interrupt_responsiveness(qemu_view: RunView) -> None:
     for profile in ("default", "quick"):  # one column per profile, each its own figure
         ticks = int(next(c for c in qemu_view.cases if c.case_id == "irq.max_rate"
                          and c.profile == profile).meta["max_rate_period_ticks"])
-        inverse.append(f"{fmt(ticks * unit.per_tick)} {fmt(ticks)} ticks")
+        inverse.append(f"{fmt(ticks * unit.per_tick)} ({fmt(ticks)} ticks)")
     assert _row(text, "its inverse") == inverse
-    assert period == int(inverse[1].split()[1])
+    assert period == int(inverse[1].split()[1].strip("("))
     # irq.max_rate is not Thread-Metric: never a row of the throughput table
     # (which holds bare metal's tm.basic, timed by the periodic timer).
     blocks = re.findall(r"^## Throughput on .*\n\n((?:\|.*\|\n)+)", markdown.render(qemu_view),
@@ -363,8 +368,8 @@ def test_failed_throughput_keeps_its_count(tmp_path: Path) -> None:
     text = table.render(view)
     assert "mean count per period of 30 ms (30 kernel ticks at 1,000 Hz)" in text
     coop = _row(text, "│ tm.cooperative")
-    assert coop[1] == "✗ 70 check failed: counters_within_1_of_mean"
-    assert coop[2] == "50 100.0 % · 1.00x"  # the failed one is not in the normalisation
+    assert coop[1] == "✗ 70 (check failed: counters_within_1_of_mean)"
+    assert coop[2] == "50 (100.0 % · 1.00x)"  # the failed one is not in the normalisation
     assert _row(text, "counters within 1 of mean")[2:] == ["✗ no (spread 12)",
                                                            "yes (spread 0)"]
     md = markdown.render(view)

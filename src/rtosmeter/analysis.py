@@ -44,6 +44,7 @@ from rtosmeter.model import (
     Distribution,
     Footprint,
     RunView,
+    RunWarning,
     Unit,
 )
 from rtosmeter.store import ExecutionRow, Store
@@ -237,8 +238,14 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
     _mark_stand_ins(results, runs_of, stream_cfg)
     _add_per_iteration(results, runs_of, units)
     add_floor_checks(list(results.values()))
+    warnings = ([w for ex in execs.values() if (w := guest_warning(builds, ex)) is not None]
+                + case_warnings(results.values()))
+    for case in results.values():
+        case.warned = [w.text for w in warnings if w.case_id == case.case_id
+                       and w.system == system(case)]
     return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
-                   _str_dict(run.host), infos, list(results.values()), footprints, errors)
+                   _str_dict(run.host), infos, list(results.values()), footprints, errors,
+                   warnings)
 
 
 STAND_IN_PREFIX = "stand_in."
@@ -285,6 +292,94 @@ def _add_per_iteration(results: Mapping[int, CaseResult], runs_of: Mapping[int, 
         if score and unit.deterministic and unit.emulated and period_ms > 0 and hz > 0:
             case.per_iteration = period_ms * hz / 1000.0 * unit.per_tick / score
             case.per_iteration_unit = unit.label
+
+
+# ---- warnings: what did not fail but is to be read with care ---------------
+
+OUTLIER_K = 4.0  # an extreme beyond p99 x K (or below p1 / K) is an outlier
+DRIFT_LIMIT = 0.01  # throughput counts more than 1 % apart between periods
+GUEST_ERRORS_SHOWN = 3
+
+
+def guest_warning(builds: Mapping[int, Any], ex: ExecutionRow) -> RunWarning | None:
+    """QEMU's guest errors of one execution (runner info `guest_error_kinds`;
+    for runs stored before it, the lines of the stored stderr tail)."""
+    from rtosmeter.runners.qemu import guest_errors
+
+    runner = ex.runner
+    kinds: dict[str, int] = {}
+    try:
+        kinds = {str(k): int(v) for k, v in json.loads(str(runner["guest_error_kinds"])).items()}
+    except (KeyError, ValueError, TypeError, AttributeError):
+        kinds = dict(guest_errors(str(runner.get("stderr", "")).splitlines()))
+    total = _int(runner.get("guest_errors")) or sum(kinds.values())
+    if not total:
+        return None
+    b = builds.get(ex.build_id)
+    key = f"{b.port}/{b.target}/{b.profile}" if b else f"build {ex.build_id}"
+    shown = "; ".join(f"{msg} (x{n})" for msg, n in sorted(kinds.items(), key=lambda kv: -kv[1])
+                      [:GUEST_ERRORS_SHOWN])
+    return RunWarning(key, "", "guest-error",
+                      f"{ex.group}: QEMU logged {total} guest error(s)"
+                      + (f": {shown}" if shown else ""))
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(str(value))
+    except ValueError:
+        return 0
+
+
+def outlier_text(d: Distribution) -> str:
+    """"max 105,324 is 6.8x the p99 15,900" when an extreme lies far outside
+    the 1-99 % range, else "" (a preempted host sample, a missed period: the
+    box plots cut such a value off, so it is said in words)."""
+    if math.isnan(d.p99) or d.n < 2:
+        return ""
+    out = []
+    if d.max > OUTLIER_K * max(d.p99, 1.0):
+        out.append(f"max {d.max:,.0f} is {d.max / max(d.p99, 1.0):.1f}x the p99 {d.p99:,.0f}")
+    if d.min > 0 and d.min * OUTLIER_K < d.p1:  # a 0 deviation is no outlier
+        out.append(f"min {d.min:,.0f} is under the p1 {d.p1:,.0f} / {OUTLIER_K:g}")
+    return (f"{d.series}: " + " and ".join(out) + f" (median {d.p50:,.0f} {d.unit.label})"
+            if out else "")
+
+
+def case_warnings(cases: Iterable[CaseResult]) -> list[RunWarning]:
+    """Outliers, percentiles from too few samples, drifting throughput counts."""
+    out: list[RunWarning] = []
+    p99 = next(s for s in stats.STATISTICS if s.name == "p99")
+    for c in cases:
+        key = system(c)
+        for d in c.distributions:
+            if (text := outlier_text(d)):
+                out.append(RunWarning(key, c.case_id, "outlier", text))
+        thin = [d for d in c.distributions if c.case_id != CALIB_CASE
+                and not stats.resting_on_samples(p99, d.n) and d.n]
+        if thin:
+            fewest = min(thin, key=lambda d: d.n)
+            out.append(RunWarning(key, c.case_id, "few-samples",
+                                  f"p99 of {len(thin)} series from too few samples (fewest: "
+                                  f"{fewest.n} in {fewest.series}; a p99 needs "
+                                  f"{stats.min_samples_for_percentile(99)})"))
+        total = c.counts.get("total", [])
+        mean = sum(total) / len(total) if total else 0.0
+        if c.case_id.startswith("tm.") and mean > 0 and \
+                (max(total) - min(total)) / mean > DRIFT_LIMIT:
+            out.append(RunWarning(key, c.case_id, "drift",
+                                  f"counts per period drift by "
+                                  f"{100 * (max(total) - min(total)) / mean:.1f} % "
+                                  f"({min(total):,} to {max(total):,})"))
+    return out
+
+
+def warnings_by_case(view: RunView) -> dict[tuple[str, str], list[RunWarning]]:
+    """(system, case id) -> its warnings; ("system", "") holds execution-level ones."""
+    out: dict[tuple[str, str], list[RunWarning]] = defaultdict(list)
+    for w in view.warnings:
+        out[(w.system, w.case_id)].append(w)
+    return out
 
 
 # ---- families and normalisation ---------------------------------------------

@@ -109,6 +109,8 @@ class CaseResult:
     # instructions) divided by the count, so harness cost stays visible.
     per_iteration: float | None = None
     per_iteration_unit: str = ""
+    # Warnings about this case's figures (analysis.case_warnings): ⚠ at the number.
+    warned: list[str] = field(default_factory=list)
 
     @property
     def score(self) -> float | None:
@@ -118,6 +120,8 @@ class CaseResult:
 
 
 STAND_IN_MARK = "†"  # beside every figure that depends on a stand-in
+WARN_MARK = "⚠"  # beside every figure (or system) a warning is about
+SETTING_MARK = "‡"  # beside a figure that an unusual setting inflates (a heap's size)
 
 
 def stand_in_text(case: CaseResult) -> str:
@@ -149,6 +153,18 @@ class BuildInfo:
     runner: dict[str, str]  # runner, QEMU version/command, icount shift, unit
 
 
+@dataclass(frozen=True)
+class RunWarning:
+    """Something to read with care that did not fail the run: QEMU guest
+    errors of an execution, an outlier, a percentile from too few samples,
+    a throughput count that drifts between periods (analysis.run_warnings)."""
+
+    system: str  # "port/target/profile"
+    case_id: str  # "" when it is about a whole execution (group)
+    kind: str  # guest-error | outlier | few-samples | drift
+    text: str
+
+
 @dataclass
 class RunView:
     run_id: int
@@ -161,3 +177,4 @@ class RunView:
     cases: list[CaseResult]
     footprints: list[Footprint]
     errors: list[str]  # execution-level problems (faults, hangs, corrupt streams)
+    warnings: list[RunWarning] = field(default_factory=list)

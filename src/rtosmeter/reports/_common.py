@@ -35,7 +35,9 @@ from rtosmeter.analysis import (
 from rtosmeter.instances import sort_key
 from rtosmeter.model import (
     FAIL_MARK,
+    SETTING_MARK,
     STAND_IN_MARK,
+    WARN_MARK,
     BuildInfo,
     CaseResult,
     CaseStatus,
@@ -46,6 +48,7 @@ from rtosmeter.model import (
     Unit,
     stand_in_text,
 )
+from rtosmeter.reports._answer import HEAP_KEY, answers, glance_rows, heap_of, sentences
 
 SCHEMA_VERSION = 1
 STAT_NAMES = [s.name for s in stats.STATISTICS]
@@ -100,6 +103,7 @@ class Section:
     # per row, what it is, for formats that style rows (HTML: differs,
     # identity, specific, alone, check-failed); empty: nothing to say
     kinds: list[str] = field(default_factory=list)
+    lead: int = 0  # the first `lead` notes are the headline (the answer's rankings)
 
     def add(self, row: list[Value], kind: str = "") -> None:
         if kind and not self.kinds:
@@ -212,14 +216,20 @@ def period_text(build: BuildInfo | None) -> str:
 
 
 def marked(text: str, case: CaseResult) -> str:
-    """A figure with the stand-in mark when it depends on one."""
-    return f"{text} {STAND_IN_MARK}" if case.stand_ins else text
+    """A figure with the stand-in mark when it depends on one, and the
+    warning mark when a warning is about it."""
+    marks = STAND_IN_MARK * bool(case.stand_ins) + WARN_MARK * bool(case.warned)
+    return f"{text} {marks}" if marks else text
 
 
 def stand_in_notes(cases: Iterable[CaseResult]) -> list[str]:
-    """One note per system and stand-in, for the table that shows the marks."""
+    """One note per system and stand-in, and per warning, for the table that
+    shows the marks."""
+    cases = list(cases)
     notes = dict.fromkeys(f"{STAND_IN_MARK} {system(c)}: {cap} measured as {what}"
                           for c in cases for cap, what in sorted(c.stand_ins.items()))
+    notes.update(dict.fromkeys(f"{WARN_MARK} {system(c)} {c.case_id}: {w}"
+                               for c in cases for w in c.warned))
     return list(notes)
 
 
@@ -403,7 +413,9 @@ def latency_sections(view: RunView, target: str, compact: bool) -> list[Section]
                     case = by.get((key, cid))
                     d = next((d for d in case.distributions if d.series == name
                               and d.unit.label == label), None) if case else None
-                    row.append(_latency_cell(case, d) if case and d else _empty(case))
+                    row.append(_latency_cell(case, d) if case and d else
+                               Cell("—", flag="dim") if case and case.status == CaseStatus.OK
+                               else _empty(case))
                 sec.rows.append(row)
         sec.notes += stand_in_notes(measured)
         if any(d.unit.deterministic for c in measured for d in c.distributions):
@@ -508,13 +520,22 @@ def footprint_section(view: RunView, target: str) -> Section | None:
                   numeric=1)
     by: dict[tuple[str, str], Footprint] = {
         (f"{f.port}/{f.target}/{f.profile}", f.group): f for f in fps}
+    heaps = {k: h for k in keys if (h := heap_of(_build_of(view, k)))}
     for group in sorted({f.group for f in fps}):
         row: list[Value] = [group]
         for key in keys:
             f = by.get((key, group))
-            row.append(Cell(fmt(f.flash), f"RAM {fmt(f.ram)}") if f else Cell(""))
+            mark = f" {SETTING_MARK}" if key in heaps else ""
+            row.append(Cell(fmt(f.flash), f"RAM {fmt(f.ram)}{mark}") if f else Cell(""))
         sec.rows.append(row)
+    sec.notes += heap_notes(heaps)
     return sec
+
+
+def heap_notes(heaps: dict[str, int]) -> list[str]:
+    """Why a RAM figure is large: the heap the port reserves as a static array."""
+    return [f"{SETTING_MARK} {key}: the RAM figure holds a {heap:,} B heap ({HEAP_KEY}, a "
+            "setting of the profile, not what the kernel needs)" for key, heap in heaps.items()]
 
 
 # ---- what did not run, and why -------------------------------------------------
@@ -560,6 +581,34 @@ def errors_section(view: RunView) -> Section | None:
     return sec if sec.rows else None
 
 
+# ---- the answer first, and the warnings -----------------------------------------
+
+
+def answer_sections(view: RunView) -> list[Section]:
+    """Per target: who is fastest at what and by how much (_answer), as a
+    table of the compared systems with the headline sentences as notes."""
+    out = []
+    for a in answers(view):
+        sec = Section(f"The answer on {a.target}", ["", *(a.labels[k] for k in a.systems)],
+                      numeric=1)
+        for label, cells in glance_rows(a):
+            sec.add([label, *(Cell(c.removeprefix(FAIL_MARK).strip(), flag="fail")
+                              if c.startswith(FAIL_MARK) else Cell(c) for c in cells)])
+        sec.notes = sentences(a)
+        sec.lead = len(a.rankings) + sum(len(r) for _, r in a.per_profile)
+        out.append(sec)
+    return out
+
+
+def warnings_section(view: RunView) -> Section | None:
+    """Every warning (QEMU guest errors, outliers, thin percentiles, drift)."""
+    sec = Section(f"Warnings ({WARN_MARK} at the figures: read them with care; the run did "
+                  "not fail)", ["system", "case", "kind", "warning"])
+    sec.rows = [[w.system, w.case_id or "(whole firmware)", w.kind, w.text]
+                for w in sorted(view.warnings, key=lambda w: (w.system, w.kind, w.case_id))]
+    return sec if sec.rows else None
+
+
 # ---- the report ----------------------------------------------------------------
 
 
@@ -590,8 +639,8 @@ def sections(view: RunView, compact: bool = True) -> list[Section]:
                                             - {c.target for c in view.cases})
     for target in targets:
         out += target_sections(view, target, compact)
-    for extra in (unsupported_section(view), failures_section(view), not_run_section(view),
-                  errors_section(view)):
+    for extra in (warnings_section(view), unsupported_section(view), failures_section(view),
+                  not_run_section(view), errors_section(view)):
         if extra is not None:
             out.append(extra)
     return out

@@ -23,10 +23,9 @@ from the analysis (`Unit.label`), so an emulated run is never shown in µs.
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,12 +35,16 @@ from rtosmeter import __version__, charts
 from rtosmeter.analysis import (
     CALIB_CASE,
     NOT_RUN_STATUSES,
+    Normalised,
     family,
     is_interrupt_rate,
     measures_interrupts,
+    normalise_throughput,
     not_run_here,
 )
 from rtosmeter.model import (
+    SETTING_MARK,
+    WARN_MARK,
     BuildInfo,
     CaseResult,
     CaseStatus,
@@ -51,6 +54,7 @@ from rtosmeter.model import (
     stand_in_text,
 )
 from rtosmeter.reports import _common
+from rtosmeter.reports._answer import heap_of, is_identity
 from rtosmeter.reports._common import Cell, Section, Value, fmt
 from rtosmeter.textsafe import chart_name, markdown_safe
 
@@ -63,11 +67,6 @@ ISR_NOTE = (
     "for exception entry and exit, so this is the number of instructions on the "
     "path, not a hardware latency."
 )
-IDENTITY_KEYS = frozenset({
-    "port", "target", "profile", "build_dir", "caps", "groups", "source_hash", "rtos_source",
-    "rtos_source_origin", "rtos_version", "rtos_commit", "build status",
-    # runner facts of one firmware run (the build's first), not settings
-    "command", "elf", "icount", "stderr"})
 PART_ORDER = ("kernel", "benchmark", "libc", "startup", "start-up")
 STATS_UNFOLDED = 24  # statistics tables longer than this start folded
 THIN_TITLE = "too few samples for this percentile: an interpolation, not a measurement"
@@ -137,6 +136,7 @@ class LatencyCase:
     not_run: list[tuple[str, str, str]]  # (column label, status, reason)
     notes: list[str]
     matrices: list[Matrix] = field(default_factory=list)
+    line: str = ""  # the medians of the first series per system: the folded case's summary
 
     @property
     def folded(self) -> bool:
@@ -166,6 +166,9 @@ class Report:
     interrupts: list[Block] = field(default_factory=list)
     interrupts_not_run: list[tuple[str, str, str, str]] = field(default_factory=list)
     overhead: list[Block] = field(default_factory=list)
+    answers: list[Section] = field(default_factory=list)
+    warnings: Section | None = None
+    unsupported_by_all: list[str] = field(default_factory=list)
     tool_version: str = __version__
     extra_charts: list[Chart] = field(default_factory=list)
 
@@ -205,15 +208,14 @@ def _columns(view: RunView) -> list[Column]:
     targets = {k[1] for k in keys}
     profiles = {k[2] for k in keys}
     emulated = _emulated(view)
-    ports = list(dict.fromkeys(k[0] for k in keys))
     cols = []
-    for k in keys:
+    for i, k in enumerate(keys):
         parts = [k[0]]
         if len(targets) > 1:
             parts.append(k[1])
         if len(profiles) > 1:
             parts.append(k[2])
-        colour = charts.colour_for(ports.index(k[0]))
+        colour = charts.colour_for(i)  # one per port·profile: two profiles never share one
         cols.append(Column(k, " · ".join(parts), colour, emulated.get(k, False)))
     return cols
 
@@ -240,48 +242,72 @@ def _status_cell(result: CaseResult) -> Cell:
     return Cell(result.status, flag=flag, title=result.reason)
 
 
-def geometric_mean(values: Sequence[float]) -> float:
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else math.nan
-
-
 # --------------------------------------------------------------------------- sections
 
 
-def _summary(view: RunView, cols: list[Column], tput: dict[BuildKey, list[float]],
-             wins: dict[BuildKey, int], n_latency: int) -> Section:
+def _summary(view: RunView, cols: list[Column]) -> Section:
+    """Per column, what ran: the comparison itself is the answer above it."""
     table = Section("", ["", "ok", "unsupported", "failed / incomplete", "checks failed",
-                         "throughput (geo. mean % of best)",
-                         f"lowest median latency (of {n_latency})"])
+                         "warnings"])
+    warned = Counter(w.system for w in view.warnings)
     for col in cols:
         results = [c for c in view.cases if key_of(c) == col.key]
         ok = sum(r.status == CaseStatus.OK for r in results)
         unsup = sum(r.status == CaseStatus.UNSUPPORTED for r in results)
         bad = len(results) - ok - unsup
         checks = sum(not ch.ok for r in results for ch in r.checks)
-        score = geometric_mean(tput.get(col.key, []))
+        n = warned["/".join(col.key)]
         table.add([
             col.label,
             Cell(str(ok)),
             Cell(str(unsup), flag="dim" if unsup else ""),
             Cell(str(bad), flag="fail" if bad else ""),
             Cell(str(checks), flag="fail" if checks else ""),
-            Cell("n/a" if math.isnan(score) else f"{score:.1f} %"),
-            Cell(str(wins.get(col.key, 0))),
+            Cell(f"{WARN_MARK} {n}" if n else "0"),
         ])
     return table
 
 
-def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup],
-                                                            dict[BuildKey, list[float]]]:
+def _throughput_cell(r: CaseResult | None, n: Normalised | None) -> Cell:
+    """A count with the analysis' normalisation (the one every format shows)."""
+    if r is None:
+        return Cell("not run", flag="dim")
+    if n is None and r.score and r.status != CaseStatus.UNSUPPORTED:
+        # A property check failed: the count stays visible, marked, and out
+        # of the normalisation (as in the terminal table).
+        bad = [ch for ch in r.checks if not ch.ok]
+        why = "; ".join(f"{ch.name}: got {ch.got}, want {ch.want}" for ch in bad)
+        return Cell(f"✗ {_common.marked(fmt(r.score), r)}", "check failed", "fail",
+                    title=f"check failed: {why or r.reason}")
+    if n is None:
+        return _status_cell(r)
+    title = "per period: " + ", ".join(fmt(v) for v in r.counts.get("total", []))
+    failed = [ch for ch in r.checks if not ch.ok]
+    if failed:
+        title += "; check failed: " + ", ".join(
+            f"{ch.name} got {ch.got} want {ch.want}" for ch in failed)
+    if r.stand_ins:
+        title += "; " + stand_in_text(r)
+    if r.warned:
+        title += "; " + "; ".join(r.warned)
+    per_it = (f", {fmt(r.per_iteration)}{_common.PER_ITERATION_SHORT}"
+              if r.per_iteration is not None else "")
+    text = (f"{_common.marked(fmt(n.score), r)}  ({n.percent_of_best:.1f} %, "
+            f"{n.multiple_of_slowest:.2f}x{per_it})")
+    return Cell(text, flag="fail" if failed else ("best" if n.percent_of_best == 100.0 else ""),
+                title=title)
+
+
+def _throughput(view: RunView, cols: list[Column]) -> list[ThroughputGroup]:
+    """One table and two charts per target; % of best and multiple of the
+    slowest are analysis.normalise_throughput's, as in every other format."""
     groups: list[ThroughputGroup] = []
-    pct_of_best: dict[BuildKey, list[float]] = {}
     by_key = {(key_of(c), c.case_id): c for c in view.cases}
+    norm = {(n.system, n.case_id): n for n in normalise_throughput(view.cases)}
     tp_ids = [cid for cid in _case_ids(view)
               if is_throughput(c for c in view.cases if c.case_id == cid)]
-    if not tp_ids:
-        return groups, pct_of_best
-    for target, profile in dict.fromkeys((c.key[1], c.key[2]) for c in cols):
-        gcols = [c for c in cols if c.key[1:] == (target, profile)
+    for target in dict.fromkeys(c.key[1] for c in cols):
+        gcols = [c for c in cols if c.key[1] == target
                  and any((c.key, cid) in by_key for cid in tp_ids)]
         if not gcols:
             continue
@@ -290,48 +316,19 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
         pct_bars: list[charts.Bar] = []
         x_bars: list[charts.Bar] = []
         for cid in tp_ids:
-            results = [by_key.get((c.key, cid)) for c in gcols]
-            scores = {c.key: r.score for c, r in zip(gcols, results, strict=True)
-                      if r is not None and r.status == CaseStatus.OK and r.score}
-            best = max(scores.values(), default=0.0)
-            slowest = min(scores.values(), default=0.0)
             cells = []
-            for col, r in zip(gcols, results, strict=True):
-                if r is None:
-                    cells.append(Cell("not run", flag="dim"))
-                    continue
-                s = scores.get(col.key)
-                if s is None and r.status == CaseStatus.FAILED and r.score:
-                    # A property check failed: the count stays visible, marked,
-                    # and out of the normalisation (as in the terminal table).
-                    bad = [ch for ch in r.checks if not ch.ok]
-                    why = "; ".join(f"{ch.name}: got {ch.got}, want {ch.want}" for ch in bad)
-                    cells.append(Cell(f"✗ {_common.marked(fmt(r.score), r)}", "check failed",
-                                      "fail", title=f"check failed: {why or r.reason}"))
+            for col in gcols:
+                r = by_key.get((col.key, cid))
+                n = norm.get(("/".join(col.key), cid))
+                cells.append(_throughput_cell(r, n))
+                if r is not None and r.score:
                     group_results.append(r)
-                    continue
-                if s is None:
-                    cells.append(_status_cell(r))
-                    continue
-                failed = [ch for ch in r.checks if not ch.ok]
-                title = "per period: " + ", ".join(fmt(v) for v in r.counts.get("total", []))
-                if failed:
-                    title += "; check failed: " + ", ".join(
-                        f"{ch.name} got {ch.got} want {ch.want}" for ch in failed)
-                per_it = (f", {fmt(r.per_iteration)}{_common.PER_ITERATION_SHORT}"
-                           if r.per_iteration is not None else "")
-                text = (f"{_common.marked(fmt(s), r)}  ({100 * s / best:.1f} %, "
-                        f"{s / slowest:.2f}x{per_it})")
-                if r.stand_ins:
-                    title += "; " + stand_in_text(r)
-                group_results.append(r)
-                cells.append(Cell(text, flag="fail" if failed else (
-                    "best" if s == best and len(scores) > 1 else ""), title=title))
-                pct_of_best.setdefault(col.key, []).append(100 * s / best)
-                pct_bars.append(charts.Bar(cid, col.label, 100 * s / best, col.colour))
-                x_bars.append(charts.Bar(cid, col.label, s / slowest, col.colour))
-            rows.append([cid, *cells])
-        name = anchor(f"tp-{target}-{profile}")
+                if n is not None:
+                    pct_bars.append(charts.Bar(cid, col.label, n.percent_of_best, col.colour))
+                    x_bars.append(charts.Bar(cid, col.label, n.multiple_of_slowest, col.colour))
+            if any(c.text != "not run" and c.flag != "dim" for c in cells):
+                rows.append([cid, *cells])
+        name = anchor(f"tp-{target}")
         clock = _clock_origin(_unit_origin(view, target))
         builds = {key_of(b): b for b in view.builds}
         periods = {c.label: _common.period_text(builds.get(c.key)) for c in gcols}
@@ -344,12 +341,12 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
         if pct_bars:
             chart_list = [
                 Chart(f"{name}-best", "Normalised to the best (100 %)",
-                      charts.grouped_bars(pct_bars, "count per period, % of the best port "
+                      charts.grouped_bars(pct_bars, "count per period, % of the best "
                                           f"(period timed by the {clock})", "{:.1f} %",
                                           reference=100.0)),
                 Chart(f"{name}-slowest", "Normalised to the slowest (1.0x)",
                       charts.grouped_bars(x_bars, "count per period, multiple of the slowest "
-                                          f"port (period timed by the {clock})", "{:.2f}x",
+                                          f"(period timed by the {clock})", "{:.2f}x",
                                           reference=1.0)),
             ]
         notes = _common.stand_in_notes(group_results)
@@ -365,8 +362,8 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
         if any(c.emulated for c in gcols):
             notes.append("Emulated: the period is measured in virtual time, so counts are "
                          "exact and repeat bit for bit.")
-        groups.append(ThroughputGroup(f"{target} · {profile}", name, table, chart_list, notes))
-    return groups, pct_of_best
+        groups.append(ThroughputGroup(target, name, table, chart_list, notes))
+    return groups
 
 
 def _clock_origin(unit: str) -> str:
@@ -402,14 +399,19 @@ def _stat_cells(d: Distribution, with_unit: bool) -> tuple[list[Cell], bool]:
     return cells, thin
 
 
-def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict[BuildKey, int]]:
+def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], list[str]]:
+    """The latency cases, and those no compared system supports (one line)."""
     out: list[LatencyCase] = []
-    wins: dict[BuildKey, int] = {}
+    nobody: list[str] = []
     col_of = {c.key: c for c in cols}
     isr_first: str | None = None
     for cid in _case_ids(view):
         results = [c for c in view.cases if c.case_id == cid]
         if not is_latency(results):
+            continue
+        if all(r.status == CaseStatus.UNSUPPORTED for r in results):
+            reasons = ", ".join(dict.fromkeys(r.reason for r in results if r.reason))
+            nobody.append(f"{cid} ({reasons})" if reasons else cid)
             continue
         results.sort(key=lambda r: [c.key for c in cols].index(key_of(r)))
         units = list(dict.fromkeys(d.unit.label for r in results for d in r.distributions))
@@ -470,12 +472,24 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], dict
                     notes.append(f"{col_of[key_of(r)].label}: check {ch.name} failed "
                                  f"(got {ch.got}, want {ch.want}).")
         notes += _common.stand_in_notes(results)
-        _count_win(results, wins)
         matrices = [_matrix(results, unit, layouts, col_of) for unit in units] if layouts else []
         stats.title = caption.strip()
         out.append(LatencyCase(cid, anchor(cid), chart_list, stats,
-                               not_run, notes, matrices))
-    return out, wins
+                               not_run, notes, matrices, _medians_line(results, col_of)))
+    return out, nobody
+
+
+def _medians_line(results: list[CaseResult], col_of: dict[BuildKey, Column]) -> str:
+    """"take: threadx 120 · freertos 150 ⚠ (median, instructions (QEMU icount))"."""
+    first = next((d for r in results for d in r.distributions
+                  if r.status == CaseStatus.OK), None)
+    if first is None:
+        return "no figure"
+    parts = [f"{col_of[key_of(r)].label} {_common.marked(fmt(d.p50), r)}"
+             for r in results for d in r.distributions[:1]
+             if d.series == first.series and d.unit == first.unit
+             and r.status == CaseStatus.OK]
+    return f"{first.series}: " + " · ".join(parts) + f" (median, {first.unit.label})"
 
 
 # Tints of a layout's median against the same call alone (same system):
@@ -559,23 +573,14 @@ def _blocks(view: RunView, build: Callable[[RunView, str], _common.Section | Non
             if (sec := build(view, t)) is not None]
 
 
-def _count_win(results: list[CaseResult], wins: dict[BuildKey, int]) -> None:
-    """The build with the lowest median of the case's first series, among
-    builds of the same unit (a comparison across units means nothing)."""
-    firsts = [(r, r.distributions[0]) for r in results
-              if r.status == CaseStatus.OK and r.distributions]
-    if len(firsts) < 2 or len({d.unit.label for _, d in firsts}) != 1:
-        return
-    best = min(d.p50 for _, d in firsts)
-    for r, d in firsts:
-        if d.p50 == best:
-            wins[key_of(r)] = wins.get(key_of(r), 0) + 1
-
-
 def _footprint(view: RunView, cols: list[Column]) -> tuple[list[Chart], Section | None]:
+    """Charts and the table; a RAM figure that holds a heap the profile set is
+    marked ‡, with the heap's size in the table's notes."""
     if not view.footprints:
         return [], None
     col_of = {c.key: c for c in cols}
+    builds = {key_of(b): b for b in view.builds}
+    heaps = {c.key: h for c in cols if (h := heap_of(builds.get(c.key)))}
     found = list(dict.fromkeys(o for f in view.footprints for o in f.parts))
     origins = [o for o in PART_ORDER if o in found] + [o for o in found if o not in PART_ORDER]
     rows: list[list[Value]] = []
@@ -590,19 +595,16 @@ def _footprint(view: RunView, cols: list[Column]) -> tuple[list[Chart], Section 
                                     charts.stacked_bars(stacks, f"{label} bytes (ELF sections, "
                                                         f"{target})")))
         for f in fps:
-            cells = [Cell(f.group), Cell(f"{f.flash:,}"), Cell(f"{f.ram:,}")]
+            mark = f" {SETTING_MARK}" if key_of(f) in heaps else ""
+            cells = [Cell(f.group), Cell(f"{f.flash:,}"), Cell(f"{f.ram:,}{mark}")]
             cells += [Cell(" / ".join(f"{v:,}" for v in f.parts.get(o, (0, 0))))
                       for o in origins]
             rows.append([col_of[key_of(f)].label, *cells])
     head = ["", "firmware", "Flash (B)", "RAM (B)"] + [f"{o} Flash / RAM (B)" for o in origins]
-    return chart_list, Section("Bytes from the ELF's sections, attributed by the object file "
-                               "they come from.", head, rows)
-
-
-def is_identity(key: str) -> bool:
-    """A setting that differs between builds by nature (which port, where its
-    tree lives), not a fairness question."""
-    return key in IDENTITY_KEYS or key.lower().endswith("_dir")
+    table = Section("Bytes from the ELF's sections, attributed by the object file they come "
+                    "from.", head, rows)
+    table.notes = _common.heap_notes({col_of[k].label: h for k, h in heaps.items()})
+    return chart_list, table
 
 
 def _side_by_side(cols: list[Column], values: dict[BuildKey, dict[str, str]]
@@ -668,8 +670,8 @@ def prepare(view: RunView) -> Report:
     """Everything the templates show, computed once from the view."""
     charts.reset_ids()
     cols = _columns(view)
-    throughput, pct = _throughput(view, cols)
-    latency, wins = _latency(view, cols)
+    throughput = _throughput(view, cols)
+    latency, nobody = _latency(view, cols)
     fp_charts, fp_table = _footprint(view, cols)
     config, differs, runner = _config(view, cols)
     environment = Section("", ["", "value"], [[k, Cell(str(v))] for k, v in view.host.items()])
@@ -693,14 +695,14 @@ def prepare(view: RunView) -> Report:
     if any(not c.emulated for c in cols):
         notices.append("Host and board figures come from a real clock and are noisy: read "
                        "the percentiles, not only the mean.")
-    if differs:
-        notices.append(f"{differs} configuration setting(s) differ between the builds "
-                       "compared: see Configuration.")
     return Report(
         view=view,
         title=f"rtosmeter run #{view.run_id}" + (f" — {campaign}" if campaign else ""),
         columns=cols,
-        summary=_summary(view, cols, pct, wins, len(latency)),
+        summary=_summary(view, cols),
+        answers=_common.answer_sections(view),
+        warnings=_common.warnings_section(view),
+        unsupported_by_all=nobody,
         facts=facts,
         notices=notices,
         throughput=throughput,

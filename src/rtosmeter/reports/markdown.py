@@ -8,6 +8,7 @@ from rtosmeter.reports._common import (
     Cell,
     Section,
     Value,
+    answer_sections,
     sections,
     statistics_sections,
     title,
@@ -48,6 +49,7 @@ def render(view: RunView) -> str:
     host = ", ".join(f"{k}: {v}" for k, v in sorted(view.host.items()))
     if host:
         parts += [f"Host: {_escape(host)}", ""]
+    parts += [table(sec) for sec in answer_sections(view)]  # the answer first
     secs = sections(view, compact=False)
     if not secs:
         parts.append("No results stored for this run.\n")

@@ -9,21 +9,24 @@ left to the caller (`render(view, color=True)` keeps the ANSI styles).
 from __future__ import annotations
 
 import io
+import os
+import shutil
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from rtosmeter.model import FAIL_MARK, RunView
-from rtosmeter.reports._common import Cell, Section, Value, sections, title
+from rtosmeter.reports._common import Cell, Section, Value, answer_sections, sections, title
 from rtosmeter.textsafe import terminal_safe
 
 SUFFIX = ".txt"
 NAME_COLUMNS = ("system", "case", "series", "group", "check", "figure")
 
 
-def _text(value: Value) -> Text:
-    """A cell as rich Text (never parsed as markup: names and reasons are data)."""
+def _text(value: Value, color: bool = False) -> Text:
+    """A cell as rich Text (never parsed as markup: names and reasons are data);
+    without colour the secondary figure is bracketed, so it stays apart."""
     if isinstance(value, str):
         return Text(terminal_safe(value))
     cell: Cell = value
@@ -31,11 +34,12 @@ def _text(value: Value) -> Text:
     out = Text(f"{FAIL_MARK} " if cell.flag == "fail" else "", style=style)
     out.append(terminal_safe(cell.text), style=style)
     if cell.sub:
-        out.append(f" {terminal_safe(cell.sub)}", style="dim")
+        sub = terminal_safe(cell.sub)
+        out.append(f" {sub}" if color else f" ({sub})", style="dim")
     return out
 
 
-def _table(sec: Section) -> Table:
+def _table(sec: Section, color: bool = False) -> Table:
     table = Table()
     for i, h in enumerate(sec.headers):
         numeric = bool(sec.numeric) and i >= sec.numeric
@@ -43,22 +47,30 @@ def _table(sec: Section) -> Table:
         table.add_column(h, justify="right" if numeric else "left", overflow="fold",
                          no_wrap=h in NAME_COLUMNS)
     for row in sec.rows:
-        table.add_row(*(_text(v) for v in row))
+        table.add_row(*(_text(v, color) for v in row))
     return table
 
 
-def render(view: RunView, width: int = 160, color: bool = False) -> str:
-    console = Console(record=True, width=width, force_terminal=color, no_color=not color,
-                      file=io.StringIO())
+def terminal_width() -> int:
+    """COLUMNS, else the terminal's width, else 160 (a file or a pipe)."""
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else \
+        shutil.get_terminal_size((160, 24)).columns
+
+
+def render(view: RunView, width: int | None = None, color: bool = False) -> str:
+    """The tables, then the answer per target: the last lines a terminal shows."""
+    console = Console(record=True, width=width or terminal_width(), force_terminal=color,
+                      no_color=not color, file=io.StringIO())
     console.print(terminal_safe(title(view)), markup=False, highlight=False)
     secs = sections(view, compact=True)
     if not secs:
         console.print("No results stored for this run.")
-    for sec in secs:
+    for sec in secs + answer_sections(view):
         # title and notes at the console's width, not folded to a narrow table's
         console.print()
         console.print(Text(terminal_safe(sec.title), style="bold"))
-        console.print(_table(sec))
+        console.print(_table(sec, color))
         for note in sec.notes:
             console.print(Text(terminal_safe(note), style="italic"))
     return console.export_text(styles=color)

@@ -29,7 +29,8 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import ClassVar
@@ -42,8 +43,12 @@ QEMU = "qemu-system-arm"
 _BYE = re.compile(rb"^@RM \d+ BYE ", re.MULTILINE)
 _FAULT = re.compile(rb"^@RM \d+ FAULT (.*?) \*[0-9a-f]{8}\r?$", re.MULTILINE)
 _LOCKUP = re.compile(r"lockup", re.IGNORECASE)
-_GUEST_ERROR = re.compile(r"^(Invalid (read|write)|.*guest_error|.*: unimplemented).*$",
-                          re.IGNORECASE | re.MULTILINE)
+# What `-d guest_errors` logs about the guest (ARM's messages include "M profile
+# return from interrupt with misaligned PC is UNPREDICTABLE on v7M").
+_GUEST_ERROR = re.compile(r"^(Invalid (read|write)|M profile|.*UNPREDICTABLE|.*guest_error"
+                          r"|.*: unimplemented).*$", re.IGNORECASE | re.MULTILINE)
+_NUMBER = re.compile(r"\b(0x[0-9a-f]+|\d+)\b", re.IGNORECASE)
+GUEST_ERROR_KINDS = 5  # distinct messages kept per execution
 
 
 @cache
@@ -59,10 +64,10 @@ def qemu_version(qemu: str = QEMU) -> str:
     return match.group(1) if match else first.strip()
 
 
-def _count_lines(path: Path, pattern: re.Pattern[str]) -> int:
-    """Lines of a (possibly large) log that match, read a line at a time."""
-    with path.open(encoding="utf-8", errors="replace") as f:
-        return sum(1 for line in f if pattern.match(line))
+def guest_errors(lines: Iterable[str]) -> Counter[str]:
+    """The guest errors among QEMU's log lines, by message (addresses and
+    numbers as N, so one message repeated is one kind)."""
+    return Counter(_NUMBER.sub("N", line.strip()) for line in lines if _GUEST_ERROR.match(line))
 
 
 def icount_shift(request: RunRequest) -> int | None:
@@ -234,9 +239,11 @@ class QemuRunner:
         wall = time.monotonic() - started
         if icount:
             info["icount"] = str(icount[0])
-        guest_errors = _count_lines(log, _GUEST_ERROR)
-        if guest_errors:
-            info["guest_errors"] = str(guest_errors)
+        with log.open(encoding="utf-8", errors="replace") as lines:  # a line at a time
+            kinds = guest_errors(lines)
+        if kinds:  # counted per execution; the reports list them as warnings
+            info["guest_errors"] = str(sum(kinds.values()))
+            info["guest_error_kinds"] = json.dumps(dict(kinds.most_common(GUEST_ERROR_KINDS)))
         return self._outcome(request, elf, proc.returncode,
                              children.read_head(console, request.stream_cap),
                              children.read_tail(log), limit, wall, info)

@@ -1,0 +1,411 @@
+"""The answer first: per target, who is fastest at what, by how much, and
+what to read with care — computed once here, rendered by every format.
+
+Only cases every compared system ran (status ok, a figure in the same unit)
+count, so a port that ran one case cannot win by it. Bare metal is the floor
+the RTOSes are read against, not a contender: it is compared only when fewer
+than two other systems are there. Ratios are geometric means of per-case
+ratios (Fleming & Wallace, "How not to lie with statistics: the correct way
+to summarize benchmark results", CACM 29(3), 1986), with the smallest and
+largest per-case ratio and its case, so the spread is never hidden.
+
+`answers(view)` is the model; `glance(view)` the "at a glance" table of
+every format (a `Section`), `sentences(answer)` the headline lines. Adding a
+row to the table (another axis) is adding a `Row` builder to `GLANCE_ROWS`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rtosmeter.analysis import (
+    CALIB_CASE,
+    FLOOR_PORT,
+    family,
+    is_interrupt_rate,
+    normalise_throughput,
+    system,
+)
+from rtosmeter.model import (
+    FAIL_MARK,
+    SETTING_MARK,
+    STAND_IN_MARK,
+    WARN_MARK,
+    BuildInfo,
+    CaseResult,
+    CaseStatus,
+    RunView,
+)
+
+# Settings that differ between builds by nature (which port, where its tree
+# lives, what ran it), not a fairness question.
+IDENTITY_KEYS = frozenset({
+    "port", "target", "profile", "build_dir", "caps", "groups", "source_hash", "rtos_source",
+    "rtos_source_origin", "rtos_version", "rtos_commit", "build status",
+    "command", "elf", "icount", "stderr", "guest_errors", "guest_error_kinds"})
+HEAP_KEY = "heap_bytes"  # CFG of a port whose heap is a static array in RAM
+SETTINGS_NAMED = 8  # differing settings named in the first screen
+# Series that are context, not the cost of an operation (lat.jitter.periodic's
+# period follows the tick rate): never in the latency ranking.
+NOT_A_COST = frozenset({"period"})
+
+
+def is_identity(key: str) -> bool:
+    """A setting that differs between builds by nature, not a fairness question."""
+    return key in IDENTITY_KEYS or key.lower().endswith("_dir")
+
+
+def label_of(key: str, keys: Iterable[str]) -> str:
+    """"port/target/profile" -> "port" or "port·profile" when profiles differ."""
+    port, _, profile = key.split("/", 2)
+    profiles = {k.rsplit("/", 1)[1] for k in keys}
+    return port if len(profiles) <= 1 else f"{port}·{profile}"
+
+
+@dataclass(frozen=True)
+class Lead:
+    """The leader against one other system: the geometric mean of per-case
+    ratios (> 1: the leader is better) and the two extremes."""
+
+    other: str
+    ratio: float
+    low: tuple[float, str]  # (ratio, case) where the leader gains least (or loses)
+    high: tuple[float, str]
+
+
+@dataclass
+class Ranking:
+    """One family on one target over the cases every compared system ran."""
+
+    family: str  # throughput | latency
+    unit: str
+    what: str  # "count per period" | "median"
+    cases: list[str]  # the common cases (case id, or "case id · series")
+    left_out: int  # cases some compared system did not run (or not in this unit)
+    score: dict[str, float]  # system -> geo. mean % of best (throughput) or x best (latency)
+    leads: list[Lead]
+
+    @property
+    def leader(self) -> str:
+        better = max if self.family == "throughput" else min
+        return better(self.score, key=lambda k: self.score[k])
+
+
+@dataclass
+class Answer:
+    target: str
+    systems: list[str]  # the compared "port/target/profile"
+    labels: dict[str, str]
+    rankings: list[Ranking]
+    footprint: dict[str, tuple[float, float, int]]  # system -> (flash, ram, firmwares)
+    heap: dict[str, int]  # system -> heap bytes inside its RAM figure
+    failed_checks: list[str]
+    warnings: dict[str, int]  # system -> count
+    settings: list[tuple[str, dict[str, str]]]  # differing key -> label -> value
+    stand_ins: list[str]  # "system: CAP measured as ..." within the common cases
+    floor_only: list[str] = field(default_factory=list)  # systems left out (bare metal)
+    # with several profiles: the ports compared within each profile alone
+    per_profile: list[tuple[str, list[Ranking]]] = field(default_factory=list)
+
+
+def geometric_mean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else math.nan
+
+
+def _compared(keys: list[str]) -> tuple[list[str], list[str]]:
+    """(contenders, left out): bare metal is the floor, unless it is needed
+    to have two systems to compare."""
+    others = [k for k in keys if not k.startswith(FLOOR_PORT + "/")]
+    return (others, [k for k in keys if k not in others]) if len(others) >= 2 else (keys, [])
+
+
+def _leads(table: dict[str, dict[str, float]], systems: list[str], leader: str,
+           higher_better: bool) -> list[Lead]:
+    out = []
+    for other in systems:
+        if other == leader:
+            continue
+        ratios = {case: (row[leader] / row[other] if higher_better else row[other] / row[leader])
+                  for case, row in table.items()}
+        low = min(ratios.items(), key=lambda kv: kv[1])
+        high = max(ratios.items(), key=lambda kv: kv[1])
+        out.append(Lead(other, geometric_mean(list(ratios.values())), (low[1], low[0]),
+                        (high[1], high[0])))
+    return sorted(out, key=lambda lead: lead.ratio)
+
+
+def _rank(fam: str, unit: str, table: dict[str, dict[str, float]], all_cases: int,
+          systems: list[str]) -> Ranking | None:
+    if not table:
+        return None
+    higher = fam == "throughput"
+    rel: dict[str, list[float]] = defaultdict(list)
+    for row in table.values():
+        best = max(row.values()) if higher else min(row.values())
+        for k, v in row.items():
+            rel[k].append(100 * v / best if higher else v / best)
+    score = {k: geometric_mean(rel[k]) for k in systems}
+    leader = (max if higher else min)(systems, key=lambda k: score[k])
+    return Ranking(fam, unit, "count per period" if higher else "median", sorted(table),
+                   all_cases - len(table), score, _leads(table, systems, leader, higher))
+
+
+def _throughput(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
+    norm = normalise_throughput(cases)
+    per: dict[str, dict[str, float]] = defaultdict(dict)
+    for n in norm:
+        if n.system in systems and n.score > 0:
+            per[n.case_id][n.system] = n.score
+    ids = {c.case_id for c in cases if family(c) == "throughput" and system(c) in systems}
+    common = {cid: row for cid, row in per.items() if set(row) == set(systems)}
+    unit = "count per period"
+    return _rank("throughput", unit, common, len(ids), systems)
+
+
+def _latency(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
+    rows: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+    names: set[str] = set()
+    for c in cases:
+        if (family(c) != "latency" or c.case_id == CALIB_CASE or is_interrupt_rate(c)
+                or system(c) not in systems):
+            continue
+        for d in c.distributions:
+            if d.series in NOT_A_COST:
+                continue
+            names.add(f"{c.case_id} · {d.series}")
+            if c.status == CaseStatus.OK and d.p50 > 0:
+                rows[d.unit.label][f"{c.case_id} · {d.series}"][system(c)] = d.p50
+    best: Ranking | None = None
+    for unit, table in rows.items():
+        common = {k: row for k, row in table.items() if set(row) == set(systems)}
+        r = _rank("latency", unit, common, len(names), systems)
+        if r is not None and (best is None or len(r.cases) > len(best.cases)):
+            best = r
+    return best
+
+
+def _footprint(view: RunView, target: str, systems: list[str]
+               ) -> dict[str, tuple[float, float, int]]:
+    """Median Flash and RAM over the firmwares (groups) every system built."""
+    by: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
+    for f in view.footprints:
+        key = f"{f.port}/{f.target}/{f.profile}"
+        if f.target == target and key in systems:
+            by[f.group][key] = (f.flash, f.ram)
+    common = [row for row in by.values() if set(row) == set(systems)]
+    if not common:
+        return {}
+
+    def median(xs: list[int]) -> float:
+        xs = sorted(xs)
+        mid = len(xs) // 2
+        return float(xs[mid]) if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+    return {k: (median([r[k][0] for r in common]), median([r[k][1] for r in common]),
+                len(common)) for k in systems}
+
+
+def heap_of(build: BuildInfo | None) -> int:
+    """The heap a port reserves as a static array (CFG heap_bytes): it is in
+    the RAM figure, and a setting, not the kernel's need."""
+    try:
+        return int((build.config if build else {}).get(HEAP_KEY, "0"))
+    except ValueError:
+        return 0
+
+
+def differing_settings(builds: Iterable[BuildInfo], labels: dict[str, str]
+                       ) -> list[tuple[str, dict[str, str]]]:
+    """Settings two compared builds give different values: those every build
+    reports first. Left out: identity keys, a value that only names the
+    profile, and one that differs only from port to port (which heap a
+    kernel has is what it is, not a setting of this run)."""
+    found = [(f"{b.port}/{b.target}/{b.profile}", b) for b in builds]
+    found = [(k, b) for k, b in found if k in labels]
+    keys = {k for _, b in found for k in b.config if not is_identity(k)}
+    out = []
+    for key in keys:
+        got = {labels[k]: b.config[key] for k, b in found if key in b.config}
+        per_port: dict[str, set[str]] = defaultdict(set)
+        for _, b in found:
+            if key in b.config:
+                per_port[b.port].add(b.config[key])
+        if (len(set(got.values())) < 2 or all(b.config.get(key) == b.profile for _, b in found)
+                or (len(per_port) > 1 and all(len(v) == 1 for v in per_port.values()))):
+            continue
+        out.append((key, got))
+    return sorted(out, key=lambda kv: (len(kv[1]) < len(found), kv[0]))
+
+
+def answers(view: RunView) -> list[Answer]:
+    out = []
+    builds = {f"{b.port}/{b.target}/{b.profile}": b for b in view.builds}
+    for target in sorted({c.target for c in view.cases}):
+        cases = [c for c in view.cases if c.target == target]
+        keys = list(dict.fromkeys(sorted({system(c) for c in cases},
+                                         key=lambda k: (k.startswith(FLOOR_PORT + "/"), k))))
+        systems, floor = _compared(keys)
+        labels = {k: label_of(k, keys) for k in keys}
+        rankings = _rankings(cases, systems)
+        profiles = list(dict.fromkeys(k.rsplit("/", 1)[1] for k in systems))
+        per_profile = [(p, _rankings(cases, same)) for p in profiles
+                       if len(same := [k for k in systems if k.endswith("/" + p)]) > 1
+                       and len(profiles) > 1]
+        common = {c.split(" · ")[0] for r in rankings for c in r.cases}
+        failed = [f"{labels[system(c)]} {c.case_id}: {k.name.replace('_', ' ')} "
+                  f"(got {k.got}, want {k.want})"
+                  for c in cases for k in c.checks if not k.ok]
+        failed += [f"{labels[system(c)]} {c.case_id}: {c.status}" + (f" ({c.reason})"
+                   if c.reason else "") for c in cases
+                   if c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED)
+                   and all(k.ok for k in c.checks)]
+        warned: dict[str, int] = defaultdict(int)
+        for w in view.warnings:
+            if w.system in labels:
+                warned[w.system] += 1
+        stand_ins = list(dict.fromkeys(
+            f"{labels[system(c)]} {c.case_id}: {cap} measured as {what}"
+            for c in cases if system(c) in systems and c.case_id in common
+            for cap, what in sorted(c.stand_ins.items())))
+        out.append(Answer(target, systems, labels, rankings, _footprint(view, target, systems),
+                          {k: h for k in systems if (h := heap_of(builds.get(k)))},
+                          failed, dict(warned),
+                          differing_settings([builds[k] for k in systems if k in builds],
+                                             {k: labels[k] for k in systems}),
+                          stand_ins, [labels[k] for k in floor], per_profile))
+    return out
+
+
+def _rankings(cases: list[CaseResult], systems: list[str]) -> list[Ranking]:
+    return [r for r in (_throughput(cases, systems), _latency(cases, systems)) if r]
+
+
+# ---- words ----------------------------------------------------------------------
+
+
+def ratio_text(x: float) -> str:
+    return f"{x:.2f}x" if x < 10 else f"{x:.1f}x"
+
+
+def _range(lead: Lead) -> str:
+    (lo, lo_case), (hi, hi_case) = lead.low, lead.high
+    if math.isclose(lo, hi, rel_tol=0.005):
+        return f"{ratio_text(lo)} in every case"
+    return f"from {ratio_text(lo)} ({lo_case}) to {ratio_text(hi)} ({hi_case})"
+
+
+def ranking_sentence(r: Ranking, labels: dict[str, str]) -> str:
+    leader = r.leader
+    name = labels[leader]
+    noun = "case" if r.family == "throughput" else "series"
+    over = (f"over {len(r.cases)} {noun}{'s' if len(r.cases) != 1 and noun == 'case' else ''}"
+            " every compared system ran"
+            + (f" ({r.left_out} left out)" if r.left_out else ""))
+    if not r.leads:
+        return f"{r.family.capitalize()}: only {name} {over}."
+    if r.family == "throughput":
+        parts = [f"{ratio_text(lead.ratio)} the count of {labels[lead.other]} "
+                 f"({_range(lead)})" for lead in r.leads]
+        return (f"Throughput: {name} is fastest, {over}: " + "; ".join(parts)
+                + ". Ratios of counts per period, geometric mean.")
+    parts = [f"{labels[lead.other]} takes {ratio_text(lead.ratio)} its median "
+             f"({_range(lead)})" for lead in r.leads]
+    return (f"Latency in {r.unit}: {name} is fastest, {over}: " + "; ".join(parts)
+            + ". Ratios of medians, geometric mean.")
+
+
+def sentences(a: Answer) -> list[str]:
+    """The headline: who is fastest at what and by how much, then the caveats."""
+    out = [ranking_sentence(r, a.labels) for r in a.rankings]
+    out += [f"Within profile {profile} alone: " + ranking_sentence(r, a.labels)
+            for profile, rankings in a.per_profile for r in rankings]
+    if not a.rankings:
+        out.append("No case was run by every compared system: nothing to rank.")
+    if a.floor_only:
+        out.append(f"{', '.join(a.floor_only)}: the floor the RTOSes are read against, "
+                   "not ranked (it runs only the cases that need no kernel).")
+    if a.footprint:
+        small = min(a.footprint, key=lambda k: a.footprint[k][0])
+        out.append(f"Smallest Flash: {a.labels[small]} "
+                   f"({a.footprint[small][0]:,.0f} B, median over "
+                   f"{a.footprint[small][2]} firmwares).")
+    for k, heap in a.heap.items():
+        out.append(f"{SETTING_MARK} {a.labels[k]}: its RAM figure holds a {heap:,} B heap "
+                   f"({HEAP_KEY}, a setting of the profile, not the kernel's need).")
+    out += [f"{STAND_IN_MARK} {s}" for s in a.stand_ins]
+    if a.failed_checks:
+        out.append(f"{FAIL_MARK} {len(a.failed_checks)} failed: "
+                   + "; ".join(a.failed_checks[:5])
+                   + ("; …" if len(a.failed_checks) > 5 else "") + ".")
+    if a.warnings:
+        out.append(f"{WARN_MARK} Warnings: " + ", ".join(
+            f"{a.labels[k]} {n}" for k, n in sorted(a.warnings.items())) + " (see Warnings).")
+    if a.settings:
+        named = [f"{key} ({' / '.join(f'{lbl} {v}' for lbl, v in vals.items())})"
+                 for key, vals in a.settings[:SETTINGS_NAMED]]
+        more = len(a.settings) - SETTINGS_NAMED
+        out.append(f"{len(a.settings)} setting(s) differ between the compared builds: "
+                   + "; ".join(named) + (f"; and {more} more" if more > 0 else "") + ".")
+    return out
+
+
+# ---- the "at a glance" table --------------------------------------------------------
+
+Row = Callable[[Answer, str], str]
+
+
+def _score(fam: str) -> Row:
+    def cell(a: Answer, k: str) -> str:
+        r = next((r for r in a.rankings if r.family == fam), None)
+        if r is None:
+            return ""
+        v = r.score[k]
+        return f"{v:.1f} %" if fam == "throughput" else ratio_text(v)
+    return cell
+
+
+def _flash(a: Answer, k: str) -> str:
+    return f"{a.footprint[k][0]:,.0f}" if k in a.footprint else ""
+
+
+def _ram(a: Answer, k: str) -> str:
+    if k not in a.footprint:
+        return ""
+    heap = a.heap.get(k, 0)
+    ram = a.footprint[k][1]
+    return (f"{ram:,.0f} {SETTING_MARK} ({ram - heap:,.0f} without the heap)" if heap
+            else f"{ram:,.0f}")
+
+
+def _failed(a: Answer, k: str) -> str:
+    n = sum(1 for f in a.failed_checks if f.startswith(a.labels[k] + " "))
+    return f"{FAIL_MARK} {n}" if n else "0"
+
+
+def _warned(a: Answer, k: str) -> str:
+    n = a.warnings.get(k, 0)
+    return f"{WARN_MARK} {n}" if n else "0"
+
+
+GLANCE_ROWS: list[tuple[str, Row]] = [
+    ("throughput: geo. mean % of the best (common cases; higher is better)", _score("throughput")),
+    ("latency: geo. mean multiple of the lowest median (common series; lower is better)",
+     _score("latency")),
+    ("Flash bytes (median firmware)", _flash),
+    ("RAM bytes (median firmware)", _ram),
+    ("failed checks or cases", _failed),
+    ("warnings", _warned),
+]
+
+
+def glance_rows(a: Answer) -> list[tuple[str, list[str]]]:
+    """(row label, one text per compared system) of the rows that say something."""
+    out = []
+    for label, row in GLANCE_ROWS:
+        cells = [row(a, k) for k in a.systems]
+        if any(cells):
+            out.append((label, cells))
+    return out
