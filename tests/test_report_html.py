@@ -301,7 +301,7 @@ def test_mixed_run_in_chromium(mixed: tuple[RunView, Path], browser: Any) -> Non
     assert hz_row[0] == f"{int(rate.meta['max_rate_hz']):,}"
     inverse = next(v for k, v in irq.items() if k.startswith("its inverse"))
     period = int(rate.meta["max_rate_period_ticks"])
-    shown, ticks_text = inverse[0].split(" ", 1)
+    shown, ticks_text = inverse[0].split(maxsplit=1)
     assert float(shown.replace(",", "")) == pytest.approx(period * unit.per_tick, rel=5e-3)
     assert ticks_text == f"{period:,} ticks"
     assert next(k for k in irq if k.startswith("its inverse")).endswith(unit.label)
@@ -441,3 +441,76 @@ def test_a_series_without_samples_has_no_chart(tmp_path: Path) -> None:
     with Store.open(tmp_path / "r.sqlite") as st:
         page = html.render(analysis.load_run(st, run))
     assert "lat.pool" in page and "<svg" in page
+
+
+# ---- navigable at every width ------------------------------------------------------
+
+OVERFLOW_JS = """() => {
+  const vw = document.documentElement.clientWidth, out = [];
+  for (const e of document.querySelectorAll('main *, nav *, header *')) {
+    if (e.closest('svg') !== e && e.closest('svg')) continue;  // the svg clips its own
+    let s = e.parentElement, boxed = false;
+    while (s) { const o = getComputedStyle(s).overflowX;
+      if (o === 'auto' || o === 'scroll') { boxed = true; break; } s = s.parentElement; }
+    const r = e.getBoundingClientRect();
+    if (!boxed && r.width > 0 && r.right > vw + 1) out.push(e.tagName + ' ' + e.className);
+  }
+  return {scroll: document.documentElement.scrollWidth, vw, out: out.slice(0, 5)};
+}"""
+
+
+@pytest.mark.parametrize("width", [420, 1400, 2560])
+def test_layout_fits_every_width(mixed: tuple[RunView, Path], browser: Any, width: int) -> None:
+    """Nothing sticks out of the page (wide tables scroll in their box), ids
+    are unique, and the answer is on the first screen."""
+    _, path = mixed
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(path.as_uri())
+    page.screenshot(path=str(ARTIFACTS / f"report-html-{width}.png"))
+    fit = page.evaluate(OVERFLOW_JS)
+    assert fit["scroll"] <= width and fit["out"] == [], fit
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids))
+    lead = page.query_selector("#answer li.lead")
+    assert lead is not None and lead.is_visible()
+    box = lead.bounding_box()
+    assert box is not None and box["y"] < 900
+    assert "fastest" in lead.inner_text()
+
+
+def test_filter_by_port_and_search(mixed: tuple[RunView, Path], browser: Any) -> None:
+    view, path = mixed
+    page, errors, _ = open_page(browser, path)
+    column = next(c.label for c in html.prepare(view).columns if c.key[0] == "copy")
+    cells = _column_cells(page, "#throughput", column)
+    assert cells and all(td.is_visible() for td in cells)
+    page.uncheck(f"#controls input[data-sys='{column}']")
+    assert not any(td.is_visible() for td in cells)
+    others = _column_cells(page, "#throughput", "baremetal · qemu-mps2-an386")
+    assert others and all(td.is_visible() for td in others)
+    page.check(f"#controls input[data-sys='{column}']")
+    assert all(td.is_visible() for td in cells)
+
+    page.fill("#rm-search", "lat.sem")
+    visible = {e.get_attribute("data-case") for e in page.query_selector_all("details.case")
+               if e.is_visible()}
+    assert visible and all("lat.sem" in cid for cid in visible)
+    assert all(e.get_attribute("open") is not None for e in page.query_selector_all(
+        "details.case") if e.is_visible())  # a match opens
+    tm_rows = [tr for tr in page.query_selector_all("#throughput tbody tr") if tr.is_visible()]
+    assert tm_rows == []  # no tm.* case matches lat.sem
+    page.fill("#rm-search", "")
+    page.uncheck("#controls input[data-fam='latency']")
+    assert not page.is_visible("#latency") and page.is_visible("#throughput")
+    assert errors == []
+
+
+def _column_cells(page: Any, section: str, label: str) -> list[Any]:
+    """The cells under the header `label` in the tables of `section`."""
+    out = []
+    for tbl in page.query_selector_all(f"{section} table"):
+        heads = [th.inner_text().strip() for th in tbl.query_selector_all("thead th")]
+        if label in heads:
+            i = heads.index(label)
+            out += [tr.query_selector_all("th, td")[i] for tr in tbl.query_selector_all("tbody tr")]
+    return out

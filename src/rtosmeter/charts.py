@@ -297,8 +297,9 @@ def stacked_bars(stacks: Sequence[Stack], axis_label: str, title: str = "") -> s
         ax.set_xlabel(axis_label)
         if title:
             ax.set_title(title, loc="left", fontsize=9)
-        ax.legend(loc="lower right", fontsize=7, frameon=False,
-                  bbox_to_anchor=(1.0, 1.0), ncols=max(len(origins), 1))
+        if origins:  # a footprint without parts has nothing to name
+            ax.legend(loc="lower right", fontsize=7, frameon=False,
+                      bbox_to_anchor=(1.0, 1.0), ncols=len(origins))
         _margins(fig, [_wrap(s.label, 40) for s in stacks], top_in=0.6 if title else 0.4)
         return _svg(fig)
 

@@ -23,7 +23,7 @@ from rtosmeter.commands.report import load_view, write_reports
 from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
-from rtosmeter.model import FAIL_MARK
+from rtosmeter.model import FAIL_MARK, WARN_MARK
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
@@ -189,7 +189,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     click.echo(reports.render(view, "table"))
     written = write_reports(opts.out, view)
     findings = findings_of(view)
-    click.echo(summary_line(summary, len(findings)) + f" Store: {opts.out / 'rtosmeter.sqlite'}")
+    click.echo(summary_line(summary, len(findings), len(view.warnings))
+               + f" Store: {opts.out / 'rtosmeter.sqlite'}")
     for line in findings:  # case ids and reasons come from the stream
         click.echo(f"  {FAIL_MARK} {terminal_safe(line)}")
     for path in written:
@@ -235,7 +236,7 @@ def findings_of(view: RunView) -> list[str]:
     return out
 
 
-def summary_line(summary: RunSummary, findings: int) -> str:
+def summary_line(summary: RunSummary, findings: int, warnings: int = 0) -> str:
     """"Run 3 done in 24 s: 24 executions, 0 failed, 0 builds failed, 2 not run
     here, 1 case with a failed check." """
     line = (f"Run {summary.run_id} {summary.status} in {summary.seconds:.0f} s: "
@@ -244,4 +245,6 @@ def summary_line(summary: RunSummary, findings: int) -> str:
     if findings:
         line += (f", {findings} case{'s' if findings != 1 else ''} failed "
                  f"(findings, marked {FAIL_MARK}; not a tool failure)")
+    if warnings:  # QEMU guest errors, outliers...: listed in the Warnings table above
+        line += f", {warnings} warning{'s' if warnings != 1 else ''} ({WARN_MARK}, see Warnings)"
     return line + "."

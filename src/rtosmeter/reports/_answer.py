@@ -17,6 +17,7 @@ row to the table (another axis) is adding a `Row` builder to `GLANCE_ROWS`.
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -59,10 +60,11 @@ def is_identity(key: str) -> bool:
 
 
 def label_of(key: str, keys: Iterable[str]) -> str:
-    """"port/target/profile" -> "port" or "port·profile" when profiles differ."""
+    """"port/target/profile" -> "port", or "port/profile" when profiles
+    differ (the text reports' column labels)."""
     port, _, profile = key.split("/", 2)
     profiles = {k.rsplit("/", 1)[1] for k in keys}
-    return port if len(profiles) <= 1 else f"{port}·{profile}"
+    return port if len(profiles) <= 1 else f"{port}/{profile}"
 
 
 @dataclass(frozen=True)
@@ -217,12 +219,17 @@ def heap_of(build: BuildInfo | None) -> int:
         return 0
 
 
+# A value that reads as a setting (a number, on/off), not the name of an
+# implementation: differing from port to port, it is still a fairness question.
+_SETTING = re.compile(r"^(-?\d+(\.\d+)?|on|off|yes|no|true|false)\b", re.IGNORECASE)
+
+
 def differing_settings(builds: Iterable[BuildInfo], labels: dict[str, str]
                        ) -> list[tuple[str, dict[str, str]]]:
     """Settings two compared builds give different values: those every build
     reports first. Left out: identity keys, a value that only names the
-    profile, and one that differs only from port to port (which heap a
-    kernel has is what it is, not a setting of this run)."""
+    profile, and a name that differs only from port to port (which heap a
+    kernel has is what it is, not a setting of this run; a tick rate is)."""
     found = [(f"{b.port}/{b.target}/{b.profile}", b) for b in builds]
     found = [(k, b) for k, b in found if k in labels]
     keys = {k for _, b in found for k in b.config if not is_identity(k)}
@@ -233,8 +240,9 @@ def differing_settings(builds: Iterable[BuildInfo], labels: dict[str, str]
         for _, b in found:
             if key in b.config:
                 per_port[b.port].add(b.config[key])
+        by_port_only = len(per_port) > 1 and all(len(v) == 1 for v in per_port.values())
         if (len(set(got.values())) < 2 or all(b.config.get(key) == b.profile for _, b in found)
-                or (len(per_port) > 1 and all(len(v) == 1 for v in per_port.values()))):
+                or (by_port_only and not all(_SETTING.match(v) for v in got.values()))):
             continue
         out.append((key, got))
     return sorted(out, key=lambda kv: (len(kv[1]) < len(found), kv[0]))

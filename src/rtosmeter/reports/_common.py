@@ -236,7 +236,8 @@ def stand_in_notes(cases: Iterable[CaseResult]) -> list[str]:
 PER_ITERATION_SHORT = "/it"
 
 
-def _throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
+def throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
+    """A count, its % of the best and multiple of the slowest (analysis), marks."""
     if case is None or case.score is None:
         return _empty(case)
     if case.status != CaseStatus.OK:  # the count stays visible; the failure is marked
@@ -267,7 +268,7 @@ def throughput_section(view: RunView, target: str) -> Section | None:
                   + (f" · {per_it} per loop iteration" if per_it else "") + ")",
                   ["case", *sys_.headers], numeric=1)
     for cid in sorted({c.case_id for c in tm}):
-        sec.rows.append([cid, *(_throughput_cell(by.get((k, cid)), norm.get((k, cid)))
+        sec.rows.append([cid, *(throughput_cell(by.get((k, cid)), norm.get((k, cid)))
                                 for k in sys_.keys)])
     if not same:
         sec.notes.append("Periods: " + "; ".join(f"{sys_.labels[k]}: {p}"

@@ -23,6 +23,7 @@ from the analysis (`Unit.label`), so an emulated run is never shown in µs.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -210,13 +211,11 @@ def _columns(view: RunView) -> list[Column]:
     emulated = _emulated(view)
     cols = []
     for i, k in enumerate(keys):
-        parts = [k[0]]
-        if len(targets) > 1:
-            parts.append(k[1])
-        if len(profiles) > 1:
-            parts.append(k[2])
-        colour = charts.colour_for(i)  # one per port·profile: two profiles never share one
-        cols.append(Column(k, " · ".join(parts), colour, emulated.get(k, False)))
+        # the text reports' label (port, or port/profile), then the target
+        label = k[0] + (f"/{k[2]}" if len(profiles) > 1 else "")
+        label += f" · {k[1]}" if len(targets) > 1 else ""
+        colour = charts.colour_for(i)  # one per port/profile: two profiles never share one
+        cols.append(Column(k, label, colour, emulated.get(k, False)))
     return cols
 
 
@@ -269,33 +268,19 @@ def _summary(view: RunView, cols: list[Column]) -> Section:
 
 
 def _throughput_cell(r: CaseResult | None, n: Normalised | None) -> Cell:
-    """A count with the analysis' normalisation (the one every format shows)."""
+    """The text reports' cell (analysis' normalisation, marks), with the
+    per-period counts and the checks on hover and the best of its row tinted."""
     if r is None:
         return Cell("not run", flag="dim")
-    if n is None and r.score and r.status != CaseStatus.UNSUPPORTED:
-        # A property check failed: the count stays visible, marked, and out
-        # of the normalisation (as in the terminal table).
-        bad = [ch for ch in r.checks if not ch.ok]
-        why = "; ".join(f"{ch.name}: got {ch.got}, want {ch.want}" for ch in bad)
-        return Cell(f"✗ {_common.marked(fmt(r.score), r)}", "check failed", "fail",
-                    title=f"check failed: {why or r.reason}")
-    if n is None:
-        return _status_cell(r)
+    cell = _common.throughput_cell(r, n)
+    if r.score is None or r.status == CaseStatus.UNSUPPORTED:
+        return dataclasses.replace(cell, title=r.reason)
     title = "per period: " + ", ".join(fmt(v) for v in r.counts.get("total", []))
-    failed = [ch for ch in r.checks if not ch.ok]
-    if failed:
-        title += "; check failed: " + ", ".join(
-            f"{ch.name} got {ch.got} want {ch.want}" for ch in failed)
-    if r.stand_ins:
-        title += "; " + stand_in_text(r)
-    if r.warned:
-        title += "; " + "; ".join(r.warned)
-    per_it = (f", {fmt(r.per_iteration)}{_common.PER_ITERATION_SHORT}"
-              if r.per_iteration is not None else "")
-    text = (f"{_common.marked(fmt(n.score), r)}  ({n.percent_of_best:.1f} %, "
-            f"{n.multiple_of_slowest:.2f}x{per_it})")
-    return Cell(text, flag="fail" if failed else ("best" if n.percent_of_best == 100.0 else ""),
-                title=title)
+    title += "".join(f"; check {ch.name} failed: got {ch.got}, want {ch.want}"
+                     for ch in r.checks if not ch.ok)
+    title += "".join(f"; {t}" for t in [stand_in_text(r), *r.warned] if t)
+    best = n is not None and n.percent_of_best == 100.0 and cell.flag == ""
+    return dataclasses.replace(cell, title=title, flag="best" if best else cell.flag)
 
 
 def _throughput(view: RunView, cols: list[Column]) -> list[ThroughputGroup]:
