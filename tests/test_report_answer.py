@@ -77,7 +77,7 @@ def test_the_answer_first_and_the_same_in_every_format(view: RunView) -> None:
     (a,) = _answer.answers(view)
     headline = _answer.sentences(a)[0]
     assert headline.startswith("Throughput: fast is fastest, over 3 cases every compared "
-                               "system ran (1 left out): 1.59x the count of slow (from 0.50x "
+                               "system ran (1 left out): 1.59x the throughput of slow (from 0.50x "
                                "(tm.cooperative) to 4.00x (tm.memory))")
     md = markdown.render(view)
     assert md.index("## The answer on") < md.index("## Throughput on")
@@ -96,7 +96,8 @@ def test_the_answer_first_and_the_same_in_every_format(view: RunView) -> None:
                        if r["port"] == port and r["case_id"] == cid and r["percent_of_best"])
             assert pct == next(d["percent_of_best"] for d in docs if d["port"] == port
                                and d["case_id"] == cid and d["percent_of_best"] is not None)
-            assert f"({pct:.1f} %," in page
+            for out in (md, text, page):  # the same figure in the text formats too
+                assert f"{pct:.1f} % · " in out
 
 
 def test_warnings_counted_and_marked(view: RunView) -> None:

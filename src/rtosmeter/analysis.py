@@ -289,6 +289,7 @@ def _add_per_iteration(results: Mapping[int, CaseResult], runs_of: Mapping[int, 
             hz = float(ex.hello.get("hz", ""))
         except ValueError:
             continue
+        case.period_ms = period_ms if period_ms > 0 else None
         if score and unit.deterministic and unit.emulated and period_ms > 0 and hz > 0:
             case.per_iteration = period_ms * hz / 1000.0 * unit.per_tick / score
             case.per_iteration_unit = unit.label
@@ -435,24 +436,30 @@ class Normalised:
 def normalise_throughput(cases: Iterable[CaseResult]) -> list[Normalised]:
     """Per (target, case): percent of the best score and multiple of the slowest.
 
+    Scores of different measurement periods compare per ms of the period.
     Only systems on the same target are compared (a host and an emulated
     Cortex-M count in different time bases). Cases without a score (failed,
     unsupported) are left out.
     """
-    groups: dict[tuple[str, str], list[tuple[str, float]]] = defaultdict(list)
+    groups: dict[tuple[str, str], list[CaseResult]] = defaultdict(list)
     for c in cases:
-        score = c.score
-        if score is not None and c.status == CaseStatus.OK and family(c) == "throughput":
-            groups[(c.target, c.case_id)].append((system(c), score))
+        if c.score is not None and c.status == CaseStatus.OK and family(c) == "throughput":
+            groups[(c.target, c.case_id)].append(c)
     out = []
-    for (target, case_id), scores in sorted(groups.items()):
-        best = max(s for _, s in scores)
-        slowest = min(s for _, s in scores)
-        for name, score in scores:
+    for (target, case_id), found in sorted(groups.items()):
+        # counts of periods of different lengths (profile quick: 20 ms) compare
+        # as counts per ms; with the same period (or an unknown one), as counts
+        periods = {c.period_ms for c in found}
+        per_ms = len(periods) > 1 and None not in periods
+        rates = [(c, (c.score or 0.0) / (c.period_ms or 1.0) if per_ms else c.score or 0.0)
+                 for c in found]
+        best = max(r for _, r in rates)
+        slowest = min(r for _, r in rates)
+        for c, rate in rates:
             out.append(Normalised(
-                case_id, target, name, score,
-                100.0 * score / best if best > 0 else math.nan,
-                score / slowest if slowest > 0 else math.nan))
+                case_id, target, system(c), c.score or 0.0,
+                100.0 * rate / best if best > 0 else math.nan,
+                rate / slowest if slowest > 0 else math.nan))
     return out
 
 

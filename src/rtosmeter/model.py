@@ -109,6 +109,7 @@ class CaseResult:
     # instructions) divided by the count, so harness cost stays visible.
     per_iteration: float | None = None
     per_iteration_unit: str = ""
+    period_ms: float | None = None  # throughput: the measurement period (HELLO tm_period_ms)
     # Warnings about this case's figures (analysis.case_warnings): ⚠ at the number.
     warned: list[str] = field(default_factory=list)
 

@@ -158,9 +158,9 @@ def _rank(fam: str, unit: str, table: dict[str, dict[str, float]], all_cases: in
 def _throughput(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
     norm = normalise_throughput(cases)
     per: dict[str, dict[str, float]] = defaultdict(dict)
-    for n in norm:
-        if n.system in systems and n.score > 0:
-            per[n.case_id][n.system] = n.score
+    for n in norm:  # the analysis' normalisation: counts per ms when periods differ
+        if n.system in systems and n.percent_of_best > 0:
+            per[n.case_id][n.system] = n.percent_of_best
     ids = {c.case_id for c in cases if family(c) == "throughput" and system(c) in systems}
     common = {cid: row for cid, row in per.items() if set(row) == set(systems)}
     unit = "count per period"
@@ -315,10 +315,10 @@ def ranking_sentence(r: Ranking, labels: dict[str, str]) -> str:
     if not r.leads:
         return f"{r.family.capitalize()}: only {name} {over}."
     if r.family == "throughput":
-        parts = [f"{ratio_text(lead.ratio)} the count of {labels[lead.other]} "
+        parts = [f"{ratio_text(lead.ratio)} the throughput of {labels[lead.other]} "
                  f"({_range(lead)})" for lead in r.leads]
         return (f"Throughput: {name} is fastest, {over}: " + "; ".join(parts)
-                + ". Ratios of counts per period, geometric mean.")
+                + ". Ratios of counts per period (per ms where periods differ), geometric mean.")
     parts = [f"{labels[lead.other]} takes {ratio_text(lead.ratio)} its median "
              f"({_range(lead)})" for lead in r.leads]
     return (f"Latency in {r.unit}: {name} is fastest, {over}: " + "; ".join(parts)

@@ -57,7 +57,7 @@ RESULT_FIELDS = (
     "run_id", "port", "target", "profile", "group", "case_id", "family", "status", "reason",
     "series", "what", "unit", "deterministic", *STAT_NAMES, "overhead",
     "score", "percent_of_best", "multiple_of_slowest", "per_iteration", "checks_failed",
-    "stand_in",
+    "stand_in", "warnings",
 )
 
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
@@ -713,7 +713,7 @@ def records(view: RunView) -> list[dict[str, Any]]:
                     group=c.group, case_id=c.case_id, family=family(c), status=c.status,
                     reason=c.reason, series="", what="", unit="",
                     checks_failed=sum(1 for k in c.checks if not k.ok),
-                    stand_in=stand_in_text(c))
+                    stand_in=stand_in_text(c), warnings="; ".join(c.warned))
         rows = []
         for d in c.distributions:
             r = dict(base)

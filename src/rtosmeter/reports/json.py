@@ -9,6 +9,7 @@ from dataclasses import asdict
 from typing import Any
 
 from rtosmeter.model import RunView
+from rtosmeter.reports._answer import answers, sentences
 from rtosmeter.reports._common import SCHEMA_VERSION, records
 
 SUFFIX = ".json"
@@ -39,6 +40,12 @@ def document(view: RunView) -> dict[str, Any]:
                   "case_id": c.case_id, "meta": c.meta} for c in view.cases if c.meta],
         "footprints": [asdict(f) for f in view.footprints],
         "errors": view.errors,
+        "warnings": [asdict(w) for w in view.warnings],
+        "answer": [{"target": a.target, "systems": a.systems, "sentences": sentences(a),
+                    "rankings": [asdict(r) for r in a.rankings],
+                    "footprint": a.footprint, "heap_bytes": a.heap,
+                    "failed": a.failed_checks, "settings_differ": dict(a.settings)}
+                   for a in answers(view)],
     })
     return doc
 
