@@ -24,6 +24,10 @@ def test_default_run_succeeds_and_writes_reports(default_run: SessionRun) -> Non
     assert (out / "report.md").is_file() and (out / "report.html").is_file()
     assert "Run 1 done" in result.output
     assert f"Report: {out / 'report.html'}" in result.output
+    # one report per run; report.html and report.md are copies of the latest
+    assert (out / "report-1.html").read_bytes() == (out / "report.html").read_bytes()
+    assert (out / "report-1.md").read_text() == (out / "report.md").read_text()
+    assert "](charts/run-1/" in (out / "report.md").read_text()
 
 
 def test_json_report_covers_every_throughput_and_latency_case(default_run: SessionRun,

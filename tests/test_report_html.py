@@ -197,6 +197,12 @@ def test_markdown_with_chart_files(tmp_path: Path) -> None:
     for link in links:
         svg = (md.parent / link).read_text()
         assert svg.startswith("<?xml") and "<path" in svg
+    # written again: the run's chart folder holds exactly the charts linked
+    stale = md.parent / f"charts/run-{run}/c-stale.svg"
+    stale.write_text("<svg/>")
+    html.write_markdown(html.prepare(view), tmp_path / "md")
+    assert not stale.exists()
+    assert len(list(stale.parent.glob("*.svg"))) == len(links)
 
 
 # ---- a mixed run: host + QEMU, not run here, a failed build -------------------
@@ -391,8 +397,9 @@ def test_names_differing_in_unsafe_characters_get_their_own_charts(tmp_path: Pat
     with Store.open(tmp_path / "r.sqlite") as st:
         report = html.prepare(analysis.load_run(st, run))
     md = html.write_markdown(report, tmp_path / "md")
-    assert len(list((tmp_path / "md" / "charts").glob("c-lat.x-y*.svg"))) == 2
-    assert md.read_text().count("](charts/c-lat.x-y") == 2
+    folder = f"charts/run-{run}"
+    assert len(list((tmp_path / "md" / folder).glob("c-lat.x-y*.svg"))) == 2
+    assert md.read_text().count(f"]({folder}/c-lat.x-y") == 2
     page, errors, _ = open_page(browser, html.write(report, tmp_path / "r.html"))
     ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
     assert len(ids) == len(set(ids)), ids

@@ -31,12 +31,21 @@ def render_run(out: Path, ref: str, fmt: str) -> str:
 
 
 def write_reports(out: Path, view: RunView) -> list[Path]:
-    """OUT/report.html and OUT/report.md (with its charts in OUT/charts/),
-    both from one prepared report: the charts are drawn once."""
+    """OUT/report-<run>.html and OUT/report-<run>.md (its charts in
+    OUT/charts/run-<run>/), both from one prepared report (the charts are
+    drawn once), and OUT/report.html and report.md: copies of the latest."""
+    import shutil
+
     from rtosmeter.reports import html
 
     prepared = html.prepare(view)
-    return [html.write(prepared, out / "report.html"), html.write_markdown(prepared, out)]
+    run = view.run_id
+    written = [html.write(prepared, out / f"report-{run}.html"),
+               html.write_markdown(prepared, out, f"report-{run}.md")]
+    latest = [out / "report.html", out / "report.md"]
+    for src, dst in zip(written, latest, strict=True):
+        shutil.copyfile(src, dst)
+    return latest + written
 
 
 @click.command("report")

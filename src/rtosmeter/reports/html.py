@@ -745,12 +745,17 @@ def write(report: Report, path: Path) -> Path:
 
 def write_markdown(report: Report, out_dir: Path, name: str = "report.md") -> Path:
     """The Markdown report (reports/markdown.py, unchanged) followed by the
-    prepared report's charts as SVG files in `out_dir/charts/`, linked with
-    relative paths so the page renders with its images on GitHub."""
+    prepared report's charts as SVG files in `out_dir/charts/run-<id>/`,
+    linked with relative paths so the page renders with its images on
+    GitHub. The run's folder is emptied first: no stale chart stays."""
     from rtosmeter.reports import markdown
 
     view = report.view
-    chart_dir = out_dir / "charts"
+    folder = f"charts/run-{view.run_id}"
+    chart_dir = out_dir / folder
+    if chart_dir.is_dir():
+        for old in chart_dir.glob("*.svg"):
+            old.unlink()
     chart_dir.mkdir(parents=True, exist_ok=True)
     lines = [markdown.render(view).rstrip("\n"), "", "## Charts", "",
              f"Latency charts: {BOX_LEGEND}", ""]
@@ -767,7 +772,7 @@ def write_markdown(report: Report, out_dir: Path, name: str = "report.md") -> Pa
             file = f"{chart.name}.svg"
             charts.save(chart.svg, str(chart_dir / file))
             alt = markdown_safe(chart.title)
-            lines += [f"![{alt}](charts/{file})", ""]
+            lines += [f"![{alt}]({folder}/{file})", ""]
     path = out_dir / name
     path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
     return path
