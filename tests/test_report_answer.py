@@ -38,7 +38,7 @@ def view(tmp_path_factory: pytest.TempPathFactory) -> RunView:
     db = tmp_path_factory.mktemp("answer") / "r.sqlite"
     fast = craft("fast", T, 25_000_000, [9, 2, 2], throughput=FAST, period_ms=100,
                  latency=[("lat.sem.pass", {"take": [90] + [40] * 200}),
-                          ("lat.jitter.periodic", {"period": [0] + JITTER})],
+                          ("lat.jitter.periodic", {"period": [0, *JITTER]})],
                  cfg={"tick_hz": "1000", "assertions": "off"})
     slow = craft("slow", T, 25_000_000, [9, 2, 2], throughput=SLOW, period_ms=100,
                  latency=[("lat.sem.pass", {"take": [90] + [120] * 200}),
@@ -123,7 +123,7 @@ def test_heap_and_settings_named_at_the_numbers(view: RunView) -> None:
     ram = dict(_answer.glance_rows(a))["RAM bytes (median firmware)"]
     assert ram == ["300,000", "300,000 ‡ (37,856 without the heap)"]
     words = " ".join(_answer.sentences(a))
-    assert "‡ slow: its RAM figure holds a 262,144 B heap" in words
+    assert "‡ slow: the RAM figure holds a 262,144 B heap" in words
     assert "2 setting(s) differ between the compared builds: assertions (fast off / slow on); " \
         "tick_hz (fast 1000 / slow 100)." in words
     for out in (markdown.render(view), html.render(view)):

@@ -274,10 +274,9 @@ def answers(view: RunView) -> list[Answer]:
         for w in view.warnings:
             if w.system in labels:
                 warned[w.system] += 1
-        stand_ins = list(dict.fromkeys(
-            f"{labels[system(c)]} {c.case_id}: {cap} measured as {what}"
-            for c in cases if system(c) in systems and c.case_id in common
-            for cap, what in sorted(c.stand_ins.items())))
+        stand_ins = _grouped((f"{cap} measured as {what}", labels[system(c)], c.case_id)
+                             for c in cases if system(c) in systems and c.case_id in common
+                             for cap, what in sorted(c.stand_ins.items()))
         out.append(Answer(target, systems, labels, rankings, _footprint(view, target, systems),
                           {k: h for k in systems if (h := heap_of(builds.get(k)))},
                           failed, dict(warned),
@@ -285,6 +284,16 @@ def answers(view: RunView) -> list[Answer]:
                                              {k: labels[k] for k in systems}),
                           stand_ins, [labels[k] for k in floor], per_profile))
     return out
+
+
+def _grouped(found: Iterable[tuple[str, str, str]]) -> list[str]:
+    """(what, system, case) -> "what: system, system (case, case)", one line per what."""
+    by: dict[str, tuple[dict[str, None], dict[str, None]]] = {}
+    for what, who, case in found:
+        systems, cases = by.setdefault(what, ({}, {}))
+        systems[who] = None
+        cases[case] = None
+    return [f"{what}: {', '.join(s)} ({', '.join(c)})" for what, (s, c) in by.items()]
 
 
 def _rankings(cases: list[CaseResult], systems: list[str]) -> list[Ranking]:
@@ -340,8 +349,9 @@ def sentences(a: Answer) -> list[str]:
         out.append(f"Smallest Flash: {a.labels[small]} "
                    f"({a.footprint[small][0]:,.0f} B, median over "
                    f"{a.footprint[small][2]} firmwares).")
-    for k, heap in a.heap.items():
-        out.append(f"{SETTING_MARK} {a.labels[k]}: its RAM figure holds a {heap:,} B heap "
+    for heap in dict.fromkeys(a.heap.values()):
+        who = ", ".join(a.labels[k] for k, h in a.heap.items() if h == heap)
+        out.append(f"{SETTING_MARK} {who}: the RAM figure holds a {heap:,} B heap "
                    f"({HEAP_KEY}, a setting of the profile, not the kernel's need).")
     out += [f"{STAND_IN_MARK} {s}" for s in a.stand_ins]
     if a.failed_checks:

@@ -729,7 +729,7 @@ def _environment() -> jinja2.Environment:
 def page(report: Report) -> str:
     """A prepared report as one self-contained HTML page."""
     return _environment().get_template("report.html.j2").render(
-        r=report, box_legend=BOX_LEGEND, isr_note=ISR_NOTE)
+        r=report, box_legend=BOX_LEGEND, isr_note=ISR_NOTE, stats_unfolded=STATS_UNFOLDED)
 
 
 def render(view: RunView) -> str:
