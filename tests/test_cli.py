@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -119,7 +120,9 @@ def test_not_run_here_is_counted_and_not_a_failure(tmp_path: Path) -> None:
                     "tm.basic", "--out", str(out))
     assert result.exit_code == 0, result.output + repr(result.exception)
     last = next(ln for ln in result.output.splitlines() if ln.startswith("Run 1 "))
-    assert "1 executions, 0 failed, 0 builds failed, 1 not run here." in last
+    # a host's tm.basic may drift between periods: then a warning is counted too
+    assert re.search(r"1 executions, 0 failed, 0 builds failed, 1 not run here"
+                     r"(, \d+ warnings? \(⚠, see Warnings\))?\.", last), last
     assert "baremetal/host/default" in result.output and "Error" not in result.output
 
 
