@@ -126,3 +126,9 @@ RM_WEAK int rm_target_periodic_start(uint32_t period_ticks, rm_periodic_fn_t fn)
     return enotsup();
 }
 RM_WEAK void rm_target_periodic_stop(void) {}
+RM_WEAK int rm_target_load_timer_start(uint32_t hz, rm_periodic_fn_t fn)
+{
+    (void)hz, (void)fn;
+    return enotsup();
+}
+RM_WEAK void rm_target_load_timer_stop(void) {}

@@ -199,6 +199,28 @@ static const rm_case_t calib_case = {"calib.overhead", 0u, run_calibration, NULL
 
 RM_COLD_BEGIN
 
+#ifdef RM_LOAD_KIND
+/* A loaded firmware runs every case but the calibration under its load
+ * profile (load.c); the load's counts end the case as META load.*. */
+static void run_loaded(const rm_case_t *c)
+{
+    if (c == &calib_case) {
+        c->run(c);
+        return;
+    }
+    int rc = rm_load_start();
+    if (rc == RM_ENOTSUP) {
+        rm_unsupported("the load profile " RM_LOAD_NAME " needs the target's load timer "
+                       "(rm_target_load_timer_start), which this target lacks");
+    } else if (rc != RM_OK) {
+        rm_fatal("start of the load profile " RM_LOAD_NAME, rc);
+    } else {
+        c->run(c);
+    }
+    rm_load_stop(case_state <= RM_CS_OPEN);
+}
+#endif
+
 /* Runs one case; true if it failed. */
 static bool run_one(const rm_case_t *c)
 {
@@ -208,18 +230,30 @@ static bool run_one(const rm_case_t *c)
     cases_run++;
     rm_port_body_t own = rm_port_case_body(c->id); /* the port's own body, if any */
     uint32_t missing = own != NULL ? 0u : c->needs & ~port_caps;
+#ifdef RM_LOAD_KIND
+    if (c != &calib_case)
+        missing |= rm_load_needs() & ~port_caps;
+#endif
     if (missing != 0u) {
         /* The mask only: the host names the bits (RM_CAPS). A declared cap
          * that is missing was withdrawn at run time: the port says why. */
         const char *note = (missing & (uint32_t)(RM_PORT_CAPS)) != 0u ? rm_port_caps_note()
                                                                       : NULL;
+#ifdef RM_LOAD_KIND
+        if (c != &calib_case && (rm_load_needs() & ~port_caps) != 0u)
+            note = "the load profile " RM_LOAD_NAME " needs them";
+#endif
         case_state = RM_CS_UNSUP;
         rm_rec("UNSUP id=%s missing=%x%r%s", c->id, missing, note ? " note=" : "",
                note ? note : "");
     } else if (own != NULL) {
         own();
     } else {
+#ifdef RM_LOAD_KIND
+        run_loaded(c);
+#else
         c->run(c);
+#endif
     }
     bool failed = case_state == RM_CS_FAILED;
     if (case_state != RM_CS_UNSUP) {

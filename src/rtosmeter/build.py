@@ -23,6 +23,7 @@ from rtosmeter import children
 from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import Params, Port, Profile, Target
 from rtosmeter.errors import ToolMissing
+from rtosmeter.loads import split as split_load
 from rtosmeter.qemu_plugin import PluginSpec, build_defines
 from rtosmeter.sources import SourceTree
 
@@ -64,7 +65,7 @@ class BuildSpec:
 
     @property
     def build_dir(self) -> Path:
-        leaf = self.profile.name
+        leaf = self.profile.name.replace(":", "-")  # a loaded profile: default+irq-2000-50
         if self.plugin is not None:  # another rm_ts(): another tree
             leaf += f"@{self.plugin.mode}"
         return self.out / "build" / self.system / self.target.name / leaf
@@ -131,6 +132,8 @@ def config_header(spec: BuildSpec, catalog: Catalog) -> str:
         f"#define RM_TM_PERIOD_MS {p.tm_period_ms}u",
         f"#define RM_TM_PERIODS {p.tm_periods}u",
     ]
+    if spec.profile.load is not None:  # bench/core/load.c
+        lines += [f"#define {k} {v}" for k, v in spec.profile.load.defines().items()]
     if t.qemu is not None:  # emulated: WFI would let QEMU skip time
         lines.append("#define RM_NO_WFI 1 /* deterministic emulation: idle loops spin */")
     lines += ["#endif", ""]
@@ -203,7 +206,9 @@ def cmake_configure_command(spec: BuildSpec, root: Path, config_dir: Path) -> li
         "cmake", "-S", str(cmake_project(spec, root)), "-B", str(spec.build_dir), "-G", "Ninja",
         f"-DRM_TARGET_DIR={spec.target.dir}", f"-DRM_PORT_DIR={spec.port.dir}",
         f"-DRM_CONFIG_DIR={config_dir}", f"-DRM_GROUPS={';'.join(spec.groups)}",
-        f"-DRM_OPT_FLAGS={spec.profile.opt_flags}", f"-DRM_PROFILE={spec.profile.name}",
+        f"-DRM_OPT_FLAGS={spec.profile.opt_flags}",
+        # the kernel configuration's profile: a loaded profile's base (rtosmeter.loads)
+        f"-DRM_PROFILE={split_load(spec.profile.name)[0]}",
         f"-DRM_ARCH={spec.target.arch}", f"-DRM_CPU={spec.target.cpu}",
     ]
     toolchain = spec.target.dir / "toolchain.cmake"
@@ -246,6 +251,7 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
         "tm_period_ms": str(spec.params.tm_period_ms),
         "tm_periods": str(spec.params.tm_periods), "build_dir": str(build_dir),
         "unit": spec.plugin.unit if spec.plugin is not None else spec.target.counter.unit,
+        "load": spec.profile.load.name if spec.profile.load is not None else "idle",
     }
     if spec.source is not None:
         config.update(spec.source.as_config())

@@ -19,6 +19,9 @@ from typing import Any, TypeVar
 from rtosmeter.catalog import Capability, load_caps
 from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
+from rtosmeter.loads import Load
+from rtosmeter.loads import parse as parse_load
+from rtosmeter.loads import split as split_load
 
 T = TypeVar("T")
 KINDS = ("host", "qemu", "board")
@@ -272,6 +275,7 @@ class Profile:
     opt_flags: str
     params: dict[str, dict[str, int]]  # kind -> overrides
     file: Path
+    load: Load | None = None  # a loaded profile `<name>+<load>` (rtosmeter.loads)
 
     def params_for(self, kind: str) -> Params:
         return DEFAULT_PARAMS[kind].merged(self.params.get(kind, {}))
@@ -285,6 +289,7 @@ class CampaignEntry:
     bench: str
     optional: bool  # "only if available": skipped (and said so) when tools are missing
     where: str
+    loads: tuple[str, ...] = ("idle",)  # load profiles (rtosmeter.loads), each a build
 
 
 @dataclass(frozen=True)
@@ -465,6 +470,7 @@ def load_campaign(path: Path) -> Campaign:
     description = t.text("description", "")
     default_profiles = t.strs("profiles", ("default",))
     default_bench = t.text("bench", "*")
+    default_loads = t.strs("loads", ("idle",))
     unit = t.text("unit", "") or None
     if unit is not None and unit not in ("instructions", "cycles", "ticks"):
         raise UserError(f"unknown unit '{unit}'", str(path),
@@ -477,7 +483,10 @@ def load_campaign(path: Path) -> Campaign:
             ports=et.strs("ports", _REQUIRED), targets=et.strs("targets", _REQUIRED),
             profiles=et.strs("profiles", default_profiles), bench=et.text("bench", default_bench),
             optional=et.flag("if_available", False), where=f"{path} ([[run]] {et.prefix[4:-2]})",
+            loads=et.strs("loads", default_loads),
         ))
+        for spec in entries[-1].loads:
+            parse_load(spec, f"{entries[-1].where}, key 'loads'")
         et.done()
     if not entries:
         raise UserError("no [[run]] entries", str(path),
@@ -575,9 +584,16 @@ class Definitions:
         return self.targets[name]
 
     def profile(self, name: str, where: str = "--profile") -> Profile:
-        if name not in self.profiles:
-            raise unknown_name("profile", name, self.profiles, where)
-        return self.profiles[name]
+        """A profile, or a loaded one: `<profile>+<load>` (rtosmeter.loads)."""
+        base, load_spec = split_load(name)
+        if base not in self.profiles:
+            raise unknown_name("profile", base, self.profiles, where)
+        load = parse_load(load_spec, where)
+        profile = self.profiles[base]
+        if load is None:
+            return profile
+        return replace(profile, name=f"{base}+{load.name}", load=load,
+                       description=f"{profile.description}, under load {load.name}")
 
     def campaign_path(self, spec: str | None) -> Path:
         """--campaign takes a file or the name of campaigns/<name>.toml."""

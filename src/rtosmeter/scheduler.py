@@ -46,6 +46,7 @@ from rtosmeter.catalog import Catalog
 from rtosmeter.children import kill_all
 from rtosmeter.definitions import Campaign, Definitions, Params, Target, load_profile
 from rtosmeter.errors import ToolMissing, UserError
+from rtosmeter.loads import profile_name
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
 from rtosmeter.qemu_plugin import PluginSpec, resolve_unit, spec_for
 from rtosmeter.runners import run_once, runner_class, unavailable
@@ -148,11 +149,12 @@ class Selection:
     unit: str | None = None  # --unit (None: the campaign's, else the default)
     ws: int | None = None  # --cycle-ws (None: the campaign's, else 0)
     div: int | None = None  # --cycle-div (None: the campaign's, else 12)
+    loads: tuple[str, ...] = ()  # --load (None: the campaign's, else idle)
 
 
 def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
-           ) -> list[tuple[str, str, tuple[str, ...], str, bool]]:
-    """(port, target, profiles, bench, optional) from the campaign and the
+           ) -> list[tuple[str, str, tuple[str, ...], str, bool, tuple[str, ...]]]:
+    """(port, target, profiles, bench, optional, loads) from the campaign and the
     options; a port may be an instance (`freertos@V9.0.0`, instances.py), and
     a plain port with labelled --source trees runs as those instances."""
     for p in sel.ports:
@@ -160,9 +162,10 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
     for t in sel.targets:
         defs.target(t)
     wanted = instances.expand(sel.ports, sel.sources)
-    out: list[tuple[str, str, tuple[str, ...], str, bool]] = []
+    out: list[tuple[str, str, tuple[str, ...], str, bool, tuple[str, ...]]] = []
     if sel.ports and sel.targets:  # explicit: every pair, unsupported ones said so
-        return [(p, t, ("default",), "*", False) for p in wanted for t in sel.targets]
+        return [(p, t, ("default",), "*", False, IDLE_ONLY) for p in wanted
+                for t in sel.targets]
     for e in campaign.entries:
         for p in instances.expand(e.ports, sel.sources):
             for t in e.targets:
@@ -172,7 +175,7 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
                     continue
                 # A port or target named on the command line is wanted, not optional.
                 explicit = bool(sel.ports or sel.targets)
-                out.append((p, t, e.profiles, e.bench, e.optional and not explicit))
+                out.append((p, t, e.profiles, e.bench, e.optional and not explicit, e.loads))
     if out:
         return out
     # The campaign has nothing for the chosen port/target: use what the port
@@ -182,7 +185,7 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
     for p in ports:
         for t in targets:
             if defs.port(p).supports(defs.targets[t]) and runner_class(defs.targets[t].kind):
-                out.append((p, t, ("default",), "*", not sel.targets))
+                out.append((p, t, ("default",), "*", not sel.targets, IDLE_ONLY))
     if not out:
         what = f"port {', '.join(sel.ports)}" if sel.ports else f"target {', '.join(targets)}"
         raise UserError(f"nothing to run for {what}", "--port/--target",
@@ -190,20 +193,40 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
     return out
 
 
+IDLE_ONLY = ("idle",)
+
+
+def _loaded(profiles: tuple[str, ...], loads: tuple[str, ...], where: str) -> list[str]:
+    """Every profile under every load: `default`, `default+irq:2000:50`..."""
+    return [profile_name(p, load, where) for p in profiles for load in loads]
+
+
+def _merge_bench(first: Combo, again: Combo, catalog: Catalog) -> None:
+    """One build per (port, target, profile): the cases of both entries."""
+    if "*" in (first.bench, again.bench):
+        first.bench = "*"
+    elif again.bench not in first.bench.split(","):
+        first.bench = f"{first.bench},{again.bench}"
+    first.groups = catalog.groups_for(first.bench)
+
+
 def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Selection) -> Plan:
     combos: list[Combo] = []
-    seen: set[str] = set()
-    for port_name, target_name, profiles, bench, optional in _pairs(defs, campaign, sel):
+    seen: dict[str, Combo] = {}
+    for port_name, target_name, profiles, bench, optional, loads in _pairs(defs, campaign, sel):
         port, target = defs.port(port_name), defs.targets[target_name]
-        for profile_name in (sel.profile,) if sel.profile else profiles:
+        for profile_name in _loaded((sel.profile,) if sel.profile else profiles,
+                                    sel.loads or loads,
+                                    "--load" if sel.loads else str(campaign.file)):
             profile = defs.profile(profile_name)
             pattern = sel.bench or bench
             params = profile.params_for(target.kind).merged(campaign.params.get(target.kind, {}))
             combo = Combo(port_name, target.name, profile.name, pattern,
                           catalog.groups_for(pattern), asdict(params), optional)
-            if combo.key in seen:
+            if combo.key in seen:  # a later [[run]] entry adds its cases to the build
+                _merge_bench(seen[combo.key], combo, catalog)
                 continue
-            seen.add(combo.key)
+            seen[combo.key] = combo
             combo.ws = next(v for v in (sel.ws, campaign.cycle_ws, 0) if v is not None)
             combo.div = next(v for v in (sel.div, campaign.cycle_div, 12) if v is not None)
             combo.unit = resolve_unit(

@@ -62,4 +62,11 @@ typedef void (*rm_periodic_fn_t)(void);
 int rm_target_periodic_start(uint32_t period_ticks, rm_periodic_fn_t fn);
 void rm_target_periodic_stop(void);
 
+/* Optional: a second periodic interrupt, `hz` times a second of the target's
+ * time (virtual time under QEMU -icount), for the load profiles
+ * (bench/core/load.c), so that a loaded case may still use the one above.
+ * Same contract; without it the irq-driven profiles are unsupported. */
+int rm_target_load_timer_start(uint32_t hz, rm_periodic_fn_t fn);
+void rm_target_load_timer_stop(void);
+
 #endif /* RTOSMETER_TARGET_H */

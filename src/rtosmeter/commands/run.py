@@ -47,6 +47,7 @@ class RunOptions:
     unit: str | None = None  # QEMU targets: instructions | cycles | ticks (None: default)
     cycle_ws: int | None = None  # the cycle model's flash wait states
     cycle_div: int | None = None  # the cycle model's SDIV/UDIV cycles
+    loads: tuple[str, ...] = ()  # --load: load profiles (rtosmeter.loads); () the campaign's
 
 
 def _out_folder(out: Path) -> Path:
@@ -105,7 +106,7 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
         profile, profile_file = _profile(defs, opts.profile)
         sel = Selection(opts.ports, opts.targets, opts.bench, profile, opts.jobs,
                         opts.icount, opts.sources, profile_file, opts.unit,
-                        opts.cycle_ws, opts.cycle_div)
+                        opts.cycle_ws, opts.cycle_div, opts.loads)
         plan = make_plan(defs, catalog, campaign, sel)
         return execute(defs, catalog, store, out, plan, quiet=opts.quiet)
 
@@ -159,10 +160,15 @@ def resume_command(run_id: int, out: Path) -> str:
               help="--unit cycles: cycles of SDIV/UDIV, 2..12 (default 12, the worst case).")
 @click.option("--clock", metavar="RATE",
               help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
+@click.option("--load", "loads", multiple=True, metavar="L[,L...]",
+              help="Run every case under these load profiles too (idle, irq:HZ:WORK, "
+                   "tasks:N[:CALLS], accept|reject|forward[:HZ[:WORK]]); each is a build "
+                   "of its own, reported as degradation against idle (--format load).")
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
         campaign: str | None, no_icount: bool, resume: str | None, unit: str | None,
-        cycle_ws: int | None, cycle_div: int | None, clock: str | None) -> None:
+        cycle_ws: int | None, cycle_div: int | None, clock: str | None,
+        loads: tuple[str, ...]) -> None:
     """Build and run a campaign, store the results, print the table."""
     if clock:
         from rtosmeter.qemu_plugin import parse_clock
@@ -174,7 +180,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
 
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume,
-                      unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div)
+                      unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div,
+                      loads=split_list(loads))
     try:
         with signals_interrupt():
             summary = run_campaign(opts)

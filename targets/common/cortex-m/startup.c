@@ -48,6 +48,9 @@ RM_WEAK_ALIAS(SysTick_Handler, rm_cm_unexpected);
 #ifdef RM_CM_PERIODIC_IRQ
 void RM_Periodic_IRQHandler(void); /* the target's timer driver */
 #endif
+#ifdef RM_CM_LOAD_IRQ
+void RM_Load_IRQHandler(void); /* the target's load timer (rm_target_load_timer_start) */
+#endif
 
 typedef void (*rm_vector_t)(void);
 
@@ -88,6 +91,9 @@ const rm_vector_t rm_cm_vectors[16 + RM_CM_NUM_IRQ] = {
     [16 + RM_CM_BENCH_IRQ] = RM_CM_BENCH_VECTOR,
 #ifdef RM_CM_PERIODIC_IRQ
     [16 + RM_CM_PERIODIC_IRQ] = RM_Periodic_IRQHandler,
+#endif
+#ifdef RM_CM_LOAD_IRQ
+    [16 + RM_CM_LOAD_IRQ] = RM_Load_IRQHandler,
 #endif
 };
 #pragma GCC diagnostic pop

@@ -3,7 +3,8 @@
  * -serial stdio), TIMER1 is the free-running 25 MHz timestamp counter (a
  * down-counter, read inverted so it counts up; QEMU 7.2 has no DWT cycle
  * counter), TIMER0 is the periodic interrupt for irq.max_rate, and a spare
- * NVIC line (RM_CM_BENCH_IRQ) pended through STIR is the benchmark interrupt.
+ * NVIC line (RM_CM_BENCH_IRQ) pended through STIR is the benchmark interrupt,
+ * and the dual timer's first half (IRQ 10) drives the load profiles.
  * SysTick is left to the kernel.
  */
 #include <stddef.h>
@@ -103,4 +104,46 @@ void RM_Periodic_IRQHandler(void)
 {
     TIMER_INTCLEAR(TIMER0) = 1u;
     periodic_fn();
+}
+
+/* The load profiles' timer: the CMSDK dual timer's first counter, periodic
+ * mode, 32 bits, no prescaler, on the same 25 MHz clock. */
+#define DUALTIMER 0x40002000u /* IRQ 10 (RM_CM_LOAD_IRQ) */
+#define DT_LOAD RM_REG(DUALTIMER + 0x00u)
+#define DT_CTRL RM_REG(DUALTIMER + 0x08u)
+#define DT_INTCLR RM_REG(DUALTIMER + 0x0Cu)
+#define DT_ENABLE 0x80u
+#define DT_PERIODIC 0x40u
+#define DT_INTEN 0x20u
+#define DT_32BIT 0x02u
+#define LOAD_PRIO 0x80u /* as the periodic timer: below the syscall ceiling */
+
+static rm_periodic_fn_t load_fn;
+
+int rm_target_load_timer_start(uint32_t hz, rm_periodic_fn_t fn)
+{
+    if (hz == 0u || TIMER_HZ / hz < 2u || fn == NULL)
+        return -1;
+    load_fn = fn;
+    DT_CTRL = 0u;
+    DT_LOAD = TIMER_HZ / hz - 1u;
+    DT_INTCLR = 1u;
+    rm_cm_irq_enable(RM_CM_LOAD_IRQ, LOAD_PRIO);
+    DT_CTRL = DT_ENABLE | DT_PERIODIC | DT_INTEN | DT_32BIT;
+    return 0;
+}
+
+void rm_target_load_timer_stop(void)
+{
+    DT_CTRL = 0u;
+    rm_cm_irq_disable(RM_CM_LOAD_IRQ);
+    DT_INTCLR = 1u;
+    RM_NVIC_ICPR(RM_CM_LOAD_IRQ >> 5) = 1u << (RM_CM_LOAD_IRQ & 31u);
+}
+
+void RM_Load_IRQHandler(void);
+void RM_Load_IRQHandler(void)
+{
+    DT_INTCLR = 1u;
+    load_fn();
 }

@@ -1,0 +1,174 @@
+"""Load profiles (rtosmeter.loads, bench/core/load.c, reports/load.py), built
+and run for real: bare metal on QEMU MPS2-AN386 idle and under the irq,
+reject and accept loads, POSIX on the host under tasks:2. The assertions are
+properties of what the firmware measured: a loaded count below the idle one
+by the load's share, the load's own counts, the case code unchanged by the
+load, and the report's percentages computed from the stored counts."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rtosmeter.build import BuildSpec, config_header
+from rtosmeter.catalog import load_catalog
+from rtosmeter.commands.report import load_view
+from rtosmeter.commands.run import RunOptions, run_campaign
+from rtosmeter.definitions import Definitions, load_campaign
+from rtosmeter.errors import UserError
+from rtosmeter.loads import Load, parse, profile_name, split
+from rtosmeter.model import CaseResult, RunView
+from rtosmeter.reports import load as load_report
+
+TARGET = "qemu-mps2-an386"
+
+
+def test_parse_fills_defaults_and_names_canonically() -> None:
+    assert parse("idle", "--load") is None
+    assert parse("irq:2000:50", "--load") == Load("irq", 2000, 50)
+    assert parse("tasks:3", "--load") == Load("tasks", 0, 8, 3)
+    assert parse("accept", "--load") == Load("accept", 2000, 64)
+    assert parse("forward:500", "--load") == Load("forward", 500, 64)
+    assert profile_name("default", "reject", "--load") == "default+reject:2000:64"
+    assert profile_name("quick", "idle", "--load") == "quick"
+    assert split("default+tasks:3:8") == ("default", "tasks:3:8")
+    assert split("vendor") == ("vendor", "idle")
+
+
+@pytest.mark.parametrize("spec", ["irq:2000", "irq:0:5", "tasks:9", "tasks:x", "accept:1:2:3",
+                                  "storm", "idle:1"])
+def test_bad_load_names_the_option_and_the_syntax(spec: str) -> None:
+    with pytest.raises(UserError) as err:
+        parse(spec, "--load")
+    assert err.value.where == "--load"
+    assert "irq:<hz>:<work>" in err.value.fix
+
+
+def test_loaded_profile_and_its_config_header(root: Path) -> None:
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    loaded = defs.profile("default+irq:2000:50")
+    assert loaded.load == Load("irq", 2000, 50) and loaded.opt_flags == "-O2"
+    with pytest.raises(UserError, match="profile"):
+        defs.profile("nosuch+irq:2000:50")
+    port, target = defs.port("baremetal"), defs.target(TARGET)
+    params = defs.profile("default").params_for("qemu")
+
+    def header(profile: str) -> str:
+        spec = BuildSpec(port, target, defs.profile(profile), params, ("tm_basic",), None,
+                         Path("/tmp/x"))
+        return config_header(spec, catalog)
+
+    text = header("default+irq:2000:50")
+    assert "#define RM_LOAD_KIND RM_LOAD_KIND_IRQ" in text
+    assert "#define RM_LOAD_HZ 2000u" in text and '#define RM_LOAD_NAME "irq:2000:50"' in text
+    assert "RM_LOAD" not in header("default")  # idle: no load code at all
+
+
+def test_campaign_loads_are_checked(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text('name = "c"\nloads = ["idle", "irq:5"]\n'
+                    '[[run]]\nports = ["baremetal"]\ntargets = ["qemu-mps2-an386"]\n')
+    with pytest.raises(UserError) as err:
+        load_campaign(path)
+    assert str(path) in err.value.where and "key 'loads'" in err.value.where
+
+
+def _need(*tools: str) -> None:
+    for tool in tools:
+        if shutil.which(tool) is None:
+            pytest.fail(f"{tool} is required: run scripts/install.sh")
+
+
+@pytest.fixture(scope="module")
+def baremetal_loaded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunView]:
+    """tm.basic on bare metal, idle and under three loads, profile quick."""
+    _need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
+    out = tmp_path_factory.mktemp("loads")
+    summary = run_campaign(RunOptions(out=out, ports=("baremetal",), targets=(TARGET,),
+                                      bench="tm.basic", profile="quick", jobs=2, quiet=True,
+                                      loads=("idle", "irq:2000:50", "reject", "accept")))
+    assert summary.failed == 0 and summary.builds_failed == 0
+    return out, load_view(out, str(summary.run_id))
+
+
+def _case(view: RunView, profile: str) -> CaseResult:
+    return next(c for c in view.cases if c.case_id == "tm.basic" and c.profile == profile)
+
+
+def test_baremetal_under_load(baremetal_loaded: tuple[Path, RunView]) -> None:
+    _, view = baremetal_loaded
+    idle, irq = _case(view, "quick"), _case(view, "quick+irq:2000:50")
+    reject = _case(view, "quick+reject:2000:64")
+    assert idle.score and irq.score and reject.score
+    assert "load.profile" not in idle.meta
+    assert irq.meta["load.profile"] == "irq:2000:50"
+    # 2000 interrupts a second over the run's periods, give or take one
+    periods_s = 2 * 0.020
+    assert abs(int(irq.meta["load.irqs"]) - 2000 * periods_s) < 2000 * periods_s
+    assert irq.score < reject.score <= idle.score  # 50 units of work cost more than a check
+    accept = _case(view, "quick+accept:2000:64")
+    assert accept.status == "unsupported"
+    assert "the load profile accept:2000:64 needs them" in accept.reason
+
+
+def test_load_report_is_the_change_against_idle(baremetal_loaded: tuple[Path, RunView]) -> None:
+    _, view = baremetal_loaded
+    idle, irq = _case(view, "quick"), _case(view, "quick+irq:2000:50")
+    assert idle.score and irq.score
+    text = load_report.render(view)
+    want = f"{(irq.score - idle.score) / idle.score * 100:+.1f} %"
+    row = next(line for line in text.splitlines() if line.startswith("| tm.basic | baremetal"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    header = next(line for line in text.splitlines() if line.startswith("| case | port"))
+    loads = [c.strip() for c in header.strip("|").split("|")][2:]
+    assert cells[2 + loads.index("irq:2000:50")].startswith(want)
+    assert "unsupported" in cells[2 + loads.index("accept:2000:64")]
+
+
+def _case_code(elf: Path, functions: tuple[str, ...]) -> list[str]:
+    """The instructions of some functions, without addresses or literal
+    pools (the load's code and data move them, not the instructions)."""
+    dump = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", str(elf)],
+                          capture_output=True, text=True, check=True).stdout
+    out: list[str] = []
+    for fn in functions:
+        body = dump.split(f"<{fn}>:\n", 1)[1].split("\n\n", 1)[0]
+        for line in body.splitlines():
+            insn = line.split(":", 1)[1].strip() if ":" in line else ""
+            if insn and not insn.startswith(".word"):
+                insn = re.sub(r"\s*@.*$", "", insn)  # the literal's address
+                out.append(re.sub(r"\b[0-9a-f]+ <", "<", insn))  # a branch target's
+    return out
+
+
+def test_case_code_is_the_same_under_load(baremetal_loaded: tuple[Path, RunView]) -> None:
+    """The load is the only difference: the measured loop and the case around
+    it are the same instructions idle and loaded."""
+    out, _ = baremetal_loaded
+    builds = out / "build" / "baremetal" / TARGET
+    idle = next(builds.glob("quick@*")) / "rm_tm_basic.elf"
+    loaded = next(builds.glob("quick+irq-2000-50@*")) / "rm_tm_basic.elf"
+    fns = ("basic_loop",)
+    assert _case_code(idle, fns) == _case_code(loaded, fns)
+    assert len(_case_code(idle, fns)) > 5
+
+
+def test_posix_under_tasks(tmp_path: Path) -> None:
+    _need("cmake", "ninja", "gcc")
+    summary = run_campaign(RunOptions(out=tmp_path, ports=("posix",), targets=("host",),
+                                      bench="tm.sync", profile="quick", jobs=1, quiet=True,
+                                      loads=("tasks:2",)))
+    assert summary.failed == 0
+    view = load_view(tmp_path, str(summary.run_id))
+    (case,) = [c for c in view.cases if c.case_id == "tm.sync"]
+    assert case.profile == "quick+tasks:2:8"
+    if case.status == "unsupported":  # no SCHED_FIFO here: the port withdrew THREAD
+        assert "THREAD" in case.reason
+        return
+    assert case.status == "ok" and case.meta["load.profile"] == "tasks:2:8"
+    assert int(case.meta["load.rounds"]) > 0
