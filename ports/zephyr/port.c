@@ -359,6 +359,14 @@ static void periodic_isr(const void *arg)
     RM_Periodic_IRQHandler();
 }
 #endif
+#ifdef RM_CM_LOAD_IRQ
+void RM_Load_IRQHandler(void); /* the target's load timer (load profiles) */
+static void load_isr(const void *arg)
+{
+    (void)arg;
+    RM_Load_IRQHandler();
+}
+#endif
 
 /* Idle spins (no WFI): deterministic emulation, every profile. */
 bool z_arm_on_enter_cpu_idle(void);
@@ -393,6 +401,9 @@ int main(void)
     rm_target_init();
 #ifdef RM_CM_PERIODIC_IRQ
     (void)irq_connect_dynamic(RM_CM_PERIODIC_IRQ, RM_Z_PERIODIC_IRQ_PRIO, periodic_isr, NULL, 0);
+#endif
+#ifdef RM_CM_LOAD_IRQ
+    (void)irq_connect_dynamic(RM_CM_LOAD_IRQ, RM_Z_PERIODIC_IRQ_PRIO, load_isr, NULL, 0);
 #endif
     (void)rm_port_irq_connect(NULL);
     rm_thread_t runner;

@@ -46,7 +46,7 @@ from rtosmeter.catalog import Catalog
 from rtosmeter.children import kill_all
 from rtosmeter.definitions import Campaign, Definitions, Params, Target, load_profile
 from rtosmeter.errors import ToolMissing, UserError
-from rtosmeter.loads import profile_name
+from rtosmeter.loads import profile_name as loaded_name
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
 from rtosmeter.qemu_plugin import PluginSpec, resolve_unit, spec_for
 from rtosmeter.runners import run_once, runner_class, unavailable
@@ -198,7 +198,7 @@ IDLE_ONLY = ("idle",)
 
 def _loaded(profiles: tuple[str, ...], loads: tuple[str, ...], where: str) -> list[str]:
     """Every profile under every load: `default`, `default+irq:2000:50`..."""
-    return [profile_name(p, load, where) for p in profiles for load in loads]
+    return [loaded_name(p, load, where) for p in profiles for load in loads]
 
 
 def _merge_bench(first: Combo, again: Combo, catalog: Catalog) -> None:

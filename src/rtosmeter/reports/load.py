@@ -65,30 +65,44 @@ def _flag(case: CaseResult) -> str:
     return "fail" if case.status != CaseStatus.OK else ""
 
 
+class Paired:
+    """The cases of one family on one target: those idle that also ran
+    under a load, the loads, and every case by (key, load)."""
+
+    def __init__(self, view: RunView, target: str, fam: str) -> None:
+        cases = [c for c in view.cases if c.target == target and family(c) == fam
+                 and not c.case_id.startswith("calib.")]
+        self.idle = _idle_with_loaded(cases)
+        self.loads = _loads(cases)
+        self.by = {(_key(c), split(c.profile)[1]): c for c in cases}
+
+    def ordered(self) -> list[Key]:
+        return sorted(self.idle, key=lambda k: (k[3], k[0], k[2]))
+
+    def section(self, title: str, names: list[str]) -> Section:
+        """An empty table: the name columns, then one column per load."""
+        return Section(title, [*names, *self.loads], numeric=len(names))
+
+
 def throughput_section(view: RunView, target: str) -> Section | None:
-    tm = [c for c in view.cases if c.target == target and family(c) == "throughput"]
-    idle = _idle_with_loaded(tm)
-    loads = _loads(tm)
-    if not loads or not idle:
-        return None
-    sec = Section(f"Thread-Metric under load on {target}: change of the count per period "
-                  "against idle (negative: fewer iterations; small: the loaded count)",
-                  ["case", "port", *loads], numeric=2)
-    by = {(_key(c), split(c.profile)[1]): c for c in tm}
-    for key in sorted(idle, key=lambda k: (k[3], k[0], k[2])):
-        base = idle[key]
+    pairs = Paired(view, target, "throughput")
+    sec = pairs.section(f"Thread-Metric under load on {target}: change of the count per "
+                        "period against idle (negative: fewer iterations; small: the loaded "
+                        "count)", ["case", "port"])
+    for key in pairs.ordered():
+        base = pairs.idle[key]
         if base.score is None:
             continue
         row: list[Value] = [key[3], key[0] if key[2] == "default" else f"{key[0]}/{key[2]}"]
-        for load in loads:
-            c = by.get((key, load))
+        for load in pairs.loads:
+            c = pairs.by.get((key, load))
             if c is None or c.score is None:
                 row.append(Cell(c.status if c else "-", flag="dim"))
                 continue
             row.append(Cell(pct(change(c.score, base.score)) + _marks(c, base),
                             fmt(c.score), _flag(c)))
         sec.rows.append(row)
-    sec.notes.append("Loads: " + "; ".join(loads) + " (rtosmeter.loads: rates in Hz of the "
+    sec.notes.append("Loads: " + "; ".join(pairs.loads) + " (rtosmeter.loads: rates in Hz of the "
                      "target's time, virtual time under QEMU -icount).")
     return sec if sec.rows else None
 
@@ -98,21 +112,14 @@ def _median_change(d: Distribution, base: Distribution) -> Cell:
 
 
 def latency_section(view: RunView, target: str) -> Section | None:
-    lat = [c for c in view.cases if c.target == target and family(c) == "latency"
-           and not c.case_id.startswith("calib.")]
-    idle = _idle_with_loaded(lat)
-    loads = _loads(lat)
-    if not loads or not idle:
-        return None
-    sec = Section(f"Latency under load on {target}: change of the median against idle "
-                  "(positive: slower; small: the max's change)",
-                  ["case", "series", "port", *loads], numeric=3)
-    by = {(_key(c), split(c.profile)[1]): c for c in lat}
-    for key in sorted(idle, key=lambda k: (k[3], k[0], k[2])):
-        for base in idle[key].distributions:
+    pairs = Paired(view, target, "latency")
+    sec = pairs.section(f"Latency under load on {target}: change of the median against idle "
+                        "(positive: slower; small: the max's change)", ["case", "series", "port"])
+    for key in pairs.ordered():
+        for base in pairs.idle[key].distributions:
             row: list[Value] = [key[3], base.series, key[0]]
-            for load in loads:
-                c = by.get((key, load))
+            for load in pairs.loads:
+                c = pairs.by.get((key, load))
                 d = next((x for x in c.distributions if x.series == base.series), None) \
                     if c else None
                 row.append(_median_change(d, base) if d and c else
