@@ -232,7 +232,8 @@ static bool sampling_step(uint32_t hz, uint32_t step, bool series)
     rm_count("window_ticks", step, window);
     if (series) {
         rm_series_t s;
-        uint32_t n = h_n;
+        /* a series holds at most RM_SAMPLES (HELLO announces it) */
+        uint32_t n = h_n < (uint32_t)(RM_SAMPLES) ? h_n : (uint32_t)(RM_SAMPLES);
         rm_series_open(&s, hz_name("handler", hz), "the sampling handler, first line to last");
         for (uint32_t i = 0; i < n; i++)
             rm_series_add(&s, h_time[i]);
