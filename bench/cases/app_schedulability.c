@@ -302,7 +302,7 @@ static void run_schedulability(const rm_case_t *c)
     experiment("ph", PH, EXP_TASKS, false);
     experiment("pn", PN, EXP_WORKLOAD, false);
     experiment("ah", PH, EXP_WORKLOAD, true);
-    if ((rm_port_caps() & RM_CAP_MUTEX) != 0u) {
+    if (rm_has_caps(RM_CAP_MUTEX)) {
         RM_TRY(rm_obj_create(&shared_mutex, RM_OBJ_MUTEX, NULL, 0u));
         experiment("sh", PH, EXP_WORKLOAD, false);
         rm_delete_obj(&shared_mutex);

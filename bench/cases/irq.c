@@ -64,10 +64,6 @@ static uint32_t caps_now(void)
     return rm_port_caps() & (uint32_t)(RM_PORT_CAPS);
 }
 
-static bool has_caps(uint32_t need)
-{
-    return (caps_now() & need) == need;
-}
 
 /* ---- the measurement: trigger until the handler's first line ----------- */
 static volatile uint32_t irq_t1;
@@ -298,7 +294,7 @@ static void run_latency_body(bool diff)
     rm_series_close(&s);
     if (diff && ok)
         rm_meta("max_delta_ticks", sp.largest);
-    if (!ok || !has_caps(LOAD_CAPS)) {
+    if (!ok || !rm_has_caps(LOAD_CAPS)) {
         if (ok) {
             rm_meta_str("load", "skipped");
             meta_mask("load_missing", LOAD_CAPS & ~caps_now());
@@ -613,7 +609,7 @@ static void run_max_rate(const rm_case_t *c)
         rm_unsupported("the timestamp counter is too slow for a 1 kHz start rate");
         return;
     }
-    bool task_form = has_caps(RATE_TASK_CAPS);
+    bool task_form = rm_has_caps(RATE_TASK_CAPS);
     rm_meta("events_per_step", RATE_EVENTS);
     rm_meta("handler_work", RATE_WORK);
     rm_meta("tasks", task_form ? 1u : 0u);

@@ -90,6 +90,14 @@ static inline bool rm_yield_supported(void)
     return true;
 }
 
+/* Whether the port honours every capability of `need` in this run (what
+ * port.toml declares, less what rm_port_caps() withdrew): for a case that
+ * picks a body, or skips a part, by capability, never by port name. */
+static inline bool rm_has_caps(uint32_t need)
+{
+    return (rm_port_caps() & (uint32_t)(RM_PORT_CAPS) & need) == need;
+}
+
 static inline void rm_delete_obj(rm_obj_t *o)
 {
     if (*o != NULL) {
