@@ -149,7 +149,7 @@ class Selection:
     unit: str | None = None  # --unit (None: the campaign's, else the default)
     ws: int | None = None  # --cycle-ws (None: the campaign's, else 0)
     div: int | None = None  # --cycle-div (None: the campaign's, else 12)
-    loads: tuple[str, ...] = ()  # --load (None: the campaign's, else idle)
+    loads: tuple[str, ...] = ()  # --load (empty: the campaign's, else idle)
 
 
 def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
