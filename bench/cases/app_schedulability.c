@@ -13,7 +13,7 @@
  * Series (periods in ticks, P0 = 8; baseline: 4 % utilisation per task):
  * - ph: harmonic, P0 x {16, 8, 4, 2, 1}; experiments: frequency (all
  *   periods P0 -> P0-1 ...: frequencies scaled, harmonic kept), workload
- *   (+2 % per task per step, then a bisection) and tasks (add a task of
+ *   (+4 % per task per step, then a bisection) and tasks (add a task of
  *   period 4 P0 at 8 %);
  * - pn: non-harmonic, P0 x {15, 11, 7, 5, 3}; workload;
  * - ah: ph plus an aperiodic task, most urgent, released at pseudo-random
@@ -33,10 +33,10 @@
 #define MAX_TASKS 16u
 #define BASE_TASKS 5u
 #define BASE_BP 400u   /* each baseline task: 4 % */
-#define STEP_BP 200u   /* workload experiment: +2 % per task per step */
+#define STEP_BP 400u   /* workload experiment: +4 % per task per step */
 #define ADDED_BP 800u  /* tasks experiment: each added task 8 % */
 #define MAX_STEPS 40u
-#define BISECT_STEPS 8u /* workload: then 2 % / 2^8 per task */
+#define BISECT_STEPS 7u /* workload: then 4 % / 2^7 per task */
 #define WINDOW_TICKS (6u * 16u * P0) /* six hyperperiods of ph: a slow backlog shows */
 #define CAL_UNITS 2000u
 #define SCHED_CAPS (RM_CAP_THREAD | RM_CAP_SLEEP_UNTIL | RM_CAP_PREEMPTIVE)
@@ -48,6 +48,9 @@ typedef struct task_def {
      * starved past it never ends the job to find out, so the runner checks
      * it at the end of the window. */
     volatile uint32_t pending_deadline;
+    /* Waiting for or holding the shared mutex (sh): a task is never deleted
+     * holding it, so the runner stops the tasks only when none is at it. */
+    volatile bool at_mutex;
 } task_def_t;
 
 static task_def_t defs[MAX_TASKS + 1u]; /* + the aperiodic task */
@@ -58,16 +61,18 @@ static volatile bool stop;
 static rm_obj_t shared_mutex; /* sh only */
 static uint32_t unit_ts;      /* counter ticks of CAL_UNITS units */
 
-static void job_work(uint32_t work)
+static void job_work(task_def_t *d, uint32_t work)
 {
     if (shared_mutex == NULL) {
         rm_spin(work);
         return;
     }
     rm_spin(work - work / 2u);
+    d->at_mutex = true;
     (void)rm_mutex_wait(shared_mutex, NULL, RM_FOREVER);
     rm_spin(work / 2u);
     (void)rm_mutex_signal(shared_mutex, NULL);
+    d->at_mutex = false;
 }
 
 static void periodic_task(void *arg)
@@ -80,7 +85,7 @@ static void periodic_task(void *arg)
         uint32_t release = wake; /* sleep_until advanced wake to this release */
         if (stop)
             break;
-        job_work(d->work);
+        job_work(d, d->work);
         jobs++;
         if (rm_tick_count() - release >= d->period)
             missed++;
@@ -102,7 +107,7 @@ static void aperiodic_task(void *arg)
         uint32_t release = wake;
         if (stop)
             break;
-        job_work(d->work);
+        job_work(d, d->work);
         jobs++;
         if (rm_tick_count() - release >= gap)
             missed++;
@@ -129,6 +134,15 @@ static uint32_t util_bp(unsigned n, bool aperiodic)
     return (uint32_t)bp;
 }
 
+static bool any_at_mutex(unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (defs[i].at_mutex)
+            return true;
+    }
+    return false;
+}
+
 /* Run the set for WINDOW_TICKS; the misses, or UINT32_MAX on a set-up failure. */
 static uint32_t run_set(unsigned n, bool aperiodic)
 {
@@ -139,8 +153,10 @@ static uint32_t run_set(unsigned n, bool aperiodic)
     start_tick = rm_tick_count();
     int prio = RM_PRIO_MAX - 1;
     unsigned all = n + (aperiodic ? 1u : 0u);
-    for (unsigned i = 0; i < all; i++)
+    for (unsigned i = 0; i < all; i++) {
         defs[i].pending_deadline = start_tick + 2u * (i < n ? defs[i].period : 3u * P0);
+        defs[i].at_mutex = false;
+    }
     if (aperiodic && rm_thread_create(&threads[n], "aper", aperiodic_task, &defs[n],
                                       RM_PRIO_MAX, 0) != RM_OK)
         return UINT32_MAX;
@@ -156,9 +172,10 @@ static uint32_t run_set(unsigned n, bool aperiodic)
         if ((int32_t)(now - defs[i].pending_deadline) >= 0)
             m++; /* released, never ran to its end before its deadline */
     }
-    /* Let every task finish its job and park (none starts another), so that
-     * none is deleted holding the shared mutex. */
-    (void)rm_thread_sleep(16u * P0 + P0);
+    /* No task starts a job any more; let those at the mutex leave it. The
+     * runner, the most urgent, then stops them all before any runs again. */
+    for (uint32_t t = 0; t < WINDOW_TICKS && any_at_mutex(all); t++)
+        (void)rm_thread_sleep(1u);
     rm_stop_threads(threads, all);
     return m;
 }
