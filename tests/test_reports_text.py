@@ -51,7 +51,7 @@ def view(tmp_path_factory: pytest.TempPathFactory) -> RunView:
 
 
 def test_formats_found_by_name() -> None:
-    assert set(names()) == {"table", "markdown", "csv", "json", "html"}  # no helper module
+    assert set(names()) == {"table", "markdown", "csv", "json", "html", "load"}  # no helper module
     assert get_format("csv") is csv_report
     assert get_format("md") is markdown  # an alias
     assert {"md", "html"} <= set(choices())
