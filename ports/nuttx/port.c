@@ -37,6 +37,8 @@
  * - Idle: NuttX's own idle loop; on mps2-an500 arm_idle.c spins (no WFI), as
  *   deterministic emulation needs (RM_NO_WFI).
  * - Result stream: each record is written with sched_lock held.
+ * - Faults: a panic notifier turns NuttX's assertion and fault path (which
+ *   would otherwise reset the board) into the stream's FAULT record.
  */
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: NuttX's headers */
 
@@ -48,6 +50,7 @@
 #include <nuttx/arch.h>
 #include <nuttx/clock.h>
 #include <nuttx/irq.h>
+#include <nuttx/panic_notifier.h>
 #include <nuttx/sched.h>
 #include <nuttx/version.h>
 
@@ -286,6 +289,14 @@ static void pool_area_free(struct mempool_s *pool, void *area)
     kmm_free(area);
 }
 
+/* mempool calls this on the next free block whenever it takes one (a hook
+ * for heap-corruption checks, which it calls unconditionally): nothing to
+ * check in a pool of its own area. */
+static void pool_check(struct mempool_s *pool, void *block)
+{
+    (void)pool, (void)block;
+}
+
 int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
 {
     struct rm_pool *p = kmm_zalloc(sizeof *p);
@@ -298,6 +309,7 @@ int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
                           CONFIG_MM_NODE_GUARDSIZE;
     p->pool.alloc = pool_area_alloc;
     p->pool.free = pool_area_free;
+    p->pool.check = pool_check;
     if (mempool_init(&p->pool, "rtosmeter") != 0) {
         kmm_free(p);
         return RM_ERROR;
@@ -373,12 +385,46 @@ static int periodic_isr(int irq, void *context, void *arg)
 }
 #endif
 
+/* ---- faults ------------------------------------------------------------------ */
+static void write_str(const char *s)
+{
+    rm_target_write(s, strlen(s));
+}
+
+static int on_panic(struct notifier_block *nb, unsigned long action, void *data)
+{
+    (void)nb, (void)action;
+    const struct panic_notifier_s *p = data;
+    char line[24];
+    write_str("\nNuttX panic: ");
+    write_str(p->msg != NULL ? p->msg : "");
+    write_str(" at ");
+    write_str(p->filename != NULL ? p->filename : "?");
+    snprintf(line, sizeof line, ":%d\n", p->linenum);
+    write_str(line); /* console noise the harness keeps */
+    rm_fault_t f = {0};
+#ifndef CONFIG_ARCH_SIM
+    const uint32_t *regs = p->regs;
+    if (regs != NULL) {
+        f.pc = regs[REG_PC];
+        f.lr = regs[REG_LR];
+        f.psr = regs[REG_XPSR];
+    }
+    f.cfsr = *(volatile uint32_t *)0xE000ED28u;
+    f.hfsr = *(volatile uint32_t *)0xE000ED2Cu;
+#endif
+    rm_report_fault(&f);
+}
+
+static struct notifier_block panic_block = {.notifier_call = on_panic};
+
 /* ---- start-up and description ------------------------------------------ */
 /* CONFIG_INIT_ENTRYPOINT: NuttX's init task, which ends once the runner runs. */
 int rm_nuttx_main(int argc, char *argv[])
 {
     (void)argc, (void)argv;
     thread_slots_init();
+    panic_notifier_chain_register(&panic_block);
 #ifndef CONFIG_ARCH_SIM
     (void)irq_attach(RM_NX_IRQ(RM_CM_BENCH_IRQ), idle_isr, NULL);
     (void)irq_attach(RM_NX_IRQ(RM_CM_PERIODIC_IRQ), periodic_isr, NULL);

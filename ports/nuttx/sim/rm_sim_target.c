@@ -3,15 +3,14 @@
  * timestamp is the host's CLOCK_MONOTONIC in ns (sim's host_gettime, as the
  * host target reads it), the console is the process's stdout written
  * directly (host_uart_puts: nothing buffered in NuttX's serial driver when
- * the run ends), and exit is board_power_off, which exits the process with
- * the status. The sim has no software-triggered interrupt line: the port
+ * the run ends), and exit is host_abort (what the sim's board_power_off
+ * calls), which exits the process with the status. The sim has no software-triggered interrupt line: the port
  * withdraws IRQ, ISR_RESUME and ISR_SIGNAL (ports/nuttx/port.c), and the
  * interrupt calls below do nothing.
  */
 #include <nuttx/config.h>
 
 #include <stdbool.h>
-#include <nuttx/board.h>
 
 #include "rtosmeter/bench.h"
 
@@ -19,6 +18,7 @@
  * host's C library; the sim's own drivers declare them the same way. */
 uint64_t host_gettime(bool rtc);
 int host_uart_puts(int fd, const char *buf, size_t size);
+void host_abort(int status);
 
 void rm_target_init(void)
 {
@@ -51,7 +51,7 @@ void rm_target_irq_set_vector(void (*isr)(void))
 
 _Noreturn void rm_target_exit(int status)
 {
-    (void)board_power_off(status);
+    host_abort(status);
     for (;;) {
     }
 }
