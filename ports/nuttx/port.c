@@ -400,8 +400,12 @@ static int on_panic(struct notifier_block *nb, unsigned long action, void *data)
     write_str(p->msg != NULL ? p->msg : "");
     write_str(" at ");
     write_str(p->filename != NULL ? p->filename : "?");
-    snprintf(line, sizeof line, ":%d\n", p->linenum);
-    write_str(line); /* console noise the harness keeps */
+    snprintf(line, sizeof line, ":%d, task ", p->linenum);
+    write_str(line);
+#if CONFIG_TASK_NAME_SIZE > 0
+    write_str(p->rtcb != NULL ? p->rtcb->name : "?");
+#endif
+    write_str("\n"); /* console noise the harness keeps */
     rm_fault_t f = {0};
 #ifndef CONFIG_ARCH_SIM
     const uint32_t *regs = p->regs;
