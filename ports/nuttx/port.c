@@ -16,7 +16,7 @@
  *   task stops before its entry runs.
  * - Suspend/resume: nxsig_kill SIGSTOP/SIGCONT (NuttX has no other way to
  *   stop a task); yield = sched_yield, sleep = nxsched_ticksleep,
- *   sleep_until = nxsig_clockwait(CLOCK_MONOTONIC, TIMER_ABSTIME),
+ *   sleep_until = nxsched_ticksleep to the next wake tick,
  *   priority = nxsched_get_param / nxsched_set_param.
  * - Objects: SEM nxsem (protocol SEM_PRIO_NONE: a signalling semaphore);
  *   MUTEX nxmutex (priority inheritance, CONFIG_PRIORITY_INHERITANCE); EVENT
@@ -45,7 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <nuttx/arch.h>
 #include <nuttx/clock.h>
@@ -151,16 +150,16 @@ int rm_thread_sleep(uint32_t ticks)
     return RM_OK;
 }
 
+/* Against the tick count itself: nxsig_clockwait(TIMER_ABSTIME) turns an
+ * absolute time back into a delay plus one tick, which drifts a periodic
+ * sleep by that tick. nxsched_ticksleep(n) wakes at the n-th tick from now. */
 int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
 {
     *wake += period;
-    struct timespec at;
-    clock_ticks2time(&at, (clock_t)*wake);
-    int ret;
-    do {
-        ret = nxsig_clockwait(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
-    } while (ret == -EINTR);
-    return ret == 0 ? RM_OK : RM_ERROR;
+    int32_t delay = (int32_t)(*wake - (uint32_t)clock_systime_ticks());
+    if (delay > 0)
+        nxsched_ticksleep((unsigned)delay);
+    return RM_OK;
 }
 
 rm_thread_t rm_thread_self(void)
