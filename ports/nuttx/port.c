@@ -499,6 +499,7 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel_idle", "sim idle loop (host)");
 #else
     rm_emit_cfg("kernel_idle", "arm_idle.c busy loop (no WFI)");
+    rm_emit_cfg("systick_clock", "25 MHz (QEMU's mps2-an500; NuttX's board.h says 32 MHz)");
     rm_emit_cfg("irq_path", "irq_attach: vector -> arm_doirq -> irq_dispatch -> case handler");
 #endif
     rm_emit_cfg("kernel_opt_flags", RM_STR(CONFIG_DEBUG_OPTLEVEL));
