@@ -16,7 +16,7 @@
  *   task stops before its entry runs.
  * - Suspend/resume: nxsig_kill SIGSTOP/SIGCONT (NuttX has no other way to
  *   stop a task); yield = sched_yield, sleep = nxsched_ticksleep,
- *   sleep_until = nxsched_ticksleep to the next wake tick,
+ *   sleep_until = nxsched_abstick_sleep (the wake tick itself),
  *   priority = nxsched_get_param / nxsched_set_param.
  * - Objects: SEM nxsem (protocol SEM_PRIO_NONE: a signalling semaphore);
  *   MUTEX nxmutex (priority inheritance, CONFIG_PRIORITY_INHERITANCE); EVENT
@@ -150,15 +150,16 @@ int rm_thread_sleep(uint32_t ticks)
     return RM_OK;
 }
 
-/* Against the tick count itself: nxsig_clockwait(TIMER_ABSTIME) turns an
- * absolute time back into a delay plus one tick, which drifts a periodic
- * sleep by that tick. nxsched_ticksleep(n) wakes at the n-th tick from now. */
+/* nxsched_abstick_sleep wakes at an absolute tick: drift-free. (A relative
+ * sleep, nxsched_ticksleep or nxsig_clockwait, adds a tick to be sure of the
+ * whole delay, which a periodic loop would accumulate.) */
 int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
 {
     *wake += period;
-    int32_t delay = (int32_t)(*wake - (uint32_t)clock_systime_ticks());
+    clock_t now = clock_systime_ticks();
+    int32_t delay = (int32_t)(*wake - (uint32_t)now);
     if (delay > 0)
-        nxsched_ticksleep((unsigned)delay);
+        nxsched_abstick_sleep(now + (clock_t)delay);
     return RM_OK;
 }
 
