@@ -55,15 +55,18 @@ def an500(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, byt
 def test_an500_all_cases_and_deterministic(an500: tuple[Path, dict[str, bytes]],
                                            catalog: Catalog) -> None:
     out, raw = an500
-    # irq.blocking faults in NuttX 13.0.0 (INVSTATE at pc 0, a context of
+    # irq.blocking can fault in NuttX 13.0.0 (INVSTATE at pc 0, a context of
     # zeros) under its hammer load: a task sending SIGCONT to a ready task in
-    # a loop, one SIGSTOPping itself, a periodic interrupt posting a semaphore.
-    # The group's other cases pass; the fault is reported as FAULT.
+    # a loop, one SIGSTOPping itself, a periodic interrupt posting a semaphore
+    # (the default profile's 1024 samples do; the quick profile's may not).
+    # Then the cases before it passed and the fault is reported as FAULT.
+    groups = catalog.groups
     irq = parse_named(raw["irq"])
-    before = {c.id: c.status for c in irq.cases[:-1] if c.id.startswith("irq.")}
-    assert before == {"irq.latency": "ok", "irq.latency_jitter": "ok"}, before
-    assert irq.fault is not None and irq.cases[-1].id == "irq.blocking", irq.fault
-    groups = [g for g in catalog.groups if g != "irq"]
+    if irq.fault is not None:
+        assert irq.cases[-1].id == "irq.blocking", irq.fault
+        before = {c.id: c.status for c in irq.cases[:-1] if c.id.startswith("irq.")}
+        assert before == {"irq.latency": "ok", "irq.latency_jitter": "ok"}, before
+        groups = [g for g in groups if g != "irq"]
     streams = check_streams({g: raw[g] for g in groups}, catalog, "nuttx",
                             SIGSTOP_AFTER_SIGCONT, groups)
     cfg = streams["tm_sched"].config
