@@ -12,6 +12,7 @@ PACKAGES=(
     python3 python3-venv python3-pip
     gcc-arm-none-eabi libnewlib-arm-none-eabi
     qemu-system-arm chromium device-tree-compiler
+    genromfs   # NuttX's ROMFS images (the sim's /etc in the vendor profile)
 )
 
 as_root() {

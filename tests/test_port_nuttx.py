@@ -1,0 +1,160 @@
+"""The NuttX port (ports/nuttx), built by NuttX's own make (kconfiglib's
+olddefconfig, the board's defconfig + the port's fragments) against real
+nuttx and nuttx-apps trees and run for real: every group on QEMU mps2-an500
+(board mps2-an500:nsh; twice, to check that the streams are bit-identical
+under -icount), the measured calls checked in the firmware's disassembly,
+and NuttX's sim as a Linux process.
+
+Needs the tree in RTOSMETER_NUTTX and nuttx-apps next to it (../apps,
+../nuttx-apps, <tree>-apps) or in RTOSMETER_NUTTX_APPS; CI has none: those
+tests skip, saying so. The companion repository of `sources fetch nuttx`
+and the build's error for a missing tree need no tree and always run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from _datahalf import parse_named
+from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
+
+from rtosmeter.catalog import Catalog, load_catalog
+from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.runners import run_once
+from rtosmeter.runners.base import RunRequest
+
+TREE = os.environ.get("RTOSMETER_NUTTX", "")
+ROOT = project_root()
+needs_tree = tree_marks("RTOSMETER_NUTTX", "sched/sched/sched.h",
+                        "https://github.com/apache/nuttx --branch nuttx-13.0.0 and nuttx-apps "
+                        "next to it, or run `rtosmeter sources fetch nuttx`")
+# A pending SIGCONT cancels the next SIGSTOP (nxsched_suspend), so a task
+# that suspends itself right after being resumed may run one more round.
+SIGSTOP_AFTER_SIGCONT = {"tm.preemptive": "NuttX drops a SIGSTOP while a SIGCONT is pending"}
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog(ROOT)
+
+
+@pytest.fixture(scope="module")
+def an500(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, bytes]]:
+    """Every group of the quick profile on mps2-an500, built once."""
+    need("cmake", "ninja", "make", "arm-none-eabi-gcc", "qemu-system-arm")
+    out = tmp_path_factory.mktemp("nuttx-an500")
+    return out, run_port(out, "nuttx", "qemu-mps2-an500", TREE)
+
+
+@needs_tree[0]
+@needs_tree[1]
+def test_an500_all_cases_and_deterministic(an500: tuple[Path, dict[str, bytes]],
+                                           catalog: Catalog) -> None:
+    out, raw = an500
+    # irq.blocking can fault in NuttX 13.0.0 (INVSTATE at pc 0, a context of
+    # zeros) under its hammer load: a task sending SIGCONT to a ready task in
+    # a loop, one SIGSTOPping itself, a periodic interrupt posting a semaphore
+    # (the default profile's 1024 samples do; the quick profile's may not).
+    # Then the cases before it passed and the fault is reported as FAULT.
+    groups = catalog.groups
+    irq = parse_named(raw["irq"])
+    if irq.fault is not None:
+        assert irq.cases[-1].id == "irq.blocking", irq.fault
+        before = {c.id: c.status for c in irq.cases[:-1] if c.id.startswith("irq.")}
+        assert before == {"irq.latency": "ok", "irq.latency_jitter": "ok"}, before
+        groups = [g for g in groups if g != "irq"]
+    streams = check_streams({g: raw[g] for g in groups}, catalog, "nuttx",
+                            SIGSTOP_AFTER_SIGCONT, groups)
+    cfg = streams["tm_sched"].config
+    assert cfg["kernel"].startswith("NuttX ")
+    assert (cfg["board"], cfg["sched_debug"], cfg["assertions"], cfg["time_slicing"],
+            cfg["tick_hz"]) == ("mps2-an500", "off", "off", "off (SCHED_FIFO)", "1000")
+    case_passes(streams["tm_sched"], "tm.cooperative")
+    case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
+    case_passes(streams["tm_interrupt"], "tm.interrupt")
+    sw = {c.id: c for c in streams["signal_wait"].cases}
+    for kind in ("sem", "mutex", "event", "queue"):
+        assert {"s1", "s2", "s3"} <= set(sw[f"sw.{kind}"].series), kind
+    assert sw["sw.fifo"].status == "unsupported"
+    # Under -icount the same firmware gives the same stream, byte for byte.
+    build = out / "build" / "nuttx" / "qemu-mps2-an500" / "quick"
+    target = Definitions.load(ROOT).target("qemu-mps2-an500")
+    for group in ("lat_ipc", "tm_sched"):
+        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
+        assert again.stream == raw[group], f"{group}: two QEMU runs of one firmware differ"
+
+
+@needs_tree[0]
+@needs_tree[1]
+def test_measured_interval_holds_the_kernel_call_alone(
+        an500: tuple[Path, dict[str, bytes]]) -> None:
+    """lat.sem.nocs: between the two reads of the CMSDK timer (ldr from the
+    timer's value register, then mvn: rm_ts()) there is the argument set-up
+    and one call, nxsem_post / nxsem_wait, nothing of rtosmeter's."""
+    need("arm-none-eabi-objdump")
+    out, _ = an500
+    elf = out / "build" / "nuttx" / "qemu-mps2-an500" / "quick" / "rm_lat_ipc.elf"
+    dis = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", str(elf)],
+                         capture_output=True, text=True, check=True).stdout
+    body = dis.split("<run_sem_nocs>:", 1)[1].split("\n\n", 1)[0].splitlines()
+    calls = [i for i, line in enumerate(body) if re.search(r"\bbl\s.*<nxsem_(post|wait)>", line)]
+    assert len(calls) == 2, body
+    for i in calls:
+        before = body[i - 4:i]  # timer read, inversion, argument set-up
+        after = body[i + 1]
+        assert any("mvn" in line for line in before), before
+        assert re.search(r"\bldr", after), after  # the closing timer read
+        between = [ln for ln in before[1 + next(j for j, x in enumerate(before) if "mvn" in x):]]
+        assert all(not re.search(r"\bbl\b", ln) for ln in between), between
+
+
+@needs_tree[0]
+@needs_tree[1]
+def test_sim_on_the_host(tmp_path: Path, catalog: Catalog) -> None:
+    """NuttX's sim (one Linux process): every group runs to the end; the
+    interrupt cases say why they cannot (no software-triggered line)."""
+    need("make", "gcc")
+    raw = run_port(tmp_path, "nuttx", "host", TREE)
+    irq = {c.id for c in catalog.cases if {"IRQ", "ISR_RESUME", "ISR_SIGNAL"} & set(c.needs)}
+    withdrawn = dict.fromkeys(irq, "withdrawn at run time on the sim (rm_port_caps)")
+    streams = check_streams(raw, catalog, "nuttx", {**SIGSTOP_AFTER_SIGCONT, **withdrawn})
+    cfg = streams["lat_ipc"].config
+    assert cfg["board"] == "sim" and cfg["kernel_idle"].startswith("sim")
+    for parsed in streams.values():
+        for case in parsed.cases:
+            if case.id in irq:
+                assert case.status == "unsupported", case
+                assert "no software-triggered interrupt" in case.reason + case.note, case
+
+
+def test_build_names_the_missing_tree(tmp_path: Path) -> None:
+    """Configuring ports/nuttx/app without a NuttX tree stops with the
+    variable and the command to use."""
+    need("cmake")
+    proc = subprocess.run(
+        ["cmake", "-S", str(ROOT / "ports" / "nuttx" / "app"), "-B", str(tmp_path / "b"),
+         f"-DRM_TARGET_DIR={ROOT / 'targets' / 'host'}",
+         f"-DRM_PORT_DIR={ROOT / 'ports' / 'nuttx'}",
+         f"-DRM_CONFIG_DIR={tmp_path}", "-DRM_GROUPS=lat_ipc", f"-DRM_SOURCE_DIR={tmp_path}"],
+        capture_output=True, text=True, check=False)
+    assert proc.returncode != 0
+    text = " ".join(proc.stderr.split())
+    assert "no NuttX tree" in text and "RTOSMETER_NUTTX" in text, proc.stderr
+
+
+def test_companion_is_the_apps_of_the_same_release() -> None:
+    """`sources fetch nuttx` clones nuttx-apps (a [source.companions] entry,
+    tests/test_sources.py checks the mechanism) into <tree>/apps, one of the
+    places ports/nuttx/app looks, at the tag of the NuttX tree: the two
+    repositories are released together."""
+    port = Definitions.load(ROOT).port("nuttx")
+    assert port.source is not None
+    apps = {c.name: c for c in port.source.companions}
+    assert set(apps) == {"apps"} and apps["apps"].tag == port.source.tag
+    assert apps["apps"].git.endswith("/apache/nuttx-apps.git")
+    project = (ROOT / "ports" / "nuttx" / "app" / "CMakeLists.txt").read_text()
+    assert '"${RM_SOURCE_DIR}/apps"' in project
