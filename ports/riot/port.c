@@ -56,7 +56,7 @@
 
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: RIOT's headers */
 
-#ifdef BOARD_NATIVE
+#ifdef CPU_NATIVE
 #include "native_internal.h" /* native_register_interrupt */
 #include <signal.h>
 #else
@@ -76,7 +76,7 @@
 #define RM_R_DFLT_OBJS 24u
 #define RM_R_DFLT_POOL_BYTES 4096u
 #endif
-#ifdef BOARD_NATIVE
+#ifdef CPU_NATIVE
 #undef RM_R_DFLT_STACK
 #undef RM_R_DFLT_RUNNER_STACK
 #define RM_R_DFLT_STACK 16384u /* native: signal frames on the thread stacks */
@@ -356,7 +356,7 @@ int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
 }
 
 /* ---- interrupts --------------------------------------------------------- */
-#ifdef BOARD_NATIVE
+#ifdef CPU_NATIVE
 static void bench_idle_isr(void)
 {
 }
@@ -487,6 +487,9 @@ void rm_port_describe(void)
 #ifdef BOARD_MICROBIT
     rm_emit_cfg("ztimer_backend", "ZTIMER_USEC on periph_timer TIMER2 (16 bit, 1 MHz), "
                                   "ZTIMER_MSEC from it (ztimer_no_periph_rtt)");
+    rm_emit_cfg("stand_in.SLEEP_UNTIL",
+                "ZTIMER_MSEC converted from ZTIMER_USEC (ztimer_no_periph_rtt: QEMU's nRF51 has "
+                "no RTC): a wake-up counts whole ms from the call, not from a ms boundary");
 #endif
     rm_emit_cfg("preemption", "on (fixed priorities, no time slicing)");
     rm_emit_cfg("time_slicing", "off (RIOT has none)");
@@ -520,7 +523,7 @@ void rm_port_describe(void)
     rm_emit_cfg("condvar_wait", "mutex_lock, cond_wait, mutex_unlock (no timed cond_wait)");
     rm_emit_cfg("pool", "memarray_alloc / memarray_free (no locking)");
     rm_emit_cfg("heap", "malloc / free (libc; malloc_thread_safe on Cortex-M)");
-#ifdef BOARD_NATIVE
+#ifdef CPU_NATIVE
     rm_emit_cfg("irq_path", "SIGUSR1 through RIOT native's interrupt layer "
                             "(native_register_interrupt)");
 #else

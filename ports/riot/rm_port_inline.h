@@ -46,7 +46,7 @@
 #include "thread_flags.h"
 #include "ztimer.h"
 
-#ifndef BOARD_NATIVE
+#ifndef CPU_NATIVE
 #include "cpu.h" /* cortexm_isr_end */
 #define RM_PORT_ISR_EXIT() cortexm_isr_end()
 #endif
