@@ -16,18 +16,18 @@
  *   (THREAD_MSG), as msg_init_queue would set it from the thread itself.
  * - Delete: RIOT can only end the calling thread. rm_thread_delete (never
  *   measured) does what sched_task_exit does, for a parked thread: takes it
- *   off the run queue (sched_set_status STATUS_STOPPED), removes its sleep
- *   timer, and frees its pid (sched_threads, sched_num_threads). A thread
- *   parked in a kernel object's wait list leaves a stale entry there; the
- *   cases delete the object right after, and creation re-initialises it.
+ *   off the run queue (sched_set_status STATUS_STOPPED) and frees its pid
+ *   (sched_threads, sched_num_threads). A thread parked in a kernel
+ *   object's wait list leaves a stale entry there; the cases delete the
+ *   object right after, and creation re-initialises it. The cases never
+ *   delete a thread in the middle of a sleep (its ztimer would stay armed).
  * - Time: tickless. The kernel time base is ZTIMER_MSEC (1 kHz; on the
  *   microbit ztimer_no_periph_rtt: ZTIMER_USEC on TIMER2, as QEMU models no
  *   RTC; TIMER0 is the target's timestamp). rm_tick_count = ztimer_now.
- *   sleep(n) = ztimer_set_wakeup(ZTIMER_MSEC, thread's timer, n) +
- *   thread_sleep (ztimer_sleep's wake-up, with a timer the port owns so a
- *   sleeping thread can be deleted); sleep_until = the same against the
- *   absolute target *wake + period (drift-free, as ztimer_periodic_wakeup):
- *   periodic wake-ups are 1 ms ztimer alarms, no periodic tick.
+ *   sleep(n) = ztimer_sleep(ZTIMER_MSEC, n); sleep_until = ztimer_sleep to
+ *   the absolute target *wake + period (ztimer_periodic_wakeup's
+ *   computation, drift-free): periodic wake-ups are 1 ms ztimer alarms, no
+ *   periodic tick.
  * - Objects: SEM sema_t (sys/sema); MUTEX mutex_t, priority inheritance
  *   from core_mutex_priority_inheritance (both profiles); QUEUE mbox_t of
  *   RM_QUEUE_DEPTH msg_t; CONDVAR cond_t with the port's mutex_t; THREAD_MSG
@@ -209,7 +209,6 @@ int rm_thread_delete(rm_thread_t t)
 {
     if (t == NULL || !t->used || t->pid == thread_getpid())
         return RM_ERROR;
-    ztimer_remove(ZTIMER_MSEC, &t->timer);
     unsigned state = irq_disable();
     thread_t *th = thread_get(t->pid);
     if (th == t->thread) { /* not ended by itself (its pid may be reused) */
@@ -225,29 +224,22 @@ int rm_thread_delete(rm_thread_t t)
 
 int rm_thread_sleep(uint32_t ticks)
 {
-    struct rm_thread *t = r_by_pid[thread_getpid()];
-    if (ticks == 0u) {
+    if (ticks == 0u)
         thread_yield();
-        return RM_OK;
-    }
-    ztimer_set_wakeup(ZTIMER_MSEC, &t->timer, ticks, t->pid);
-    thread_sleep();
+    else
+        ztimer_sleep(ZTIMER_MSEC, ticks);
     return RM_OK;
 }
 
+/* ztimer_periodic_wakeup, but drift-free as port.h asks: a late caller
+ * keeps the schedule (*wake always advances by period) instead of
+ * restarting it from now. */
 int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
 {
-    struct rm_thread *t = r_by_pid[thread_getpid()];
     *wake += period;
-    unsigned state = irq_disable();
     uint32_t left = *wake - ztimer_now(ZTIMER_MSEC);
-    if (left != 0u && left <= period) { /* not already past */
-        ztimer_set_wakeup(ZTIMER_MSEC, &t->timer, left, t->pid);
-        irq_restore(state);
-        thread_sleep();
-        return RM_OK;
-    }
-    irq_restore(state);
+    if (left != 0u && left <= period) /* else already due */
+        ztimer_sleep(ZTIMER_MSEC, left);
     return RM_OK;
 }
 
@@ -487,8 +479,8 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel_profile", RM_R_PROFILE);
     rm_emit_cfg_u32("tick_hz", 1000u);
     rm_emit_cfg("tickless", "on (ZTIMER_MSEC alarms; no periodic tick)");
-    rm_emit_cfg("periodic_wakeup", "ztimer_set_wakeup on ZTIMER_MSEC to the absolute target "
-                                   "+ thread_sleep (drift-free, as ztimer_periodic_wakeup)");
+    rm_emit_cfg("periodic_wakeup", "ztimer_sleep on ZTIMER_MSEC to the absolute target "
+                                   "(ztimer_periodic_wakeup's computation, drift-free)");
 #ifdef BOARD_MICROBIT
     rm_emit_cfg("ztimer_backend", "ZTIMER_USEC on periph_timer TIMER2 (16 bit, 1 MHz), "
                                   "ZTIMER_MSEC from it (ztimer_no_periph_rtt)");

@@ -57,7 +57,6 @@ struct rm_thread {
     uint8_t used;
     rm_entry_t entry;
     void *arg;
-    ztimer_t timer;                 /* sleeps (port.c) */
     msg_t msgq[RM_QUEUE_DEPTH];     /* THREAD_MSG queue, set up at creation */
 };
 
