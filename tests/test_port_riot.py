@@ -74,7 +74,7 @@ def test_microbit_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) 
                             text=True, check=False).stdout.strip()
     assert built["rtos_commit"] == commit and built["rtos_version"], built
     assert (cfg["riot_board"], cfg["develhelp"], cfg["assertions"], cfg["tick_hz"],
-            cfg["mutex_priority_inheritance"]) == ("BOARD_MICROBIT", "off", "off (NDEBUG)",
+            cfg["mutex_priority_inheritance"]) == ("microbit", "off", "off (NDEBUG)",
                                                    "1000", "on")
     case_passes(streams["tm_sched"], "tm.cooperative")
     case_passes(streams["tm_sched"], "tm.preemptive")
@@ -115,7 +115,7 @@ def test_native64_host(tmp_path: Path, catalog: Catalog) -> None:
     raw = run_port(tmp_path, "riot", "host", TREE)
     streams = check_streams(raw, catalog, "riot")
     cfg = streams["lat_isr"].config
-    assert cfg["riot_board"] == "BOARD_NATIVE64" and "SIGUSR1" in cfg["irq_path"]
+    assert cfg["riot_board"] == "native64" and "SIGUSR1" in cfg["irq_path"]
     case_passes(streams["tm_interrupt"], "tm.interrupt")
     case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
 
