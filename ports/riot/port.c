@@ -45,8 +45,9 @@
  *   RM_R_PERIODIC_TIMER (RIOT's driver owns that vector). Native: the
  *   benchmark line is SIGUSR1 registered with RIOT's native interrupt layer.
  * - Idle: RIOT's idle thread (core_idle_thread) without the periph_pm
- *   feature: it spins instead of calling pm_set_lowest (WFI on Cortex-M),
- *   in every profile (RM_NO_WFI; the ELF holds no WFI at all).
+ *   feature on Cortex-M: it spins instead of calling pm_set_lowest (WFI),
+ *   in every profile (RM_NO_WFI; the ELF holds no WFI at all). native keeps
+ *   periph_pm (its idle waits for a signal: host figures are wall time).
  * - Result stream: records are written holding a mutex (RIOT has no
  *   scheduler lock; interrupts stay enabled).
  */
@@ -509,7 +510,11 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel_opt_flags", RM_R_OPT_FLAGS " (CFLAGS_OPT)");
     rm_emit_cfg_u32("thread_stack_bytes", RM_R_STACK);
     rm_emit_cfg_u32("max_threads", RM_R_MAX_THREADS);
+#ifdef CPU_NATIVE
+    rm_emit_cfg("kernel_idle", "idle thread, pm_set_lowest (native: waits for a signal)");
+#else
     rm_emit_cfg("kernel_idle", "idle thread spinning (no periph_pm: no pm_set_lowest, no WFI)");
+#endif
     rm_emit_cfg("stand_in.SUSPEND", "another thread: thread_sleep's steps on it "
                                     "(sched_set_status SLEEPING + thread_yield_higher)");
     rm_emit_cfg("queue", "mbox_t of 4 msg_t carrying a pointer; receiver copies 16 B; "
