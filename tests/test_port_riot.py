@@ -26,6 +26,7 @@ from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
 
 from rtosmeter.catalog import Catalog, load_catalog
 from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.footprint import footprint
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
 from rtosmeter.sources import git_packages
@@ -88,8 +89,12 @@ def test_microbit_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) 
     # The interrupt reaches a thread through RIOT's ISR exit (cortexm_isr_end).
     isr = {c.id: c for c in streams["lat_isr"].cases}
     assert {"resume", "sem"} <= set(isr["lat.isr.to_task"].series)
-    # Under -icount the same firmware gives the same stream, byte for byte.
+    # Footprint: RIOT's module folders name the parts (rm_case, rm_core, ...).
     build = tmp_path / "build" / "riot" / "qemu-microbit" / "quick"
+    parts = footprint(build / "rm_tm_basic.elf").parts
+    assert all(parts[p][0] > 0 for p in ("kernel", "benchmark", "framework", "startup",
+                                          "libc")), parts
+    # Under -icount the same firmware gives the same stream, byte for byte.
     target = Definitions.load(project_root()).target("qemu-microbit")
     for group, data in first.items():
         again = run_once(RunRequest(build / f"rm_{group}.elf", target))
