@@ -178,6 +178,9 @@ class SourceSpec:
     # CMSIS 6 for RTX5): `sources fetch` clones each into <tree>/<name>,
     # where the port's build looks for it.
     companions: tuple[Companion, ...] = ()
+    # Files of the tree that name a git package its build fetches (RIOT's
+    # PKG_URL / PKG_VERSION): `doctor` says whether each is reachable offline.
+    git_packages: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -375,6 +378,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
             git=st.text("git", ""), tag=st.text("tag", ""),
             west_modules=st.strs("west_modules", ()), subdirs=st.strs("subdirs", ()),
             tested=st.strs("tested", ()), companions=_companions(st),
+            git_packages=st.strs("git_packages", ()),
         )
         st.done()
     cmake_project = t.text("cmake_project", "")

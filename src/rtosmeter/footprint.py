@@ -19,6 +19,9 @@ who wrote it (CMake's `CMakeFiles/<library>.dir/` of the build contract):
 - a port built as its RTOS's own application (Zephyr) archives the parts:
   `librm_target.a`, `librm_core.a`, `librm_<group>.a` as above, the RTOS's
   C library (`liblib__libc__*.a`) -> libc
+- a port built by a make-based RTOS (RIOT) compiles them as modules, whose
+  folders name the parts: `rm_target/`, `rm_core/`, `rm_case/` (benchmark),
+  `rm_port/` as above
 
 Bytes no input section accounts for (alignment fill) are `other`.
 """
@@ -48,6 +51,9 @@ _LIB_DIR = re.compile(r"CMakeFiles/([^/]+)\.dir/")
 # as lib<part>.a; Zephyr's own C library archives as liblib__libc__*.a.
 _LIB_ARCHIVE = re.compile(r"(?:^|/)lib(rm_[A-Za-z0-9_]+)\.a\(")
 _RTOS_LIBC = re.compile(r"(?:^|/)liblib__libc__[^/]*\.a\(")
+# Ports built by a make-based RTOS (RIOT) compile the parts as modules: an
+# object's folder names its part (riot-bin/rm_core/stream.o).
+_MODULE_DIR = re.compile(r"/(rm_[A-Za-z0-9_]+)/[^/()]+\.o$")
 _TOOLCHAIN = re.compile(
     r"(/arm-none-eabi/|/gcc/|lib(c|c_nano|g|g_nano|m|nosys|gcc|stdc\+\+)[^/]*\.a\(|crt[^/]*\.o$)")
 
@@ -75,7 +81,7 @@ class ElfFootprint:
 
 def origin(obj: str, group_libs: tuple[str, ...] = ()) -> str:
     """Which part an object file (as the map names it) belongs to."""
-    lib = _LIB_DIR.search(obj) or _LIB_ARCHIVE.search(obj)
+    lib = _LIB_DIR.search(obj) or _LIB_ARCHIVE.search(obj) or _MODULE_DIR.search(obj)
     if lib is not None:
         name = lib.group(1)
         if name == "rm_target":

@@ -72,8 +72,8 @@ def _version(port: Port, tree: Path) -> str:
         return ""
     try:
         text = (tree / spec.version_file).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
+    except OSError:  # a development checkout (RIOT's VERSION is in releases only)
+        return git_describe(tree)
     m = re.search(spec.version_regex, text)
     if m is None:
         return ""
@@ -85,6 +85,16 @@ def git_commit(tree: Path) -> str:
     if not (tree / ".git").exists() or shutil.which("git") is None:
         return ""
     proc = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=False)
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def git_describe(tree: Path) -> str:
+    """`git describe --tags` of a checkout (e.g. 2026.10-devel-371-gc8bd52ff13),
+    "" when the tree is not one."""
+    if not (tree / ".git").exists() or shutil.which("git") is None:
+        return ""
+    proc = subprocess.run(["git", "-C", str(tree), "describe", "--tags"], capture_output=True,
                           text=True, check=False)
     return proc.stdout.strip() if proc.returncode == 0 else ""
 
@@ -287,3 +297,88 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
     fetch_west_modules(port, root)
     fetch_companions(port, root)
     return check_tree(port, root, str(root))
+
+
+@dataclass(frozen=True)
+class GitPackage:
+    """A git package the RTOS's build fetches (RIOT's PKG_URL at PKG_VERSION),
+    and whether this machine can serve it without the internet."""
+    name: str
+    url: str
+    commit: str
+    mirror: str  # the local folder a git config `insteadOf` maps url to, "" if none
+    ok: bool
+    detail: str
+
+
+# Settings of the serving side that RIOT's shallow, blob-less fetch of one
+# commit from a local mirror needs (git's defaults refuse both).
+MIRROR_SETTINGS = ("uploadpack.allowFilter", "uploadpack.allowAnySHA1InWant")
+
+
+def _git_out(args: list[str]) -> tuple[int, str]:
+    env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
+    try:
+        proc = subprocess.run(["git", *args], capture_output=True, text=True, timeout=30,
+                              env=env, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return 1, ""
+    return proc.returncode, proc.stdout
+
+
+def _insteadof_rules() -> list[tuple[str, str]]:
+    """(prefix, replacement) pairs of the git configuration in effect
+    (GIT_CONFIG_GLOBAL included), longest prefix first, as git applies them."""
+    rc, out = _git_out(["config", "--get-regexp", r"^url\..*\.insteadof$"])
+    rules = []
+    for line in out.splitlines() if rc == 0 else []:
+        key, _, prefix = line.partition(" ")
+        rules.append((prefix.strip(), key[len("url."):-len(".insteadof")]))
+    return sorted(rules, key=lambda r: -len(r[0]))
+
+
+def _mirror_for(url: str, rules: list[tuple[str, str]]) -> str:
+    for prefix, base in rules:
+        if url.startswith(prefix):
+            return base + url[len(prefix):]
+    return ""
+
+
+def _package(file: Path, rules: list[tuple[str, str]], settings_missing: list[str]) -> GitPackage:
+    text = file.read_text(encoding="utf-8", errors="replace")
+    url = re.search(r"^PKG_URL\s*[:?]?=\s*(\S+)", text, re.MULTILINE)
+    commit = re.search(r"^PKG_VERSION\s*[:?]?=\s*(\S+)", text, re.MULTILINE)
+    name = re.search(r"^PKG_NAME\s*[:?]?=\s*(\S+)", text, re.MULTILINE)
+    label = name.group(1) if name else file.parent.name
+    if url is None or commit is None:
+        return GitPackage(label, "", "", "", False, f"{file} names no PKG_URL / PKG_VERSION")
+    u, c = url.group(1), commit.group(1)
+    mirror = _mirror_for(u, rules)
+    if not mirror:
+        return GitPackage(label, u, c, "", False,
+                          f"no mirror: the build fetches {u} at {c[:12]} (needs the internet; "
+                          "offline, map it with a git config insteadOf, see docs/riot.md)")
+    if not Path(mirror).exists():
+        return GitPackage(label, u, c, mirror, False, f"mirror {mirror} of {u} does not exist")
+    if _git_out(["-C", mirror, "cat-file", "-e", f"{c}^{{commit}}"])[0] != 0:
+        return GitPackage(label, u, c, mirror, False,
+                          f"mirror {mirror} lacks commit {c[:12]} of {u}: fetch it there")
+    if settings_missing:
+        return GitPackage(label, u, c, mirror, False,
+                          f"mirror {mirror} has {c[:12]}, but git config lacks "
+                          f"{', '.join(f'{s}=true' for s in settings_missing)} (docs/riot.md)")
+    return GitPackage(label, u, c, mirror, True, f"{c[:12]} in the mirror {mirror}")
+
+
+def git_packages(port: Port, tree: Path) -> list[GitPackage]:
+    """The port's `git_packages` (files of the tree naming PKG_URL and
+    PKG_VERSION): for each, the local mirror a git `insteadOf` rule maps it
+    to and whether that mirror serves the pinned commit."""
+    spec = port.source
+    if spec is None or not spec.git_packages or shutil.which("git") is None:
+        return []
+    rules = _insteadof_rules()
+    missing = [s for s in MIRROR_SETTINGS
+               if _git_out(["config", "--type=bool", "--get", s])[1].strip() != "true"]
+    return [_package(tree / f, rules, missing) for f in spec.git_packages
+            if (tree / f).is_file()]

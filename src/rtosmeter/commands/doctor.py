@@ -13,8 +13,8 @@ from pathlib import Path
 import click
 
 from rtosmeter import config, qemu_plugin
-from rtosmeter.definitions import Definitions
-from rtosmeter.sources import describe_source
+from rtosmeter.definitions import Definitions, Port
+from rtosmeter.sources import describe_source, find_source, git_packages
 
 
 @dataclass
@@ -107,7 +107,18 @@ def checks(defs: Definitions | None) -> list[Check]:
                 continue
             found, text = describe_source(port)
             out.append(Check(f"source: {port.name}", found, text, False))
+            out += _package_checks(port) if found else []
     return out
+
+
+def _package_checks(port: Port) -> list[Check]:
+    """The git packages the port's RTOS build fetches (RIOT): served by a
+    local mirror, or fetched from the internet at build time."""
+    tree = find_source(port, {})
+    if tree is None:
+        return []
+    return [Check(f"package: {port.name}/{p.name}", p.ok, p.detail, False)
+            for p in git_packages(port, tree.path)]
 
 
 def config_lines() -> list[str]:

@@ -10,10 +10,10 @@
 # folder become RM_TARGET_INCLUDE_DIRS. DEFINES apply to the whole build: the
 # inline trigger needs RM_CM_BENCH_IRQ wherever a case raises the interrupt.
 #
-# RM_TARGET_MODE=zephyr (ports/zephyr/app): an RTOS that owns start-up, vectors,
-# linker script and CPU flags takes only the target's sources (without
-# startup.c), defines and inline-header folders, as RM_TARGET_SOURCES,
-# RM_TARGET_DEFINES and RM_TARGET_INCLUDE_DIRS.
+# RM_TARGET_MODE set (zephyr: ports/zephyr/app; riot: ports/riot/app): an RTOS
+# that owns start-up, vectors, linker script and CPU flags takes only the
+# target's sources (without startup.c), defines and inline-header folders, as
+# RM_TARGET_SOURCES, RM_TARGET_DEFINES and RM_TARGET_INCLUDE_DIRS.
 set(RM_CM_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 function(rm_cortex_m_target)
@@ -22,7 +22,7 @@ function(rm_cortex_m_target)
     message(FATAL_ERROR "Error: RM_CPU_FLAGS is not set in ${CMAKE_CURRENT_LIST_FILE}. "
                         "Set it before calling rm_cortex_m_target().")
   endif()
-  if(RM_TARGET_MODE STREQUAL "zephyr")
+  if(RM_TARGET_MODE)
     set(RM_TARGET_SOURCES ${RM_CM_DIR}/semihost.c ${ARG_SOURCES} PARENT_SCOPE)
     set(RM_TARGET_DEFINES ${ARG_DEFINES} PARENT_SCOPE)
     set(RM_TARGET_INCLUDE_DIRS ${ARG_INLINE_DIR} ${RM_CM_DIR} PARENT_SCOPE)
