@@ -65,7 +65,7 @@ def build(out: Path, target: str, groups: list[str], cases: Path = TEST_CASES,
     build_dir = out / "build"
     configure = [
         "cmake", "-S", str(bench), "-B", str(build_dir), "-G", "Ninja",
-        f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'targets' / target / 'toolchain.cmake'}",
+        f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'toolchains' / 'gcc' / 'arm-none-eabi.cmake'}",
         f"-DRM_TARGET_DIR={ROOT / 'targets' / target}",
         f"-DRM_PORT_DIR={ROOT / 'ports' / port}",
         f"-DRM_CONFIG_DIR={cfg}", f"-DRM_GROUPS={';'.join(groups)}",

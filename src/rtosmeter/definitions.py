@@ -1,7 +1,8 @@
 """Ports, targets, boards, profiles and campaigns: the declarative TOML files.
 
 Each kind is found by looking in its folder (ports/*/port.toml,
-targets/*/target.toml, boards/*.toml, profiles/*.toml, campaigns/*.toml);
+targets/*/target.toml, toolchains/*/toolchain.toml, boards/*.toml,
+profiles/*.toml, campaigns/*.toml);
 there is no central list. Files are validated strictly: an unknown key is an
 error naming the file and the key (a typo must not silently change a set-up),
 and an unknown name lists the valid ones. Schemas: docs/architecture.md.
@@ -22,6 +23,9 @@ from rtosmeter.instances import split as split_instance
 
 T = TypeVar("T")
 KINDS = ("host", "qemu", "board")
+DEFAULT_TOOLCHAIN = "gcc"  # what a campaign builds with when it names none
+HOST_PREFIX = "host"  # a toolchain's `targets` key for targets without a program prefix
+OPT_INTENTS = ("speed", "size", "debug")  # a profile's `opt`, mapped by each toolchain
 PARAM_KEYS = ("samples", "batch", "tm_period_ms", "tm_periods")
 
 
@@ -245,6 +249,37 @@ class Board:
 
 
 @dataclass(frozen=True)
+class ToolchainUse:
+    """How a toolchain builds for targets of one program prefix."""
+
+    cmake: Path  # the CMake toolchain file
+    compiler: str  # the C compiler program: its `--version` first line is recorded
+    assembler: str  # what assembles the .S/.s files (an RTOS's, written for GNU as)
+    linker: str  # what links, as recorded
+    needs: tuple[str, ...]  # programs that must be installed
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """A compiler with its assembler and linker handling: toolchains/<name>/."""
+
+    name: str
+    description: str
+    uses: dict[str, ToolchainUse]  # a target's `toolchain` prefix (or "host") -> how
+    opt: dict[str, str]  # optimisation intent -> this compiler's flags
+    packages: dict[str, str]  # program -> Debian package(s) that provide it
+    version_regex: str  # the version number in the compiler's `--version` line
+    dir: Path
+    file: Path
+
+    def use_for(self, target: Target) -> ToolchainUse | None:
+        return self.uses.get(target.toolchain or HOST_PREFIX)
+
+    def opt_flags(self, profile: Profile) -> str:
+        return profile.opt_flags or self.opt[profile.opt]
+
+
+@dataclass(frozen=True)
 class Params:
     """Run-length parameters compiled into rm_build_config.h."""
 
@@ -269,9 +304,10 @@ DEFAULT_PARAMS = {
 class Profile:
     name: str
     description: str
-    opt_flags: str
+    opt: str  # the optimisation intent (OPT_INTENTS): each toolchain maps it to its flags
     params: dict[str, dict[str, int]]  # kind -> overrides
     file: Path
+    opt_flags: str = ""  # flags given as they are, for every toolchain ("": the intent's)
 
     def params_for(self, kind: str) -> Params:
         return DEFAULT_PARAMS[kind].merged(self.params.get(kind, {}))
@@ -285,6 +321,7 @@ class CampaignEntry:
     bench: str
     optional: bool  # "only if available": skipped (and said so) when tools are missing
     where: str
+    toolchains: tuple[str, ...] = (DEFAULT_TOOLCHAIN,)
 
 
 @dataclass(frozen=True)
@@ -426,6 +463,43 @@ def load_target(path: Path) -> Target:
                   wall, guest, cpu_hz)
 
 
+def load_toolchain(path: Path) -> Toolchain:
+    t = TomlTable(read_toml(path), path)
+    name = t.text("name", _REQUIRED)
+    if name != path.parent.name:
+        raise UserError(f"toolchain name '{name}' differs from its folder '{path.parent.name}'",
+                        str(path), f"Set name = \"{path.parent.name}\"")
+    description = t.text("description", "")
+    uses: dict[str, ToolchainUse] = {}
+    tt = t.table("targets")
+    for prefix in list(tt.data) if tt is not None else []:
+        assert tt is not None
+        ut = tt.table(prefix)
+        assert ut is not None
+        cmake = path.parent / ut.text("cmake", _REQUIRED)
+        if not cmake.is_file():
+            raise UserError(f"CMake toolchain file {cmake.name} not found "
+                            f"(key 'targets.{prefix}.cmake')", str(path),
+                            "Name a file of the toolchain's folder")
+        compiler = ut.text("compiler", _REQUIRED)
+        uses[prefix] = ToolchainUse(cmake, compiler, ut.text("assembler", compiler),
+                                    ut.text("linker", compiler), ut.strs("needs", (compiler,)))
+        ut.done()
+    if not uses:
+        raise UserError("no [targets.<prefix>] table", str(path),
+                        "Add [targets.arm-none-eabi] (a target's `toolchain`) or "
+                        "[targets.host] with cmake and compiler")
+    opt = t.str_map("opt")
+    missing = [i for i in OPT_INTENTS if i not in opt]
+    if missing or set(opt) - set(OPT_INTENTS):
+        raise UserError("[opt] must map exactly the intents " + ", ".join(OPT_INTENTS),
+                        str(path), f"Give flags for {', '.join(missing) or 'those only'}")
+    packages = t.str_map("packages")
+    version_regex = t.text("version_regex", r"(?<![\w.:-])(\d+\.\d+(?:\.\d+)?)")
+    t.done()
+    return Toolchain(name, description, uses, opt, packages, version_regex, path.parent, path)
+
+
 def load_board(path: Path) -> Board:
     t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
@@ -453,10 +527,14 @@ def load_profile(path: Path) -> Profile:
     t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
     description = t.text("description", "")
-    opt_flags = t.text("opt_flags", "-O2")
+    opt = t.text("opt", "speed")
+    if opt not in OPT_INTENTS:
+        raise UserError(f"unknown optimisation intent '{opt}' (key 'opt')", str(path),
+                        f"Use one of: {', '.join(OPT_INTENTS)}")
+    opt_flags = t.text("opt_flags", "")
     params = _params_tables(t)
     t.done()
-    return Profile(name, description, opt_flags, params, path)
+    return Profile(name, description, opt, params, path, opt_flags)
 
 
 def load_campaign(path: Path) -> Campaign:
@@ -465,6 +543,7 @@ def load_campaign(path: Path) -> Campaign:
     description = t.text("description", "")
     default_profiles = t.strs("profiles", ("default",))
     default_bench = t.text("bench", "*")
+    default_toolchains = t.strs("toolchains", (DEFAULT_TOOLCHAIN,))
     unit = t.text("unit", "") or None
     if unit is not None and unit not in ("instructions", "cycles", "ticks"):
         raise UserError(f"unknown unit '{unit}'", str(path),
@@ -477,6 +556,7 @@ def load_campaign(path: Path) -> Campaign:
             ports=et.strs("ports", _REQUIRED), targets=et.strs("targets", _REQUIRED),
             profiles=et.strs("profiles", default_profiles), bench=et.text("bench", default_bench),
             optional=et.flag("if_available", False), where=f"{path} ([[run]] {et.prefix[4:-2]})",
+            toolchains=et.strs("toolchains", default_toolchains),
         ))
         et.done()
     if not entries:
@@ -515,6 +595,7 @@ class Definitions:
     targets: dict[str, Target]
     boards: dict[str, Board]
     profiles: dict[str, Profile]
+    toolchains: dict[str, Toolchain] = field(default_factory=dict)
 
     @classmethod
     def load(cls, root: Path | None = None) -> Definitions:
@@ -534,6 +615,8 @@ class Definitions:
             targets=_load_all(roots, "targets/*/target.toml", load_target, lambda t: t.name),
             boards=_load_all(roots, "boards/*.toml", load_board, lambda b: b.name),
             profiles=_load_all([root], "profiles/*.toml", load_profile, lambda p: p.name),
+            toolchains=_load_all(roots, "toolchains/*/toolchain.toml", load_toolchain,
+                                 lambda t: t.name),
         )
         for board in defs.boards.values():
             if board.target not in defs.targets:
@@ -579,6 +662,11 @@ class Definitions:
             raise unknown_name("profile", name, self.profiles, where)
         return self.profiles[name]
 
+    def toolchain(self, name: str, where: str = "--toolchain") -> Toolchain:
+        if name not in self.toolchains:
+            raise unknown_name("toolchain", name, self.toolchains, where)
+        return self.toolchains[name]
+
     def campaign_path(self, spec: str | None) -> Path:
         """--campaign takes a file or the name of campaigns/<name>.toml."""
         if spec is None:
@@ -602,4 +690,6 @@ class Definitions:
                 self.target(tg, f"{entry.where}, key 'targets'")
             for pr in entry.profiles:
                 self.profile(pr, f"{entry.where}, key 'profiles'")
+            for tc in entry.toolchains:
+                self.toolchain(tc, f"{entry.where}, key 'toolchains'")
         return campaign

@@ -109,6 +109,10 @@ class CaseResult:
     # instructions) divided by the count, so harness cost stays visible.
     per_iteration: float | None = None
     per_iteration_unit: str = ""
+    # The coordinates beyond port/target/profile (rtosmeter.axes: toolchain),
+    # and the compiler that built it with its version ("clang 14.0.6").
+    axes: dict[str, str] = field(default_factory=dict)
+    compiler: str = ""
 
     @property
     def score(self) -> float | None:
@@ -136,6 +140,8 @@ class Footprint:
     flash: int
     ram: int
     parts: dict[str, tuple[int, int]]  # origin -> (flash, ram)
+    axes: dict[str, str] = field(default_factory=dict)  # as CaseResult's
+    compiler: str = ""
 
 
 @dataclass
@@ -147,6 +153,7 @@ class BuildInfo:
     error: str
     config: dict[str, str]  # build flags, compiler, RTOS version + the stream's CFG
     runner: dict[str, str]  # runner, QEMU version/command, icount shift, unit
+    axes: dict[str, str] = field(default_factory=dict)  # as CaseResult's
 
 
 @dataclass

@@ -32,10 +32,11 @@ from pathlib import Path
 
 import jinja2
 
-from rtosmeter import __version__, charts
+from rtosmeter import __version__, axes, charts
 from rtosmeter.analysis import (
     CALIB_CASE,
     NOT_RUN_STATUSES,
+    compiler_text,
     family,
     is_interrupt_rate,
     measures_interrupts,
@@ -56,7 +57,7 @@ from rtosmeter.textsafe import chart_name, markdown_safe
 
 SUFFIX = ".html"
 
-BuildKey = tuple[str, str, str]  # (port, target, profile)
+BuildKey = tuple[str, str, str, str]  # (port, target, profile, axes suffix: "+clang")
 
 ISR_NOTE = (
     "Emulated interrupt latency is a code-path length: QEMU charges no virtual time "
@@ -190,7 +191,13 @@ def _emulated(view: RunView) -> dict[BuildKey, bool]:
 
 
 def key_of(item: CaseResult | Footprint | BuildInfo) -> BuildKey:
-    return (item.port, item.target, item.profile)
+    return (item.port, item.target, item.profile, axes.suffix(item.axes))
+
+
+def _compiler(item: CaseResult | Footprint | BuildInfo) -> str:
+    """"clang 14.0.6", or the toolchain's name where the build did not say."""
+    text = compiler_text(item.config) if isinstance(item, BuildInfo) else item.compiler
+    return text or axes.complete(item.axes)["toolchain"]
 
 
 def _columns(view: RunView) -> list[Column]:
@@ -204,6 +211,7 @@ def _columns(view: RunView) -> list[Column]:
             keys.append(k)
     targets = {k[1] for k in keys}
     profiles = {k[2] for k in keys}
+    compiler = {key_of(i): _compiler(i) for i in reversed(items)}  # a build's word first
     emulated = _emulated(view)
     ports = list(dict.fromkeys(k[0] for k in keys))
     cols = []
@@ -213,6 +221,8 @@ def _columns(view: RunView) -> list[Column]:
             parts.append(k[1])
         if len(profiles) > 1:
             parts.append(k[2])
+        if len({k[3] for k in keys}) > 1:  # toolchains side by side: compiler at the number
+            parts.append(compiler[k])
         colour = charts.colour_for(ports.index(k[0]))
         cols.append(Column(k, " · ".join(parts), colour, emulated.get(k, False)))
     return cols
@@ -281,7 +291,7 @@ def _throughput(view: RunView, cols: list[Column]) -> tuple[list[ThroughputGroup
     if not tp_ids:
         return groups, pct_of_best
     for target, profile in dict.fromkeys((c.key[1], c.key[2]) for c in cols):
-        gcols = [c for c in cols if c.key[1:] == (target, profile)
+        gcols = [c for c in cols if c.key[1:3] == (target, profile)
                  and any((c.key, cid) in by_key for cid in tp_ids)]
         if not gcols:
             continue

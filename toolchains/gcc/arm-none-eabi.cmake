@@ -1,6 +1,6 @@
 # CMake toolchain file for bare-metal Arm Cortex-M builds with Debian's
-# gcc-arm-none-eabi + newlib. Every Cortex-M target's toolchain.cmake includes
-# this file, so the compiler is chosen in one place.
+# gcc-arm-none-eabi + newlib (toolchains/gcc/toolchain.toml). The target's
+# target.cmake adds the CPU flags; this file only chooses the programs.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 set(CMAKE_C_COMPILER arm-none-eabi-gcc)
