@@ -70,7 +70,7 @@ def test_toolchains_multiply_the_combinations(root: Path) -> None:
                          Selection(ports=("posix",), targets=("host",), toolchains=("clang",))
                          ).combos
     assert combo.skip_status == "unsupported" and "[targets.host]" in combo.skip_reason
-    with pytest.raises(UserError, match="unknown toolchain 'icc'.*Valid toolchains: clang, gcc"):
+    with pytest.raises(UserError, match=r"unknown toolchain 'icc'.*Valid toolchains: clang, gcc"):
         make_plan(defs, catalog, defs.campaign(None), Selection(toolchains=("icc",)))
 
 
