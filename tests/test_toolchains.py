@@ -126,3 +126,54 @@ def test_compare_matches_each_toolchain_with_itself(run: tuple[Path, int]) -> No
     assert result.changes and all(c.verdict == "same" for c in result.changes)
     assert {c.system for c in result.changes} == {
         f"baremetal/{TARGET}/quick", f"baremetal/{TARGET}/quick+clang"}
+
+
+GNU_ONLY = """/* A kernel file in GNU C: a nested function, which Clang refuses. */
+int rm_gnu_only(int x);
+int rm_gnu_only(int x) { int twice(int y) { return 2 * y; } return twice(x); }
+"""
+
+
+def _gnu_port(folder: Path, root: Path, limit: bool) -> None:
+    """The posix port with a GNU-C-only kernel file; with `limit`, its
+    port.toml says Clang cannot build it on the host."""
+    port = folder / "ports" / "gnuposix"
+    shutil.copytree(root / "ports" / "posix", port)
+    toml = port / "port.toml"
+    text = toml.read_text().replace('name = "posix"', 'name = "gnuposix"')
+    if limit:
+        text += ('\n[toolchains.clang]\narchs = ["host"]\n'
+                 'why = "its kernel uses GNU C nested functions"\n')
+    toml.write_text(text)
+    (port / "gnu_only.c").write_text(GNU_ONLY)
+    with (port / "port.cmake").open("a") as f:
+        f.write('target_sources(rm_port PRIVATE "${CMAKE_CURRENT_LIST_DIR}/gnu_only.c")\n')
+
+
+@pytest.mark.parametrize("limit", [True, False], ids=["declared", "undeclared"])
+def test_a_port_clang_cannot_build_is_unsupported_with_clangs_error(
+        tmp_path: Path, root: Path, monkeypatch: pytest.MonkeyPatch, limit: bool) -> None:
+    """port.toml [toolchains.clang]: Clang's failure is the RTOS's, stored as
+    unsupported with Clang's own error (not a failed run); undeclared, the same
+    failure is a failed build, as any other."""
+    if shutil.which("clang") is None:
+        pytest.fail("clang is missing: run scripts/install.sh")
+    _gnu_port(tmp_path / "mine", root, limit)
+    monkeypatch.setenv("RTOSMETER_PATH", str(tmp_path / "mine"))
+    out = tmp_path / "out"
+    summary = run_campaign(RunOptions(out=out, ports=("gnuposix",), targets=("host",),
+                                      bench="tm.basic", profile="quick",
+                                      toolchains=("gcc", "clang"), quiet=True))
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        builds = {b.axes["toolchain"]: b for b in store.builds(summary.run_id)}
+        view = analysis.load_run(store, summary.run_id)
+    assert builds["gcc"].status == "ok" and summary.executions == 1
+    clang = builds["clang"]
+    assert "function definition is not allowed here" in clang.error
+    if limit:
+        assert clang.status == "unsupported" and summary.builds_failed == 0
+        assert clang.error.startswith("its kernel uses GNU C nested functions. ")
+        assert analysis.not_run_here(view) == [
+            ("gnuposix/host/quick+clang", "unsupported", clang.error)]
+    else:
+        assert clang.status == "failed" and summary.builds_failed == 1

@@ -260,6 +260,15 @@ def executable_path(build_dir: Path, group: str) -> Path | None:
     return None
 
 
+def compiler_errors(result: BuildResult, n: int = 3) -> list[str]:
+    """The compiler's first `n` distinct error lines in the build log."""
+    if result.log is None or not result.log.is_file():
+        return []
+    lines = result.log.read_text(encoding="utf-8", errors="replace").splitlines()
+    found = dict.fromkeys(ln.strip() for ln in lines if re.search(r"\berror:", ln))
+    return list(found)[:n]
+
+
 def _tail(text: str, n: int = LOG_TAIL) -> str:
     lines = [ln for ln in text.splitlines() if ln.strip()]
     return "\n".join(lines[-n:])

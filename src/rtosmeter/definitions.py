@@ -201,9 +201,23 @@ class Port:
     # A port whose RTOS builds its own applications (Zephyr): the CMake project
     # the harness configures instead of bench/, a folder relative to the port's.
     cmake_project: str = ""
+    # Toolchains the RTOS's code does not build with on some architectures
+    # ([toolchains.<name>] archs, why): such a build that fails is unsupported,
+    # with the compiler's own error, not a failure of rtosmeter.
+    toolchain_limits: dict[str, ToolchainLimit] = field(default_factory=dict)
 
     def supports(self, target: Target) -> bool:
         return target.arch in self.archs
+
+    def toolchain_limit(self, toolchain: str, target: Target) -> ToolchainLimit | None:
+        limit = self.toolchain_limits.get(toolchain)
+        return limit if limit is not None and target.arch in limit.archs else None
+
+
+@dataclass(frozen=True)
+class ToolchainLimit:
+    archs: tuple[str, ...]
+    why: str
 
 
 @dataclass(frozen=True)
@@ -409,13 +423,21 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
             tested=st.strs("tested", ()), companions=_companions(st),
         )
         st.done()
+    limits: dict[str, ToolchainLimit] = {}
+    lt = t.table("toolchains")
+    for tc in list(lt.data) if lt is not None else []:
+        assert lt is not None
+        entry = lt.table(tc)
+        assert entry is not None
+        limits[tc] = ToolchainLimit(entry.strs("archs", _REQUIRED), entry.text("why", _REQUIRED))
+        entry.done()
     cmake_project = t.text("cmake_project", "")
     if cmake_project and not (path.parent / cmake_project / "CMakeLists.txt").is_file():
         raise UserError(f"cmake_project '{cmake_project}' has no CMakeLists.txt",
                         str(path), "Name a folder of the port holding a CMake project")
     t.done()
     return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
-                cmake_project=cmake_project)
+                cmake_project=cmake_project, toolchain_limits=limits)
 
 
 def load_target(path: Path) -> Target:
@@ -623,6 +645,9 @@ class Definitions:
                 raise unknown_name("target", board.target, defs.targets,
                                    f"{board.file} (key 'target')")
         defs.check_archs()
+        for port in defs.ports.values():
+            for tc in port.toolchain_limits:
+                defs.toolchain(tc, f"{port.file} (table [toolchains.{tc}])")
         for name, source in settings.sources.items():
             base = split_instance(name, f"{source.file} ([sources])")[0]
             if base not in defs.ports or defs.ports[base].source is None:
@@ -636,9 +661,12 @@ class Definitions:
         would silently match nothing."""
         known = {t.arch for t in self.targets.values()}
         for port in self.ports.values():
-            for arch in port.archs:
+            named = [(a, "archs") for a in port.archs] + [
+                (a, f"toolchains.{tc}.archs") for tc, lim in port.toolchain_limits.items()
+                for a in lim.archs]
+            for arch, key in named:
                 if arch not in known:
-                    raise unknown_name("architecture", arch, known, f"{port.file} (key 'archs')")
+                    raise unknown_name("architecture", arch, known, f"{port.file} (key '{key}')")
 
     def port(self, name: str, where: str = "--port") -> Port:
         """The port of a name or of an instance name (`freertos@V9.0.0`:

@@ -42,7 +42,7 @@ from rich.progress import (
 )
 
 from rtosmeter import __version__, axes, instances
-from rtosmeter.build import BuildResult, BuildSpec, build, missing_tools
+from rtosmeter.build import BuildResult, BuildSpec, build, compiler_errors, missing_tools
 from rtosmeter.catalog import Catalog
 from rtosmeter.children import kill_all
 from rtosmeter.definitions import (
@@ -528,6 +528,14 @@ class Scheduler:
         combo, groups = payload
         if isinstance(result, str):  # RTOS source missing
             self._store_skip(run_id, combo, "unsupported", result)
+            return []
+        limit = self.defs.ports[combo.port].toolchain_limit(combo.toolchain,
+                                                              self.defs.targets[combo.target])
+        if result.status != "ok" and limit is not None:  # the RTOS's code, said in port.toml
+            errors = compiler_errors(result) or [result.error.splitlines()[0]]
+            self._store_skip(run_id, combo, "unsupported",
+                             f"{limit.why}. {result.config.get('compiler', combo.toolchain)}: "
+                             + " | ".join(errors) + f" (log: {result.log})")
             return []
         build_id = self.store.add_build(run_id, combo.port, combo.target, combo.profile,
                                         result.config, status=result.status, error=result.error,
