@@ -19,3 +19,9 @@ def test_canonical_fills_the_defaults_and_keeps_unknown_axes() -> None:
     assert axes.canonical({}) == axes.canonical({"toolchain": "gcc"}) == '{"toolchain": "gcc"}'
     assert axes.complete({"version": "V11"}) == {"toolchain": "gcc", "version": "V11"}
     assert axes.suffix({"toolchain": "clang", "version": "V11"}) == "+clang+V11"
+
+
+def test_order_puts_the_default_first() -> None:
+    names = sorted([{"toolchain": "clang"}, {"toolchain": "gcc"}, {"toolchain": "armclang"}],
+                   key=axes.order)
+    assert [n["toolchain"] for n in names] == ["gcc", "armclang", "clang"]

@@ -37,6 +37,11 @@ def canonical(axes: Mapping[str, str]) -> str:
     return json.dumps(complete(axes), sort_keys=True)
 
 
+def order(axes: Mapping[str, str]) -> tuple[tuple[bool, str], ...]:
+    """A sort key: each axis at its default first (gcc before clang)."""
+    return tuple((AXES.get(k) != v, v) for k, v in complete(axes).items())
+
+
 def name(port: str, target: str, profile: str, axes: Mapping[str, str]) -> str:
     """The compared system: "port/target/profile" and the axes' suffix."""
     return f"{port}/{target}/{profile}{suffix(axes)}"

@@ -151,7 +151,7 @@ class Systems:
         found = {system(c): c for c in items if c.target == target}
         # bare metal first: it is the floor the others are read against
         keys = sorted(found, key=lambda k: (found[k].port != FLOOR_PORT, sort_key(found[k].port),
-                                            found[k].profile, axes.canonical(found[k].axes)))
+                                            found[k].profile, axes.order(found[k].axes)))
         varying = {name for name in ("profile", *axes.AXES)
                    if len({_coordinate(found[k], name) for k in keys}) > 1}
         labels = {k: "/".join([found[k].port, *(_coordinate(found[k], n, True) for n in
