@@ -120,6 +120,18 @@ class TomlTable:
             out.append(TomlTable(item, self.path, f"{self.prefix}{key}[{i}]."))
         return out
 
+    def named_tables(self, key: str) -> dict[str, TomlTable]:
+        """A table of tables ([key.<name>] sections), by name."""
+        sub = self.table(key)
+        if sub is None:
+            return {}
+        out = {}
+        for name in list(sub.data):
+            table = sub.table(name)
+            assert table is not None
+            out[name] = table
+        return out
+
     def str_map(self, key: str) -> dict[str, str]:
         sub = self.table(key)
         if sub is None:
@@ -387,25 +399,25 @@ def _check_caps(names: Iterable[str], caps: dict[str, Capability], path: Path,
 
 def _companions(st: TomlTable) -> tuple[Companion, ...]:
     """[source.companions] NAME = { git = "...", tag = "..." }."""
-    table = st.table("companions")
-    if table is None:
-        return ()
     out = []
-    for name in list(table.data):
-        entry = table.table(name)
-        assert entry is not None
+    for name, entry in st.named_tables("companions").items():
         out.append(Companion(name, entry.text("git", _REQUIRED), entry.text("tag", _REQUIRED)))
         entry.done()
-    table.done()
     return tuple(out)
+
+
+def _folder_name(t: TomlTable, path: Path, kind: str) -> str:
+    """The `name` key, which must be the name of the file's folder."""
+    name: str = t.text("name", _REQUIRED)
+    if name != path.parent.name:
+        raise UserError(f"{kind} name '{name}' differs from its folder '{path.parent.name}'",
+                        str(path), f"Set name = \"{path.parent.name}\"")
+    return name
 
 
 def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     t = TomlTable(read_toml(path), path)
-    name = t.text("name", _REQUIRED)
-    if name != path.parent.name:
-        raise UserError(f"port name '{name}' differs from its folder '{path.parent.name}'",
-                        str(path), f"Set name = \"{path.parent.name}\"")
+    name = _folder_name(t, path, "port")
     description = t.text("description", "")
     archs = t.strs("archs", _REQUIRED)
     port_caps = t.strs("caps", ())
@@ -424,11 +436,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
         )
         st.done()
     limits: dict[str, ToolchainLimit] = {}
-    lt = t.table("toolchains")
-    for tc in list(lt.data) if lt is not None else []:
-        assert lt is not None
-        entry = lt.table(tc)
-        assert entry is not None
+    for tc, entry in t.named_tables("toolchains").items():
         limits[tc] = ToolchainLimit(entry.strs("archs", _REQUIRED), entry.text("why", _REQUIRED))
         entry.done()
     cmake_project = t.text("cmake_project", "")
@@ -442,10 +450,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
 
 def load_target(path: Path) -> Target:
     t = TomlTable(read_toml(path), path)
-    name = t.text("name", _REQUIRED)
-    if name != path.parent.name:
-        raise UserError(f"target name '{name}' differs from its folder '{path.parent.name}'",
-                        str(path), f"Set name = \"{path.parent.name}\"")
+    name = _folder_name(t, path, "target")
     description = t.text("description", "")
     kind = t.text("kind", _REQUIRED)
     if kind not in KINDS:
@@ -487,17 +492,10 @@ def load_target(path: Path) -> Target:
 
 def load_toolchain(path: Path) -> Toolchain:
     t = TomlTable(read_toml(path), path)
-    name = t.text("name", _REQUIRED)
-    if name != path.parent.name:
-        raise UserError(f"toolchain name '{name}' differs from its folder '{path.parent.name}'",
-                        str(path), f"Set name = \"{path.parent.name}\"")
+    name = _folder_name(t, path, "toolchain")
     description = t.text("description", "")
     uses: dict[str, ToolchainUse] = {}
-    tt = t.table("targets")
-    for prefix in list(tt.data) if tt is not None else []:
-        assert tt is not None
-        ut = tt.table(prefix)
-        assert ut is not None
+    for prefix, ut in t.named_tables("targets").items():
         cmake = path.parent / ut.text("cmake", _REQUIRED)
         if not cmake.is_file():
             raise UserError(f"CMake toolchain file {cmake.name} not found "

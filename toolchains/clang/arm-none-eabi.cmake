@@ -11,19 +11,10 @@
 # - Link: the arm-none-eabi-gcc driver (newlib multilib, nano.specs, crt
 #   files, libgcc) with ld.lld as the linker (-fuse-ld=lld; -B names a folder
 #   holding ld.lld, as the driver looks there first).
-set(CMAKE_SYSTEM_NAME Generic)
-set(CMAKE_SYSTEM_PROCESSOR arm)
+include(${CMAKE_CURRENT_LIST_DIR}/../common/arm-none-eabi.cmake)
 set(CMAKE_C_COMPILER clang)
 set(CMAKE_C_COMPILER_TARGET arm-none-eabi)
 set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
-set(CMAKE_OBJCOPY arm-none-eabi-objcopy CACHE FILEPATH "objcopy")
-set(CMAKE_SIZE arm-none-eabi-size CACHE FILEPATH "size")
-set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
-set(CMAKE_EXECUTABLE_SUFFIX_C ".elf")
-set(CMAKE_EXECUTABLE_SUFFIX_ASM ".elf")
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 
 # newlib's headers: the sysroot of arm-none-eabi-gcc's C library.
 execute_process(COMMAND arm-none-eabi-gcc -print-file-name=libc.a
