@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
     cmake ninja-build gcc g++ gcc-multilib make git
     python3 python3-venv python3-pip
-    gcc-arm-none-eabi libnewlib-arm-none-eabi
+    gcc-arm-none-eabi libnewlib-arm-none-eabi clang lld
     qemu-system-arm chromium device-tree-compiler
     genromfs   # NuttX's ROMFS images (the sim's /etc in the vendor profile)
 )

@@ -49,7 +49,7 @@ def config_header(target: str, port: str, caps: int,
 def build(out: Path, target: str, groups: list[str], cases: Path = TEST_CASES,
           port: str = "baremetal", caps: int = 1 << 4, opt: str = "-O2",
           extra: dict[str, str] | None = None,
-          source: Path | None = None) -> dict[str, Path]:
+          source: Path | None = None, toolchain: str = "gcc") -> dict[str, Path]:
     """Configure and build; returns group -> ELF. Raises with the log on error."""
     bench = out / "bench"
     bench.mkdir(parents=True, exist_ok=True)
@@ -65,7 +65,7 @@ def build(out: Path, target: str, groups: list[str], cases: Path = TEST_CASES,
     build_dir = out / "build"
     configure = [
         "cmake", "-S", str(bench), "-B", str(build_dir), "-G", "Ninja",
-        f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'targets' / target / 'toolchain.cmake'}",
+        f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'toolchains' / toolchain / 'arm-none-eabi.cmake'}",
         f"-DRM_TARGET_DIR={ROOT / 'targets' / target}",
         f"-DRM_PORT_DIR={ROOT / 'ports' / port}",
         f"-DRM_CONFIG_DIR={cfg}", f"-DRM_GROUPS={';'.join(groups)}",

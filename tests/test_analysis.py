@@ -155,12 +155,15 @@ DATA = Path(__file__).parent / "data"
 
 
 def _store_as(path: Path, streams: list[tuple[str, bytes]]) -> int:
-    """Each (port name, stream) stored as one build of that port (host runner)."""
+    """Each (port name, stream) stored as one build of that port (host
+    runner); "port+clang" stores it as built with the clang toolchain."""
     with Store.open(path) as st:
         run = st.create_run({"name": "test"}, {}, "0.1.0")
-        for port, data in streams:
+        for name, data in streams:
             parsed = parse_stream(data)
-            b = st.add_build(run, port, parsed.header["target"], "default", {})
+            port, _, toolchain = name.partition("+")
+            b = st.add_build(run, port, parsed.header["target"], "default", {},
+                             axes={"toolchain": toolchain or "gcc"})
             st.add_execution(run, b, parsed.header["group"], status="ok", runner=HOST,
                              stream=data, parsed=parsed)
         st.finish_run(run)
@@ -210,6 +213,24 @@ def test_floor_check_flags_more_than_one_percent(tmp_path: Path) -> None:
     assert "✗ -2.00 % vs bare metal" in row and "-0.50 % vs bare metal" in row
     assert "the floor" in row
     assert "no bare-metal floor in this run" in text
+
+
+def test_floor_check_holds_per_toolchain(tmp_path: Path) -> None:
+    """Each port is held to the bare-metal floor built with its own compiler:
+    Clang's faster loop is no deviation of a Clang-built kernel."""
+    q = "qemu-mps2-an386"
+    streams = [(p, craft(p.partition("+")[0], q, 25_000_000, [5, 5],
+                         throughput={"tm.basic": counts}))
+               for p, counts in (("baremetal", [1000] * 3), ("baremetal+clang", [1200] * 3),
+                                 ("freertos", [1000] * 3), ("freertos+clang", [1150] * 3))]
+    run = _store_as(tmp_path / "r.sqlite", streams)
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    cals = {c.system: c for c in floor_checks(view.cases)}
+    assert cals[f"freertos/{q}/default"].deviation == 0.0
+    clang = cals[f"freertos/{q}/default+clang"]
+    assert clang.floor == 1200 and clang.deviation == pytest.approx(-50 / 1200)
+    assert clang.ok is False
 
 
 def test_families_and_not_run_here(tmp_path: Path) -> None:

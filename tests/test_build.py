@@ -24,17 +24,18 @@ def broken_tree(tmp: Path, root: Path) -> Path:
     tree.mkdir()
     shutil.copytree(root / "bench", tree / "bench")
     (tree / "bench" / "cases" / "zz_broken.c").write_text(BROKEN_CASE)
-    for name in ("ports", "targets", "profiles", "campaigns", "boards"):
+    for name in ("ports", "targets", "profiles", "campaigns", "boards", "toolchains"):
         if (root / name).exists():
             (tree / name).symlink_to(root / name)
     return tree
 
 
 def spec_for(defs: Definitions, out: Path, groups: tuple[str, ...], profile: str = "quick",
-             port: str = "posix", target: str = "host") -> BuildSpec:
+             port: str = "posix", target: str = "host", toolchain: str = "gcc") -> BuildSpec:
     t = defs.targets[target]
     return BuildSpec(defs.ports[port], t, defs.profiles[profile],
-                     defs.profiles[profile].params_for(t.kind), groups, None, out)
+                     defs.profiles[profile].params_for(t.kind), groups, None, out,
+                     defs.toolchains[toolchain])
 
 
 def test_header_caps_agree_with_the_c_enum(root: Path, tmp_path: Path) -> None:
@@ -73,7 +74,9 @@ def test_real_build_records_what_was_built(root: Path, tmp_path: Path) -> None:
     cfg = result.config
     assert cfg["compiler_version"].startswith(("gcc", "cc"))
     assert len(cfg["source_hash"]) == 16 and cfg["opt_flags"] == "-O2"
-    assert cfg["cmake.CMAKE_C_COMPILER"] and cfg["samples"] == "256"
+    assert cfg["compiler"].endswith("gcc") and cfg["samples"] == "256"
+    assert cfg["toolchain"] == "gcc" and cfg["opt"] == "speed"
+    assert cfg["compiler_short"] and cfg["compiler_short"] in cfg["compiler_version"]
     assert (tmp_path / "build/posix/host/quick/config/rm_build_config.h").is_file()
     assert result.log is not None and "cmake --build" in result.log.read_text()
 
@@ -94,8 +97,17 @@ def test_a_broken_group_does_not_stop_the_others(root: Path, tmp_path: Path) -> 
 
 def test_missing_toolchain_names_the_package(root: Path) -> None:
     defs = Definitions.load(root)
-    target = replace(defs.targets["host"], toolchain="nosuch-none-eabi")
+    gcc = defs.toolchains["gcc"]
+    tc = replace(gcc, uses={"host": replace(gcc.uses["host"], needs=("nosuch-cc",))},
+                 packages={"nosuch-cc": "nosuch-compiler"})
     with pytest.raises(ToolMissing) as err:
-        check_tools(target, "target host")
-    assert "nosuch-none-eabi-gcc not found in target host" in str(err.value)
-    assert "apt-get install" in str(err.value)
+        check_tools(defs.targets["host"], tc, "target host")
+    assert "nosuch-cc not found in target host" in str(err.value)
+    assert "apt-get install nosuch-compiler" in str(err.value)
+
+
+def test_a_toolchain_without_the_targets_prefix_needs_nothing_here(root: Path) -> None:
+    """make_plan reports such a combination unsupported; the tools check stays quiet."""
+    defs = Definitions.load(root)
+    target = replace(defs.targets["host"], toolchain="nosuch-none-eabi")
+    assert defs.toolchains["gcc"].use_for(target) is None

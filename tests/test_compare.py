@@ -110,7 +110,7 @@ def test_slowed_port_is_a_regression(out: Path) -> None:
 
 
 def test_deterministic_runs_compare_exactly() -> None:
-    key = ("p", "qemu", "default", "lat.x", "a")
+    key = ("p", "qemu", "default", "", "lat.x", "a")
     a = np.array([100.0, 100.0, 101.0])
     same = C.compare_samples(key, "latency", "instructions (QEMU icount)", a, a.copy(), True,
                              10, 0.01)
@@ -143,7 +143,7 @@ def test_compare_sees_the_figures_the_report_shows(out: Path) -> None:
         if case.case_id == "calib.overhead":  # one per firmware: not a compared figure
             continue
         for d in case.distributions:
-            key = (case.port, case.target, case.profile, case.case_id, d.series)
+            key = (*C.system_of(case), case.case_id, d.series)
             if key in run.samples and d.n:
                 assert run.samples[key].mean() == pytest.approx(d.mean), key
                 checked += 1

@@ -31,6 +31,15 @@ opt_flags = "-O2"
 [params.host]
 samples = 100
 """
+TOOLCHAIN = """name = "gcc"
+[targets.host]
+cmake = "host.cmake"
+compiler = "gcc"
+[opt]
+speed = "-O2"
+size = "-Os"
+debug = "-Og"
+"""
 CAMPAIGN = """name = "c"
 [[run]]
 ports = ["demo"]
@@ -43,7 +52,8 @@ def make_tree(tmp: Path, root: Path, **files: str) -> Path:
     (tmp / PORT_H).parent.mkdir(parents=True)
     shutil.copy(root / PORT_H, tmp / PORT_H)
     base = {"ports__demo__port.toml": PORT, "targets__host__target.toml": TARGET,
-            "profiles__default.toml": PROFILE, "campaigns__c.toml": CAMPAIGN}
+            "profiles__default.toml": PROFILE, "campaigns__c.toml": CAMPAIGN,
+            "toolchains__gcc__toolchain.toml": TOOLCHAIN, "toolchains__gcc__host.cmake": ""}
     base.update(files)
     for key, text in base.items():
         path = tmp / key.replace("__", "/")
@@ -81,7 +91,23 @@ def test_demo_tree(tmp_path: Path, root: Path) -> None:
     campaign = defs.campaign(str(tmp_path / "campaigns" / "c.toml"))
     assert campaign.entries[0].ports == ("demo",) and campaign.entries[0].profiles == ("default",)
     assert defs.campaign("c").name == "c"  # by name from campaigns/
+    assert campaign.entries[0].toolchains == ("gcc",)  # the default toolchain
+    gcc = defs.toolchain("gcc")
+    assert gcc.opt_flags(defs.profile("default")) == "-O2"  # opt_flags: as given
+    use = gcc.use_for(defs.target("host"))
+    assert use is not None and use.cmake == tmp_path / "toolchains/gcc/host.cmake"
 
+
+def test_real_toolchains_map_every_intent_and_build_for_the_targets(root: Path) -> None:
+    """gcc and clang build for every target (Cortex-M and host) and map each
+    optimisation intent; a profile's intent picks each compiler's flags."""
+    defs = Definitions.load(root)
+    assert {"gcc", "clang"} <= set(defs.toolchains)
+    for tc in (defs.toolchains["gcc"], defs.toolchains["clang"]):
+        for target in defs.targets.values():
+            assert tc.use_for(target) is not None, (tc.name, target.name)
+        assert tc.opt_flags(defs.profile("default")) == tc.opt["speed"] == "-O2"
+    assert defs.toolchains["clang"].uses["arm-none-eabi"].compiler == "clang"
 
 @pytest.mark.parametrize(("key", "text", "message"), [
     ("ports__demo__port.toml", PORT + "colour = 'red'\n",
@@ -95,6 +121,17 @@ def test_demo_tree(tmp_path: Path, root: Path) -> None:
     ("profiles__default.toml", PROFILE.replace("[params.host]", "[params.hots]"),
      "unknown key 'params.hots'"),
     ("campaigns__c.toml", CAMPAIGN + "prots = ['x']\n", "unknown key 'run[0].prots'"),
+    ("toolchains__gcc__toolchain.toml", TOOLCHAIN.replace("compiler", "compilr"),
+     "missing key 'targets.host.compiler'"),
+    ("toolchains__gcc__toolchain.toml", TOOLCHAIN + "[packages]\ngcc = 1\n",
+     "'packages.gcc' must be a string"),
+    ("toolchains__gcc__toolchain.toml", TOOLCHAIN.replace('debug = "-Og"', ""),
+     "[opt] must map exactly the intents speed, size, debug"),
+    ("toolchains__gcc__toolchain.toml", TOOLCHAIN.replace("host.cmake", "nosuch.cmake"),
+     "CMake toolchain file nosuch.cmake not found (key 'targets.host.cmake')"),
+    ("campaigns__c.toml", CAMPAIGN + "toolchains = ['clang']\n",
+     "unknown toolchain 'clang'"),
+    ("profiles__default.toml", 'opt = "fast"\n' + PROFILE, "unknown optimisation intent 'fast'"),
 ])
 def test_unknown_keys_name_file_and_key(tmp_path: Path, root: Path, key: str, text: str,
                                         message: str) -> None:

@@ -73,6 +73,7 @@ def _load(kind: str, text: str, tmp: Path, root: Path) -> None:
         "boards/": (tmp / "boards" / f"{stem}.toml", definitions.load_board),
         "profiles/": (tmp / "profiles" / f"{stem}.toml", definitions.load_profile),
         "campaigns/": (tmp / "campaigns" / f"{stem}.toml", definitions.load_campaign),
+        "toolchains/": (tmp / "toolchains" / stem / "toolchain.toml", _load_toolchain),
         "configuration": (tmp / "config.toml", lambda p: config.Config().merge(p)),
     }
     path, loader = paths[kind]
@@ -81,7 +82,15 @@ def _load(kind: str, text: str, tmp: Path, root: Path) -> None:
     loader(path)
 
 
-KINDS = ("ports/", "targets/", "boards/", "profiles/", "campaigns/", "configuration")
+def _load_toolchain(path: Path) -> object:
+    """A toolchain names CMake files of its folder: the example's exist (empty)."""
+    for name in re.findall(r'^cmake = "([^"]+)"', path.read_text(), re.M):
+        (path.parent / name).touch()
+    return definitions.load_toolchain(path)
+
+
+KINDS = ("ports/", "targets/", "boards/", "profiles/", "campaigns/", "toolchains/",
+         "configuration")
 
 
 def test_every_toml_example_loads_with_its_strict_loader(tmp_path: Path, root: Path) -> None:

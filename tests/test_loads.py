@@ -52,7 +52,8 @@ def test_loaded_profile_and_its_config_header(root: Path) -> None:
     defs = Definitions.load(root)
     catalog = load_catalog(root)
     loaded = defs.profile("default+irq:2000:50")
-    assert loaded.load == Load("irq", 2000, 50) and loaded.opt_flags == "-O2"
+    assert loaded.load == Load("irq", 2000, 50)
+    assert loaded.opt == defs.profile("default").opt == "speed"
     with pytest.raises(UserError, match="profile"):
         defs.profile("nosuch+irq:2000:50")
     port, target = defs.port("baremetal"), defs.target(TARGET)
@@ -60,7 +61,7 @@ def test_loaded_profile_and_its_config_header(root: Path) -> None:
 
     def header(profile: str) -> str:
         spec = BuildSpec(port, target, defs.profile(profile), params, ("tm_basic",), None,
-                         Path("/tmp/x"))
+                         Path("/tmp/x"), defs.toolchains["gcc"])
         return config_header(spec, catalog)
 
     text = header("default+irq:2000:50")

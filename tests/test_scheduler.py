@@ -41,7 +41,10 @@ def test_unavailable_targets_skip_only_when_optional(root: Path) -> None:
     if not optional:
         pytest.skip("the default campaign has no if_available entry")
     name = optional[0].targets[0]
-    defs.targets[name] = replace(defs.targets[name], toolchain="nosuch-none-eabi")
+    gcc = defs.toolchains["gcc"]
+    prefix = defs.targets[name].toolchain or "host"
+    defs.toolchains["gcc"] = replace(gcc, uses={
+        **gcc.uses, prefix: replace(gcc.uses[prefix], needs=("nosuch-none-eabi-gcc",))})
     plan = make_plan(defs, catalog, campaign, Selection())
     skipped = [c for c in plan.combos if c.target == name]
     assert skipped and skipped[0].skip_status == "skipped"
@@ -49,6 +52,26 @@ def test_unavailable_targets_skip_only_when_optional(root: Path) -> None:
     assert "apt-get install" in skipped[0].skip_reason
     with pytest.raises(UserError, match=fr"target {name} cannot run here"):
         make_plan(defs, catalog, campaign, Selection(targets=(name,)))
+
+
+def test_toolchains_multiply_the_combinations(root: Path) -> None:
+    """--toolchain gcc,clang: each (port, target, profile) once per toolchain,
+    named apart (the default's name unchanged); a target a toolchain does not
+    build for is unsupported, with the reason."""
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    plan = make_plan(defs, catalog, defs.campaign(None),
+                     Selection(ports=("posix",), targets=("host",), toolchains=("gcc", "clang")))
+    assert [c.key for c in plan.combos] == ["posix/host/default", "posix/host/default+clang"]
+    assert [c.toolchain for c in plan.combos] == ["gcc", "clang"]
+    clang = defs.toolchains["clang"]
+    defs.toolchains["clang"] = replace(clang, uses={"arm-none-eabi": clang.uses["arm-none-eabi"]})
+    (combo,) = make_plan(defs, catalog, defs.campaign(None),
+                         Selection(ports=("posix",), targets=("host",), toolchains=("clang",))
+                         ).combos
+    assert combo.skip_status == "unsupported" and "[targets.host]" in combo.skip_reason
+    with pytest.raises(UserError, match=r"unknown toolchain 'icc'.*Valid toolchains: clang, gcc"):
+        make_plan(defs, catalog, defs.campaign(None), Selection(toolchains=("icc",)))
 
 
 def test_bench_glob_selects_groups(root: Path) -> None:

@@ -18,6 +18,8 @@ from rtosmeter.errors import UserError
 from rtosmeter.protocol import StreamWriter, parse_stream
 from rtosmeter.store import SCHEMA_VERSION, Store
 
+GCC = '{"toolchain": "gcc"}'  # the axes of a build made with the default toolchain
+
 
 def stream(case_samples: list[int], cut: int | None = None) -> bytes:
     w = StreamWriter()
@@ -97,7 +99,7 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     """A store written by the v1 code (before `series.sub`), saved as SQL:
     opening it adds the column, recovers the flag from the stored raw stream
     (irq.latency_jitter's `delta` is `sub=0`), moves the stream into 1 MiB
-    chunks (v3), and keeps every row."""
+    chunks (v3), records the builds as made with gcc (v4), and keeps every row."""
     path = tmp_path / "v1.sqlite"
     conn = sqlite3.connect(path)
     conn.executescript(V1_SCRIPT.read_text(encoding="utf-8"))
@@ -110,7 +112,8 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     conn.close()
 
     with Store.open(path) as st:
-        assert st.version == SCHEMA_VERSION == 3
+        assert st.version == SCHEMA_VERSION == 4
+        assert [b.axes for b in st.builds(st.runs()[0].id)] == [{"toolchain": "gcc"}]
         for table, n in before.items():
             assert st.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == n
         (run,) = st.runs()
@@ -129,7 +132,7 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
                                "FROM cases WHERE execution_id = ?)", (ex.id + 1,)).fetchall()
         assert dict(rows) == {n: int(v) for n, v in want.items()}
     with Store.open(path) as st:  # opening again is a no-op
-        assert st.version == 3 and len(list(st.iter_series(run.id))) == 2 * before["series"]
+        assert st.version == 4 and len(list(st.iter_series(run.id))) == 2 * before["series"]
 
 
 def test_round_trip(tmp_path: Path) -> None:
@@ -159,7 +162,10 @@ def test_round_trip(tmp_path: Path) -> None:
         assert blob[:4] == (5).to_bytes(4, "little") and len(blob) == 16
         assert st.counts(run) == [(cases[1].id, "total", 0, 10), (cases[1].id, "total", 1, 11)]
         assert st.checks(run) == [(cases[0].id, "c", False, 1, 2)]
-        assert st.done_groups(run) == {("posix", "host", "default", "lat")}
+        assert st.done_groups(run) == {("posix", "host", "default", GCC, "lat")}
+        clang = st.add_build(run, "posix", "host", "default", {}, axes={"toolchain": "clang"})
+        assert clang != b and st.add_build(run, "posix", "host", "default", {}) == b
+        assert [x.axes["toolchain"] for x in st.builds(run)] == ["gcc", "clang"]
 
 
 def test_damaged_stream_keeps_valid_records(tmp_path: Path) -> None:
@@ -217,7 +223,7 @@ def test_killed_writer_loses_only_the_unfinished_execution(tmp_path: Path) -> No
     with Store.open(path) as st:
         (run,) = st.runs()
         assert run.status == "interrupted"  # marked running, but its process is gone
-        assert st.done_groups(run.id) == {("posix", "host", "default", "lat")}
+        assert st.done_groups(run.id) == {("posix", "host", "default", GCC, "lat")}
         assert len(st.cases(run.id)) == 2
 
 

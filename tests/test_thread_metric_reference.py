@@ -59,8 +59,8 @@ _PORTS = [
 ]
 
 
-def _rtosmeter_counts(port: str, tree: str, out: Path,
-                      notes: list[str]) -> dict[str, list[int]]:
+def _rtosmeter_counts(port: str, tree: str, out: Path, notes: list[str],
+                      toolchain: str) -> dict[str, list[int]]:
     """`rtosmeter run --bench 'tm.*'` with 1 s periods: case -> total per period.
 
     A case whose own checks failed still counted; its failed checks go to
@@ -72,7 +72,8 @@ def _rtosmeter_counts(port: str, tree: str, out: Path,
         'description = "tm.* with 1 s periods, for the Thread-Metric cross-check"\n'
         'profiles = ["default"]\nbench = "tm.*"\n'
         f"[params.qemu]\ntm_period_ms = {PERIOD_MS}\ntm_periods = {PERIOD}\n"
-        f'[[run]]\nports = ["{port}"]\ntargets = ["{reference.TARGET}"]\n')
+        f'[[run]]\nports = ["{port}"]\ntargets = ["{reference.TARGET}"]\n'
+        f'toolchains = ["{toolchain}"]\n')
     summary = run_campaign(RunOptions(out=out, campaign=str(campaign),
                                       sources={port: Path(tree)}, jobs=2, quiet=True))
     counts: dict[str, list[int]] = {}
@@ -106,19 +107,23 @@ def _table(port: str, ref: dict[str, list[int]], rm: dict[str, list[int]]) -> li
 
 
 @pytest.mark.rtos
+@pytest.mark.parametrize("toolchain", ["gcc", "clang"])
 @pytest.mark.parametrize(("port", "tree"), _PORTS)
-def test_rtosmeter_matches_thread_metric(port: str, tree: str, tmp_path: Path) -> None:
-    need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
+def test_rtosmeter_matches_thread_metric(port: str, tree: str, toolchain: str,
+                                         tmp_path: Path) -> None:
+    """Per toolchain: the reference and rtosmeter built with the same compiler."""
+    need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm",
+         *(("clang", "ld.lld") if toolchain == "clang" else ()))
     elfs = reference.build(port, Path(tree), Path(THREADX), tmp_path / "reference", lto="layer",
-                           period_ticks=PERIOD_MS, periods=PERIOD)
+                           period_ticks=PERIOD_MS, periods=PERIOD, toolchain=toolchain)
     refs = reference.run_all(elfs)
     for name, run in refs.items():
         assert not run.errors, (name, run.errors, run.output[-1000:])
         assert len(run.totals) >= PERIOD, (name, run.output[-1000:])
     ref = {f"tm.{name}": list(run.totals) for name, run in refs.items()}
     notes: list[str] = []
-    rm = _rtosmeter_counts(port, tree, tmp_path / "rtosmeter", notes)
-    print("\n" + "\n".join(_table(port, ref, rm) + notes))
+    rm = _rtosmeter_counts(port, tree, tmp_path / "rtosmeter", notes, toolchain)
+    print("\n" + "\n".join(_table(f"{port} ({toolchain})", ref, rm) + notes))
 
     off = []
     for case, totals in ref.items():
@@ -126,5 +131,6 @@ def test_rtosmeter_matches_thread_metric(port: str, tree: str, tmp_path: Path) -
         r, m = totals[PERIOD - 1], rm[case][PERIOD - 1]
         if abs(m - r) > TOLERANCE * r:
             off.append(f"{case}: rtosmeter {m:,} vs Thread-Metric {r:,} ({(m - r) / r:+.1%})")
-    assert not off, (f"{port}: tm.* counts differ from upstream Thread-Metric by more than "
+    assert not off, (f"{port} ({toolchain}): tm.* counts differ from upstream Thread-Metric "
+                     "by more than "
                      f"{TOLERANCE:.0%}:\n" + "\n".join(off))

@@ -11,3 +11,16 @@ function(rm_require_inputs what)
     endif()
   endforeach()
 endfunction()
+
+# RM_TOOLCHAIN (toolchains/<name>) must be one the project maps to its RTOS's
+# own toolchain selection: a build must never say clang and compile with gcc.
+function(rm_require_toolchain what)
+  if(NOT RM_TOOLCHAIN)
+    set(RM_TOOLCHAIN gcc)
+  endif()
+  if(NOT RM_TOOLCHAIN IN_LIST ARGN)
+    message(FATAL_ERROR "Error: toolchain '${RM_TOOLCHAIN}' is not one the rtosmeter ${what} "
+                        "build maps to its RTOS's own tools (${CMAKE_CURRENT_LIST_FILE}): "
+                        "it builds with ${ARGN}.")
+  endif()
+endfunction()

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from rtosmeter import qemu_plugin, stats
+from rtosmeter import axes, qemu_plugin, stats
 from rtosmeter.errors import UserError
 from rtosmeter.model import (
     BuildInfo,
@@ -47,7 +47,7 @@ from rtosmeter.model import (
     RunWarning,
     Unit,
 )
-from rtosmeter.store import ExecutionRow, Store
+from rtosmeter.store import BuildRow, ExecutionRow, Store
 
 CALIB_CASE = "calib.overhead"
 CALIB_SERIES = "overhead"
@@ -141,12 +141,23 @@ def distribution(samples: np.ndarray[Any, Any], name: str, what: str, unit: Unit
                         values=values[1:] if keep else None)
 
 
-def _system(builds: Mapping[int, Any], ex: ExecutionRow) -> str:
+def build_name(b: BuildRow | BuildInfo) -> str:
+    """A build's system: "port/target/profile" and its axes (rtosmeter.axes)."""
+    return axes.name(b.port, b.target, b.profile, b.axes)
+
+
+def compiler_text(config: Mapping[str, Any]) -> str:
+    """"clang 14.0.6": the toolchain and the compiler's version, as a build recorded them."""
+    return " ".join(str(config.get(k, "")) for k in ("toolchain", "compiler_short")
+                    if config.get(k))
+
+
+def _system(builds: Mapping[int, BuildRow], ex: ExecutionRow) -> str:
     b = builds.get(ex.build_id)
-    return f"{b.port}/{b.target}/{b.profile} {ex.group}" if b else f"build {ex.build_id}"
+    return f"{build_name(b)} {ex.group}" if b else f"build {ex.build_id}"
 
 
-def _execution_errors(builds: Mapping[int, Any], ex: ExecutionRow) -> list[str]:
+def _execution_errors(builds: Mapping[int, BuildRow], ex: ExecutionRow) -> list[str]:
     where = _system(builds, ex)
     out = []
     if ex.status != "ok":
@@ -155,7 +166,7 @@ def _execution_errors(builds: Mapping[int, Any], ex: ExecutionRow) -> list[str]:
     return out
 
 
-def _footprint(b: Any, ex: ExecutionRow) -> Footprint | None:
+def _footprint(b: BuildRow, ex: ExecutionRow) -> Footprint | None:
     fp = ex.footprint
     if not fp or "flash" not in fp:
         return None
@@ -167,7 +178,7 @@ def _footprint(b: Any, ex: ExecutionRow) -> Footprint | None:
             else:
                 parts[origin] = (int(value[0]), int(value[1]))
         return Footprint(b.port, b.target, b.profile, ex.group, int(fp["flash"]),
-                         int(fp.get("ram", 0)), parts)
+                         int(fp.get("ram", 0)), parts, b.axes, compiler_text(b.config))
     except (TypeError, ValueError, KeyError, IndexError):
         return None  # a footprint of another shape: extra information, not the run
 
@@ -184,7 +195,7 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
 
     # A combination that cannot run here is not an error: reports list it apart
     # (not_run_here()).
-    errors = [f"{b.port}/{b.target}/{b.profile}: build {b.status}: {b.error}"
+    errors = [f"{build_name(b)}: build {b.status}: {b.error}"
               for b in builds.values() if b.status not in (BuildStatus.OK, *NOT_RUN_STATUSES)]
     for ex in execs.values():
         errors += _execution_errors(builds, ex)
@@ -196,7 +207,8 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
         ex = execs[row.execution_id]
         b = builds[ex.build_id]
         results[row.id] = CaseResult(b.port, b.target, b.profile, ex.group, row.case_id,
-                                     row.status, row.reason, meta=dict(row.meta))
+                                     row.status, row.reason, meta=dict(row.meta), axes=b.axes,
+                                     compiler=compiler_text(b.config))
         exec_of[row.id] = ex.id
         stream_cfg.setdefault(ex.build_id, row.cfg)
 
@@ -231,7 +243,8 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
             if runner.get("unit", "") not in ("", units[first.id].label):
                 runner["counter_unit"] = runner["unit"]
             runner["unit"] = units[first.id].label
-        infos.append(BuildInfo(b.port, b.target, b.profile, b.status, b.error, config, runner))
+        infos.append(BuildInfo(b.port, b.target, b.profile, b.status, b.error, config, runner,
+                               b.axes))
     footprints = [fp for ex in execs.values()
                   if (fp := _footprint(builds[ex.build_id], ex)) is not None]
     runs_of = {row: execs[e] for row, e in exec_of.items()}
@@ -416,9 +429,9 @@ def measures_interrupts(case: CaseResult) -> bool:
     return case.case_id.startswith(("lat.isr", "irq."))
 
 
-def system(case: CaseResult) -> str:
-    """The compared system: "port/target/profile"."""
-    return f"{case.port}/{case.target}/{case.profile}"
+def system(case: CaseResult | Footprint) -> str:
+    """The compared system: "port/target/profile" and its axes ("+clang")."""
+    return axes.name(case.port, case.target, case.profile, case.axes)
 
 
 @dataclass(frozen=True)
@@ -475,13 +488,18 @@ FLOOR_TOLERANCE = 0.01  # BENCHMARKS.md tm.basic: "more than 1 %"
 @dataclass(frozen=True)
 class FloorCheck:
     """One port's tm.basic score against the bare-metal score on the same
-    target and profile (same compiler and flags: the fair comparison)."""
+    target, profile and axes (same compiler and flags: the fair comparison)."""
 
     port: str
     target: str
     profile: str
     score: float
     floor: float | None  # None: no bare-metal tm.basic score in this run
+    axes: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def system(self) -> str:
+        return axes.name(self.port, self.target, self.profile, self.axes)
 
     @property
     def deviation(self) -> float | None:
@@ -509,10 +527,10 @@ def floor_checks(cases: Iterable[CaseResult]) -> list[FloorCheck]:
     makes no kernel call, so it should score the same everywhere; a port more
     than 1 % away steals time, e.g. with its tick, or was built differently)."""
     basic = [c for c in cases if c.case_id == FLOOR_CASE and c.score is not None]
-    floors = {(c.target, c.profile): c.score for c in basic
+    floors = {(c.target, c.profile, axes.canonical(c.axes)): c.score for c in basic
               if c.port == FLOOR_PORT and c.status == CaseStatus.OK}
     return [FloorCheck(c.port, c.target, c.profile, c.score or 0.0,
-                        floors.get((c.target, c.profile)))
+                       floors.get((c.target, c.profile, axes.canonical(c.axes))), c.axes)
             for c in basic if c.port != FLOOR_PORT]
 
 
@@ -523,10 +541,9 @@ def add_floor_checks(cases: list[CaseResult]) -> None:
     `checks_failed`) but leaves the case's status alone: the count is still a
     valid measurement of that port.
     """
-    by_key = {(c.port, c.target, c.profile): c for c in cases
-              if c.case_id == FLOOR_CASE}
+    by_key = {system(c): c for c in cases if c.case_id == FLOOR_CASE}
     for cal in floor_checks(cases):
-        case = by_key[(cal.port, cal.target, cal.profile)]
+        case = by_key[cal.system]
         if cal.floor is None or any(k.name == FLOOR_CHECK for k in case.checks):
             continue
         case.checks.append(Check(FLOOR_CHECK, bool(cal.ok), round(cal.score),
@@ -537,5 +554,5 @@ def not_run_here(view: RunView) -> list[tuple[str, str, str]]:
     """(system, status, reason) of the combinations stored as not run here
     (port not made for the target, RTOS tree or tools missing): listed apart
     from errors, which are failures of what did run."""
-    return [(f"{b.port}/{b.target}/{b.profile}", b.status, b.error)
+    return [(build_name(b), b.status, b.error)
             for b in view.builds if b.status in NOT_RUN_STATUSES]

@@ -1,4 +1,4 @@
-"""Configure and build one (port, target, profile) tree with CMake and Ninja.
+"""Configure and build one (port, target, profile, toolchain) tree with CMake and Ninja.
 
 Writes rm_build_config.h (the run parameters and the target's counter, see
 docs/architecture.md "Build contract"), configures `bench/` with the port and
@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtosmeter import children
+from rtosmeter import axes, children
 from rtosmeter.catalog import Catalog
-from rtosmeter.definitions import Params, Port, Profile, Target
+from rtosmeter.definitions import Params, Port, Profile, Target, Toolchain, ToolchainUse
 from rtosmeter.errors import ToolMissing
 from rtosmeter.loads import split as split_load
 from rtosmeter.qemu_plugin import PluginSpec, build_defines
@@ -31,13 +31,10 @@ LOG_TAIL = 25  # compiler output lines quoted in a build error
 CACHE_KEYS = ("CMAKE_C_COMPILER", "CMAKE_C_FLAGS", "CMAKE_BUILD_TYPE", "CMAKE_C_COMPILER_VERSION",
               "CMAKE_TOOLCHAIN_FILE", "CMAKE_EXE_LINKER_FLAGS", "CMAKE_MAKE_PROGRAM")
 
-# Debian packages that provide a missing program.
+# Debian packages that provide a missing program (a toolchain names its own).
 PACKAGES = {
     "cmake": "cmake",
     "ninja": "ninja-build",
-    "gcc": "gcc",
-    "cc": "gcc",
-    "arm-none-eabi-gcc": "gcc-arm-none-eabi libnewlib-arm-none-eabi",
     "qemu-system-arm": "qemu-system-arm",
 }
 
@@ -51,6 +48,7 @@ class BuildSpec:
     groups: tuple[str, ...]
     source: SourceTree | None
     out: Path  # the campaign's --out directory
+    toolchain: Toolchain
     plugin: PluginSpec | None = None  # rm_ts() reads the QEMU plugin counter (RM_TS_PLUGIN)
     instance: str = ""  # "freertos@V9.0.0" for a version instance (instances.py)
 
@@ -60,12 +58,28 @@ class BuildSpec:
         return self.instance or self.port.name
 
     @property
+    def axes(self) -> dict[str, str]:
+        return {"toolchain": self.toolchain.name}
+
+    @property
     def key(self) -> str:
-        return f"{self.system}/{self.target.name}/{self.profile.name}"
+        return axes.name(self.system, self.target.name, self.profile.name, self.axes)
+
+    @property
+    def use(self) -> ToolchainUse:
+        use = self.toolchain.use_for(self.target)
+        if use is None:
+            raise ValueError(f"toolchain {self.toolchain.name} cannot build for {self.target.name}")
+        return use
+
+    @property
+    def opt_flags(self) -> str:
+        return self.toolchain.opt_flags(self.profile)
 
     @property
     def build_dir(self) -> Path:
-        leaf = self.profile.name.replace(":", "-")  # a loaded profile: default+irq-2000-50
+        # a loaded profile: default+irq-2000-50; other axes: +clang (rtosmeter.axes)
+        leaf = self.profile.name.replace(":", "-") + axes.suffix(self.axes)
         if self.plugin is not None:  # another rm_ts(): another tree
             leaf += f"@{self.plugin.mode}"
         return self.out / "build" / self.system / self.target.name / leaf
@@ -83,21 +97,27 @@ class BuildResult:
     seconds: float = 0.0
 
 
-def compiler_for(target: Target) -> str:
-    return f"{target.toolchain}-gcc" if target.toolchain else "gcc"
-
-
-def check_tools(target: Target, where: str) -> None:
-    """Raise ToolMissing naming the Debian package for the first absent tool."""
-    for program in ("cmake", "ninja", compiler_for(target)):
-        if shutil.which(program) is None:
-            raise ToolMissing(program, where, PACKAGES.get(program, program))
-    if target.toolchain:
-        libc = subprocess.run([compiler_for(target), "-print-file-name=libc.a"],
+def missing_tools(target: Target, toolchain: Toolchain) -> list[tuple[str, str]]:
+    """(program, Debian package) pairs that building for `target` with
+    `toolchain` needs and this machine lacks; [] also when the toolchain does
+    not build for the target (make_plan says so apart)."""
+    use = toolchain.use_for(target)
+    needed = ["cmake", "ninja", *(use.needs if use else ())]
+    packages = {**PACKAGES, **toolchain.packages}
+    out = [(p, packages.get(p, p)) for p in needed if shutil.which(p) is None]
+    gcc = f"{target.toolchain}-gcc"
+    if target.toolchain and use and gcc in use.needs and shutil.which(gcc):
+        libc = subprocess.run([gcc, "-print-file-name=libc.a"],
                               capture_output=True, text=True, check=False).stdout.strip()
         if not Path(libc).is_absolute():
-            raise ToolMissing(f"the C library for {target.toolchain} (libc.a)", where,
-                              f"libnewlib-{target.toolchain}")
+            out.append((f"libc.a for {target.toolchain}", f"libnewlib-{target.toolchain}"))
+    return out
+
+
+def check_tools(target: Target, toolchain: Toolchain, where: str) -> None:
+    """Raise ToolMissing naming the Debian package for the first absent tool."""
+    for program, package in missing_tools(target, toolchain):
+        raise ToolMissing(program, where, package)
 
 
 def _c_string(text: str) -> str:
@@ -176,11 +196,13 @@ def _cache_entries(build_dir: Path) -> dict[str, str]:
     return out
 
 
-def _configured_compiler(build_dir: Path) -> str:
-    """The C compiler CMake chose. A toolchain file sets it as a plain variable,
-    not a cache entry, so read the compiler file CMake writes for either case."""
-    for found in sorted(build_dir.glob("CMakeFiles/*/CMakeCCompiler.cmake")):
-        m = re.search(r'set\(CMAKE_C_COMPILER "([^"]+)"\)', found.read_text(encoding="utf-8"))
+def _configured_compiler(build_dir: Path, lang: str = "C") -> str:
+    """The compiler CMake chose for `lang` (C, ASM). A toolchain file sets it
+    as a plain variable, not a cache entry, so read the compiler file CMake
+    writes for either case."""
+    pattern = rf'set\(CMAKE_{lang}_COMPILER "([^"]+)"\)'
+    for found in sorted(build_dir.glob(f"CMakeFiles/*/CMake{lang}Compiler.cmake")):
+        m = re.search(pattern, found.read_text(encoding="utf-8"))
         if m:
             return m.group(1)
     return ""
@@ -191,6 +213,21 @@ def _compiler_version(compiler: str) -> str:
         return ""
     proc = subprocess.run([compiler, "--version"], capture_output=True, text=True, check=False)
     return (proc.stdout.splitlines() or [""])[0].strip()
+
+
+def short_version(toolchain: Toolchain, version_line: str) -> str:
+    """"14.0.6" from the compiler's `--version` line (the toolchain's
+    version_regex); "" when it does not match."""
+    m = re.search(toolchain.version_regex, version_line)
+    return (m.group(1) if m.groups() else m.group(0)) if m else ""
+
+
+def toolchain_config(spec: BuildSpec) -> dict[str, str]:
+    """What the build records of its toolchain (besides CMake's compiler)."""
+    use = spec.use
+    return {"toolchain": spec.toolchain.name, "opt": spec.profile.opt,
+            "opt_flags": spec.opt_flags, "assembler": use.assembler, "linker": use.linker,
+            "toolchain_file": str(use.cmake)}
 
 
 def cmake_project(spec: BuildSpec, root: Path) -> Path:
@@ -206,14 +243,14 @@ def cmake_configure_command(spec: BuildSpec, root: Path, config_dir: Path) -> li
         "cmake", "-S", str(cmake_project(spec, root)), "-B", str(spec.build_dir), "-G", "Ninja",
         f"-DRM_TARGET_DIR={spec.target.dir}", f"-DRM_PORT_DIR={spec.port.dir}",
         f"-DRM_CONFIG_DIR={config_dir}", f"-DRM_GROUPS={';'.join(spec.groups)}",
-        f"-DRM_OPT_FLAGS={spec.profile.opt_flags}",
+        f"-DRM_OPT_FLAGS={spec.opt_flags}",
         # the kernel configuration's profile: a loaded profile's base (rtosmeter.loads)
         f"-DRM_PROFILE={split_load(spec.profile.name)[0]}",
         f"-DRM_ARCH={spec.target.arch}", f"-DRM_CPU={spec.target.cpu}",
+        f"-DRM_TOOLCHAIN={spec.toolchain.name}",
     ]
-    toolchain = spec.target.dir / "toolchain.cmake"
-    if toolchain.is_file() and not spec.port.cmake_project:  # such an RTOS brings its own
-        cmd.append(f"-DCMAKE_TOOLCHAIN_FILE={toolchain}")
+    if not spec.port.cmake_project:  # such an RTOS brings its own (told RM_TOOLCHAIN)
+        cmd.append(f"-DCMAKE_TOOLCHAIN_FILE={spec.use.cmake}")
     if spec.source is not None:
         cmd.append(f"-DRM_SOURCE_DIR={spec.source.path}")
     if spec.port.cmake_project:  # its build scripts may need rtosmeter's Python
@@ -229,6 +266,15 @@ def executable_path(build_dir: Path, group: str) -> Path | None:
     return None
 
 
+def compiler_errors(result: BuildResult, n: int = 3) -> list[str]:
+    """The compiler's first `n` distinct error lines in the build log."""
+    if result.log is None or not result.log.is_file():
+        return []
+    lines = result.log.read_text(encoding="utf-8", errors="replace").splitlines()
+    found = dict.fromkeys(ln.strip() for ln in lines if re.search(r"\berror:", ln))
+    return list(found)[:n]
+
+
 def _tail(text: str, n: int = LOG_TAIL) -> str:
     lines = [ln for ln in text.splitlines() if ln.strip()]
     return "\n".join(lines[-n:])
@@ -237,7 +283,8 @@ def _tail(text: str, n: int = LOG_TAIL) -> str:
 def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> BuildResult:
     """Configure and build; never raises for a compile error (the result says)."""
     started = time.monotonic()
-    check_tools(spec.target, f"target {spec.target.name}")
+    check_tools(spec.target, spec.toolchain, f"target {spec.target.name}, toolchain "
+                f"{spec.toolchain.name}")
     build_dir = spec.build_dir
     config_dir = build_dir / "config"
     config_dir.mkdir(parents=True, exist_ok=True)
@@ -245,7 +292,7 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
     log = build_dir / "build.log"
     config: dict[str, str] = {
         "port": spec.system, "target": spec.target.name, "profile": spec.profile.name,
-        "opt_flags": spec.profile.opt_flags, "groups": ",".join(spec.groups),
+        **toolchain_config(spec), "groups": ",".join(spec.groups),
         "caps": ",".join(spec.port.caps), "source_hash": source_hash(root, spec),
         "samples": str(spec.params.samples), "batch": str(spec.params.batch),
         "tm_period_ms": str(spec.params.tm_period_ms),
@@ -266,6 +313,10 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
     compiler = config.get("cmake.CMAKE_C_COMPILER") or _configured_compiler(build_dir)
     config["compiler"] = compiler
     config["compiler_version"] = _compiler_version(compiler)
+    config["compiler_short"] = short_version(spec.toolchain, config["compiler_version"])
+    # what assembled, as CMake chose it (an RTOS's own build may differ from
+    # the toolchain's word, e.g. Zephyr's llvm variant assembles with Clang)
+    config["assembler_program"] = _configured_compiler(build_dir, "ASM")
     if rc != 0:
         return BuildResult(
             spec, "failed",

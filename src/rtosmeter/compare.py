@@ -1,7 +1,8 @@
 """Compare two stored runs: what changed, whether it is real, what regressed.
 
-For every (port, target, profile, case, series) present and `ok` in both runs,
-one `Change`:
+For every (port, target, profile, axes, case, series) present and `ok` in both
+runs, one `Change` (axes: the toolchain; a system built with gcc in A is
+compared with the one built with gcc in B, never with its clang build):
 
 - Deterministic runs (QEMU -icount: the same firmware gives the same samples
   bit for bit) are compared exactly: any difference is significant, and the
@@ -40,13 +41,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rtosmeter import analysis
+from rtosmeter import analysis, axes
 from rtosmeter.errors import UserError
-from rtosmeter.model import CaseResult, CaseStatus, RunView
+from rtosmeter.model import BuildInfo, CaseResult, CaseStatus, RunView
 from rtosmeter.store import Store
 from rtosmeter.textsafe import markdown_safe, terminal_safe
 
-Key = tuple[str, str, str, str, str]  # port, target, profile, case, series ("score")
+System = tuple[str, str, str, str]  # port, target, profile, axes suffix ("+clang")
+Key = tuple[str, str, str, str, str, str]  # System, case, series ("score")
 Samples = npt.NDArray[np.float64]
 
 CONFIDENCE = 0.95
@@ -76,10 +78,11 @@ class Change:
     n_a: int = 0
     n_b: int = 0
     powered: bool = True  # False: too few samples for the test; decided on size alone
+    axes: str = ""  # the axes' suffix of the system ("+clang"; rtosmeter.axes)
 
     @property
     def system(self) -> str:
-        return f"{self.port}/{self.target}/{self.profile}"
+        return f"{self.port}/{self.target}/{self.profile}{self.axes}"
 
     @property
     def worse_pct(self) -> float:
@@ -208,7 +211,7 @@ def _pct(a: float, b: float) -> float:
 def compare_samples(key: Key, family: str, unit: str, a: Samples, b: Samples,
                     deterministic: bool, threshold: float, alpha: float) -> Change:
     """One comparison (see the module docstring for the rule)."""
-    port, target, profile, case_id, series = key
+    port, target, profile, suffix, case_id, series = key
     stat = "mean count per period" if family == "throughput" else "mean"
     if deterministic:
         va, vb = float(np.mean(a)), float(np.mean(b))
@@ -219,14 +222,14 @@ def compare_samples(key: Key, family: str, unit: str, a: Samples, b: Samples,
         if verdict == "same" and not same:
             verdict = "changed"
         return Change(port, target, profile, case_id, series, family, unit, stat, va, vb,
-                      change, True, verdict, None, vb - va, None, len(a), len(b))
+                      change, True, verdict, None, vb - va, None, len(a), len(b), axes=suffix)
     if family != "throughput":
         stat = "median"
     va = float(np.median(a)) if family != "throughput" else float(np.mean(a))
     vb = float(np.median(b)) if family != "throughput" else float(np.mean(b))
     if len(a) == len(b) and bool(np.array_equal(np.sort(a), np.sort(b))):
         return Change(port, target, profile, case_id, series, family, unit, stat, va, vb, 0.0,
-                      False, "same", 1.0, 0.0, (0.0, 0.0), len(a), len(b))
+                      False, "same", 1.0, 0.0, (0.0, 0.0), len(a), len(b), axes=suffix)
     p = mann_whitney(a, b)
     shift, ci = hodges_lehmann(a, b)
     change = shift / abs(va) * 100 if va else (0.0 if shift == 0 else math.inf)
@@ -236,7 +239,7 @@ def compare_samples(key: Key, family: str, unit: str, a: Samples, b: Samples,
     powered = min_p_value(len(a), len(b)) < alpha
     verdict = _verdict(worse, p < alpha or not powered, threshold)
     return Change(port, target, profile, case_id, series, family, unit, stat, va, vb, change,
-                  False, verdict, p, shift, ci, len(a), len(b), powered)
+                  False, verdict, p, shift, ci, len(a), len(b), powered, suffix)
 
 
 # ---- loading --------------------------------------------------------------------
@@ -250,7 +253,11 @@ class RunSamples:
     view: RunView
     samples: dict[Key, Samples]
     units: dict[Key, str]
-    deterministic: dict[tuple[str, str, str], bool]
+    deterministic: dict[System, bool]
+
+
+def system_of(item: CaseResult | BuildInfo) -> System:
+    return (item.port, item.target, item.profile, axes.suffix(item.axes))
 
 
 def load_samples(store: Store, run_id: int) -> RunSamples:
@@ -259,31 +266,31 @@ def load_samples(store: Store, run_id: int) -> RunSamples:
     view = analysis.load_run(store, run_id, keep_samples=True)
     samples: dict[Key, Samples] = {}
     unit_of: dict[Key, str] = {}
-    deterministic: dict[tuple[str, str, str], bool] = {}
+    deterministic: dict[System, bool] = {}
     for c in view.cases:
         for d in c.distributions:
-            key = (c.port, c.target, c.profile, c.case_id, d.series)
+            key = (*system_of(c), c.case_id, d.series)
             samples[key], unit_of[key] = d.values, d.unit.label
-            deterministic[(c.port, c.target, c.profile)] = d.unit.deterministic
+            deterministic[system_of(c)] = d.unit.deterministic
     return RunSamples(view, samples, unit_of, deterministic)
 
 
-def _results(view: RunView) -> dict[tuple[str, str, str, str], CaseResult]:
-    return {(c.port, c.target, c.profile, c.case_id): c for c in view.cases}
+def _results(view: RunView) -> dict[tuple[str, str, str, str, str], CaseResult]:
+    return {(*system_of(c), c.case_id): c for c in view.cases}
 
 
 def _config_notes(a: RunView, b: RunView) -> list[str]:
     notes = []
-    configs_b = {(x.port, x.target, x.profile): x.config for x in b.builds}
+    configs_b = {system_of(x): x.config for x in b.builds}
     for x in a.builds:
-        other = configs_b.get((x.port, x.target, x.profile))
+        other = configs_b.get(system_of(x))
         if other is None:
             continue
         for k in sorted(set(x.config) | set(other)):
             va, vb = x.config.get(k, "—"), other.get(k, "—")
             if va != vb:
                 kind = "changed" if k in EXPECTED_CHANGES else "differs (check fairness)"
-                notes.append(f"{x.port}/{x.target}/{x.profile}: {k} {kind}: {va} -> {vb}")
+                notes.append(f"{analysis.build_name(x)}: {k} {kind}: {va} -> {vb}")
     return notes
 
 
@@ -296,7 +303,7 @@ def _comparable(a: RunView, b: RunView, common: int) -> None:
                             "Pick runs that ran cases (`rtosmeter history` lists them)")
     if not common:
         raise UserError(f"runs {a.run_id} and {b.run_id} have no case in common (same port, "
-                        "target, profile and case id)", "compare",
+                        "target, profile, toolchain and case id)", "compare",
                         "Compare runs of the same systems (`rtosmeter history` lists them)")
 
 
@@ -315,13 +322,13 @@ def method_of(config: dict[str, str]) -> str:
 def _same_method(a: RunView, b: RunView) -> None:
     """Figures of two measurement methods differ by rtosmeter's own code,
     not by the kernel: comparing them would report the harness as a change."""
-    methods_b = {(x.port, x.target, x.profile): method_of(x.config) for x in b.builds}
+    methods_b = {system_of(x): method_of(x.config) for x in b.builds}
     for x in a.builds:
-        mb = methods_b.get((x.port, x.target, x.profile))
+        mb = methods_b.get(system_of(x))
         ma = method_of(x.config)
         if mb is not None and ma != mb:
             raise UserError(
-                f"run {a.run_id} measured {x.port}/{x.target}/{x.profile} with measurement "
+                f"run {a.run_id} measured {analysis.build_name(x)} with measurement "
                 f"method {ma} ({METHODS.get(ma, 'unknown')}) and run {b.run_id} with method "
                 f"{mb} ({METHODS.get(mb, 'unknown')}): their figures differ by rtosmeter's "
                 "own code, not by the kernel", "compare",
@@ -337,7 +344,7 @@ def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float) -> Com
                         notes=_config_notes(a.view, b.view))
     for key, ca in ra.items():
         cb = rb.get(key)
-        name = f"{'/'.join(key[:3])} {key[3]}"
+        name = f"{'/'.join(key[:3])}{key[3]} {key[4]}"
         if cb is None:
             result.only_a.append(name)
             continue
@@ -349,19 +356,19 @@ def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float) -> Com
                                     + (f" ({cb.reason})" if cb.reason else ""))
             continue
         result.changes += _case_changes(a, b, ca, cb, threshold, alpha)
-    result.only_b = [f"{'/'.join(k[:3])} {k[3]}" for k in rb if k not in ra]
+    result.only_b = [f"{'/'.join(k[:3])}{k[3]} {k[4]}" for k in rb if k not in ra]
     return result
 
 
 def _broken(ca: CaseResult, cb: CaseResult) -> Change:
     return Change(ca.port, ca.target, ca.profile, ca.case_id, f"status: {cb.reason}"[:60],
                   analysis.family(ca), "", "status", math.nan, math.nan, math.nan, False,
-                  "broken")
+                  "broken", axes=axes.suffix(ca.axes))
 
 
 def _case_changes(a: RunSamples, b: RunSamples, ca: CaseResult, cb: CaseResult,
                   threshold: float, alpha: float) -> list[Change]:
-    system = (ca.port, ca.target, ca.profile)
+    system = system_of(ca)
     det = a.deterministic.get(system, False) and b.deterministic.get(system, False)
     out = []
     if analysis.family(ca) == "throughput":

@@ -1,7 +1,8 @@
 """Ports, targets, boards, profiles and campaigns: the declarative TOML files.
 
 Each kind is found by looking in its folder (ports/*/port.toml,
-targets/*/target.toml, boards/*.toml, profiles/*.toml, campaigns/*.toml);
+targets/*/target.toml, toolchains/*/toolchain.toml, boards/*.toml,
+profiles/*.toml, campaigns/*.toml);
 there is no central list. Files are validated strictly: an unknown key is an
 error naming the file and the key (a typo must not silently change a set-up),
 and an unknown name lists the valid ones. Schemas: docs/architecture.md.
@@ -25,6 +26,9 @@ from rtosmeter.loads import split as split_load
 
 T = TypeVar("T")
 KINDS = ("host", "qemu", "board")
+DEFAULT_TOOLCHAIN = "gcc"  # what a campaign builds with when it names none
+HOST_PREFIX = "host"  # a toolchain's `targets` key for targets without a program prefix
+OPT_INTENTS = ("speed", "size", "debug")  # a profile's `opt`, mapped by each toolchain
 PARAM_KEYS = ("samples", "batch", "tm_period_ms", "tm_periods")
 
 
@@ -119,6 +123,18 @@ class TomlTable:
             out.append(TomlTable(item, self.path, f"{self.prefix}{key}[{i}]."))
         return out
 
+    def named_tables(self, key: str) -> dict[str, TomlTable]:
+        """A table of tables ([key.<name>] sections), by name."""
+        sub = self.table(key)
+        if sub is None:
+            return {}
+        out = {}
+        for name in list(sub.data):
+            table = sub.table(name)
+            assert table is not None
+            out[name] = table
+        return out
+
     def str_map(self, key: str) -> dict[str, str]:
         sub = self.table(key)
         if sub is None:
@@ -203,9 +219,23 @@ class Port:
     # A port whose RTOS builds its own applications (Zephyr): the CMake project
     # the harness configures instead of bench/, a folder relative to the port's.
     cmake_project: str = ""
+    # Toolchains the RTOS's code does not build with on some architectures
+    # ([toolchains.<name>] archs, why): such a build that fails is unsupported,
+    # with the compiler's own error, not a failure of rtosmeter.
+    toolchain_limits: dict[str, ToolchainLimit] = field(default_factory=dict)
 
     def supports(self, target: Target) -> bool:
         return target.arch in self.archs
+
+    def toolchain_limit(self, toolchain: str, target: Target) -> ToolchainLimit | None:
+        limit = self.toolchain_limits.get(toolchain)
+        return limit if limit is not None and target.arch in limit.archs else None
+
+
+@dataclass(frozen=True)
+class ToolchainLimit:
+    archs: tuple[str, ...]
+    why: str
 
 
 @dataclass(frozen=True)
@@ -251,6 +281,37 @@ class Board:
 
 
 @dataclass(frozen=True)
+class ToolchainUse:
+    """How a toolchain builds for targets of one program prefix."""
+
+    cmake: Path  # the CMake toolchain file
+    compiler: str  # the C compiler program: its `--version` first line is recorded
+    assembler: str  # what assembles the .S/.s files (an RTOS's, written for GNU as)
+    linker: str  # what links, as recorded
+    needs: tuple[str, ...]  # programs that must be installed
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """A compiler with its assembler and linker handling: toolchains/<name>/."""
+
+    name: str
+    description: str
+    uses: dict[str, ToolchainUse]  # a target's `toolchain` prefix (or "host") -> how
+    opt: dict[str, str]  # optimisation intent -> this compiler's flags
+    packages: dict[str, str]  # program -> Debian package(s) that provide it
+    version_regex: str  # the version number in the compiler's `--version` line
+    dir: Path
+    file: Path
+
+    def use_for(self, target: Target) -> ToolchainUse | None:
+        return self.uses.get(target.toolchain or HOST_PREFIX)
+
+    def opt_flags(self, profile: Profile) -> str:
+        return profile.opt_flags or self.opt[profile.opt]
+
+
+@dataclass(frozen=True)
 class Params:
     """Run-length parameters compiled into rm_build_config.h."""
 
@@ -275,10 +336,11 @@ DEFAULT_PARAMS = {
 class Profile:
     name: str
     description: str
-    opt_flags: str
+    opt: str  # the optimisation intent (OPT_INTENTS): each toolchain maps it to its flags
     params: dict[str, dict[str, int]]  # kind -> overrides
     file: Path
     load: Load | None = None  # a loaded profile `<name>+<load>` (rtosmeter.loads)
+    opt_flags: str = ""  # flags given as they are, for every toolchain ("": the intent's)
 
     def params_for(self, kind: str) -> Params:
         return DEFAULT_PARAMS[kind].merged(self.params.get(kind, {}))
@@ -293,6 +355,7 @@ class CampaignEntry:
     optional: bool  # "only if available": skipped (and said so) when tools are missing
     where: str
     loads: tuple[str, ...] = ("idle",)  # load profiles (rtosmeter.loads), each a build
+    toolchains: tuple[str, ...] = (DEFAULT_TOOLCHAIN,)
 
 
 @dataclass(frozen=True)
@@ -344,25 +407,25 @@ def _check_caps(names: Iterable[str], caps: dict[str, Capability], path: Path,
 
 def _companions(st: TomlTable) -> tuple[Companion, ...]:
     """[source.companions] NAME = { git = "...", tag = "..." }."""
-    table = st.table("companions")
-    if table is None:
-        return ()
     out = []
-    for name in list(table.data):
-        entry = table.table(name)
-        assert entry is not None
+    for name, entry in st.named_tables("companions").items():
         out.append(Companion(name, entry.text("git", _REQUIRED), entry.text("tag", _REQUIRED)))
         entry.done()
-    table.done()
     return tuple(out)
+
+
+def _folder_name(t: TomlTable, path: Path, kind: str) -> str:
+    """The `name` key, which must be the name of the file's folder."""
+    name: str = t.text("name", _REQUIRED)
+    if name != path.parent.name:
+        raise UserError(f"{kind} name '{name}' differs from its folder '{path.parent.name}'",
+                        str(path), f"Set name = \"{path.parent.name}\"")
+    return name
 
 
 def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     t = TomlTable(read_toml(path), path)
-    name = t.text("name", _REQUIRED)
-    if name != path.parent.name:
-        raise UserError(f"port name '{name}' differs from its folder '{path.parent.name}'",
-                        str(path), f"Set name = \"{path.parent.name}\"")
+    name = _folder_name(t, path, "port")
     description = t.text("description", "")
     archs = t.strs("archs", _REQUIRED)
     port_caps = t.strs("caps", ())
@@ -381,21 +444,22 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
             git_packages=st.strs("git_packages", ()),
         )
         st.done()
+    limits: dict[str, ToolchainLimit] = {}
+    for tc, entry in t.named_tables("toolchains").items():
+        limits[tc] = ToolchainLimit(entry.strs("archs", _REQUIRED), entry.text("why", _REQUIRED))
+        entry.done()
     cmake_project = t.text("cmake_project", "")
     if cmake_project and not (path.parent / cmake_project / "CMakeLists.txt").is_file():
         raise UserError(f"cmake_project '{cmake_project}' has no CMakeLists.txt",
                         str(path), "Name a folder of the port holding a CMake project")
     t.done()
     return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
-                cmake_project=cmake_project)
+                cmake_project=cmake_project, toolchain_limits=limits)
 
 
 def load_target(path: Path) -> Target:
     t = TomlTable(read_toml(path), path)
-    name = t.text("name", _REQUIRED)
-    if name != path.parent.name:
-        raise UserError(f"target name '{name}' differs from its folder '{path.parent.name}'",
-                        str(path), f"Set name = \"{path.parent.name}\"")
+    name = _folder_name(t, path, "target")
     description = t.text("description", "")
     kind = t.text("kind", _REQUIRED)
     if kind not in KINDS:
@@ -435,6 +499,36 @@ def load_target(path: Path) -> Target:
                   wall, guest, cpu_hz)
 
 
+def load_toolchain(path: Path) -> Toolchain:
+    t = TomlTable(read_toml(path), path)
+    name = _folder_name(t, path, "toolchain")
+    description = t.text("description", "")
+    uses: dict[str, ToolchainUse] = {}
+    for prefix, ut in t.named_tables("targets").items():
+        cmake = path.parent / ut.text("cmake", _REQUIRED)
+        if not cmake.is_file():
+            raise UserError(f"CMake toolchain file {cmake.name} not found "
+                            f"(key 'targets.{prefix}.cmake')", str(path),
+                            "Name a file of the toolchain's folder")
+        compiler = ut.text("compiler", _REQUIRED)
+        uses[prefix] = ToolchainUse(cmake, compiler, ut.text("assembler", compiler),
+                                    ut.text("linker", compiler), ut.strs("needs", (compiler,)))
+        ut.done()
+    if not uses:
+        raise UserError("no [targets.<prefix>] table", str(path),
+                        "Add [targets.arm-none-eabi] (a target's `toolchain`) or "
+                        "[targets.host] with cmake and compiler")
+    opt = t.str_map("opt")
+    missing = [i for i in OPT_INTENTS if i not in opt]
+    if missing or set(opt) - set(OPT_INTENTS):
+        raise UserError("[opt] must map exactly the intents " + ", ".join(OPT_INTENTS),
+                        str(path), f"Give flags for {', '.join(missing) or 'those only'}")
+    packages = t.str_map("packages")
+    version_regex = t.text("version_regex", r"(?<![\w.:-])(\d+\.\d+(?:\.\d+)?)")
+    t.done()
+    return Toolchain(name, description, uses, opt, packages, version_regex, path.parent, path)
+
+
 def load_board(path: Path) -> Board:
     t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
@@ -462,10 +556,14 @@ def load_profile(path: Path) -> Profile:
     t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
     description = t.text("description", "")
-    opt_flags = t.text("opt_flags", "-O2")
+    opt = t.text("opt", "speed")
+    if opt not in OPT_INTENTS:
+        raise UserError(f"unknown optimisation intent '{opt}' (key 'opt')", str(path),
+                        f"Use one of: {', '.join(OPT_INTENTS)}")
+    opt_flags = t.text("opt_flags", "")
     params = _params_tables(t)
     t.done()
-    return Profile(name, description, opt_flags, params, path)
+    return Profile(name, description, opt, params, path, opt_flags=opt_flags)
 
 
 def load_campaign(path: Path) -> Campaign:
@@ -475,6 +573,7 @@ def load_campaign(path: Path) -> Campaign:
     default_profiles = t.strs("profiles", ("default",))
     default_bench = t.text("bench", "*")
     default_loads = t.strs("loads", ("idle",))
+    default_toolchains = t.strs("toolchains", (DEFAULT_TOOLCHAIN,))
     unit = t.text("unit", "") or None
     if unit is not None and unit not in ("instructions", "cycles", "ticks"):
         raise UserError(f"unknown unit '{unit}'", str(path),
@@ -488,6 +587,7 @@ def load_campaign(path: Path) -> Campaign:
             profiles=et.strs("profiles", default_profiles), bench=et.text("bench", default_bench),
             optional=et.flag("if_available", False), where=f"{path} ([[run]] {et.prefix[4:-2]})",
             loads=et.strs("loads", default_loads),
+            toolchains=et.strs("toolchains", default_toolchains),
         ))
         for spec in entries[-1].loads:
             parse_load(spec, f"{entries[-1].where}, key 'loads'")
@@ -528,6 +628,7 @@ class Definitions:
     targets: dict[str, Target]
     boards: dict[str, Board]
     profiles: dict[str, Profile]
+    toolchains: dict[str, Toolchain] = field(default_factory=dict)
 
     @classmethod
     def load(cls, root: Path | None = None) -> Definitions:
@@ -547,12 +648,17 @@ class Definitions:
             targets=_load_all(roots, "targets/*/target.toml", load_target, lambda t: t.name),
             boards=_load_all(roots, "boards/*.toml", load_board, lambda b: b.name),
             profiles=_load_all([root], "profiles/*.toml", load_profile, lambda p: p.name),
+            toolchains=_load_all(roots, "toolchains/*/toolchain.toml", load_toolchain,
+                                 lambda t: t.name),
         )
         for board in defs.boards.values():
             if board.target not in defs.targets:
                 raise unknown_name("target", board.target, defs.targets,
                                    f"{board.file} (key 'target')")
         defs.check_archs()
+        for port in defs.ports.values():
+            for tc in port.toolchain_limits:
+                defs.toolchain(tc, f"{port.file} (table [toolchains.{tc}])")
         for name, source in settings.sources.items():
             base = split_instance(name, f"{source.file} ([sources])")[0]
             if base not in defs.ports or defs.ports[base].source is None:
@@ -566,9 +672,12 @@ class Definitions:
         would silently match nothing."""
         known = {t.arch for t in self.targets.values()}
         for port in self.ports.values():
-            for arch in port.archs:
+            named = [(a, "archs") for a in port.archs] + [
+                (a, f"toolchains.{tc}.archs") for tc, lim in port.toolchain_limits.items()
+                for a in lim.archs]
+            for arch, key in named:
                 if arch not in known:
-                    raise unknown_name("architecture", arch, known, f"{port.file} (key 'archs')")
+                    raise unknown_name("architecture", arch, known, f"{port.file} (key '{key}')")
 
     def port(self, name: str, where: str = "--port") -> Port:
         """The port of a name or of an instance name (`freertos@V9.0.0`:
@@ -599,6 +708,11 @@ class Definitions:
         return replace(profile, name=f"{base}+{load.name}", load=load,
                        description=f"{profile.description}, under load {load.name}")
 
+    def toolchain(self, name: str, where: str = "--toolchain") -> Toolchain:
+        if name not in self.toolchains:
+            raise unknown_name("toolchain", name, self.toolchains, where)
+        return self.toolchains[name]
+
     def campaign_path(self, spec: str | None) -> Path:
         """--campaign takes a file or the name of campaigns/<name>.toml."""
         if spec is None:
@@ -622,4 +736,6 @@ class Definitions:
                 self.target(tg, f"{entry.where}, key 'targets'")
             for pr in entry.profiles:
                 self.profile(pr, f"{entry.where}, key 'profiles'")
+            for tc in entry.toolchains:
+                self.toolchain(tc, f"{entry.where}, key 'toolchains'")
         return campaign

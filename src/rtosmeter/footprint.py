@@ -5,8 +5,9 @@ every allocated section with contents (text, rodata, vectors, the case
 table, and the initial values of .data); RAM every writable allocated
 section (.data, .bss, the main stack section, a heap section if any).
 
-Attribution uses the GNU ld map file that every Cortex-M target writes next
-to the ELF (`-Wl,-Map=<name>.map`, targets/common/cortex-m/cortex-m.cmake):
+Attribution uses the linker map file that every Cortex-M target writes next
+to the ELF (`-Wl,-Map=<name>.map`, targets/common/cortex-m/cortex-m.cmake),
+as GNU ld writes it or as ld.lld does (the clang toolchain):
 each input section names the object it came from, and the object's path says
 who wrote it (CMake's `CMakeFiles/<library>.dir/` of the build contract):
 
@@ -23,7 +24,9 @@ who wrote it (CMake's `CMakeFiles/<library>.dir/` of the build contract):
   folders name the parts: `rm_target/`, `rm_core/`, `rm_case/` (benchmark),
   `rm_port/` as above
 
-Bytes no input section accounts for (alignment fill) are `other`.
+Bytes no input section accounts for (alignment fill) are `other`; so are
+the string literals ld.lld merges across objects into one section of its
+own (`<internal>` in its map: they are no single object's).
 """
 
 from __future__ import annotations
@@ -123,8 +126,42 @@ def elf_sections(elf: Path) -> list[SectionSize]:
                         "Rebuild it with rtosmeter run") from exc
 
 
+_LLD_HEADER = re.compile(r"^\s*VMA\s+LMA\s+Size\s+Align\s+Out\s+In\s+Symbol\s*$", re.M)
+_LLD_LINE = re.compile(r"^\s*[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+([0-9a-fA-F]+)\s+\d+ (\s*)(\S.*)$")
+_LLD_ADDR = re.compile(r"^\s*([0-9a-fA-F]+)")
+LLD_INPUT_INDENT = 8  # ld.lld: output sections at 0, input sections at 8, symbols at 16
+
+
+def _lld_map_entries(text: str) -> list[tuple[str, str, int, str]]:
+    """(output section, input section, size, object) from an ld.lld map: one
+    line per output section, input section ("object:(section)") and symbol,
+    told apart by their indentation under the "Out In Symbol" columns."""
+    entries = []
+    out_sec = ""
+    for line in text.splitlines()[1:]:
+        m = _LLD_LINE.match(line)
+        if m is None:
+            continue
+        size, indent, what = int(m.group(1), 16), len(m.group(2)), m.group(3).strip()
+        if indent == 0:
+            if " = " not in what:  # an assignment of the script is no section
+                out_sec = what
+            continue
+        if indent != LLD_INPUT_INDENT or size == 0 or ":(" not in what:
+            continue
+        obj, _, sec = what.rpartition(":(")
+        if obj == "<internal>":  # made by the linker (unwind index, merged strings): other
+            continue
+        addr = _LLD_ADDR.match(line)
+        entries.append((out_sec, sec.rstrip(")"), int(addr.group(1), 16) if addr else 0, size,
+                        obj))
+    return _clip_overlaps(entries)
+
+
 def _map_entries(text: str) -> list[tuple[str, str, int, str]]:
-    """(output section, input section, size, object) from a GNU ld map."""
+    """(output section, input section, size, object) from a GNU ld or ld.lld map."""
+    if _LLD_HEADER.match(text.split("\n", 1)[0]):
+        return _lld_map_entries(text)
     start = text.find("Linker script and memory map")
     if start < 0:
         return []

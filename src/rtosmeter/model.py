@@ -112,6 +112,10 @@ class CaseResult:
     period_ms: float | None = None  # throughput: the measurement period (HELLO tm_period_ms)
     # Warnings about this case's figures (analysis.case_warnings): ⚠ at the number.
     warned: list[str] = field(default_factory=list)
+    # The coordinates beyond port/target/profile (rtosmeter.axes: toolchain),
+    # and the compiler that built it with its version ("clang 14.0.6").
+    axes: dict[str, str] = field(default_factory=dict)
+    compiler: str = ""
 
     @property
     def score(self) -> float | None:
@@ -141,6 +145,8 @@ class Footprint:
     flash: int
     ram: int
     parts: dict[str, tuple[int, int]]  # origin -> (flash, ram)
+    axes: dict[str, str] = field(default_factory=dict)  # as CaseResult's
+    compiler: str = ""
 
 
 @dataclass
@@ -152,6 +158,7 @@ class BuildInfo:
     error: str
     config: dict[str, str]  # build flags, compiler, RTOS version + the stream's CFG
     runner: dict[str, str]  # runner, QEMU version/command, icount shift, unit
+    axes: dict[str, str] = field(default_factory=dict)  # as CaseResult's
 
 
 @dataclass(frozen=True)

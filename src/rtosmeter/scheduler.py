@@ -1,10 +1,11 @@
 """Expand a campaign into build and run jobs, run them, store each result.
 
-A campaign names (port, target, profile) combinations; each becomes one build
-tree, and each benchmark group of it one run job. Builds run one after
-another, each with `-j N` for the compiler; runs go up to N at a time, except
-those of an `exclusive` runner (host runs: real time on a pinned CPU), which go
-one at a time after the last build. The scheduler never names a runner kind:
+A campaign names (port, target, profile) combinations, each built with one or
+more toolchains (an axis: rtosmeter.axes); each becomes one build tree, and
+each benchmark group of it one run job. Builds run one after another, each
+with `-j N` for the compiler; runs go up to N at a time, except those of an
+`exclusive` runner (host runs: real time on a pinned CPU), which go one at a
+time after the last build. The scheduler never names a runner kind:
 `rtosmeter.runners` finds the runner of a target.
 Every finished execution is parsed and stored at once, so a run that is
 killed loses nothing, and `--resume` skips the groups already stored. A
@@ -40,11 +41,19 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from rtosmeter import __version__, instances
-from rtosmeter.build import PACKAGES, BuildResult, BuildSpec, build, compiler_for
+from rtosmeter import __version__, axes, instances
+from rtosmeter.build import BuildResult, BuildSpec, build, compiler_errors, missing_tools
 from rtosmeter.catalog import Catalog
 from rtosmeter.children import kill_all
-from rtosmeter.definitions import Campaign, Definitions, Params, Target, load_profile
+from rtosmeter.definitions import (
+    DEFAULT_TOOLCHAIN,
+    Campaign,
+    Definitions,
+    Params,
+    Target,
+    Toolchain,
+    load_profile,
+)
 from rtosmeter.errors import ToolMissing, UserError
 from rtosmeter.loads import profile_name as loaded_name
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
@@ -60,22 +69,10 @@ ALWAYS_KEPT = ("calib.*",)  # cases kept whatever --bench says (overhead subtrac
 # ---- what can run here ------------------------------------------------------
 
 
-def missing_tools(target: Target) -> list[tuple[str, str]]:
-    """(program, Debian package) pairs building for this target needs and this
-    machine lacks (what running needs, its runner says)."""
-    needed = ["cmake", "ninja", compiler_for(target)]
-    out = [(p, PACKAGES.get(p, p)) for p in needed if shutil.which(p) is None]
-    if target.toolchain and shutil.which(compiler_for(target)):
-        libc = subprocess.run([compiler_for(target), "-print-file-name=libc.a"],
-                              capture_output=True, text=True, check=False).stdout.strip()
-        if not Path(libc).is_absolute():
-            out.append((f"libc.a for {target.toolchain}", f"libnewlib-{target.toolchain}"))
-    return out
-
-
-def unavailable_reason(target: Target) -> str:
-    """Why this target cannot be built and run here ("" when it can)."""
-    missing = missing_tools(target)
+def unavailable_reason(target: Target, toolchain: Toolchain) -> str:
+    """Why this target cannot be built with `toolchain` and run here ("" when
+    it can; what running needs, its runner says)."""
+    missing = missing_tools(target, toolchain)
     if missing:
         return ("missing " + ", ".join(p for p, _ in missing) + ": apt-get install "
                 + " ".join(dict.fromkeys(pkg for _, pkg in missing)))
@@ -93,7 +90,8 @@ def is_exclusive(target: Target) -> bool:
 
 @dataclass
 class Combo:
-    """One (port, target, profile): one build tree, one run job per group."""
+    """One (port, target, profile) and its axes (toolchain): one build tree,
+    one run job per group."""
 
     port: str
     target: str
@@ -107,10 +105,23 @@ class Combo:
     unit: str = ""  # "" (the target's counter) | instructions | cycles (the QEMU plugin)
     ws: int = 0  # cycles: flash wait states
     div: int = 12  # cycles: SDIV/UDIV cycles
+    axes: dict[str, str] = field(default_factory=dict)  # rtosmeter.axes: every axis
+
+    def __post_init__(self) -> None:
+        self.axes = axes.complete(self.axes)  # a plan stored before an axis existed
+
+    @property
+    def toolchain(self) -> str:
+        return self.axes["toolchain"]
 
     @property
     def key(self) -> str:
-        return f"{self.port}/{self.target}/{self.profile}"
+        return axes.name(self.port, self.target, self.profile, self.axes)
+
+    @property
+    def done_key(self) -> tuple[str, str, str, str]:
+        """(port, target, profile, canonical axes): Store.done_groups' key, less the group."""
+        return (self.port, self.target, self.profile, axes.canonical(self.axes))
 
 
 @dataclass
@@ -150,22 +161,30 @@ class Selection:
     ws: int | None = None  # --cycle-ws (None: the campaign's, else 0)
     div: int | None = None  # --cycle-div (None: the campaign's, else 12)
     loads: tuple[str, ...] = ()  # --load (empty: the campaign's, else idle)
+    toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's)
 
 
-def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
-           ) -> list[tuple[str, str, tuple[str, ...], str, bool, tuple[str, ...]]]:
-    """(port, target, profiles, bench, optional, loads) from the campaign and the
-    options; a port may be an instance (`freertos@V9.0.0`, instances.py), and
-    a plain port with labelled --source trees runs as those instances."""
+# (port, target, profiles, bench, optional, loads, toolchains)
+Pair = tuple[str, str, tuple[str, ...], str, bool, tuple[str, ...], tuple[str, ...]]
+
+
+def _pairs(defs: Definitions, campaign: Campaign, sel: Selection) -> list[Pair]:
+    """(port, target, profiles, bench, optional, loads, toolchains) from the
+    campaign and the options (--toolchain replaces the campaign's toolchains);
+    a port may be an instance (`freertos@V9.0.0`, instances.py), and a plain
+    port with labelled --source trees runs as those instances."""
     for p in sel.ports:
         defs.port(p)
     for t in sel.targets:
         defs.target(t)
+    for tc in sel.toolchains:
+        defs.toolchain(tc)
+    default_tcs = sel.toolchains or (DEFAULT_TOOLCHAIN,)
     wanted = instances.expand(sel.ports, sel.sources)
-    out: list[tuple[str, str, tuple[str, ...], str, bool, tuple[str, ...]]] = []
+    out: list[Pair] = []
     if sel.ports and sel.targets:  # explicit: every pair, unsupported ones said so
-        return [(p, t, ("default",), "*", False, IDLE_ONLY) for p in wanted
-                for t in sel.targets]
+        return [(p, t, ("default",), "*", False, IDLE_ONLY, default_tcs)
+                for p in wanted for t in sel.targets]
     for e in campaign.entries:
         for p in instances.expand(e.ports, sel.sources):
             for t in e.targets:
@@ -175,7 +194,8 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
                     continue
                 # A port or target named on the command line is wanted, not optional.
                 explicit = bool(sel.ports or sel.targets)
-                out.append((p, t, e.profiles, e.bench, e.optional and not explicit, e.loads))
+                out.append((p, t, e.profiles, e.bench, e.optional and not explicit, e.loads,
+                            sel.toolchains or e.toolchains))
     if out:
         return out
     # The campaign has nothing for the chosen port/target: use what the port
@@ -185,7 +205,7 @@ def _pairs(defs: Definitions, campaign: Campaign, sel: Selection
     for p in ports:
         for t in targets:
             if defs.port(p).supports(defs.targets[t]) and runner_class(defs.targets[t].kind):
-                out.append((p, t, ("default",), "*", not sel.targets, IDLE_ONLY))
+                out.append((p, t, ("default",), "*", not sel.targets, IDLE_ONLY, default_tcs))
     if not out:
         what = f"port {', '.join(sel.ports)}" if sel.ports else f"target {', '.join(targets)}"
         raise UserError(f"nothing to run for {what}", "--port/--target",
@@ -213,16 +233,19 @@ def _merge_bench(first: Combo, again: Combo, catalog: Catalog) -> None:
 def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Selection) -> Plan:
     combos: list[Combo] = []
     seen: dict[str, Combo] = {}
-    for port_name, target_name, profiles, bench, optional, loads in _pairs(defs, campaign, sel):
+    for port_name, target_name, profiles, bench, optional, loads, tcs in _pairs(
+            defs, campaign, sel):
         port, target = defs.port(port_name), defs.targets[target_name]
-        for profile_name in _loaded((sel.profile,) if sel.profile else profiles,
-                                    sel.loads or loads,
-                                    "--load" if sel.loads else str(campaign.file)):
+        loaded = _loaded((sel.profile,) if sel.profile else profiles, sel.loads or loads,
+                         "--load" if sel.loads else str(campaign.file))
+        for profile_name, tc in [(p, tc) for p in loaded for tc in tcs]:
             profile = defs.profile(profile_name)
+            toolchain = defs.toolchain(tc)
             pattern = sel.bench or bench
             params = profile.params_for(target.kind).merged(campaign.params.get(target.kind, {}))
             combo = Combo(port_name, target.name, profile.name, pattern,
-                          catalog.groups_for(pattern), asdict(params), optional)
+                          catalog.groups_for(pattern), asdict(params), optional,
+                          axes={"toolchain": toolchain.name})
             if combo.key in seen:  # a later [[run]] entry adds its cases to the build
                 _merge_bench(seen[combo.key], combo, catalog)
                 continue
@@ -238,7 +261,12 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
                 combo.skip_status = "unsupported"
                 combo.skip_reason = (f"port {port.name} does not run on {target.name}, a "
                                      f"{target.arch} (its archs: {', '.join(port.archs)})")
-            elif reason := unavailable_reason(target):
+            elif toolchain.use_for(target) is None:
+                combo.skip_status = "unsupported"
+                combo.skip_reason = (f"toolchain {toolchain.name} does not build for "
+                                     f"{target.name} (no [targets."
+                                     f"{target.toolchain or 'host'}] in {toolchain.file})")
+            elif reason := unavailable_reason(target, toolchain):
                 if not optional:
                     raise UserError(f"target {target.name} cannot run here: {reason}",
                                     "--target" if sel.targets else str(campaign.file),
@@ -393,6 +421,7 @@ class Scheduler:
             instances.split(combo.port)[1])
         return BuildSpec(port, self.defs.target(combo.target), self.defs.profile(combo.profile),
                          Params(**combo.params), tuple(groups), source, self.out,
+                         self.defs.toolchain(combo.toolchain, f"run {combo.key}"),
                          self._plugin(combo), combo.port)
 
     def _plugin(self, combo: Combo) -> PluginSpec | None:
@@ -413,7 +442,8 @@ class Scheduler:
         """A combination that cannot run here: stored with the reason, counted
         apart from failures (it is not an error of what ran)."""
         self.store.add_build(run_id, combo.port, combo.target, combo.profile,
-                             {"groups": ",".join(combo.groups)}, status=status, error=reason)
+                             {"groups": ",".join(combo.groups)}, status=status, error=reason,
+                             axes=combo.axes)
         self.summary["not_run"] += 1
         self.not_run_reasons.append(f"{combo.key}: {reason}")
         if self.reporter:
@@ -447,15 +477,14 @@ class Scheduler:
             if self.reporter:
                 self.reporter.warn(f"{job.combo.key} group {job.group}: {error}")
 
-    def run(self, run_id: int, plan: Plan, done: set[tuple[str, str, str, str]]) -> None:
+    def run(self, run_id: int, plan: Plan, done: set[tuple[str, str, str, str, str]]) -> None:
         """Build and run everything of the plan that is not in `done`."""
         todo: list[tuple[Combo, list[str]]] = []
         for combo in plan.combos:
             if combo.skip_status:
                 self._store_skip(run_id, combo, combo.skip_status, combo.skip_reason)
                 continue
-            groups = [g for g in combo.groups
-                      if (combo.port, combo.target, combo.profile, g) not in done]
+            groups = [g for g in combo.groups if (*combo.done_key, g) not in done]
             if groups:
                 todo.append((combo, groups))
         # Exclusive builds last: their runs start after the compiler is quiet.
@@ -523,8 +552,17 @@ class Scheduler:
         if isinstance(result, str):  # RTOS source missing
             self._store_skip(run_id, combo, "unsupported", result)
             return []
+        limit = self.defs.ports[combo.port].toolchain_limit(combo.toolchain,
+                                                              self.defs.targets[combo.target])
+        if result.status != "ok" and limit is not None:  # the RTOS's code, said in port.toml
+            errors = compiler_errors(result) or [result.error.splitlines()[0]]
+            self._store_skip(run_id, combo, "unsupported",
+                             f"{limit.why}. {result.config.get('compiler', combo.toolchain)}: "
+                             + " | ".join(errors) + f" (log: {result.log})")
+            return []
         build_id = self.store.add_build(run_id, combo.port, combo.target, combo.profile,
-                                        result.config, status=result.status, error=result.error)
+                                        result.config, status=result.status, error=result.error,
+                                        axes=combo.axes)
         if result.status != "ok":
             self.summary["builds_failed"] += 1
             if self.reporter:
@@ -559,6 +597,7 @@ def host_info() -> dict[str, str]:
         "ninja": _tool_version(["ninja", "--version"]),
         "gcc": _tool_version(["gcc", "--version"]),
         "arm-none-eabi-gcc": _tool_version(["arm-none-eabi-gcc", "--version"]),
+        "clang": _tool_version(["clang", "--version"]),
         "qemu-system-arm": _tool_version(["qemu-system-arm", "--version"]),
     }
 
@@ -592,7 +631,7 @@ class RunInterrupted(Exception):
 
 
 def _open_run(defs: Definitions, store: Store, plan: Plan | None, resume: int | None
-              ) -> tuple[int, Plan, set[tuple[str, str, str, str]], RunLock]:
+              ) -> tuple[int, Plan, set[tuple[str, str, str, str, str]], RunLock]:
     """The run to work on (new, or resumed with its stored plan) and its lock."""
     if resume is None:
         if plan is None:
@@ -663,5 +702,4 @@ def execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: 
 
 
 __all__ = ["Combo", "Interrupted", "Plan", "RunInterrupted", "RunSummary", "Scheduler",
-           "Selection", "ToolMissing", "execute", "make_plan", "missing_tools",
-           "unavailable_reason"]
+           "Selection", "ToolMissing", "execute", "make_plan", "unavailable_reason"]

@@ -34,10 +34,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rtosmeter.axes import canonical as canonical_axes
+from rtosmeter.axes import complete as complete_axes
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import ParsedStream, parse_stream
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 STREAM_CHUNK = 1 << 20  # a stream is stored a MiB a row: never one huge value in memory
 
 _SCHEMA = """
@@ -58,7 +60,8 @@ CREATE TABLE builds (
     profile TEXT NOT NULL,
     config TEXT NOT NULL DEFAULT '{}',
     status TEXT NOT NULL DEFAULT 'ok',
-    error TEXT NOT NULL DEFAULT ''
+    error TEXT NOT NULL DEFAULT '',
+    axes TEXT NOT NULL DEFAULT '{}'           -- rtosmeter.axes: {"toolchain": "gcc"}, since v4
 );
 CREATE TABLE executions (
     id INTEGER PRIMARY KEY,
@@ -167,8 +170,16 @@ def _v2_to_v3(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE executions SET stream = x'' WHERE id = ?", (execution_id,))
 
 
+def _v3_to_v4(conn: sqlite3.Connection) -> None:
+    """v4 adds `builds.axes`, the coordinates beyond port/target/profile
+    (rtosmeter.axes). Every build before it was made with GNU C."""
+    conn.execute("ALTER TABLE builds ADD COLUMN axes TEXT NOT NULL DEFAULT '{}'")
+    conn.execute("UPDATE builds SET axes = ?", (canonical_axes({}),))
+
+
 # version v -> the step that turns a version-v file into version v + 1.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 class StoreError(UserError):
@@ -288,6 +299,7 @@ class BuildRow:
     config: dict[str, Any]
     status: str
     error: str
+    axes: dict[str, str]  # rtosmeter.axes, every axis present
 
 
 @dataclass(frozen=True)
@@ -509,21 +521,23 @@ class Store:
                               (run_id,))
 
     def add_build(self, run_id: int, port: str, target: str, profile: str,
-                  config: Mapping[str, Any], status: str = "ok", error: str = "") -> int:
-        """The run's build of (port, target, profile); a resumed run that builds
-        it again updates its one row."""
+                  config: Mapping[str, Any], status: str = "ok", error: str = "",
+                  axes: Mapping[str, str] | None = None) -> int:
+        """The run's build of (port, target, profile, axes: the defaults when
+        None); a resumed run that builds it again updates its one row."""
+        key = canonical_axes(axes or {})
         with self._tx():
             row = self.conn.execute(
                 "SELECT id FROM builds WHERE run_id = ? AND port = ? AND target = ? AND "
-                "profile = ?", (run_id, port, target, profile)).fetchone()
+                "profile = ? AND axes = ?", (run_id, port, target, profile, key)).fetchone()
             if row is not None:
                 self.conn.execute("UPDATE builds SET config = ?, status = ?, error = ? "
                                   "WHERE id = ?", (_json(config), status, error, row[0]))
                 return int(row[0])
             cur = self.conn.execute(
-                "INSERT INTO builds (run_id, port, target, profile, config, status, error) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (run_id, port, target, profile, _json(config), status, error))
+                "INSERT INTO builds (run_id, port, target, profile, config, status, error, axes) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_id, port, target, profile, _json(config), status, error, key))
         return int(cur.lastrowid or 0)
 
     def add_execution(
@@ -614,10 +628,10 @@ class Store:
 
     def builds(self, run_id: int) -> list[BuildRow]:
         rows = self.conn.execute(
-            "SELECT id, run_id, port, target, profile, config, status, error FROM builds "
+            "SELECT id, run_id, port, target, profile, config, status, error, axes FROM builds "
             "WHERE run_id = ? ORDER BY id", (run_id,)).fetchall()
-        return [BuildRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7])
-                for r in rows]
+        return [BuildRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7],
+                         complete_axes(json.loads(r[8]))) for r in rows]
 
     def executions(self, run_id: int) -> list[ExecutionRow]:
         rows = self.conn.execute(
@@ -668,12 +682,14 @@ class Store:
             "WHERE e.run_id = ? ORDER BY k.rowid", (run_id,)).fetchall()
         return [(int(a), str(b), bool(o), int(g), int(w)) for a, b, o, g, w in rows]
 
-    def done_groups(self, run_id: int) -> set[tuple[str, str, str, str]]:
-        """(port, target, profile, group) already run in this run: resume skips them."""
+    def done_groups(self, run_id: int) -> set[tuple[str, str, str, str, str]]:
+        """(port, target, profile, canonical axes, group) already run in this
+        run: resume skips them."""
         rows = self.conn.execute(
-            "SELECT b.port, b.target, b.profile, e.grp FROM executions e "
+            "SELECT b.port, b.target, b.profile, b.axes, e.grp FROM executions e "
             "JOIN builds b ON b.id = e.build_id WHERE e.run_id = ?", (run_id,)).fetchall()
-        return {(str(p), str(t), str(f), str(g)) for p, t, f, g in rows}
+        return {(str(p), str(t), str(f), canonical_axes(json.loads(a)), str(g))
+                for p, t, f, a, g in rows}
 
     def case_series(
         self, run_id: int, case_id: str

@@ -10,7 +10,7 @@ rtosmeter's start-up and linker script. Each firmware runs under rtosmeter's
 own QEMU runner (the same command line) and exits after its reports.
 
 By hand (prints the counts per period):
-    python tests/thread_metric/reference.py threadx [--lto] [--build DIR]
+    python tests/thread_metric/reference.py threadx [--lto] [--build DIR] [--toolchain clang]
 """
 
 from __future__ import annotations
@@ -57,8 +57,10 @@ LTO_MODES = ("off", "layer", "all")  # CMakeLists.txt TM_LTO
 
 
 def build(rtos: str, kernel_tree: Path, threadx_tree: Path, build_dir: Path, lto: str,
-          period_ticks: int = 1000, periods: int = 2, jobs: int = 2) -> dict[str, Path]:
-    """Configure and build the reference; returns test name -> ELF.
+          period_ticks: int = 1000, periods: int = 2, jobs: int = 2,
+          toolchain: str = "gcc") -> dict[str, Path]:
+    """Configure and build the reference with `toolchain` (toolchains/NAME, as
+    rtosmeter builds); returns test name -> ELF.
 
     lto: "off" (as shipped), "layer" (test + porting layer, the kernel a
     library as in rtosmeter) or "all" (the kernel too)."""
@@ -67,12 +69,15 @@ def build(rtos: str, kernel_tree: Path, threadx_tree: Path, build_dir: Path, lto
     defs = Definitions.load()
     target = defs.target(TARGET)
     profile = defs.profile(PROFILE)
+    tc = defs.toolchain(toolchain)
+    use = tc.use_for(target)
+    assert use is not None, f"toolchain {toolchain} does not build for {TARGET}"
     configure = [
         "cmake", "-S", str(HERE), "-B", str(build_dir), "-G", "Ninja",
-        f"-DCMAKE_TOOLCHAIN_FILE={target.dir / 'toolchain.cmake'}",
+        f"-DCMAKE_TOOLCHAIN_FILE={use.cmake}",
         f"-DTM_RTOS={rtos}", f"-DRM_SOURCE_DIR={kernel_tree}",
         f"-DTM_SOURCE_DIR={thread_metric_dir(threadx_tree)}",
-        f"-DRM_TARGET_DIR={target.dir}", f"-DRM_OPT_FLAGS={profile.opt_flags}",
+        f"-DRM_TARGET_DIR={target.dir}", f"-DRM_OPT_FLAGS={tc.opt_flags(profile)}",
         f"-DRM_ARCH={target.arch}", f"-DRM_CPU={target.cpu}",
         f"-DRM_TS_HZ={target.counter.hz}", f"-DRM_CPU_HZ={target.cpu_hz}",
         f"-DTM_LTO={lto.upper()}", f"-DTM_PERIOD_TICKS={period_ticks}",
@@ -113,15 +118,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="-flto over test and layer (layer) or the kernel too (all)")
     ap.add_argument("--build", type=Path, help="build folder (default: build/tm-ref-RTOS[-lto])")
     ap.add_argument("--periods", type=int, default=2)
+    ap.add_argument("--toolchain", default="gcc", help="toolchains/NAME (default gcc)")
     args = ap.parse_args(argv)
     trees = {rtos: os.environ.get(env, "") for rtos, env in TREE_ENV.items()}
     for rtos in {args.rtos, "threadx"}:
         if not trees[rtos]:
             ap.error(f"{TREE_ENV[rtos]} is not set to the {rtos} tree")
     build_dir = args.build or project_root() / "build" / (
-        f"tm-ref-{args.rtos}" + ("" if args.lto == "off" else f"-lto-{args.lto}"))
+        f"tm-ref-{args.rtos}-{args.toolchain}" + ("" if args.lto == "off" else
+                                                  f"-lto-{args.lto}"))
     elfs = build(args.rtos, Path(trees[args.rtos]), Path(trees["threadx"]), build_dir,
-                 args.lto, periods=args.periods)
+                 args.lto, periods=args.periods, toolchain=args.toolchain)
     for name, ref in run_all(elfs).items():
         print(f"tm.{name:<18} " + " ".join(f"{t:>9,}" for t in ref.totals)
               + ("  " + "; ".join(ref.errors) if ref.errors else ""))

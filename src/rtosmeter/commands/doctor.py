@@ -67,6 +67,8 @@ def checks(defs: Definitions | None) -> list[Check]:
         ok = _compiles("arm-none-eabi-gcc", ["-mcpu=cortex-m4", "-mthumb", "--specs=nosys.specs"])
         out.append(Check("newlib (arm-none-eabi)", ok,
                          "links" if ok else "apt-get install libnewlib-arm-none-eabi", False))
+    out.append(_program("clang", "clang (toolchain clang)", False))
+    out.append(_program("ld.lld", "lld (toolchain clang)", False))
     out.append(_program("qemu-system-arm", "qemu-system-arm", False))
     out.append(_program("dtc", "device-tree-compiler (the Zephyr port)", False))
     so = qemu_plugin.plugin_path()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.definitions import Board, Definitions
+from rtosmeter.definitions import DEFAULT_TOOLCHAIN, Board, Definitions, Target, Toolchain
 from rtosmeter.sources import describe_source
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ class Listing:
     ports: list[tuple[str, str, str, str]]  # name, caps, architectures, source
     targets: list[tuple[str, str, str, str]]  # name, kind, counter, available
     boards: list[tuple[str, str, str, str]]  # name, target, probe and serial, status
+    toolchains: list[tuple[str, str, str]]  # name, description, available for which prefixes
 
 
 def _source_status(defs: Definitions, name: str) -> str:
@@ -49,14 +50,30 @@ def collect(defs: Definitions, catalog: Catalog) -> Listing:
     from rtosmeter.scheduler import unavailable_reason  # the run pipeline: not for --help
 
     targets = []
+    gcc = defs.toolchain(DEFAULT_TOOLCHAIN, "toolchains/")
     for t in defs.targets.values():
-        reason = unavailable_reason(t)
+        reason = unavailable_reason(t, gcc)
         counter = f"{t.counter.name}, {t.counter.unit} @ {t.counter.hz} Hz"
         targets.append((t.name, f"{t.kind}, {t.arch}", counter,
                         "yes" if not reason else f"no: {reason}"))
     boards = [(b.name, b.target, _connection(b), "tested" if b.tested else "untested on hardware")
               for b in defs.boards.values()]
-    return Listing(benchmarks, ports, targets, boards)
+    toolchains = [(tc.name, tc.description, _toolchain_status(tc, list(defs.targets.values())))
+                  for tc in defs.toolchains.values()]
+    return Listing(benchmarks, ports, targets, boards, toolchains)
+
+
+def _toolchain_status(tc: Toolchain, targets: list[Target]) -> str:
+    """"arm-none-eabi: yes; host: no: missing clang" per target prefix it builds for."""
+    from rtosmeter.build import missing_tools
+
+    out = []
+    for prefix in tc.uses:
+        target = next((t for t in targets if (t.toolchain or "host") == prefix), None)
+        missing = missing_tools(target, tc) if target else []
+        out.append(f"{prefix}: " + ("yes" if not missing else "no: missing "
+                                    + ", ".join(p for p, _ in missing)))
+    return "; ".join(out)
 
 
 def _table(title: str, headers: tuple[str, ...], rows: Sequence[Sequence[str]]) -> Table:
@@ -72,7 +89,7 @@ def _table(title: str, headers: tuple[str, ...], rows: Sequence[Sequence[str]]) 
 
 @click.command("list")
 def list_command() -> None:
-    """Show benchmarks, ports, targets and boards, and what is available here."""
+    """Show benchmarks, ports, targets, boards and toolchains, and what is available here."""
     from rich.console import Console
 
     defs = Definitions.load()
@@ -86,4 +103,6 @@ def list_command() -> None:
                          listing.targets))
     console.print(_table("Boards", ("board", "built as", "probe, serial", "status"),
                          listing.boards))
+    console.print(_table("Toolchains", ("toolchain", "description", "available here"),
+                         listing.toolchains))
     console.print(f"Definitions read from {Path(defs.root)}")

@@ -48,6 +48,7 @@ class RunOptions:
     cycle_ws: int | None = None  # the cycle model's flash wait states
     cycle_div: int | None = None  # the cycle model's SDIV/UDIV cycles
     loads: tuple[str, ...] = ()  # --load: load profiles (rtosmeter.loads); () the campaign's
+    toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's; gcc by default)
 
 
 def _out_folder(out: Path) -> Path:
@@ -106,7 +107,7 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
         profile, profile_file = _profile(defs, opts.profile)
         sel = Selection(opts.ports, opts.targets, opts.bench, profile, opts.jobs,
                         opts.icount, opts.sources, profile_file, opts.unit,
-                        opts.cycle_ws, opts.cycle_div, opts.loads)
+                        opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains)
         plan = make_plan(defs, catalog, campaign, sel)
         return execute(defs, catalog, store, out, plan, quiet=opts.quiet)
 
@@ -146,6 +147,9 @@ def resume_command(run_id: int, out: Path) -> str:
 @click.option("--profile", metavar="NAME|FILE",
               help="Configuration profile file or name (profiles/NAME.toml).")
 @click.option("--campaign", metavar="FILE", help="Campaign file or name (campaigns/NAME.toml).")
+@click.option("--toolchain", "toolchains", multiple=True, metavar="TC[,TC...]",
+              help="Toolchains to build with, side by side (toolchains/NAME; default: the "
+                   "campaign's, else gcc), e.g. gcc,clang.")
 @click.option("--no-icount", is_flag=True,
               help="Run QEMU without -icount (host-timed, noisy; labelled so).")
 @click.option("--resume", metavar="RUN_ID", help="Finish an interrupted run (skips stored groups).")
@@ -166,7 +170,8 @@ def resume_command(run_id: int, out: Path) -> str:
                    "of its own, reported as degradation against idle (--format load).")
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
-        campaign: str | None, no_icount: bool, resume: str | None, unit: str | None,
+        campaign: str | None, toolchains: tuple[str, ...], no_icount: bool,
+        resume: str | None, unit: str | None,
         cycle_ws: int | None, cycle_div: int | None, clock: str | None,
         loads: tuple[str, ...]) -> None:
     """Build and run a campaign, store the results, print the table."""
@@ -181,7 +186,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume,
                       unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div,
-                      loads=split_list(loads))
+                      loads=split_list(loads), toolchains=split_list(toolchains))
     try:
         with signals_interrupt():
             summary = run_campaign(opts)

@@ -3,7 +3,8 @@
 `sections()` builds the titled tables once; table.py draws them with rich
 and markdown.py as GitHub tables. The report reads as a comparison: one
 table per target and family, one row per (case, series), one column per
-compared system (port, or port/profile), so ports stand side by side.
+compared system (port, or port/profile, and the toolchain with its compiler
+version when toolchains differ), so ports stand side by side.
 `statistics_sections()` adds the full per-series statistics (Markdown).
 `records()` is the flat schema of docs/results-schema.md, written by csv.py
 and json.py.
@@ -18,13 +19,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rtosmeter import stats
+from rtosmeter import axes, stats
 from rtosmeter.analysis import (
     CALIB_CASE,
     FLOOR_CASE,
     FLOOR_CHECK,
     FLOOR_PORT,
     Normalised,
+    build_name,
     family,
     floor_checks,
     is_interrupt_rate,
@@ -57,7 +59,7 @@ RESULT_FIELDS = (
     "run_id", "port", "target", "profile", "group", "case_id", "family", "status", "reason",
     "series", "what", "unit", "deterministic", *STAT_NAMES, "overhead",
     "score", "percent_of_best", "multiple_of_slowest", "per_iteration", "checks_failed",
-    "stand_in", "warnings",
+    "stand_in", "warnings", "toolchain", "compiler",
 )
 
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
@@ -140,26 +142,40 @@ def title(view: RunView) -> str:
 @dataclass
 class Systems:
     """The systems compared on one target, in a stable order, with short
-    column labels: the port, or port/profile when profiles differ."""
+    column labels: the port, then the profile and each axis (toolchain) that
+    differs among them; a toolchain with its compiler's version, so the
+    compiler stands at every number ("freertos/clang 14.0.6")."""
 
     target: str
-    keys: list[str]  # "port/target/profile"
+    keys: list[str]  # "port/target/profile" and the axes' suffix (analysis.system)
     labels: dict[str, str]
 
     @classmethod
-    def of(cls, target: str, cases: Iterable[CaseResult]) -> Systems:
-        found = {(c.port, c.profile) for c in cases if c.target == target}
+    def of(cls, target: str, items: Iterable[CaseResult | Footprint]) -> Systems:
+        found = {system(c): c for c in items if c.target == target}
         # bare metal first: it is the floor the others are read against
-        ordered = sorted(found, key=lambda pp: (pp[0] != FLOOR_PORT, sort_key(pp[0]), pp[1]))
-        profiles = {p for _, p in ordered}
-        keys = [f"{port}/{target}/{profile}" for port, profile in ordered]
-        labels = {f"{port}/{target}/{profile}": port if len(profiles) == 1
-                  else f"{port}/{profile}" for port, profile in ordered}
+        keys = sorted(found, key=lambda k: (found[k].port != FLOOR_PORT, sort_key(found[k].port),
+                                            found[k].profile, axes.order(found[k].axes)))
+        varying = {name for name in ("profile", *axes.AXES)
+                   if len({_coordinate(found[k], name) for k in keys}) > 1}
+        labels = {k: "/".join([found[k].port, *(_coordinate(found[k], n, True) for n in
+                                               ("profile", *axes.AXES) if n in varying)])
+                  for k in keys}
         return cls(target, keys, labels)
 
     @property
     def headers(self) -> list[str]:
         return [self.labels[k] for k in self.keys]
+
+
+def _coordinate(item: CaseResult | Footprint, name: str, label: bool = False) -> str:
+    """A system's profile or axis value; as a label, the toolchain with its
+    compiler's version ("clang 14.0.6")."""
+    if name == "profile":
+        return item.profile
+    if label and name == "toolchain" and item.compiler:
+        return item.compiler
+    return axes.complete(item.axes)[name]
 
 
 def _targets(cases: Iterable[CaseResult]) -> list[str]:
@@ -182,7 +198,7 @@ def _empty(case: CaseResult | None) -> Cell:
 
 
 def _build_of(view: RunView, key: str) -> BuildInfo | None:
-    return next((b for b in view.builds if f"{b.port}/{b.target}/{b.profile}" == key), None)
+    return next((b for b in view.builds if build_name(b) == key), None)
 
 
 def _number(config: dict[str, str], key: str) -> float | None:
@@ -294,8 +310,7 @@ def _check_cell(k: Check) -> Cell:
 
 
 def _floor_row(view: RunView, target: str, sys_: Systems) -> list[Value] | None:
-    cals = {f"{c.port}/{c.target}/{c.profile}": c for c in floor_checks(view.cases)
-            if c.target == target}
+    cals = {c.system: c for c in floor_checks(view.cases) if c.target == target}
     basic = {system(c): c for c in view.cases
              if c.target == target and c.case_id == FLOOR_CASE}
     if not cals:
@@ -512,19 +527,14 @@ def footprint_section(view: RunView, target: str) -> Section | None:
     fps = [f for f in view.footprints if f.target == target]
     if not fps:
         return None
-    keys = sorted({f"{f.port}/{f.target}/{f.profile}" for f in fps},
-                  key=lambda k: (not k.startswith(FLOOR_PORT + "/"), sort_key(k.split("/")[0]), k))
-    profiles = {k.rsplit("/", 1)[1] for k in keys}
-    labels = [k.split("/")[0] if len(profiles) == 1 else f"{k.split('/')[0]}/"
-              f"{k.rsplit('/', 1)[1]}" for k in keys]
-    sec = Section(f"Footprint on {target}: Flash bytes (RAM in small text)", ["group", *labels],
-                  numeric=1)
-    by: dict[tuple[str, str], Footprint] = {
-        (f"{f.port}/{f.target}/{f.profile}", f.group): f for f in fps}
-    heaps = {k: h for k in keys if (h := heap_of(_build_of(view, k)))}
+    sys_ = Systems.of(target, fps)
+    sec = Section(f"Footprint on {target}: Flash bytes (RAM in small text)",
+                  ["group", *sys_.headers], numeric=1)
+    by: dict[tuple[str, str], Footprint] = {(system(f), f.group): f for f in fps}
+    heaps = {k: h for k in sys_.keys if (h := heap_of(_build_of(view, k)))}
     for group in sorted({f.group for f in fps}):
         row: list[Value] = [group]
-        for key in keys:
+        for key in sys_.keys:
             f = by.get((key, group))
             mark = f" {SETTING_MARK}" if key in heaps else ""
             row.append(Cell(fmt(f.flash), f"RAM {fmt(f.ram)}{mark}") if f else Cell(""))
@@ -713,7 +723,8 @@ def records(view: RunView) -> list[dict[str, Any]]:
                     group=c.group, case_id=c.case_id, family=family(c), status=c.status,
                     reason=c.reason, series="", what="", unit="",
                     checks_failed=sum(1 for k in c.checks if not k.ok),
-                    stand_in=stand_in_text(c), warnings="; ".join(c.warned))
+                    stand_in=stand_in_text(c), warnings="; ".join(c.warned),
+                    toolchain=axes.complete(c.axes)["toolchain"], compiler=c.compiler)
         rows = []
         for d in c.distributions:
             r = dict(base)

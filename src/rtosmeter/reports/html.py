@@ -32,11 +32,12 @@ from pathlib import Path
 
 import jinja2
 
-from rtosmeter import __version__, charts
+from rtosmeter import __version__, axes, charts
 from rtosmeter.analysis import (
     CALIB_CASE,
     NOT_RUN_STATUSES,
     Normalised,
+    compiler_text,
     family,
     is_interrupt_rate,
     measures_interrupts,
@@ -61,7 +62,7 @@ from rtosmeter.textsafe import chart_name, markdown_safe
 
 SUFFIX = ".html"
 
-BuildKey = tuple[str, str, str]  # (port, target, profile)
+BuildKey = tuple[str, str, str, str]  # (port, target, profile, axes suffix: "+clang")
 
 ISR_NOTE = (
     "Emulated interrupt latency is a code-path length: QEMU charges no virtual time "
@@ -194,7 +195,19 @@ def _emulated(view: RunView) -> dict[BuildKey, bool]:
 
 
 def key_of(item: CaseResult | Footprint | BuildInfo) -> BuildKey:
-    return (item.port, item.target, item.profile)
+    return (item.port, item.target, item.profile, axes.suffix(item.axes))
+
+
+def _system(k: BuildKey) -> str:
+    """The analysis' name of a column's system (analysis.system)."""
+    port, target, profile, suffix = k
+    return f"{port}/{target}/{profile}{suffix}"
+
+
+def _compiler(item: CaseResult | Footprint | BuildInfo) -> str:
+    """"clang 14.0.6", or the toolchain's name where the build did not say."""
+    text = compiler_text(item.config) if isinstance(item, BuildInfo) else item.compiler
+    return text or axes.complete(item.axes)["toolchain"]
 
 
 def _columns(view: RunView) -> list[Column]:
@@ -208,13 +221,16 @@ def _columns(view: RunView) -> list[Column]:
             keys.append(k)
     targets = {k[1] for k in keys}
     profiles = {k[2] for k in keys}
+    compiler = {key_of(i): _compiler(i) for i in reversed(items)}  # a build's word first
     emulated = _emulated(view)
     cols = []
     for i, k in enumerate(keys):
-        # the text reports' label (port, or port/profile), then the target
+        # the text reports' label (port, then profile and compiler where they
+        # differ: "freertos/vendor/clang 14.0.6"), then the target
         label = k[0] + (f"/{k[2]}" if len(profiles) > 1 else "")
+        label += f"/{compiler[k]}" if len({k[3] for k in keys}) > 1 else ""
         label += f" · {k[1]}" if len(targets) > 1 else ""
-        colour = charts.colour_for(i)  # one per port/profile: two profiles never share one
+        colour = charts.colour_for(i)  # one per column: two profiles never share one
         cols.append(Column(k, label, colour, emulated.get(k, False)))
     return cols
 
@@ -255,7 +271,7 @@ def _summary(view: RunView, cols: list[Column]) -> Section:
         unsup = sum(r.status == CaseStatus.UNSUPPORTED for r in results)
         bad = len(results) - ok - unsup
         checks = sum(not ch.ok for r in results for ch in r.checks)
-        n = warned["/".join(col.key)]
+        n = warned[_system(col.key)]
         table.add([
             col.label,
             Cell(str(ok)),
@@ -304,7 +320,7 @@ def _throughput(view: RunView, cols: list[Column]) -> list[ThroughputGroup]:
             cells = []
             for col in gcols:
                 r = by_key.get((col.key, cid))
-                n = norm.get(("/".join(col.key), cid))
+                n = norm.get((_system(col.key), cid))
                 cells.append(_throughput_cell(r, n))
                 if r is not None and r.score:
                     group_results.append(r)

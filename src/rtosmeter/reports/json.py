@@ -8,6 +8,7 @@ import math
 from dataclasses import asdict
 from typing import Any
 
+from rtosmeter import axes
 from rtosmeter.model import RunView
 from rtosmeter.reports._answer import answers, sentences
 from rtosmeter.reports._common import SCHEMA_VERSION, records
@@ -35,8 +36,10 @@ def document(view: RunView) -> dict[str, Any]:
         "builds": [asdict(b) for b in view.builds],
         "results": records(view),
         "checks": [{"port": c.port, "target": c.target, "profile": c.profile,
+                    "toolchain": axes.complete(c.axes)["toolchain"],
                     "case_id": c.case_id, **asdict(k)} for c in view.cases for k in c.checks],
         "meta": [{"port": c.port, "target": c.target, "profile": c.profile,
+                  "toolchain": axes.complete(c.axes)["toolchain"],
                   "case_id": c.case_id, "meta": c.meta} for c in view.cases if c.meta],
         "footprints": [asdict(f) for f in view.footprints],
         "errors": view.errors,

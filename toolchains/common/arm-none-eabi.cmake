@@ -1,14 +1,10 @@
-# CMake toolchain file for bare-metal Arm Cortex-M builds with Debian's
-# gcc-arm-none-eabi + newlib. Every Cortex-M target's toolchain.cmake includes
-# this file, so the compiler is chosen in one place.
+# What every bare-metal Arm toolchain file shares (toolchains/<tc>/arm-none-eabi.cmake
+# include it, then choose their programs): no operating system, no host
+# executables linked during CMake's compiler checks, .elf images, binutils.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
-set(CMAKE_C_COMPILER arm-none-eabi-gcc)
-set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
-set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
 set(CMAKE_OBJCOPY arm-none-eabi-objcopy CACHE FILEPATH "objcopy")
 set(CMAKE_SIZE arm-none-eabi-size CACHE FILEPATH "size")
-# No host executables can be linked during the compiler checks.
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 set(CMAKE_EXECUTABLE_SUFFIX_C ".elf")
 set(CMAKE_EXECUTABLE_SUFFIX_CXX ".elf")

@@ -1,0 +1,2 @@
+# The host's GNU C compiler (the host target: Linux executables).
+set(CMAKE_C_COMPILER gcc)
