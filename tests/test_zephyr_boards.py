@@ -29,7 +29,8 @@ def board_for(tmp_path: Path, target: str, version: tuple[int, int, int]) -> tup
     script = tmp_path / "board.cmake"
     script.write_text(f'include("{BOARDS}")\n'
                       f'rm_zephyr_board("{target}" "{tree}")\n'
-                      'message(STATUS "board=${RM_ZEPHYR_BOARD} modules=${RM_ZEPHYR_BOARD_MODULES}")\n')
+                      'message(STATUS "board=${RM_ZEPHYR_BOARD} '
+                      'modules=${RM_ZEPHYR_BOARD_MODULES}")\n')
     done = subprocess.run([cmake, "-P", str(script)], capture_output=True, text=True, check=False)
     return done.returncode, " ".join((done.stdout + done.stderr).split())  # CMake wraps lines
 
