@@ -357,3 +357,46 @@ def test_instructions_per_iteration_under_deterministic_emulation(tmp_path: Path
     assert sync["threadx"].per_iteration == pytest.approx(100.0)
     assert sync["threadx"].per_iteration_unit == "instructions (QEMU icount)"
     assert sync["posix"].per_iteration is None
+
+
+def test_timings_not_meaningful_show_no_figure_in_any_format(tmp_path: Path) -> None:
+    """A stream whose CFG `timing` says its clock does not measure the code
+    (Zephyr's native_sim) keeps its cases' status and sample counts but no
+    figure: "not meaningful" in the terminal, Markdown and HTML, null in JSON,
+    empty in CSV, with the reason in the unit; a run beside it keeps its own."""
+    import csv
+    import io
+    import json
+
+    from rtosmeter.reports import csv as csv_report
+    from rtosmeter.reports import html, markdown, table
+    from rtosmeter.reports import json as json_report
+
+    why = "native_sim: simulated time stands still while code runs"
+    void = craft("zephyr", "host", 1_000_000, [0, 0, 0],
+                 latency=[("lat.sem.nocs", {"give": [0, 0, 7777], "take": [0, 0, 0]})],
+                 throughput={"tm.sync": [31337, 31337, 31337]},
+                 cfg={"timing": f"not meaningful: {why}"})
+    real = craft("posix", "host", 10**9, [50, 50, 50],
+                 latency=[("lat.sem.nocs", {"give": [900, 911, 922], "take": [800, 801, 802]})])
+    view = load_run(Store.open(tmp_path / "r.sqlite"),
+                    store_run(tmp_path / "r.sqlite", [(void, HOST), (real, HOST)]))
+    sem = {c.port: c for c in view.cases if c.case_id == "lat.sem.nocs"}
+    assert sem["zephyr"].status == "ok" and sem["zephyr"].timing_void == why
+    assert [d.n for d in sem["zephyr"].distributions] == [2, 2]  # the run is kept
+    assert all(math.isnan(d.p50) for d in sem["zephyr"].distributions)
+    assert sem["posix"].timing_void == "" and sem["posix"].distributions[0].p50 > 0
+    sync = next(c for c in view.cases if c.case_id == "tm.sync")
+    assert sync.counts == {} and sync.score is None
+    outputs = {"text": table.render(view), "markdown": markdown.render(view),
+               "html": html.render(view)}
+    for name, out in outputs.items():
+        assert "not meaningful" in out, name
+        assert "7,777" not in out and "31,337" not in out, name
+    doc = json.loads(json_report.render(view))
+    zrows = [r for r in doc["results"] if r["port"] == "zephyr"]
+    assert zrows and all(r["p50"] is None and r["max"] is None for r in zrows)
+    assert all(r["unit"] == f"not meaningful ({why})" for r in zrows if r["series"])
+    rows = [r for r in csv.DictReader(io.StringIO(csv_report.render(view)))
+            if r["port"] == "zephyr"]
+    assert rows and all(r["max"] == "" for r in rows)

@@ -49,7 +49,7 @@ def test_an385_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> 
     # Every IPC kind Zephyr has ran its four scenarios.
     sw = {c.id: c for c in streams["signal_wait"].cases}
     for kind in ("sem", "mutex", "event", "mailbox", "queue", "fifo", "lifo", "stream",
-                 "condvar", "poll_signal"):
+                 "condvar", "poll_signal", "stack"):
         names = set(sw[f"sw.{kind}"].series)
         assert {"s1", "s2", "s3"} <= names, (kind, names)
     # Under -icount the same firmware gives the same stream, byte for byte.

@@ -76,3 +76,4 @@ RM_CASE(sw_condvar, "sw.condvar", SW_NEEDS | RM_CAP_CONDVAR, run_sw, &sw_condvar
 RM_CASE(sw_thread_msg, "sw.thread_msg", SW_NEEDS | RM_CAP_THREAD_MSG, run_sw, &sw_thread_msg);
 RM_CASE(sw_thread_flags, "sw.thread_flags", SW_NEEDS | RM_CAP_THREAD_FLAGS, run_sw, &sw_thread_flags);
 RM_CASE(sw_poll_signal, "sw.poll_signal", SW_NEEDS | RM_CAP_POLL_SIGNAL, run_sw, &sw_poll_signal);
+RM_CASE(sw_stack, "sw.stack", SW_NEEDS | RM_CAP_STACK, run_sw, &sw_stack);

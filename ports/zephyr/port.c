@@ -17,7 +17,7 @@
  * - Objects: SEM k_sem (limit K_SEM_MAX_LIMIT); MUTEX k_mutex (priority
  *   inheritance is built in); EVENT k_event, bit 0; MAILBOX k_mbox (async put,
  *   see rm_port_inline.h); QUEUE k_msgq of RM_QUEUE_DEPTH 16-byte messages;
- *   FIFO k_fifo and LIFO k_lifo of port-owned items; STREAM k_pipe of
+ *   FIFO k_fifo, LIFO k_lifo and STACK k_stack of port-owned items; STREAM k_pipe of
  *   RM_QUEUE_DEPTH x 16 bytes; CONDVAR k_condvar with the port's k_mutex;
  *   POLL_SIGNAL k_poll_signal polled with k_poll. Not offered (port.toml says
  *   why): MSGBUF, NOTIFY, THREAD_MSG, THREAD_FLAGS.
@@ -246,10 +246,13 @@ int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner, uint32_t
         break;
     case RM_OBJ_FIFO:
     case RM_OBJ_LIFO:
+    case RM_OBJ_STACK:
         if (kind == RM_OBJ_FIFO)
             k_fifo_init(&o->u.list.fifo);
-        else
+        else if (kind == RM_OBJ_LIFO)
             k_lifo_init(&o->u.list.lifo);
+        else
+            k_stack_init(&o->u.list.stack, o->u.list.words, RM_QUEUE_DEPTH);
         o->u.list.free = NULL;
         for (unsigned j = 0; j < RM_QUEUE_DEPTH; j++) {
             o->u.list.items[j].next_free = o->u.list.free;
@@ -465,6 +468,7 @@ void rm_port_describe(void)
     rm_emit_cfg("mailbox", "k_mbox_async_put / k_mbox_get (data copied by the receiver)");
     rm_emit_cfg("event_wait", "k_event_wait then k_event_clear (3.5: no wait-and-clear)");
     rm_emit_cfg("fifo_lifo", "k_fifo/k_lifo of port-owned items (free list, 16-byte copy)");
+    rm_emit_cfg("stack", "k_stack of port-owned items' addresses (free list, 16-byte copy)");
     rm_emit_cfg("condvar_wait", "k_mutex_lock, k_condvar_wait, k_mutex_unlock");
     rm_emit_cfg("poll_signal_wait", "k_poll, then k_poll_signal_reset");
     rm_emit_cfg("pool", "k_mem_slab");

@@ -5,8 +5,9 @@
  * - Timeouts: RM_NO_WAIT is K_NO_WAIT (K_TICKS(0)), RM_FOREVER K_FOREVER,
  *   anything else K_TICKS(n); a constant timeout folds at compile time.
  * - Status: Zephyr returns 0 on success; each call tests that first.
- * - Objects that carry no payload of their own in Zephyr: FIFO and LIFO
- *   items are port-owned (the first word is Zephyr's link), taken from and
+ * - Objects that carry no payload of their own in Zephyr: FIFO, LIFO and
+ *   STACK items are port-owned (the first word is Zephyr's link; k_stack
+ *   holds the item's address, one stack_data_t word), taken from and
  *   returned to a per-object free list of RM_QUEUE_DEPTH items around the
  *   one kernel call (two loads and a store, plus the 16-byte copy the port
  *   layer's contract asks for). MAILBOX is k_mbox_async_put (the only Zephyr
@@ -40,7 +41,7 @@ struct rm_thread {
     uint8_t used;
 };
 
-/* A FIFO/LIFO item: Zephyr's link word first, then the message. */
+/* A FIFO/LIFO/STACK item: Zephyr's link word first, then the message. */
 struct rmz_item {
     void *link;
     rm_msg_t msg;
@@ -67,6 +68,8 @@ struct rm_obj {
         struct {
             struct k_fifo fifo; /* k_lifo has the same layout (a k_queue) */
             struct k_lifo lifo;
+            struct k_stack stack; /* of item addresses */
+            stack_data_t words[RM_QUEUE_DEPTH];
             struct rmz_item *free;
             struct rmz_item items[RM_QUEUE_DEPTH];
         } list;
@@ -243,6 +246,27 @@ RM_Z_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     struct rmz_item *it = k_lifo_get(&o->u.list.lifo, rmz_timeout(timeout));
     return rmz_item_give(o, it, msg, timeout);
+}
+
+/* STACK: k_stack of item addresses (Zephyr's other LIFO: a word array,
+ * no link in the item, a fixed depth of RM_QUEUE_DEPTH words: as many as
+ * items, so the free list runs out before the push can fail). */
+RM_Z_INLINE int rm_stack_signal(rm_obj_t o, const rm_msg_t *msg)
+{
+    struct rmz_item *it = rmz_item_take(o, msg);
+    if (__builtin_expect(it == NULL, 0)) {
+        return RM_EAGAIN;
+    }
+    return RM_Z_OK(k_stack_push(&o->u.list.stack, (stack_data_t)it) == 0) ? RM_OK : RM_EAGAIN;
+}
+
+RM_Z_INLINE int rm_stack_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    stack_data_t word;
+    if (!RM_Z_OK(k_stack_pop(&o->u.list.stack, &word, rmz_timeout(timeout)) == 0)) {
+        return RM_Z_FAILED(timeout);
+    }
+    return rmz_item_give(o, (struct rmz_item *)word, msg, timeout);
 }
 
 /* STREAM: a k_pipe of RM_QUEUE_DEPTH x 16 bytes; every transfer is exactly

@@ -36,6 +36,7 @@ import numpy as np
 from rtosmeter import axes, qemu_plugin, stats
 from rtosmeter.errors import UserError
 from rtosmeter.model import (
+    NOT_MEANINGFUL,
     BuildInfo,
     BuildStatus,
     CaseResult,
@@ -45,6 +46,7 @@ from rtosmeter.model import (
     Footprint,
     RunView,
     RunWarning,
+    Summary,
     Unit,
 )
 from rtosmeter.store import BuildRow, ExecutionRow, Store
@@ -250,6 +252,7 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
     runs_of = {row: execs[e] for row, e in exec_of.items()}
     _mark_stand_ins(results, runs_of, stream_cfg)
     _add_per_iteration(results, runs_of, units)
+    _void_timings(results, runs_of, stream_cfg)
     add_floor_checks(list(results.values()))
     warnings = ([w for ex in execs.values() if (w := guest_warning(builds, ex)) is not None]
                 + case_warnings(results.values()))
@@ -287,6 +290,30 @@ def _mark_stand_ins(results: Mapping[int, CaseResult], runs_of: Mapping[int, Exe
         named = {*needs.get(case.case_id, ()), case.case_id}
         case.stand_ins = {k[len(STAND_IN_PREFIX):]: v for k, v in cfg.items()
                           if k.startswith(STAND_IN_PREFIX) and k[len(STAND_IN_PREFIX):] in named}
+
+
+TIMING_KEY = "timing"  # CFG: "not meaningful: <why>" voids an execution's figures
+
+
+def _void_timings(results: Mapping[int, CaseResult], runs_of: Mapping[int, ExecutionRow],
+                  cfg_of_build: Mapping[int, Mapping[str, str]]) -> None:
+    """Cases whose stream says its clock does not measure the code (CFG
+    `timing` = "not meaningful: <why>", e.g. Zephyr's native_sim) keep their
+    status, series names and sample counts (functional checks), but no figure:
+    every statistic is NaN (a report's "-", JSON's null), the unit says why,
+    the counts per period and the per-iteration figure go."""
+    for row, case in results.items():
+        said = cfg_of_build.get(runs_of[row].build_id, {}).get(TIMING_KEY, "")
+        if not said.startswith(NOT_MEANINGFUL):
+            continue
+        case.timing_void = said[len(NOT_MEANINGFUL):].lstrip(" :") or "the clock does not run"
+        void = Unit(f"{NOT_MEANINGFUL} ({case.timing_void})", math.nan, False)
+        nan: dict[str, Any] = {f.name: math.nan for f in dataclasses.fields(Summary)
+                               if f.name != "n"}
+        case.distributions = [dataclasses.replace(d, **nan, unit=void, overhead=math.nan,
+                                                  values=None) for d in case.distributions]
+        case.counts = {}
+        case.per_iteration = None
 
 
 def _add_per_iteration(results: Mapping[int, CaseResult], runs_of: Mapping[int, ExecutionRow],

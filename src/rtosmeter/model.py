@@ -105,6 +105,10 @@ class CaseResult:
     # What the port measured in place of a capability the case needs, by the
     # capability's name (the stream's CFG stand_in.<CAP>): shown at the number.
     stand_ins: dict[str, str] = field(default_factory=dict)
+    # Why this execution's timings mean nothing (its stream's CFG `timing`,
+    # e.g. Zephyr's native_sim, where time stands still while code runs), or
+    # "": the case is then a functional check, its figures "not meaningful".
+    timing_void: str = ""
     # Throughput under deterministic emulation: the period in the unit (e.g.
     # instructions) divided by the count, so harness cost stays visible.
     per_iteration: float | None = None
@@ -123,6 +127,8 @@ class CaseResult:
         total = self.counts.get("total")
         return sum(total) / len(total) if total else None
 
+
+NOT_MEANINGFUL = "not meaningful"  # in place of every figure of such a case
 
 STAND_IN_MARK = "†"  # beside every figure that depends on a stand-in
 WARN_MARK = "⚠"  # beside every figure (or system) a warning is about

@@ -85,7 +85,8 @@ enum {
     X(THREAD_FLAGS, 22, "flags addressed to a thread")                    \
     X(POLL_SIGNAL, 23, "poll signal (Zephyr k_poll_signal)")              \
     X(PREEMPTIVE, 24, "preemptive priority scheduling")                   \
-    X(COOPERATIVE_ONLY, 25, "only cooperative, stackless processes")
+    X(COOPERATIVE_ONLY, 25, "only cooperative, stackless processes")     \
+    X(STACK, 26, "stack of words, last in first out (Zephyr k_stack)")
 
 #define RM_CAP_ENUM_(name, bit, desc) RM_CAP_##name = (1ul << (bit)),
 enum rm_cap { RM_CAPS(RM_CAP_ENUM_) };
@@ -132,7 +133,8 @@ typedef void (*rm_isr_t)(void); /* an interrupt handler (RM_ISR, bench.h) */
     X(CONDVAR, condvar)                                                   \
     X(THREAD_MSG, thread_msg)                                             \
     X(THREAD_FLAGS, thread_flags)                                         \
-    X(POLL_SIGNAL, poll_signal)
+    X(POLL_SIGNAL, poll_signal)                                           \
+    X(STACK, stack)
 
 #define RM_KIND_ENUM_(K, k) RM_OBJ_##K,
 typedef enum rm_obj_kind { RM_KINDS(RM_KIND_ENUM_) RM_OBJ_KIND_COUNT } rm_obj_kind_t;
@@ -207,6 +209,8 @@ int rm_obj_delete(rm_obj_t o);
  *   notify, thread_flags: notify / take, addressed to the object's owner.
  *   condvar: signal / wait (the port pairs it with its own mutex).
  *   poll_signal: raise / poll and reset.
+ *   stack: push / pop one word (a kernel whose stack holds words pushes a
+ *     port-owned item's address and carries msg in the item, as fifo/lifo).
  * A wait returns RM_OK, RM_ETIMEOUT (the timeout expired) or RM_EAGAIN
  * (RM_NO_WAIT and nothing there); a signal RM_OK or RM_EAGAIN (full).
  * Status translation, where the kernel's codes differ, tests success first. */
@@ -238,6 +242,8 @@ int rm_thread_flags_signal(rm_obj_t o, const rm_msg_t *msg);
 int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
 int rm_poll_signal_signal(rm_obj_t o, const rm_msg_t *msg);
 int rm_poll_signal_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_stack_signal(rm_obj_t o, const rm_msg_t *msg);
+int rm_stack_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
 
 /* ---- memory ---------------------------------------------------------- */
 /* Pools live as long as the firmware (no delete): a case creates its pool

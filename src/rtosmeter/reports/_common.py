@@ -37,6 +37,7 @@ from rtosmeter.analysis import (
 from rtosmeter.instances import sort_key
 from rtosmeter.model import (
     FAIL_MARK,
+    NOT_MEANINGFUL,
     SETTING_MARK,
     STAND_IN_MARK,
     WARN_MARK,
@@ -191,6 +192,8 @@ def _empty(case: CaseResult | None) -> Cell:
         return Cell("")
     if case.status == CaseStatus.UNSUPPORTED:
         return Cell(CaseStatus.UNSUPPORTED, flag="dim")
+    if case.timing_void and case.status == CaseStatus.OK:
+        return Cell(NOT_MEANINGFUL, case.timing_void, flag="dim")
     return Cell(case.status, flag="fail")
 
 
@@ -233,7 +236,10 @@ def period_text(build: BuildInfo | None) -> str:
 
 def marked(text: str, case: CaseResult) -> str:
     """A figure with the stand-in mark when it depends on one, and the
-    warning mark when a warning is about it."""
+    warning mark when a warning is about it; no figure at all where the
+    case's timings are not meaningful (analysis._void_timings)."""
+    if case.timing_void:
+        return NOT_MEANINGFUL
     marks = STAND_IN_MARK * bool(case.stand_ins) + WARN_MARK * bool(case.warned)
     return f"{text} {marks}" if marks else text
 
@@ -398,7 +404,8 @@ def compact_series(case_id: str, names: list[str]) -> tuple[list[str], str]:
 
 
 def _latency_cell(case: CaseResult, d: Distribution) -> Cell:
-    return Cell(marked(fmt(d.p50), case), f"p99 {fmt(d.p99)}", _flag(case))
+    return Cell(marked(fmt(d.p50), case), "" if case.timing_void else f"p99 {fmt(d.p99)}",
+                _flag(case))
 
 
 def latency_sections(view: RunView, target: str, compact: bool) -> list[Section]:

@@ -439,8 +439,9 @@ def _latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], list
         for ui, unit in enumerate(units):
             boxes = []
             for _, r, d in pairs:
-                if d.unit.label != unit or (layouts and d.series in layouts) or d.n == 0:
-                    continue  # layouts: the matrix shows them; no samples: nothing to draw
+                if (d.unit.label != unit or (layouts and d.series in layouts) or d.n == 0
+                        or r.timing_void):
+                    continue  # layouts: the matrix shows them; no samples or no figure: no box
                 boxes.append(charts.BoxStats(label_of(r, d), d.p1, d.p25, d.p50, d.p75,
                                              d.p99, d.min, d.max, d.mean,
                                              col_of[key_of(r)].colour))
