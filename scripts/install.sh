@@ -12,6 +12,7 @@ PACKAGES=(
     python3 python3-venv python3-pip
     gcc-arm-none-eabi libnewlib-arm-none-eabi
     qemu-system-arm chromium device-tree-compiler
+    openocd
 )
 
 as_root() {
@@ -49,7 +50,8 @@ fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q -e '.[dev]'
+# boards: pyOCD (the board runner); farm: labgrid and Dask (rtosmeter.farm).
+.venv/bin/python -m pip install -q -e '.[dev,boards,farm]'
 # The QEMU plugin (exact instructions, estimated cycles) with the host gcc.
 make -s -C plugins/qemu
 echo "Ready: .venv/bin/rtosmeter run"
