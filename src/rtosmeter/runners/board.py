@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rtosmeter import children
+from rtosmeter.definitions import Target
 from rtosmeter.errors import UserError
 from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
 from rtosmeter.runners.board_settings import BoardSettings, board_settings
@@ -166,12 +167,31 @@ UDEV_RULES = (Path("/lib/udev/rules.d/60-openocd.rules"),
               Path("/etc/udev/rules.d/50-cmsis-dap.rules"))
 
 
-def probe_tools() -> dict[str, str]:
-    """Each thing a board host needs and what it lacks here ("" when present), for `doctor`."""
-    udev = "" if any(p.is_file() for p in UDEV_RULES) else (
-        "no udev rules for debug probes (a user cannot open them): apt-get install openocd, "
-        "which ships them")
-    return {"pyOCD": pyocd_missing(), "OpenOCD": openocd_missing(), "probe udev rules": udev}
+def board_host(targets: list[Target]) -> dict[str, tuple[bool, str]]:
+    """What a board host has and lacks, for `doctor`: name -> (ok, version or how to get it)."""
+    out = {"pyOCD": (not pyocd_missing(), pyocd_missing() or "found"),
+           "OpenOCD": (not openocd_missing(), openocd_missing() or "found"),
+           "probe udev rules": (any(p.is_file() for p in UDEV_RULES),
+                                "found" if any(p.is_file() for p in UDEV_RULES) else
+                                "without them a user cannot open a probe: apt-get install "
+                                "openocd, which ships them")}
+    if pyocd_missing():
+        return out
+    from pyocd.core.helpers import ConnectHelper
+    from pyocd.target import TARGET
+    from pyocd.target.pack.pack_target import ManagedPacks
+
+    known = set(TARGET) | {t.part_number.lower() for t in ManagedPacks.get_installed_targets()}
+    for target in targets:
+        chip = str(target.board.get("pyocd_target", ""))
+        if chip:
+            out[f"pyOCD target {chip} ({target.name})"] = (
+                chip in known, "built in or installed" if chip in known
+                else f"pyocd pack install {chip} (or [board] pack in {target.file})")
+    probes = ConnectHelper.get_all_connected_probes(blocking=False, print_wait_message=False)
+    out["debug probes attached"] = (bool(probes), ", ".join(
+        f"{p.description} {p.unique_id}" for p in probes) or "none: connect a board")
+    return out
 
 
 RUNNER = BoardRunner

@@ -8,7 +8,8 @@
     gdb = ""                        # gdb: HOST:PORT of a GDB server already holding the board
 
 Which probe of several attached is used comes from the environment (it
-differs per host, not per board): RTOSMETER_PROBE_UID. RTOSMETER_PROBE
+differs per host, not per board): RTOSMETER_PROBE_UID (a labgrid place's
+`probe_uid` tag sets `uid`, rtosmeter.farm.labgrid). RTOSMETER_PROBE
 overrides the tool, and RTOSMETER_GDB_SERVER the gdb address, for one run.
 """
 
@@ -49,7 +50,7 @@ def board_settings(target: Target) -> BoardSettings:
     settings = BoardSettings(
         target.name, probe, t.text("pyocd_target", ""), t.text("pack", ""),
         t.strs("openocd", ()), os.environ.get("RTOSMETER_GDB_SERVER") or t.text("gdb", ""),
-        os.environ.get("RTOSMETER_PROBE_UID", ""))
+        os.environ.get("RTOSMETER_PROBE_UID") or t.text("uid", ""))
     t.done()
     if probe not in TOOLS:
         raise UserError(f"unknown probe tool '{probe}'", f"{target.file} (key 'board.probe')",
