@@ -13,6 +13,7 @@ PACKAGES=(
     gcc-arm-none-eabi libnewlib-arm-none-eabi clang lld
     qemu-system-arm chromium device-tree-compiler
     genromfs   # NuttX's ROMFS images (the sim's /etc in the vendor profile)
+    openocd
 )
 
 as_root() {
@@ -50,7 +51,8 @@ fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q -e '.[dev]'
+# boards: pyOCD (the board runner); farm: labgrid and Dask (rtosmeter.farm).
+.venv/bin/python -m pip install -q -e '.[dev,boards,farm]'
 # The QEMU plugin (exact instructions, estimated cycles) with the host gcc.
 make -s -C plugins/qemu
 echo "Ready: .venv/bin/rtosmeter run"

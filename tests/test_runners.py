@@ -73,9 +73,9 @@ def test_the_shipped_runners_are_modules_of_the_package() -> None:
 
 
 def test_a_kind_without_a_runner_says_how_to_add_one() -> None:
-    target = replace(DEFS.target("host"), name="board-x", kind="board")
-    assert unavailable(target) == ("no runner for board targets: add "
-                                   "src/rtosmeter/runners/board.py or an entry point in the "
+    target = replace(DEFS.target("host"), name="rig-x", kind="rig")
+    assert unavailable(target) == ("no runner for rig targets: add "
+                                   "src/rtosmeter/runners/rig.py or an entry point in the "
                                    "group rtosmeter.runners")
-    with pytest.raises(UserError, match=r"in target board-x\. Use a target with a runner"):
+    with pytest.raises(UserError, match=r"in target rig-x\. Use a target with a runner"):
         runner_for(target)

@@ -267,6 +267,9 @@ class Target:
     wall_limit_s: float = 120.0
     guest_limit_s: float = 60.0
     cpu_hz: int = 0  # core clock the kernel tick is derived from; 0 on the host
+    # [board]: how a board runner reaches the board (probe tool, chip, pack);
+    # read and checked by rtosmeter.runners.board_settings, not here.
+    board: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -494,9 +497,10 @@ def load_target(path: Path) -> Target:
         wall = float(limits._get("wall_s", (int, float), "a number of seconds", wall))
         guest = float(limits._get("guest_s", (int, float), "a number of seconds", guest))
         limits.done()
+    board = t._get("board", dict, "a table", {})
     t.done()
     return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
-                  wall, guest, cpu_hz)
+                  wall, guest, cpu_hz, board)
 
 
 def load_toolchain(path: Path) -> Toolchain:

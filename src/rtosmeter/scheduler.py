@@ -349,10 +349,11 @@ class JobResult:
     outcome: RunOutcome
 
 
-def _run_one(job: RunJob, icount: bool) -> JobResult:
+def _run_one(job: RunJob, icount: bool,
+             run: Callable[[RunRequest], RunOutcome] = run_once) -> JobResult:
     t = job.target
     try:
-        outcome = run_once(RunRequest(job.executable, t, icount, plugin=job.plugin))
+        outcome = run(RunRequest(job.executable, t, icount, plugin=job.plugin))
     except Exception as exc:  # a runner bug must not stop the campaign
         outcome = RunOutcome(b"", "error", None, f"runner failed: {exc!r}", 0.0,
                              {"runner": t.kind})
@@ -404,8 +405,10 @@ def _execution_status(outcome: RunOutcome, parsed: ParsedStream) -> tuple[str, s
 
 class Scheduler:
     def __init__(self, defs: Definitions, catalog: Catalog, store: Store, out: Path,
-                 reporter: Reporter | None = None) -> None:
+                 reporter: Reporter | None = None,
+                 run: Callable[[RunRequest], RunOutcome] = run_once) -> None:
         self.defs = defs
+        self.run_request = run  # run_once, or a farm's (rtosmeter.farm)
         self.catalog = catalog
         self.store = store
         self.out = out
@@ -516,10 +519,12 @@ class Scheduler:
                             if is_exclusive(job.target):
                                 deferred.append(job)
                             else:
-                                pending[parallel.submit(_run_one, job, plan.icount)] = ("run", job)
+                                pending[parallel.submit(_run_one, job, plan.icount,
+                                                       self.run_request)] = ("run", job)
                         if builds_left == 0:
                             for job in deferred:
-                                pending[alone.submit(_run_one, job, plan.icount)] = ("run", job)
+                                pending[alone.submit(_run_one, job, plan.icount,
+                                                    self.run_request)] = ("run", job)
                             deferred.clear()
                     else:
                         result: JobResult = fut.result()
@@ -673,13 +678,15 @@ def _nothing_ran(store: Store, run_id: int, plan: Plan, scheduler: Scheduler) ->
 
 def execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: Plan | None,
             resume: int | None = None, quiet: bool | None = None,
-            reporter: Reporter | None = None) -> RunSummary:
-    """Run a plan (or resume a stored run, whose plan is reused) into the store."""
+            reporter: Reporter | None = None,
+            run: Callable[[RunRequest], RunOutcome] = run_once) -> RunSummary:
+    """Run a plan (or resume a stored run, whose plan is reused) into the store;
+    `run` runs one execution (a farm's, to run elsewhere)."""
     started = time.monotonic()
     run_id, plan, done, lock = _open_run(defs, store, plan, resume)
     total = sum(len(c.groups) + 1 for c in plan.combos)
     reporter = reporter or Reporter(total, quiet)
-    scheduler = Scheduler(defs, catalog, store, out, reporter)
+    scheduler = Scheduler(defs, catalog, store, out, reporter, run)
     try:
         with reporter.running():
             scheduler.run(run_id, plan, done)

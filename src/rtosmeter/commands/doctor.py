@@ -104,6 +104,11 @@ def checks(defs: Definitions | None) -> list[Check]:
             out.append(Check(f"python: {package}", False, "pip install -e . in the venv "
                              "(scripts/install.sh): Zephyr's build scripts need it", False))
     if defs is not None:
+        from rtosmeter.runners.board import board_host
+
+        boards = [t for t in defs.targets.values() if t.kind == "board"]
+        out += [Check(f"board host: {name}", ok, detail, False)
+                for name, (ok, detail) in board_host(boards).items()]
         for port in defs.ports.values():
             if port.source is None:
                 continue

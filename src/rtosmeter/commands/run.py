@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +28,7 @@ from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
     from rtosmeter.model import RunView
+    from rtosmeter.runners.base import RunOutcome, RunRequest
     from rtosmeter.scheduler import RunSummary
 
 
@@ -49,6 +50,7 @@ class RunOptions:
     cycle_div: int | None = None  # the cycle model's SDIV/UDIV cycles
     loads: tuple[str, ...] = ()  # --load: load profiles (rtosmeter.loads); () the campaign's
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's; gcc by default)
+    farm: str | None = None  # labgrid://HOST:PORT | dask://HOST:PORT (rtosmeter.farm)
 
 
 def _out_folder(out: Path) -> Path:
@@ -99,17 +101,35 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
     _check_sources(defs, opts.sources)
     catalog = load_catalog(defs.root)
     out = _out_folder(opts.out)
-    with open_store(out) as store:
+    with open_store(out) as store, _farm(opts.farm) as run:
         if opts.resume is not None:
             run_id = store.resolve_run(opts.resume)
-            return execute(defs, catalog, store, out, None, resume=run_id, quiet=opts.quiet)
+            return execute(defs, catalog, store, out, None, resume=run_id, quiet=opts.quiet,
+                           run=run)
         campaign = defs.campaign(opts.campaign)
         profile, profile_file = _profile(defs, opts.profile)
         sel = Selection(opts.ports, opts.targets, opts.bench, profile, opts.jobs,
                         opts.icount, opts.sources, profile_file, opts.unit,
                         opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains)
         plan = make_plan(defs, catalog, campaign, sel)
-        return execute(defs, catalog, store, out, plan, quiet=opts.quiet)
+        return execute(defs, catalog, store, out, plan, quiet=opts.quiet, run=run)
+
+
+@contextmanager
+def _farm(url: str | None) -> Iterator[Callable[[RunRequest], RunOutcome]]:
+    """--farm: the farm's way to run one execution, closed after the run."""
+    from rtosmeter.runners import run_once
+
+    if url is None:
+        yield run_once
+        return
+    from rtosmeter.farm import open_farm
+
+    farm = open_farm(url)
+    try:
+        yield farm.run
+    finally:
+        farm.close()
 
 
 @contextmanager
@@ -162,6 +182,10 @@ def resume_command(run_id: int, out: Path) -> str:
               help="--unit cycles: flash wait states of the board to estimate (default 0).")
 @click.option("--cycle-div", type=int, metavar="N",
               help="--unit cycles: cycles of SDIV/UDIV, 2..12 (default 12, the worst case).")
+@click.option("--farm", metavar="URL",
+              help="Run elsewhere: labgrid://HOST:PORT (boards and any target through a "
+                   "labgrid coordinator's places) or dask://HOST:PORT (QEMU runs on a Dask "
+                   "cluster). Default: this machine.")
 @click.option("--clock", metavar="RATE",
               help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
@@ -172,7 +196,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
         campaign: str | None, toolchains: tuple[str, ...], no_icount: bool,
         resume: str | None, unit: str | None,
-        cycle_ws: int | None, cycle_div: int | None, clock: str | None,
+        cycle_ws: int | None, cycle_div: int | None, farm: str | None, clock: str | None,
         loads: tuple[str, ...]) -> None:
     """Build and run a campaign, store the results, print the table."""
     if clock:
@@ -185,7 +209,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
 
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume,
-                      unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div,
+                      unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div, farm=farm,
                       loads=split_list(loads), toolchains=split_list(toolchains))
     try:
         with signals_interrupt():

@@ -1,0 +1,109 @@
+"""Serve a halted core's semihosting calls with pyOCD's own agent, until the firmware exits.
+
+pyOCD's SemihostAgent handles SYS_OPEN/SYS_WRITE but not SYS_EXIT nor
+SYS_EXIT_EXTENDED (pyOCD issue #1521): `ExitingAgent` adds both and records
+the status, which ends the loop. The console keeps the stream in memory up to
+the cap. The loop works on any debug context pyOCD's agent accepts: a pyOCD
+target's, or `gdbremote.GdbContext` (a GDB server such as QEMU's gdbstub).
+Each SYS_WRITE halts the core while the host reads the bytes: figures are
+unaffected (timestamps are taken on the core), only the wall time grows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from pyocd.debug.semihost import SemihostAgent, SemihostingRequests, SemihostIOHandler
+
+ADP_STOPPED_APPLICATION_EXIT = 0x20026
+
+
+class StreamConsole(SemihostIOHandler):  # type: ignore[misc]
+    """The firmware's stdout and stderr (":tt"), kept in memory up to `cap` bytes."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__()
+        self.cap = cap
+        self.data = bytearray()
+        self.overflow = False
+
+    def open(self, fnptr: int, fnlen: int, mode: str) -> int:
+        fd, _ = self._std_open(fnptr, fnlen, mode)
+        return fd if isinstance(fd, int) else -1  # no host files for a benchmark
+
+    def write(self, fd: int, ptr: int, length: int) -> int:
+        assert self.agent is not None
+        room = self.cap - len(self.data)
+        chunk = bytes(self.agent.get_data(ptr, length))
+        self.data += chunk[:max(room, 0)]
+        self.overflow = self.overflow or len(chunk) > room
+        return 0  # bytes not written
+
+
+class ExitingAgent(SemihostAgent):  # type: ignore[misc]
+    """pyOCD's agent plus the two exit calls: the status ends the run."""
+
+    exit_status: int | None = None
+
+    def _exit(self, args: int) -> int:
+        self.exit_status = 0 if args == ADP_STOPPED_APPLICATION_EXIT else 1
+        return 0
+
+    def _exit_extended(self, args: int) -> int:
+        reason, status = self._get_args(args, 2)
+        self.exit_status = status if reason == ADP_STOPPED_APPLICATION_EXIT else (status or 1)
+        return 0
+
+    _REQUEST_MAP: ClassVar[dict[int, Callable[[Any, int], int]]] = {
+        **SemihostAgent._REQUEST_MAP,
+                    SemihostingRequests.SYS_EXIT: _exit,
+                    SemihostingRequests.SYS_EXIT_EXTENDED: _exit_extended}
+
+
+class Core(Protocol):
+    """What the loop needs besides the debug context: run, and learn of a halt."""
+
+    def resume(self) -> None: ...
+
+    def wait_halt(self, timeout_s: float) -> bool: ...
+
+    def pc(self) -> int: ...
+
+
+@dataclass
+class Served:
+    stream: bytes
+    exit_status: int | None
+    ended: str  # exit | overflow | timeout | halt (stopped, not for semihosting)
+    calls: int  # semihosting requests served
+    pc: int = 0  # where the core stopped when it halted for something else
+
+
+def serve(core: Core, context: Any, cap: int, wall_s: float,
+          stop: Callable[[], bool] = lambda: False) -> Served:
+    """Resume the core and answer its semihosting requests until it exits,
+    halts for another reason, overflows the cap or runs past `wall_s`."""
+    console = StreamConsole(cap)
+    agent = ExitingAgent(context, io_handler=console, console=console)
+    deadline = time.monotonic() + wall_s
+    calls = 0
+    core.resume()
+    try:
+        while True:
+            if not core.wait_halt(min(0.5, max(deadline - time.monotonic(), 0.0))):
+                if time.monotonic() >= deadline or stop():
+                    return Served(bytes(console.data), None, "timeout", calls)
+                continue
+            if not agent.check_and_handle_semihost_request():
+                return Served(bytes(console.data), None, "halt", calls, core.pc())
+            calls += 1
+            if agent.exit_status is not None:
+                return Served(bytes(console.data), agent.exit_status, "exit", calls)
+            if console.overflow:
+                return Served(bytes(console.data), None, "overflow", calls)
+            core.resume()
+    finally:
+        agent.cleanup()

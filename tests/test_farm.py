@@ -1,0 +1,278 @@
+"""--farm on loopback engines: a Dask cluster and a labgrid coordinator with two exporters.
+
+Everything runs for real on 127.0.0.1: the engines' own servers (dask
+scheduler and workers; labgrid-coordinator and labgrid-exporter) as child
+processes that each fixture stops by PID, real QEMU runs of real firmware,
+the real store. Emulated runs are deterministic (-icount), so a farm's
+streams must equal a local run's byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cortexm_firmware import have_toolchain
+
+import rtosmeter.farm.labgrid  # noqa: F401  (before labgrid: it turns off gRPC's fork handlers)
+from rtosmeter.commands.run import RunOptions, run_campaign
+from rtosmeter.errors import UserError
+from rtosmeter.store import Store
+
+pytest.importorskip("distributed")
+pytest.importorskip("labgrid")
+pytestmark = pytest.mark.skipif(not have_toolchain(), reason="needs arm-none-eabi-gcc and QEMU")
+
+BIN = Path(sys.executable).parent
+TARGET = "qemu-mps2-an386"
+BENCH = "lat.isr.*,tm.basic*"  # two groups: lat_isr, tm_basic
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Children:
+    """Servers a fixture starts, each in its own process group, stopped by PID."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.procs: list[subprocess.Popen[bytes]] = []
+
+    def start(self, name: str, *cmd: str) -> subprocess.Popen[bytes]:
+        log = (self.folder / f"{name}.log").open("wb")
+        proc = subprocess.Popen([str(BIN / cmd[0]), *cmd[1:]], cwd=self.folder,
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                start_new_session=True)
+        self.procs.append(proc)
+        return proc
+
+    @staticmethod
+    def stop(proc: subprocess.Popen[bytes]) -> None:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+    def stop_all(self) -> None:
+        for proc in self.procs:
+            self.stop(proc)
+
+
+def _streams(out: Path, run_id: int | None = None) -> dict[str, bytes]:
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        rid = run_id or store.runs()[-1].id
+        return {e.group: store.stream(e.id) for e in store.executions(rid)}
+
+
+def _runners(out: Path) -> list[dict[str, str]]:
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        return [e.runner for e in store.executions(store.runs()[-1].id)]
+
+
+def _run(out: Path, farm: str | None) -> None:
+    summary = run_campaign(RunOptions(out=out, ports=("baremetal",), targets=(TARGET,),
+                                      bench=BENCH, farm=farm, quiet=True))
+    assert (summary.executions, summary.failed) == (2, 0)
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One campaign folder for every run of this module: built once."""
+    return tmp_path_factory.mktemp("campaign")
+
+
+@pytest.fixture(scope="module")
+def local(out: Path) -> dict[str, bytes]:
+    _run(out, None)
+    return _streams(out)
+
+
+# ---- Dask -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory: pytest.TempPathFactory
+                 ) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    kids = Children(tmp_path_factory.mktemp("dask"))
+    port = _free_port()
+    kids.start("scheduler", "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
+               "--no-dashboard")
+    workers = [kids.start(f"worker{i}", "dask", "worker", f"tcp://127.0.0.1:{port}",
+                          "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1")
+               for i in range(2)]
+    from distributed import Client
+
+    with Client(f"tcp://127.0.0.1:{port}", timeout=60) as client:
+        client.wait_for_workers(2, timeout=60)
+    yield f"dask://127.0.0.1:{port}", workers
+    kids.stop_all()
+
+
+def test_dask_cluster_matches_local_run(local: dict[str, bytes], dask_cluster, out: Path
+                                        ) -> None:  # type: ignore[no-untyped-def]
+    url, _ = dask_cluster
+    _run(out, url)
+    assert _streams(out) == local  # byte for byte
+    assert all(r["farm"] == url and r["runner"] == "qemu" for r in _runners(out))
+
+
+def test_dask_run_goes_on_after_a_worker_is_lost(local: dict[str, bytes], dask_cluster,
+                                                  out: Path) -> None:  # type: ignore[no-untyped-def]
+    url, workers = dask_cluster
+    killer = threading.Timer(0.5, Children.stop, (workers[0],))  # mid-run, by PID
+    killer.start()
+    try:
+        _run(out, url)
+    finally:
+        killer.join()
+    assert workers[0].poll() is not None
+    assert _streams(out) == local
+
+
+def test_dask_without_scheduler_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match=r"no Dask scheduler answers at 127\.0\.0\.1:\d+.*--farm"):
+        _run(tmp_path, f"dask://127.0.0.1:{_free_port()}")
+
+
+def test_bad_farm_address_names_the_option(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match=r"'ftp://x' is not a farm address in --farm"):
+        _run(tmp_path, "ftp://x")
+
+
+# ---- labgrid ----------------------------------------------------------------
+
+EXPORTER = """emu:
+  NetworkService:
+    address: 127.0.0.1
+    username: rtosmeter
+"""
+# A client that acquires every place it is given, then dies without releasing.
+CRASHING_CLIENT = """
+import os, signal, sys
+from rtosmeter.farm.labgrid import LabgridFarm
+from labgrid.remote.generated import labgrid_coordinator_pb2 as pb
+farm = LabgridFarm("", sys.argv[1], int(sys.argv[2]))
+async def acquire(place):
+    await farm.session.stub.AcquirePlace(pb.AcquirePlaceRequest(placename=place))
+for place in sys.argv[3:]:
+    farm._call(acquire(place))
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+class Lab:
+    """A loopback coordinator, two exporters, and a QEMU-kind place on each, tagged
+    board=TARGET; administered through the coordinator's own API, in a session of its
+    own per call (labgrid allows one session at a time in a process: the farm's)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.kids = Children(folder)
+        self.port = _free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.kids.start("coordinator", "labgrid-coordinator", "-l", self.address)
+        for name in ("exp1", "exp2"):
+            (folder / f"{name}.yaml").write_text(EXPORTER)
+            self.kids.start(name, "labgrid-exporter", "-c", self.address, "-n", name,
+                            f"{name}.yaml")
+        self.places = {"rm-a": "exp1", "rm-b": "exp2"}
+        for place, exporter in self.places.items():
+            self.call("AddPlace", "AddPlaceRequest", name=place)
+            self.call("AddPlaceMatch", "AddPlaceMatchRequest", placename=place,
+                      pattern=f"{exporter}/emu/*")
+            self.call("SetPlaceTags", "SetPlaceTagsRequest", placename=place,
+                      tags={"board": TARGET})
+
+    def call(self, method: str, request: str, **fields: object) -> object:
+        from labgrid.remote.generated import labgrid_coordinator_pb2 as pb
+
+        from rtosmeter.farm.labgrid import LabgridFarm
+
+        admin = LabgridFarm("", "127.0.0.1", self.port)
+
+        async def rpc() -> object:
+            return await getattr(admin.session.stub, method)(getattr(pb, request)(**fields))
+
+        try:
+            return admin._call(rpc())
+        finally:
+            admin.close()
+
+    def acquired(self) -> dict[str, object]:
+        from labgrid.remote.common import Place
+
+        reply = self.call("GetPlaces", "GetPlacesRequest")
+        places = {p.name: Place.from_pb2(p) for p in reply.places}  # type: ignore[attr-defined]
+        return {name: places[name].acquired for name in self.places}
+
+    def reservations(self) -> int:
+        reply = self.call("GetReservations", "GetReservationsRequest")
+        return len(reply.reservations)  # type: ignore[attr-defined]
+
+    def stop(self) -> None:
+        self.kids.stop_all()
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    lab = Lab(tmp_path_factory.mktemp("labgrid"))
+    yield lab
+    lab.stop()
+
+
+def test_labgrid_reserve_acquire_run_release(local: dict[str, bytes], lab: Lab,
+                                             out: Path) -> None:
+    _run(out, f"labgrid://{lab.address}")
+    assert _streams(out) == local
+    assert {r["place"] for r in _runners(out)} <= set(lab.places)
+    assert lab.acquired() == {"rm-a": None, "rm-b": None}  # released
+    assert lab.reservations() == 0  # cancelled
+
+
+def test_labgrid_two_clients_compete_for_the_places(lab: Lab, out: Path, tmp_path: Path
+                                                    ) -> None:
+    url = f"labgrid://{lab.address}"
+    other = subprocess.Popen(  # a second rtosmeter, its own process and labgrid session
+        [str(BIN / "rtosmeter"), "run", "--port", "baremetal", "--target", TARGET,
+         "--bench", BENCH, "--out", str(tmp_path), "--farm", url],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _run(out, url)
+    finally:
+        _, err = other.communicate(timeout=600)
+    assert other.returncode == 0, err.decode()
+    held = [(float(r["held_from"]), float(r["held_until"]), r["place"])
+            for folder in (out, tmp_path) for r in _runners(folder)]
+    assert len(held) == 4
+    for i, (a0, a1, pa) in enumerate(held):  # a place is never held by two runs at once
+        for b0, b1, pb in held[i + 1:]:
+            assert pa != pb or a1 <= b0 or b1 <= a0, held
+    assert _streams(out) == _streams(tmp_path)
+
+
+def test_labgrid_place_left_by_a_crashed_client_is_recovered(lab: Lab, out: Path) -> None:
+    crashed = subprocess.run([sys.executable, "-c", CRASHING_CLIENT, "127.0.0.1",
+                              str(lab.port), *lab.places], capture_output=True, timeout=120,
+                             check=False)
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr.decode()
+    assert all(lab.acquired().values())  # left acquired by a client that is gone
+    summary = run_campaign(RunOptions(out=out, ports=("baremetal",), targets=(TARGET,),
+                                      bench=BENCH, farm=f"labgrid://{lab.address}?wait=2",
+                                      quiet=True))
+    assert summary.failed == 2
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        error = store.executions(store.runs()[-1].id)[0].error
+    assert f"no place with board={TARGET} came free within 2 s" in error
+    assert f"labgrid-client -x {lab.address} -p rm-a release --kick" in error
+    for place in lab.places:  # what `release --kick` does
+        lab.call("ReleasePlace", "ReleasePlaceRequest", placename=place)
+    _run(out, f"labgrid://{lab.address}")
+    assert lab.reservations() == 0

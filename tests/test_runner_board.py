@@ -1,0 +1,173 @@
+"""The board runner: its semihosting loop against a real CPU, and its errors.
+
+No board is attached here, so the loop runs against QEMU's gdbstub: the
+real STM32F407 board firmware (semihosting console and exit, as on the
+board) runs on QEMU's netduinoplus2 (an STM32F405: same flash, RAM and core)
+started with `-gdb ... -S` and no `-semihosting`; pyOCD's own agent serves
+its calls through the runner's GDB adapter. QEMU has no DWT cycle counter,
+so the figures are zeros: what is checked is the stream, the exit status,
+faults and limits. Tests with a probe run only when RTOSMETER_PROBE_UID
+names one.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from cortexm_firmware import ROOT, TEST_CASES, build, have_toolchain
+
+from rtosmeter.definitions import Definitions, Target
+from rtosmeter.errors import UserError
+from rtosmeter.protocol import parse_stream
+from rtosmeter.runners import runner_for
+from rtosmeter.runners.base import RunOutcome, RunRequest
+from rtosmeter.runners.board_settings import board_settings
+
+pytestmark = pytest.mark.skipif(not have_toolchain(), reason="needs arm-none-eabi-gcc and QEMU")
+BOARD = "stm32f407"
+SMALL = {"RM_SAMPLES": 64, "RM_BATCH": 16}
+
+
+@pytest.fixture(scope="module")
+def target() -> Target:
+    return Definitions.load().targets[BOARD]
+
+
+@pytest.fixture(scope="module")
+def firmware(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The board firmware: a real benchmark group and the self-test groups."""
+    out = tmp_path_factory.mktemp("board-fw")
+    cases = out / "cases"  # one build: a benchmark group beside the self-test groups
+    cases.mkdir()
+    for src in [*(ROOT / "bench" / "cases").glob("*.h"), ROOT / "bench" / "cases" / "lat_isr.c",
+                *(TEST_CASES / f"{g}.c" for g in ("early_exit", "fault", "hang"))]:
+        (cases / src.name).symlink_to(src)
+    return build(out, BOARD, ["lat_isr", "early_exit", "fault", "hang"], cases=cases,
+                 extra={k: str(v) for k, v in SMALL.items()})
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def gdbstub() -> Iterator[object]:
+    """Start QEMU halted behind its gdbstub for a firmware; stopped by PID after the test."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(elf: Path) -> str:
+        port = _free_port()
+        started.append(subprocess.Popen(
+            ["qemu-system-arm", "-M", "netduinoplus2", "-nographic", "-monitor", "none",
+             "-serial", "null", "-gdb", f"tcp:127.0.0.1:{port}", "-S", "-kernel", str(elf)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        return f"127.0.0.1:{port}"
+
+    yield start
+    for proc in started:
+        proc.kill()
+        proc.wait()
+
+
+def run_board(target: Target, elf: Path, wall_s: float = 120.0, **board: str) -> RunOutcome:
+    t = replace(target, board={**target.board, **board}, wall_limit_s=wall_s)
+    runner = runner_for(t)
+    runner.prepare(RunRequest(elf, t))
+    return runner.run()
+
+
+def test_full_stream_through_pyocd_semihosting(target: Target, firmware: dict[str, Path],
+                                               gdbstub) -> None:  # type: ignore[no-untyped-def]
+    out = run_board(target, firmware["lat_isr"], probe="gdb", gdb=gdbstub(firmware["lat_isr"]))
+    assert out.status == "ok", out.message
+    assert out.exit_code == 0
+    parsed = parse_stream(out.stream)
+    assert parsed.complete and not parsed.errors
+    assert parsed.header["target"] == BOARD
+    assert {c.id for c in parsed.cases} >= {"lat.isr.entry"}
+    series = [s for c in parsed.cases for s in c.series.values()]
+    assert series and all(len(s.samples) == SMALL["RM_SAMPLES"] for s in series)
+    assert int(out.info["semihosting_calls"]) > len(parsed.cases)  # open, writes, exit
+
+
+def test_exit_status_passes_through(target: Target, firmware: dict[str, Path],
+                                    gdbstub) -> None:  # type: ignore[no-untyped-def]
+    out = run_board(target, firmware["early_exit"], probe="gdb",
+                    gdb=gdbstub(firmware["early_exit"]))
+    assert (out.status, out.exit_code) == ("exit", 5)
+    assert b"before_exit" in out.stream and "before BYE" in out.message
+
+
+def test_fault_is_reported_with_its_record(target: Target, firmware: dict[str, Path],
+                                           gdbstub) -> None:  # type: ignore[no-untyped-def]
+    out = run_board(target, firmware["fault"], probe="gdb", gdb=gdbstub(firmware["fault"]))
+    assert (out.status, out.exit_code) == ("fault", 3)
+    assert b" FAULT " in out.stream and "addr2line" in out.message
+
+
+def test_hang_stops_at_the_wall_limit_keeping_the_stream(
+        target: Target, firmware: dict[str, Path], gdbstub) -> None:  # type: ignore[no-untyped-def]
+    out = run_board(target, firmware["hang"], wall_s=3, probe="gdb",
+                    gdb=gdbstub(firmware["hang"]))
+    assert out.status == "timeout" and "3 s" in out.message
+    assert b" HELLO " in out.stream
+
+
+no_probe = pytest.mark.skipif(bool(os.environ.get("RTOSMETER_PROBE_UID")),
+                              reason="a probe is configured (RTOSMETER_PROBE_UID)")
+
+
+@no_probe
+def test_no_probe_pyocd_names_board_and_probe(target: Target,
+                                              firmware: dict[str, Path]) -> None:
+    out = run_board(target, firmware["lat_isr"], probe="pyocd")
+    assert out.status == "error"
+    assert "board stm32f407" in out.message and "pyOCD finds no debug probe" in out.message
+    assert "stm32f407vg" in out.message
+
+
+@no_probe
+def test_no_probe_openocd_names_board_and_config(target: Target,
+                                                 firmware: dict[str, Path]) -> None:
+    out = run_board(target, firmware["lat_isr"], probe="openocd")
+    assert out.status == "error", out.message
+    assert "board stm32f407: OpenOCD finds no debug probe" in out.message
+    assert "board/stm32f4discovery.cfg" in out.message
+
+
+def test_no_gdb_server_is_a_clear_error(target: Target, firmware: dict[str, Path]) -> None:
+    out = run_board(target, firmware["lat_isr"], probe="gdb", gdb=f"127.0.0.1:{_free_port()}")
+    assert out.status == "error" and "no GDB server at 127.0.0.1:" in out.message
+
+
+def test_every_board_target_names_its_probe_settings() -> None:
+    boards = [t for t in Definitions.load().targets.values() if t.kind == "board"]
+    assert len(boards) == 5
+    for t in boards:
+        s = board_settings(t)
+        assert s.probe == "pyocd" and s.pyocd_target and s.openocd
+        for cfg in s.openocd:  # each OpenOCD config exists in Debian's package
+            assert Path("/usr/share/openocd/scripts", cfg).is_file(), (t.name, cfg)
+
+
+def test_bad_board_table_names_file_and_key(target: Target) -> None:
+    with pytest.raises(UserError, match=r"unknown probe tool 'jtagfoo'.*key 'board.probe'"):
+        board_settings(replace(target, board={**target.board, "probe": "jtagfoo"}))
+    with pytest.raises(UserError, match=r"unknown key 'board.serial_baud'"):
+        board_settings(replace(target, board={**target.board, "serial_baud": 1}))
+
+
+@pytest.mark.skipif(not os.environ.get("RTOSMETER_PROBE_UID"),
+                    reason="no probe configured: set RTOSMETER_PROBE_UID and RTOSMETER_BOARD")
+def test_real_board(firmware: dict[str, Path]) -> None:
+    t = Definitions.load().targets[os.environ.get("RTOSMETER_BOARD", BOARD)]
+    out = run_board(t, firmware["lat_isr"])
+    assert out.status == "ok", out.message
