@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,6 +40,17 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _wait_listening(proc: subprocess.Popen[bytes], port: int) -> None:
+    """Until the server accepts connections: a loaded machine starts it late."""
+    while proc.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"server on port {port} exited with status {proc.returncode}")
 
 
 class Children:
@@ -176,14 +188,19 @@ class Lab:
 
     def __init__(self, folder: Path) -> None:
         self.kids = Children(folder)
+        self.folder = folder
         self.port = _free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.kids.start("coordinator", "labgrid-coordinator", "-l", self.address)
+        self.places = {"rm-a": "exp1", "rm-b": "exp2"}
+
+    def start(self) -> None:
+        folder = self.folder
+        coordinator = self.kids.start("coordinator", "labgrid-coordinator", "-l", self.address)
+        _wait_listening(coordinator, self.port)
         for name in ("exp1", "exp2"):
             (folder / f"{name}.yaml").write_text(EXPORTER)
             self.kids.start(name, "labgrid-exporter", "-c", self.address, "-n", name,
                             f"{name}.yaml")
-        self.places = {"rm-a": "exp1", "rm-b": "exp2"}
         for place, exporter in self.places.items():
             self.call("AddPlace", "AddPlaceRequest", name=place)
             self.call("AddPlaceMatch", "AddPlaceMatchRequest", placename=place,
@@ -224,8 +241,11 @@ class Lab:
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     lab = Lab(tmp_path_factory.mktemp("labgrid"))
-    yield lab
-    lab.stop()
+    try:  # a lab that fails to come up is stopped too
+        lab.start()
+        yield lab
+    finally:
+        lab.stop()
 
 
 def test_labgrid_reserve_acquire_run_release(local: dict[str, bytes], lab: Lab,
