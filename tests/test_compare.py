@@ -14,6 +14,7 @@ from rtosmeter import compare as C
 from rtosmeter.cli import cli
 from rtosmeter.commands.common import STORE_NAME
 from rtosmeter.commands.compare import compare as compare_command
+from rtosmeter.compare_within import compare_within
 from rtosmeter.protocol import ParsedStream, parse_stream
 from rtosmeter.store import Store
 
@@ -28,26 +29,40 @@ def _streams() -> list[tuple[bytes, ParsedStream]]:
     return [(p.read_bytes(), parse_stream(p.read_bytes())) for p in paths]
 
 
+def _slowed(data: bytes, parsed: ParsedStream, slow: float) -> ParsedStream:
+    """`parsed` with SLOW_CASE's samples times `slow` and SLOW_TM's counts over it."""
+    if slow == 1.0:
+        return parsed
+    parsed = parse_stream(data)  # a fresh copy to modify
+    for case in parsed.cases:
+        if case.id == SLOW_CASE:
+            for s in case.series.values():
+                s.samples = [int(v * slow) for v in s.samples]
+        if case.id == SLOW_TM:
+            case.counts = [type(c)(c.name, c.period, int(c.value / slow)) for c in case.counts]
+    return parsed
+
+
+def store_systems(store: Store, systems: dict[tuple[str, str, str], float],
+                  streams: list[tuple[bytes, ParsedStream]] | None = None) -> int:
+    """One run of the recorded streams for each (port, target, profile),
+    slowed by its factor."""
+    run = store.create_run({"campaign": "test"}, {}, "0.1.0")
+    for (port, target, profile), slow in systems.items():
+        build = store.add_build(run, port, target, profile, {"opt_flags": "-O2"})
+        for data, parsed in streams or _streams():
+            store.add_execution(run, build, parsed.header["group"], status="ok",
+                                runner={"runner": "host"}, stream=data,
+                                parsed=_slowed(data, parsed, slow))
+    store.finish_run(run)
+    return run
+
+
 def store_run(store: Store, slow: float = 1.0) -> int:
     """Ports `posix` and `other`; with `slow`, `other` is slowed by that factor
     in SLOW_CASE (every sample) and SLOW_TM (every count)."""
-    run = store.create_run({"campaign": "test"}, {}, "0.1.0")
-    for port in ("posix", "other"):
-        build = store.add_build(run, port, "host", "default", {"opt_flags": "-O2"})
-        for data, parsed in _streams():
-            if port == "other" and slow != 1.0:
-                parsed = parse_stream(data)  # a fresh copy to modify
-                for case in parsed.cases:
-                    if case.id == SLOW_CASE:
-                        for s in case.series.values():
-                            s.samples = [int(v * slow) for v in s.samples]
-                    if case.id == SLOW_TM:
-                        case.counts = [type(c)(c.name, c.period, int(c.value / slow))
-                                       for c in case.counts]
-            store.add_execution(run, build, parsed.header["group"], status="ok",
-                                runner={"runner": "host"}, stream=data, parsed=parsed)
-    store.finish_run(run)
-    return run
+    return store_systems(store, {("posix", "host", "default"): 1.0,
+                                 ("other", "host", "default"): slow})
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +181,7 @@ def test_runs_with_nothing_in_common_are_an_error(tmp_path: Path) -> None:
                             runner={"runner": "host"}, stream=data, parsed=parsed)
         store.finish_run(other)
     for refs, message in (((1, empty), f"Error: run {empty} holds no results in compare."),
-                          ((1, other), f"Error: runs 1 and {other} have no case in common")):
+                          ((1, other), f"Error: run 1 and run {other} have no case in common")):
         result = CliRunner().invoke(cli, ["compare", *map(str, refs), "--out", str(tmp_path)])
         assert result.exit_code == 1, result.output
         assert result.output.startswith(message), result.output
@@ -192,3 +207,52 @@ def test_runs_of_two_measurement_methods_are_not_compared(tmp_path: Path) -> Non
     assert "measurement method 1" in result.output and "with method 2" in result.output
     same = CliRunner().invoke(cli, ["compare", str(new), str(new), "--out", str(tmp_path)])
     assert same.exit_code == 0, same.output
+
+
+@pytest.fixture(scope="module")
+def within(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Run 1: six systems, all alike. Run 2: the same with the B side of each
+    `--by` below slowed (vendor, V2, other, host2)."""
+    out = tmp_path_factory.mktemp("within")
+    streams = [s for s in _streams() if {c.id for c in s[1].cases} & {SLOW_CASE, SLOW_TM}]
+    base = {("posix", "host", "default"): 1.0, ("posix", "host", "vendor"): 1.5,
+            ("posix@V1", "host", "default"): 1.0, ("posix@V2", "host", "default"): 1.5,
+            ("other", "host", "default"): 1.5, ("posix", "host2", "default"): 1.5}
+    with Store.open(out / STORE_NAME) as store:
+        assert store_systems(store, dict.fromkeys(base, 1.0), streams) == 1
+        assert store_systems(store, base, streams) == 2
+    return out
+
+
+@pytest.mark.parametrize(("by", "a", "b"), [
+    ("profile", "default", "vendor"), ("version", "V1", "V2"), ("port", "posix", "other"),
+    ("target", "host", "host2")])
+def test_compare_within_one_run(within: Path, by: str, a: str, b: str) -> None:
+    """`--by` sets two slices of one run against each other with the
+    statistics of two runs: the slowed slice regresses in exactly the slowed
+    cases, the other direction improves, equal slices are identical."""
+    args = ["--out", str(within), "--by", by, a, b]
+    result = CliRunner().invoke(cli, ["compare", "2", *args, "--format", "md"])
+    assert result.exit_code == 2, result.output
+    assert f"run 2 {by} {a} → run 2 {by} {b}" in result.output
+    assert f"{a}→{b}" in result.output  # the merged coordinate names both sides
+    with Store.open(within / STORE_NAME) as store:
+        comp = compare_within(store, 2, by, a, b, 10.0, 0.01)
+        assert {c.case_id for c in comp.regressions} == {SLOW_CASE, SLOW_TM}
+        assert len(comp.regressions) == len({(c.case_id, c.series) for c in comp.regressions})
+        back = compare_within(store, 2, by, b, a, 10.0, 0.01)
+        assert not back.regressions and {c.case_id for c in back.improvements} == {
+            SLOW_CASE, SLOW_TM}
+        even = compare_within(store, 1, by, a, b, 10.0, 0.01)
+        assert even.changes and all(c.verdict == "same" for c in even.changes)
+    ok = CliRunner().invoke(cli, ["compare", "1", *args])
+    assert ok.exit_code == 0, ok.output
+
+
+def test_compare_within_names_what_is_wrong(out: Path) -> None:
+    for args, message in (
+            (["--by", "profile", "default", "vendor"], "run 1 has no profile 'vendor'"),
+            (["--by", "port", "posix", "posix"], "names 'posix' twice"),
+            (["2", "--by", "port", "posix", "other"], "two runs were given")):
+        result = CliRunner().invoke(cli, ["compare", "1", *args, "--out", str(out)])
+        assert result.exit_code == 1 and message in result.output, result.output

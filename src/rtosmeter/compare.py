@@ -100,6 +100,16 @@ class Comparison:
     only_a: list[str] = field(default_factory=list)  # "system case" present only in A
     only_b: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # config differences, status changes
+    # What A and B are when not two whole runs ("run 3 profile default").
+    labels: tuple[str, str] | None = None
+
+    @property
+    def name_a(self) -> str:
+        return self.labels[0] if self.labels else f"run {self.run_a}"
+
+    @property
+    def name_b(self) -> str:
+        return self.labels[1] if self.labels else f"run {self.run_b}"
 
     @property
     def regressions(self) -> list[Change]:
@@ -294,15 +304,15 @@ def _config_notes(a: RunView, b: RunView) -> list[str]:
     return notes
 
 
-def _comparable(a: RunView, b: RunView, common: int) -> None:
+def _comparable(a: RunView, b: RunView, common: int, names: tuple[str, str]) -> None:
     """An empty run, or two runs with no case in common, compare nothing:
     an error, never "every figure is identical"."""
-    for view in (a, b):
+    for view, name in zip((a, b), names, strict=True):
         if not view.cases:
-            raise UserError(f"run {view.run_id} holds no results", "compare",
+            raise UserError(f"{name} holds no results", "compare",
                             "Pick runs that ran cases (`rtosmeter history` lists them)")
     if not common:
-        raise UserError(f"runs {a.run_id} and {b.run_id} have no case in common (same port, "
+        raise UserError(f"{names[0]} and {names[1]} have no case in common (same port, "
                         "target, profile, toolchain and case id)", "compare",
                         "Compare runs of the same systems (`rtosmeter history` lists them)")
 
@@ -336,12 +346,14 @@ def _same_method(a: RunView, b: RunView) -> None:
                 "--campaign/--port/--target) and compare the two new runs")
 
 
-def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float) -> Comparison:
+def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float,
+            labels: tuple[str, str] | None = None) -> Comparison:
+    """B against A; `labels` name them when they are not two whole runs."""
     ra, rb = _results(a.view), _results(b.view)
-    _comparable(a.view, b.view, len(ra.keys() & rb.keys()))
-    _same_method(a.view, b.view)
     result = Comparison(a.view.run_id, b.view.run_id, threshold, alpha, [],
-                        notes=_config_notes(a.view, b.view))
+                        notes=_config_notes(a.view, b.view), labels=labels)
+    _comparable(a.view, b.view, len(ra.keys() & rb.keys()), (result.name_a, result.name_b))
+    _same_method(a.view, b.view)
     for key, ca in ra.items():
         cb = rb.get(key)
         name = f"{'/'.join(key[:3])}{key[3]} {key[4]}"
@@ -457,7 +469,7 @@ HEAD = ["verdict", "system", "case", "series", "figure (unit)", "A", "B", "chang
 def summary_line(comp: Comparison) -> str:
     n = len(comp.changes)
     same = sum(c.verdict == "same" for c in comp.changes)
-    return (f"run {comp.run_a} -> run {comp.run_b}: {n} figures compared, "
+    return (f"{comp.name_a} -> {comp.name_b}: {n} figures compared, "
             f"{len(comp.regressions)} regression(s), {len(comp.improvements)} improvement(s), "
             f"{same} identical; threshold {comp.threshold:g} %, significance level "
             f"{comp.alpha:g} (Mann-Whitney U) for noisy runs, exact for deterministic ones.")
@@ -467,7 +479,8 @@ _md_cell = markdown_safe
 
 
 def markdown(comp: Comparison, everything: bool = False) -> str:
-    lines = [f"## Comparison: run {comp.run_a} → run {comp.run_b}", "", summary_line(comp), ""]
+    lines = [f"## Comparison: {_md_cell(comp.name_a)} → {_md_cell(comp.name_b)}", "",
+             _md_cell(summary_line(comp)), ""]
     body = rows(comp, everything)
     if body:
         lines += ["| " + " | ".join(HEAD) + " |",

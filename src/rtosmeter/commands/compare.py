@@ -1,4 +1,5 @@
-"""`rtosmeter compare RUN_A RUN_B`: what changed; exit 2 on a regression (CI gate)."""
+"""`rtosmeter compare RUN_A RUN_B`, or `compare RUN --by DIMENSION A B`: what
+changed; exit 2 on a regression (CI gate)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import TYPE_CHECKING
 import click
 
 from rtosmeter.commands.common import open_store, out_option, resolve_run
-from rtosmeter.errors import REGRESSION_EXIT
+from rtosmeter.compare_within import DIMENSIONS
+from rtosmeter.errors import REGRESSION_EXIT, UserError
 
 if TYPE_CHECKING:
     from rtosmeter.compare import Comparison
@@ -19,12 +21,17 @@ DEFAULT_ALPHA = 0.01  # many cases are tested at once: a strict level keeps nois
 
 
 def run_compare(out: Path, ref_a: str, ref_b: str, threshold: float = DEFAULT_THRESHOLD,
-                alpha: float = DEFAULT_ALPHA) -> Comparison:
+                alpha: float = DEFAULT_ALPHA,
+                by: tuple[str, str, str] | None = None) -> Comparison:
+    """Two runs, or with `by` (dimension, A, B) two slices of run `ref_a`."""
     from rtosmeter import compare as comparing  # numpy and scipy: not for --help
+    from rtosmeter.compare_within import compare_within
 
     with open_store(out, must_exist=True) as store:
-        a, b = resolve_run(store, ref_a), resolve_run(store, ref_b)
-        return comparing.compare_runs(store, a, b, threshold, alpha)
+        a = resolve_run(store, ref_a)
+        if by:
+            return compare_within(store, a, *by, threshold, alpha)
+        return comparing.compare_runs(store, a, resolve_run(store, ref_b), threshold, alpha)
 
 
 def _print_table(result: Comparison, everything: bool) -> None:
@@ -43,7 +50,7 @@ def _print_table(result: Comparison, everything: bool) -> None:
 
 @click.command("compare")
 @click.argument("run_a")
-@click.argument("run_b", default="latest")
+@click.argument("run_b", required=False)
 @out_option
 @click.option("--threshold", type=click.FloatRange(min=0), default=DEFAULT_THRESHOLD,
               show_default=True, metavar="PCT",
@@ -53,14 +60,22 @@ def _print_table(result: Comparison, everything: bool) -> None:
               help="Significance level of the Mann-Whitney U test (noisy runs).")
 @click.option("--format", "fmt", type=click.Choice(["table", "md"]), default="table",
               show_default=True, help="Terminal table or Markdown.")
+@click.option("--by", type=(click.Choice(DIMENSIONS), str, str), default=None,
+              metavar="DIMENSION A B",
+              help="Within RUN_A, compare B against A along one dimension: "
+                   "profile, version (port instance label), port or target.")
 @click.option("--all", "everything", is_flag=True,
               help="Also list identical figures and changes that are not significant.")
-def compare(run_a: str, run_b: str, out: Path, threshold: float, alpha: float, fmt: str,
-            everything: bool) -> None:
-    """Compare two stored runs (ids, latest or latest~N); exit 2 on a regression."""
+def compare(run_a: str, run_b: str | None, out: Path, threshold: float, alpha: float,
+            fmt: str, by: tuple[str, str, str] | None, everything: bool) -> None:
+    """Compare two stored runs (ids, latest or latest~N), or two profiles,
+    versions, ports or targets of one run (--by); exit 2 on a regression."""
     from rtosmeter import compare as comparing
 
-    result = run_compare(out, run_a, run_b, threshold, alpha)
+    if by and run_b is not None:
+        raise UserError(f"--by compares within one run, but two runs were given ({run_a}, "
+                        f"{run_b})", "--by", f"Drop {run_b}, or drop --by to compare two runs")
+    result = run_compare(out, run_a, run_b or "latest", threshold, alpha, by)
     if fmt == "md":
         click.echo(comparing.markdown(result, everything), nl=False)
     else:
