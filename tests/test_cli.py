@@ -104,6 +104,17 @@ def test_list_and_doctor_and_sources(root: Path) -> None:
     doctor = invoke("doctor")
     assert "cmake" in doctor.output and "qemu-system-arm" in doctor.output
     assert doctor.exit_code == 0, doctor.output
+    # --format json: one valid document on stdout, the same facts as the tables.
+    listed = json.loads(invoke("list", "--format", "json").stdout)
+    assert [b["id"] for b in listed["benchmarks"]] == [c.id for c in load_catalog(root).cases]
+    assert {"posix", "baremetal"} <= {p["port"] for p in listed["ports"]}
+    host = next(t for t in listed["targets"] if t["target"] == "host")
+    assert host["available"] == "yes"
+    checked = invoke("doctor", "--format", "json")
+    assert checked.exit_code == 0, checked.output
+    report = json.loads(checked.stdout)
+    assert report["missing_required"] == 0
+    assert {c["name"] for c in report["checks"]} >= {"cmake", "qemu-system-arm"}
     sources = invoke("sources", "list")
     assert sources.exit_code == 0
     fetch = invoke("sources", "fetch", "posix")

@@ -4,6 +4,7 @@ factor (and its throughput counts divided by it)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -247,6 +248,12 @@ def test_compare_within_one_run(within: Path, by: str, a: str, b: str) -> None:
         assert even.changes and all(c.verdict == "same" for c in even.changes)
     ok = CliRunner().invoke(cli, ["compare", "1", *args])
     assert ok.exit_code == 0, ok.output
+    as_json = CliRunner().invoke(cli, ["compare", "2", *args, "--format", "json"])
+    assert as_json.exit_code == 2, as_json.output
+    doc = json.loads(as_json.stdout)
+    assert doc["a"] == f"run 2 {by} {a}" and doc["regressions"] == len(comp.regressions)
+    assert {c["case_id"] for c in doc["changes"] if c["verdict"] == "regression"} == {
+        SLOW_CASE, SLOW_TM}
 
 
 def test_compare_within_names_what_is_wrong(out: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -47,6 +48,14 @@ def test_list_and_chart(tmp_path: Path) -> None:
     assert "nightly" in result.output and "glibc 2.36" in result.output
     svg = (tmp_path / "history-lat.sem.pass.svg").read_text()
     assert svg.startswith("<?xml") and "lat.sem.pass" in svg and "<path" in svg
+
+    as_json = CliRunner().invoke(history_command, ["--out", str(tmp_path), "--format", "json",
+                                                   "--case", "lat.sem.pass"])
+    assert as_json.exit_code == 0, as_json.output
+    doc = json.loads(as_json.stdout)
+    assert [r["id"] for r in doc["runs"]] == [1, 2, 3]
+    assert doc["runs"][0]["sources"] == ["posix glibc 2.36 (abcdef1234)"]
+    assert doc["chart"] == str(tmp_path / "history-lat.sem.pass.svg")
 
     png = tmp_path / "tm.png"
     result = CliRunner().invoke(history_command, ["--out", str(tmp_path), "--case", "tm.sync",

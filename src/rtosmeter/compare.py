@@ -475,6 +475,29 @@ def summary_line(comp: Comparison) -> str:
             f"{comp.alpha:g} (Mann-Whitney U) for noisy runs, exact for deterministic ones.")
 
 
+def _finite(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def as_json(comp: Comparison) -> dict[str, object]:
+    """The comparison as a JSON-ready dict (docs/results-schema.md); a figure
+    that does not exist (NaN: a broken case) is null."""
+    from dataclasses import asdict
+
+    return {"a": comp.name_a, "b": comp.name_b, "run_a": comp.run_a, "run_b": comp.run_b,
+            "threshold_pct": comp.threshold, "alpha": comp.alpha,
+            "summary": summary_line(comp), "regressions": len(comp.regressions),
+            "improvements": len(comp.improvements),
+            "changes": [{**{k: _finite(v) for k, v in asdict(c).items()},
+                         "system": c.system, "worse_pct": _finite(c.worse_pct)}
+                        for c in comp.changes],
+            "only_a": comp.only_a, "only_b": comp.only_b, "notes": comp.notes}
+
+
 _md_cell = markdown_safe
 
 

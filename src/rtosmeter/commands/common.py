@@ -20,6 +20,14 @@ out_option = click.option(
     show_default=True, help="Campaign folder: the store (rtosmeter.sqlite), builds, reports.")
 
 
+def echo_json(data: object) -> None:
+    """`data` as one JSON document on stdout (docs/results-schema.md, "Command
+    output as JSON"); NaN and infinity are refused, not written as invalid JSON."""
+    import json
+
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+
+
 def split_list(values: tuple[str, ...]) -> tuple[str, ...]:
     """--port a,b --port c -> (a, b, c)."""
     out: list[str] = []

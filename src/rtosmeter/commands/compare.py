@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter.commands.common import open_store, out_option, resolve_run
+from rtosmeter.commands.common import echo_json, open_store, out_option, resolve_run
 from rtosmeter.compare_within import DIMENSIONS
 from rtosmeter.errors import REGRESSION_EXIT, UserError
 
@@ -58,8 +58,8 @@ def _print_table(result: Comparison, everything: bool) -> None:
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True),
               default=DEFAULT_ALPHA, show_default=True,
               help="Significance level of the Mann-Whitney U test (noisy runs).")
-@click.option("--format", "fmt", type=click.Choice(["table", "md"]), default="table",
-              show_default=True, help="Terminal table or Markdown.")
+@click.option("--format", "fmt", type=click.Choice(["table", "md", "json"]), default="table",
+              show_default=True, help="Terminal table, Markdown or JSON (every figure).")
 @click.option("--by", type=(click.Choice(DIMENSIONS), str, str), default=None,
               metavar="DIMENSION A B",
               help="Within RUN_A, compare B against A along one dimension: "
@@ -78,6 +78,8 @@ def compare(run_a: str, run_b: str | None, out: Path, threshold: float, alpha: f
     result = run_compare(out, run_a, run_b or "latest", threshold, alpha, by)
     if fmt == "md":
         click.echo(comparing.markdown(result, everything), nl=False)
+    elif fmt == "json":
+        echo_json(comparing.as_json(result))
     else:
         _print_table(result, everything)
     if result.regressions:

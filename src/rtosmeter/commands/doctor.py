@@ -7,12 +7,13 @@ import importlib.metadata
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import click
 
 from rtosmeter import config, qemu_plugin
+from rtosmeter.commands.common import echo_json
 from rtosmeter.definitions import Definitions, Port
 from rtosmeter.sources import describe_source, find_source, git_packages
 
@@ -145,22 +146,34 @@ def config_lines() -> list[str]:
 
 
 @click.command("doctor")
-def doctor() -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Text, or JSON (the same checks; exit 1 all the same "
+              "when a required tool is missing).")
+def doctor(fmt: str) -> None:
     """Check the tools rtosmeter needs and say how to get each missing one."""
-    for line in config_lines():
-        click.echo(line)
+    text = fmt == "text"
+    if text:
+        for line in config_lines():
+            click.echo(line)
     try:
         defs: Definitions | None = Definitions.load()
+        problem = ""
     except Exception as exc:  # the doctor must still report the tools
-        click.echo(f"MISSING  definitions: {exc}")
+        problem = f"definitions: {exc}"
         defs = None
+        if text:
+            click.echo(f"MISSING  {problem}")
     results = checks(defs)
-    for c in results:
+    missing = [c for c in results if c.required and not c.ok]
+    if not text:
+        echo_json({"config": config_lines(), "definitions_error": problem or None,
+                   "checks": [asdict(c) for c in results], "missing_required": len(missing)})
+    for c in results if text else ():
         mark = "ok     " if c.ok else ("MISSING" if c.required else "absent ")
         click.echo(f"{mark}  {c.name:<26} {c.detail}")
-    missing = [c for c in results if c.required and not c.ok]
     if missing:
         raise click.ClickException(
             f"{len(missing)} required tool(s) missing in this machine. "
             "Run `bash scripts/install.sh`")
-    click.echo("Everything the default campaign needs is here.")
+    if text:
+        click.echo("Everything the default campaign needs is here.")

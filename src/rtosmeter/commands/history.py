@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter.commands.common import open_store, out_option
+from rtosmeter.commands.common import echo_json, open_store, out_option
 from rtosmeter.textsafe import chart_name, terminal_safe
 
+if TYPE_CHECKING:
+    from rtosmeter.history import StoredRun
 
-def history_text(out: Path) -> str:
+
+def stored_runs(out: Path) -> list[StoredRun]:
     from rtosmeter import history as hist  # numpy, through the analysis
 
     with open_store(out, must_exist=True) as store:
-        runs = hist.list_runs(store)
+        return hist.list_runs(store)
+
+
+def history_text(out: Path) -> str:
+    runs = stored_runs(out)
     lines = ["run  started                    status       campaign    ports / targets / "
              "profiles; sources"]
     for r in runs:
@@ -32,13 +41,21 @@ def history_text(out: Path) -> str:
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Write the case's chart here (.svg or .png); "
               "default OUT/history-<case>.svg.")
-def history(out: Path, case_id: str | None, chart_path: Path | None) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Text, or JSON (the runs, and the chart's path).")
+def history(out: Path, case_id: str | None, chart_path: Path | None, fmt: str) -> None:
     """List stored runs (campaign, ports, targets, sources, versions)."""
-    click.echo(history_text(out))
+    if fmt == "text":
+        click.echo(history_text(out))
+    path = None
     if case_id:
         from rtosmeter import history as hist
 
         path = chart_path or out / f"history-{chart_name(case_id)}.svg"
         with open_store(out, must_exist=True) as store:
             hist.write_chart(store, case_id, path)
-        click.echo(f"chart of {case_id}: {path}")
+        if fmt == "text":
+            click.echo(f"chart of {case_id}: {path}")
+    if fmt == "json":
+        echo_json({"runs": [asdict(r) for r in stored_runs(out)],
+                   "case": case_id, "chart": str(path) if path else None})

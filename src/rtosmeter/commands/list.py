@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rtosmeter.catalog import Catalog, load_catalog
+from rtosmeter.commands.common import echo_json
 from rtosmeter.definitions import DEFAULT_TOOLCHAIN, Board, Definitions, Target, Toolchain
 from rtosmeter.sources import describe_source
 
@@ -87,13 +88,37 @@ def _table(title: str, headers: tuple[str, ...], rows: Sequence[Sequence[str]]) 
     return table
 
 
+BENCHMARK_KEYS = ("id", "group", "needs")
+PORT_KEYS = ("port", "capabilities", "architectures", "source")
+TARGET_KEYS = ("target", "kind", "counter", "available")
+BOARD_KEYS = ("board", "target", "connection", "status")
+TOOLCHAIN_KEYS = ("toolchain", "description", "available")
+
+
+def as_json(listing: Listing, root: Path) -> dict[str, object]:
+    """The listing with named fields (docs/results-schema.md)."""
+    def records(keys: tuple[str, ...], rows: Sequence[Sequence[str]]) -> list[dict[str, str]]:
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    return {"benchmarks": records(BENCHMARK_KEYS, listing.benchmarks),
+            "ports": records(PORT_KEYS, listing.ports),
+            "targets": records(TARGET_KEYS, listing.targets),
+            "boards": records(BOARD_KEYS, listing.boards),
+            "toolchains": records(TOOLCHAIN_KEYS, listing.toolchains), "definitions": str(root)}
+
+
 @click.command("list")
-def list_command() -> None:
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="Terminal tables, or JSON.")
+def list_command(fmt: str) -> None:
     """Show benchmarks, ports, targets, boards and toolchains, and what is available here."""
     from rich.console import Console
 
     defs = Definitions.load()
     listing = collect(defs, load_catalog(defs.root))
+    if fmt == "json":
+        echo_json(as_json(listing, Path(defs.root)))
+        return
     console = Console(width=None if sys.stdout.isatty() else 140,
                       force_terminal=False)
     console.print(_table("Benchmarks", ("id", "group", "needs"), listing.benchmarks))
