@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import re
+import textwrap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -304,26 +305,37 @@ def stacked_bars(stacks: Sequence[Stack], axis_label: str, title: str = "") -> s
         return _svg(fig)
 
 
-def history_chart(lines: Sequence[Line], x_labels: dict[int, str], axis_label: str,
-                  title: str = "", png: Path | None = None) -> str:
-    """One value per run along the x axis, with a band (e.g. 25-75 %). With
-    `png`, the chart is also written there as a PNG image."""
-    with _figure(7.5, 3.6) as fig:
-        ax = fig.add_subplot()
-        ax.grid(True, axis="both")
-        for line in lines:
-            ax.fill_between(line.xs, line.lows, line.highs, color=line.colour, alpha=0.18,
-                            linewidth=0)
-            ax.plot(line.xs, line.values, marker="o", markersize=3.5, color=line.colour,
-                    label=_wrap(line.label, 50))
+@dataclass(frozen=True)
+class Panel:
+    """One axis of a history chart: the lines that share a target and unit."""
+
+    title: str
+    unit: str
+    lines: list[Line]
+
+
+def history_chart(panels: Sequence[Panel], x_labels: dict[int, str], what: str,
+                  png: Path | None = None) -> str:
+    """One value per run along the x axis, with a band (e.g. 25-75 %), one
+    panel (its own y axis) per target and unit, the runs shared. With `png`,
+    the chart is also written there as a PNG image."""
+    with _figure(7.5, 0.8 + 2.8 * max(len(panels), 1)) as fig:
+        axes = fig.subplots(max(len(panels), 1), 1, sharex=True, squeeze=False)[:, 0]
+        for ax, panel in zip(axes, panels, strict=False):
+            ax.grid(True, axis="both")
+            for line in panel.lines:
+                ax.fill_between(line.xs, line.lows, line.highs, color=line.colour, alpha=0.18,
+                                linewidth=0)
+                ax.plot(line.xs, line.values, marker="o", markersize=3.5, color=line.colour,
+                        label=_wrap(line.label, 50))
+            ax.set_ylabel("\n".join(textwrap.wrap(panel.unit, 26)), fontsize=8)
+            ax.set_title(f"{panel.title}: {what}", loc="left", fontsize=9)
+            if panel.lines:
+                ax.legend(fontsize=7, frameon=False)
         xs = sorted(x_labels)
-        ax.set_xticks(xs, [x_labels[x] for x in xs], rotation=30, ha="right", fontsize=7)
-        ax.set_xlabel("run")
-        ax.set_ylabel(axis_label)
-        if title:
-            ax.set_title(title, loc="left", fontsize=9)
-        if lines:
-            ax.legend(fontsize=7, frameon=False)
+        axes[-1].set_xticks(xs, [x_labels[x] for x in xs], rotation=30, ha="right",
+                            fontsize=7)
+        axes[-1].set_xlabel("run")
         if png is not None:
             fig.savefig(png, format="png", dpi=150, bbox_inches="tight")
         return _svg(fig, tight=True)

@@ -3,7 +3,8 @@
 `list_runs()` describes every stored run (campaign, systems, RTOS sources and
 versions) without loading samples; `case_history()` loads each run that has
 the case and draws its median with the 25-75 % band (latency) or its count
-per period with the min-max band over periods (throughput).
+per period with the min-max band over periods (throughput), one panel per
+target and unit.
 """
 
 from __future__ import annotations
@@ -63,16 +64,27 @@ class Point:
 
 @dataclass
 class CaseHistory:
+    """A case across runs, one panel per (target, unit): a host's
+    nanoseconds and QEMU's instructions, or counts per period of two targets,
+    never share an axis."""
+
     case_id: str
     family: str
-    unit: str
-    lines: dict[str, list[Point]]  # "port/target/profile[ series]" -> one point per run
+    # (target, unit) -> "port/profile[ series]" -> one point per run
+    panels: dict[tuple[str, str], dict[str, list[Point]]]
+
+    @property
+    def units(self) -> list[str]:
+        return sorted({unit for _, unit in self.panels})
+
+
+THROUGHPUT_UNIT = "count per measurement period"
 
 
 def case_history(store: Store, case_id: str) -> CaseHistory:
     """One case across every stored run that has it with status ok."""
-    lines: dict[str, list[Point]] = {}
-    family, units = "", set()
+    panels: dict[tuple[str, str], dict[str, list[Point]]] = {}
+    family = ""
     for run in store.runs():
         if not any(c.case_id == case_id for c in store.cases(run.id)):
             continue
@@ -81,40 +93,42 @@ def case_history(store: Store, case_id: str) -> CaseHistory:
             if c.case_id != case_id or c.status != "ok":
                 continue
             family = analysis.family(c)
-            system = analysis.system(c)
+            system = f"{c.port}/{c.profile}"  # the target names the panel
             if family == "throughput" and c.score is not None:
                 total = c.counts["total"]
-                lines.setdefault(system, []).append(
-                    Point(run.id, run.started, c.score, min(total), max(total)))
-                units.add("count per measurement period")
+                panels.setdefault((c.target, THROUGHPUT_UNIT), {}).setdefault(
+                    system, []).append(Point(run.id, run.started, c.score, min(total),
+                                             max(total)))
             for d in c.distributions:
                 name = system if len(c.distributions) == 1 else f"{system} {d.series}"
-                lines.setdefault(name, []).append(Point(run.id, run.started, d.p50, d.p25,
-                                                        d.p75))
-                units.add(d.unit.label)
-    if not lines:
+                panels.setdefault((c.target, d.unit.label), {}).setdefault(name, []).append(
+                    Point(run.id, run.started, d.p50, d.p25, d.p75))
+    if not panels:
         raise UserError(f"no stored run has case {case_id!r} with status ok", str(store.path),
                         "Check the case ID (`rtosmeter report latest` lists them)")
-    return CaseHistory(case_id, family, " / ".join(sorted(units)), lines)
+    return CaseHistory(case_id, family, panels)
 
 
 def chart(history: CaseHistory, png: Path | None = None) -> str:
     """SVG: median and 25-75 % band per run (latency), or count per period and
-    its min-max over periods (throughput). With `png`, also a PNG there."""
+    its min-max over periods (throughput), one panel per target and unit.
+    With `png`, also a PNG there."""
     from rtosmeter import charts  # matplotlib: only when a chart is drawn
 
     x_labels: dict[int, str] = {}
-    lines = []
-    for i, (name, points) in enumerate(sorted(history.lines.items())):
-        for p in points:
-            x_labels[p.run_id] = f"#{p.run_id} {p.started[:10]}"
-        lines.append(charts.Line(name, [p.run_id for p in points], [p.value for p in points],
-                                 [p.low for p in points], [p.high for p in points],
-                                 charts.colour_for(i)))
     what = ("count per period (band: min-max over periods)" if history.family == "throughput"
             else "median (band: 25-75 %)")
-    return charts.history_chart(lines, x_labels, f"{what}, {history.unit}", history.case_id,
-                                png=png)
+    panels = []
+    for (target, unit), lines in sorted(history.panels.items()):
+        drawn = []
+        for i, (name, points) in enumerate(sorted(lines.items())):
+            for p in points:
+                x_labels[p.run_id] = f"#{p.run_id} {p.started[:10]}"
+            drawn.append(charts.Line(name, [p.run_id for p in points],
+                                     [p.value for p in points], [p.low for p in points],
+                                     [p.high for p in points], charts.colour_for(i)))
+        panels.append(charts.Panel(f"{history.case_id} on {target}", unit, drawn))
+    return charts.history_chart(panels, x_labels, what, png=png)
 
 
 def write_chart(store: Store, case_id: str, path: Path) -> Path:
