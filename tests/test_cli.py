@@ -63,6 +63,24 @@ def test_report_formats_and_unknown_run(default_run: SessionRun) -> None:
     assert bad.exit_code == 1 and bad.output.startswith("Error: no run 99 in ")
 
 
+def test_markdown_with_charts_for_a_stored_run(default_run: SessionRun) -> None:
+    """`report N --format md --write`: report-N.md with its charts beside it,
+    every image link resolving, no stale chart of an older rendering kept."""
+    out = default_run.out
+    (out / "report-1.md").unlink()
+    stale = out / "charts" / "run-1" / "gone.svg"
+    stale.write_text("<svg/>")
+    written = invoke("report", "1", "--out", str(out), "--format", "md", "--write")
+    assert written.exit_code == 0, written.output
+    path = Path(written.stdout.strip())
+    assert path == out / "report-1.md"
+    links = re.findall(r"!\[[^\]]*\]\(([^)]+\.svg)\)", path.read_text())
+    assert links and all((out / link).read_text().startswith("<?xml") for link in links)
+    assert not stale.exists()
+    csv = invoke("report", "1", "--out", str(out), "--format", "csv", "--write")
+    assert (out / "report-1.csv").read_text().startswith("run_id,"), csv.output
+
+
 def test_report_without_a_store(tmp_path: Path) -> None:
     result = invoke("report", "--out", str(tmp_path / "empty"))
     assert result.exit_code == 1

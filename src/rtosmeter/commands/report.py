@@ -56,12 +56,22 @@ def write_reports(out: Path, view: RunView) -> list[Path]:
 @click.option("--clock", metavar="RATE",
               help="Show the QEMU plugin's counts as estimated µs at this clock, e.g. 80MHz "
                    "(always labelled estimated).")
-def report(run: str, out: Path, fmt: str, clock: str | None) -> None:
+@click.option("--write", is_flag=True,
+              help="Write OUT/report-<run>.<format> instead of printing it; Markdown with "
+                   "its charts in OUT/charts/run-<run>/ (html is always written).")
+def report(run: str, out: Path, fmt: str, clock: str | None, write: bool) -> None:
     """Render a stored run (latest, latest~N or a run id)."""
     view = load_view(out, run, clock)
+    suffix = reports.get_format(fmt).SUFFIX
+    path = out / f"report-{view.run_id}{suffix}"
+    if suffix == ".md" and write:  # the charts are drawn by the HTML report's preparation
+        from rtosmeter.reports import html
+
+        out.mkdir(parents=True, exist_ok=True)
+        click.echo(str(html.write_markdown(html.prepare(view), out, path.name)))
+        return
     text = reports.render(view, fmt)
-    if reports.get_format(fmt).SUFFIX == ".html":
-        path = out / f"report-{view.run_id}.html"
+    if suffix == ".html" or write:
         path.write_text(text, encoding="utf-8")
         click.echo(str(path))
     else:
