@@ -62,9 +62,12 @@ def write_reports(out: Path, view: RunView) -> list[Path]:
 def report(run: str, out: Path, fmt: str, clock: str | None, write: bool) -> None:
     """Render a stored run (latest, latest~N or a run id)."""
     view = load_view(out, run, clock)
+    name = reports.ALIASES.get(fmt, fmt)
     suffix = reports.get_format(fmt).SUFFIX
-    path = out / f"report-{view.run_id}{suffix}"
-    if suffix == ".md" and write:  # the charts are drawn by the HTML report's preparation
+    # Another Markdown format (load) must not take the Markdown report's file.
+    tag = f"-{name}" if suffix == ".md" and name != "markdown" else ""
+    path = out / f"report-{view.run_id}{tag}{suffix}"
+    if name == "markdown" and write:  # the charts are drawn by the HTML report's preparation
         from rtosmeter.reports import html
 
         out.mkdir(parents=True, exist_ok=True)
