@@ -15,7 +15,7 @@ import importlib.util
 import tempfile
 import time
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rtosmeter import children
 from rtosmeter.definitions import Target
@@ -30,7 +30,9 @@ from rtosmeter.runners.probe_openocd import (
     openocd_missing,
 )
 from rtosmeter.runners.qemu import _BYE, _FAULT
-from rtosmeter.runners.semihosting import Served, serve
+
+if TYPE_CHECKING:  # semihosting.py needs pyOCD, an optional extra: loaded when a board runs
+    from rtosmeter.runners.semihosting import Served
 
 
 def pyocd_missing() -> str:
@@ -41,6 +43,8 @@ def pyocd_missing() -> str:
 
 def run_gdb(settings: BoardSettings, elf: Path, cap: int, wall_s: float) -> Served:
     """Serve the run of a firmware a GDB server already holds, halted at its start."""
+    from rtosmeter.runners.semihosting import serve
+
     host, port = settings.gdb_address()
     remote = GdbRemote(host, port)
     try:
