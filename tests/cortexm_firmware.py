@@ -53,7 +53,7 @@ def build(out: Path, target: str, groups: list[str], cases: Path = TEST_CASES,
     """Configure and build; returns group -> ELF. Raises with the log on error."""
     bench = out / "bench"
     bench.mkdir(parents=True, exist_ok=True)
-    for name in ("CMakeLists.txt", "core", "include"):
+    for name in ("CMakeLists.txt", "cmake", "core", "include"):
         link = bench / name
         if not link.exists():
             link.symlink_to(ROOT / "bench" / name)
