@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import tomllib
 from pathlib import Path
+
+from rtosmeter.definitions import load_target
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_CASES = Path(__file__).resolve().parent / "firmware"
@@ -28,15 +29,15 @@ def config_header(target: str, port: str, caps: int,
                   extra: dict[str, str] | None = None) -> str:
     """The hand-written rm_build_config.h; `extra` defines replace the
     target's (e.g. RM_TS_PLUGIN and the plugin's RM_TS_UNIT)."""
-    t = tomllib.loads((ROOT / "targets" / target / "target.toml").read_text())
+    counter = load_target(ROOT / "targets" / target / "target.toml").counter
     lines = [
         f'#define RM_PORT_NAME "{port}"',
         f'#define RM_TARGET_NAME "{target}"',
         '#define RM_PROFILE "default"',
         f"#define RM_PORT_CAPS 0x{caps:x}u",
-        f'#define RM_TS_NAME "{t["counter"]["name"]}"',
-        f'#define RM_TS_UNIT "{t["counter"]["unit"]}"',
-        f'#define RM_TS_HZ {t["counter"]["hz"]}u',
+        f'#define RM_TS_NAME "{counter.name}"',
+        f'#define RM_TS_UNIT "{counter.unit}"',
+        f'#define RM_TS_HZ {counter.hz}u',
         *(f"#define {k} {v}" for k, v in PARAMS.items()),
         "#define RM_NO_WFI 1",
     ]

@@ -170,6 +170,16 @@ static void write_cfg(void)
 #endif
     /* (The profile is in HELLO; tick_hz too, kept here for older readers.) */
     rm_emit_cfg_u32("tick_hz", rm_tick_hz());
+    /* The clocks as the firmware found them (target.h): what the harness
+     * converts counts with, checked against target.toml. */
+    uint32_t ts_hz = rm_target_ts_hz();
+    uint32_t cpu_hz = rm_target_cpu_hz();
+    if (ts_hz != 0u) {
+        rm_emit_cfg_u32("ts_hz", ts_hz);
+    }
+    if (cpu_hz != 0u) {
+        rm_emit_cfg_u32("cpu_hz", cpu_hz);
+    }
 #ifdef RM_NO_WFI
     rm_emit_cfg("idle", "no WFI");
 #endif

@@ -2,7 +2,8 @@
 
 Units (docs/protocol.md, DESIGN "Measurement principles"): a sample is a
 counter difference in ticks of the stream's timestamp (`HELLO hz`); the
-runner recorded with each execution says how to read it:
+runner recorded with each execution says how to read it. The rate is the
+firmware's own report (`CFG ts_hz`, rtosmeter.clocks) where it gave one:
 
 - host:                 `ns (host clock)`, 1e9 / hz ns per tick;
 - QEMU with -icount N:  `instructions (QEMU icount)`; one instruction is 2**N
@@ -71,13 +72,19 @@ def _shift(value: Any) -> int | None:
     return int(text) if text.isdigit() else None
 
 
+def stream_hz(hello: Mapping[str, str], runner: Mapping[str, Any]) -> float:
+    """The timestamp rate: the firmware's own report (CFG ts_hz, kept in the
+    runner info), else HELLO hz, the build's copy of target.toml (clocks.py)."""
+    try:
+        return float(runner.get("ts_hz") or hello.get("hz", "0"))
+    except ValueError:
+        return 0.0
+
+
 def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any],
              clock_hz: int | None = None) -> Unit:
     """The unit of one stream's samples (see the module docstring)."""
-    try:
-        hz = float(hello.get("hz", "0"))
-    except ValueError:
-        hz = 0.0
+    hz = stream_hz(hello, runner)
     if qemu_plugin.is_plugin_unit(hello.get("unit", "")):
         if clock_hz:
             label, per_count = qemu_plugin.estimated_time(hello["unit"], clock_hz)
@@ -255,6 +262,8 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
     _void_timings(results, runs_of, stream_cfg)
     add_floor_checks(list(results.values()))
     warnings = ([w for ex in execs.values() if (w := guest_warning(builds, ex)) is not None]
+                + [clock_warning(builds, ex) for ex in execs.values()
+                   if ex.runner.get("clock_warning")]
                 + case_warnings(results.values()))
     for case in results.values():
         case.warned = [w.text for w in warnings if w.case_id == case.case_id
@@ -326,9 +335,9 @@ def _add_per_iteration(results: Mapping[int, CaseResult], runs_of: Mapping[int, 
         score = case.score
         try:
             period_ms = float(ex.hello.get("tm_period_ms", ""))
-            hz = float(ex.hello.get("hz", ""))
         except ValueError:
             continue
+        hz = stream_hz(ex.hello, ex.runner)
         case.period_ms = period_ms if period_ms > 0 else None
         if score and unit.deterministic and unit.emulated and period_ms > 0 and hz > 0:
             case.per_iteration = period_ms * hz / 1000.0 * unit.per_tick / score
@@ -363,6 +372,13 @@ def guest_warning(builds: Mapping[int, Any], ex: ExecutionRow) -> RunWarning | N
     return RunWarning(key, "", "guest-error",
                       f"{ex.group}: QEMU logged {total} guest error(s)"
                       + (f": {shown}" if shown else ""))
+
+
+def clock_warning(builds: Mapping[int, Any], ex: ExecutionRow) -> RunWarning:
+    """The firmware's clocks differ from its target.toml (clocks.clock_info)."""
+    b = builds.get(ex.build_id)
+    key = f"{b.port}/{b.target}/{b.profile}" if b else f"build {ex.build_id}"
+    return RunWarning(key, "", "clock", f"{ex.group}: {ex.runner['clock_warning']}")
 
 
 def _int(value: Any) -> int:

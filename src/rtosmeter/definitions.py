@@ -479,8 +479,10 @@ def load_target(path: Path) -> Target:
     if ct is None:
         raise UserError("missing table [counter]", str(path),
                         "Add [counter] with name, unit and hz of the timestamp counter")
-    counter = Counter(ct.text("name", _REQUIRED), ct.text("unit", _REQUIRED),
-                      ct.num("hz", _REQUIRED))
+    unit = ct.text("unit", _REQUIRED)
+    # A cycle counter (DWT) counts the core clock: its rate is cpu_hz, not a second copy.
+    counter = Counter(ct.text("name", _REQUIRED), unit,
+                      ct.num("hz", cpu_hz if unit == "cycles" and cpu_hz > 0 else _REQUIRED))
     ct.done()
     qemu = None
     qt = t.table("qemu")

@@ -175,7 +175,7 @@ class RunWarning:
 
     system: str  # "port/target/profile"
     case_id: str  # "" when it is about a whole execution (group)
-    kind: str  # guest-error | outlier | few-samples | drift
+    kind: str  # guest-error | clock | outlier | few-samples | drift
     text: str
 
 

@@ -45,6 +45,7 @@ from rtosmeter import __version__, axes, instances
 from rtosmeter.build import BuildResult, BuildSpec, build, compiler_errors, missing_tools
 from rtosmeter.catalog import Catalog
 from rtosmeter.children import kill_all
+from rtosmeter.clocks import clock_info
 from rtosmeter.definitions import (
     DEFAULT_TOOLCHAIN,
     Campaign,
@@ -468,6 +469,9 @@ class Scheduler:
             runner["unit"] = job.plugin.unit
             runner["counter"] = "rmcycles (QEMU plugin)"
             runner["hz"] = str(hello.get("hz", "")) if hello else ""
+        runner.update(clock_info(job.target, parsed.config, job.plugin is not None))
+        if runner.get("clock_warning") and self.reporter:
+            self.reporter.note(f"{job.combo.key}: warning: {runner['clock_warning']}")
         # A footprint is a firmware's flash/RAM: cross-compiled images only.
         footprint = _footprint(job.executable) if job.target.toolchain else {}
         self.store.add_execution(

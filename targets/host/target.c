@@ -50,6 +50,12 @@ uint32_t rm_ts(void)
     return (uint32_t)((uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec);
 }
 
+/* rm_ts() is CLOCK_MONOTONIC in ns; the host's core clock is not ours to tell. */
+uint32_t rm_target_ts_hz(void)
+{
+    return 1000000000u;
+}
+
 void rm_target_write(const char *s, size_t n)
 {
     while (n > 0u) {

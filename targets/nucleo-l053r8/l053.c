@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cm.h"
+#include "stm32_clock.h"
 
 #define RCC_APB2ENR RM_REG(0x40021034u)
 #define RCC_APB1ENR RM_REG(0x40021038u)
@@ -21,8 +22,40 @@
 #define TIM_PSC(b) RM_REG((b) + 0x28u)
 #define TIM_ARR(b) RM_REG((b) + 0x2Cu)
 
+#define RCC_CR RM_REG(0x40021000u)
+#define RCC_ICSCR RM_REG(0x40021004u)
+#define RCC_CFGR RM_REG(0x4002100Cu)
+#define HSI16_HZ 16000000u
+
 void rm_board_init(void);
 uint32_t rm_board_ts(void);
+uint32_t rm_board_cpu_hz(void);
+uint32_t rm_board_ts_hz(void);
+
+/* The clock as RCC says: out of reset MSI range 5, 65.536 kHz x 2^5 =
+ * 2.097152 MHz; HSI16 (optionally /4) if something switched to it. */
+uint32_t rm_board_cpu_hz(void)
+{
+    uint32_t cfgr = RCC_CFGR;
+    uint32_t sws = (cfgr >> 2) & 3u; /* 0 MSI, 1 HSI16, 2 HSE, 3 PLL */
+    uint32_t sysclk;
+    if (sws == 0u) {
+        sysclk = 65536u << ((RCC_ICSCR >> 13) & 7u);
+    } else if (sws == 1u) {
+        sysclk = (RCC_CR & (1u << 4)) != 0u ? HSI16_HZ / 4u : HSI16_HZ; /* HSI16DIVF */
+    } else {
+        return 0u; /* HSE or PLL: not set up by this firmware */
+    }
+    return rm_stm32_hclk(sysclk, cfgr);
+}
+
+/* TIM2 counts its APB1 timer clock: HCLK when PPRE1 is /1, else twice PCLK1. */
+uint32_t rm_board_ts_hz(void)
+{
+    uint32_t hclk = rm_board_cpu_hz();
+    uint32_t ppre1 = (RCC_CFGR >> 8) & 7u;
+    return ppre1 < 4u ? hclk : (hclk * 2u) >> (ppre1 - 3u);
+}
 
 void rm_board_init(void)
 {

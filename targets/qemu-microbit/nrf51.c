@@ -52,6 +52,20 @@ void rm_target_init(void)
     rm_cm_irq_enable(RM_CM_BENCH_IRQ, BENCH_PRIO);
 }
 
+/* The nRF51's 16 MHz HFCLK runs the core and, through TIMER0's prescaler
+ * (2^PRESCALER), the timestamp. */
+#define HFCLK_HZ 16000000u
+
+uint32_t rm_target_ts_hz(void)
+{
+    return HFCLK_HZ >> (T_PRESCALER(TIMER0) & 0xFu);
+}
+
+uint32_t rm_target_cpu_hz(void)
+{
+    return HFCLK_HZ;
+}
+
 void rm_target_write(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

@@ -69,4 +69,13 @@ void rm_target_periodic_stop(void);
 int rm_target_load_timer_start(uint32_t hz, rm_periodic_fn_t fn);
 void rm_target_load_timer_stop(void);
 
+/* Optional: the clocks as the firmware found or set them, read from the
+ * clock tree it configured (not copied from target.toml): the timestamp
+ * counter's rate and the core clock in Hz, 0 where the target cannot tell.
+ * The runner reports them as CFG ts_hz / cpu_hz; the harness converts counts
+ * to time with ts_hz and warns when target.toml says otherwise
+ * (docs/protocol.md). Called once, after rm_target_init(). */
+uint32_t rm_target_ts_hz(void);
+uint32_t rm_target_cpu_hz(void);
+
 #endif /* RTOSMETER_TARGET_H */

@@ -3,8 +3,9 @@
  * supplies rm_board_ts() from a chip timer instead), semihosting as console
  * and exit (works through pyOCD and OpenOCD on every board), and a spare NVIC
  * line whose peripheral the firmware never enables as the benchmark
- * interrupt. Clocks stay at their reset values: counts are cycles either
- * way, and target.toml declares the reset clock as the counter rate.
+ * interrupt. Clocks stay at their reset values; the chip's file reads them
+ * back from its clock tree (rm_board_cpu_hz), and the runner reports them
+ * (CFG ts_hz, cpu_hz), so the harness needs no second copy in target.toml.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,31 @@ void rm_target_init(void)
 #endif
     rm_cm_irq_enable(RM_CM_BENCH_IRQ, BENCH_PRIO);
 }
+
+/* The core clock from the chip's clock tree as the firmware left it; 0 when
+ * the chip's file cannot tell (e.g. an external crystal whose rate only the
+ * board knows). */
+uint32_t rm_board_cpu_hz(void);
+__attribute__((weak)) uint32_t rm_board_cpu_hz(void) { return 0u; }
+
+uint32_t rm_target_cpu_hz(void)
+{
+    return rm_board_cpu_hz();
+}
+
+#if RM_CM_V6M
+uint32_t rm_board_ts_hz(void); /* the chip timer's input clock */
+
+uint32_t rm_target_ts_hz(void)
+{
+    return rm_board_ts_hz();
+}
+#else
+uint32_t rm_target_ts_hz(void)
+{
+    return rm_board_cpu_hz(); /* DWT CYCCNT counts core cycles */
+}
+#endif
 
 #if RM_CM_V6M
 uint32_t rm_ts(void)

@@ -53,6 +53,24 @@ void rm_target_init(void)
     rm_cm_irq_enable(RM_CM_BENCH_IRQ, BENCH_PRIO);
 }
 
+/* The MPS2 FPGA images clock the core and the CMSDK timers from one 25 MHz
+ * source (no PLL to configure; QEMU models the same): TIMER1 counts it. Under
+ * the rmcycles plugin the timestamp is the plugin's counter, whose nominal
+ * rate the build sets (HELLO hz): nothing on the chip to report. */
+uint32_t rm_target_ts_hz(void)
+{
+#if defined(RM_TS_PLUGIN) && RM_TS_PLUGIN
+    return 0u;
+#else
+    return TIMER_HZ;
+#endif
+}
+
+uint32_t rm_target_cpu_hz(void)
+{
+    return TIMER_HZ;
+}
+
 void rm_target_write(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
