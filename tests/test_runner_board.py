@@ -2,9 +2,11 @@
 
 No board is attached here, so the loop runs against QEMU's gdbstub: the
 real STM32F407 board firmware (semihosting console and exit, as on the
-board) runs on QEMU's netduinoplus2 (an STM32F405: same flash, RAM and core)
-started with `-gdb ... -S` and no `-semihosting`; pyOCD's own agent serves
-its calls through the runner's GDB adapter. QEMU has no DWT cycle counter,
+board) is loaded into QEMU's netduinoplus2 (an STM32F405: same flash, RAM
+and core), started empty with `-gdb ... -S` and no `-semihosting`, through
+the gdb protocol (the `gdb` probe's load), reset with QEMU's monitor
+command, and pyOCD's own agent serves its calls through the runner's GDB
+adapter. QEMU has no DWT cycle counter,
 so the figures are zeros: what is checked is the stream, the exit status,
 faults and limits. Tests with a probe run only when RTOSMETER_PROBE_UID
 names one.
@@ -28,10 +30,12 @@ from rtosmeter.protocol import parse_stream
 from rtosmeter.runners import runner_for
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.runners.board_settings import board_settings
+from rtosmeter.runners.gdbload import segments
 
 pytestmark = pytest.mark.skipif(not have_toolchain(), reason="needs arm-none-eabi-gcc and QEMU")
 BOARD = "stm32f407"
 SMALL = {"RM_SAMPLES": 64, "RM_BATCH": 16}
+QEMU_RESET = "system_reset"  # QEMU's monitor command for [board] gdb_reset
 
 
 @pytest.fixture(scope="module")
@@ -63,11 +67,12 @@ def gdbstub() -> Iterator[object]:
     """Start QEMU halted behind its gdbstub for a firmware; stopped by PID after the test."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(elf: Path) -> str:
+    def start() -> str:
+        """An empty machine: the runner loads `elf` through the gdbstub itself."""
         port = _free_port()
         started.append(subprocess.Popen(
             ["qemu-system-arm", "-M", "netduinoplus2", "-nographic", "-monitor", "none",
-             "-serial", "null", "-gdb", f"tcp:127.0.0.1:{port}", "-S", "-kernel", str(elf)],
+             "-serial", "null", "-gdb", f"tcp:127.0.0.1:{port}", "-S"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         return f"127.0.0.1:{port}"
 
@@ -78,7 +83,9 @@ def gdbstub() -> Iterator[object]:
 
 
 def run_board(target: Target, elf: Path, wall_s: float = 120.0, **board: str) -> RunOutcome:
-    t = replace(target, board={**target.board, **board}, wall_limit_s=wall_s)
+    """Run through the board runner; QEMU's reset command is `system_reset`."""
+    t = replace(target, board={**target.board, "gdb_reset": QEMU_RESET, **board},
+                wall_limit_s=wall_s)
     runner = runner_for(t)
     runner.prepare(RunRequest(elf, t))
     return runner.run()
@@ -86,7 +93,7 @@ def run_board(target: Target, elf: Path, wall_s: float = 120.0, **board: str) ->
 
 def test_full_stream_through_pyocd_semihosting(target: Target, firmware: dict[str, Path],
                                                gdbstub) -> None:  # type: ignore[no-untyped-def]
-    out = run_board(target, firmware["lat_isr"], probe="gdb", gdb=gdbstub(firmware["lat_isr"]))
+    out = run_board(target, firmware["lat_isr"], probe="gdb", gdb=gdbstub())
     assert out.status == "ok", out.message
     assert out.exit_code == 0
     parsed = parse_stream(out.stream)
@@ -96,19 +103,21 @@ def test_full_stream_through_pyocd_semihosting(target: Target, firmware: dict[st
     series = [s for c in parsed.cases for s in c.series.values()]
     assert series and all(len(s.samples) == SMALL["RM_SAMPLES"] for s in series)
     assert int(out.info["semihosting_calls"]) > len(parsed.cases)  # open, writes, exit
+    # QEMU started empty: the runner loaded the ELF into flash over the gdb protocol
+    assert int(out.info["loaded_bytes"]) == sum(len(s.data) for s in segments(firmware["lat_isr"]))
 
 
 def test_exit_status_passes_through(target: Target, firmware: dict[str, Path],
                                     gdbstub) -> None:  # type: ignore[no-untyped-def]
     out = run_board(target, firmware["early_exit"], probe="gdb",
-                    gdb=gdbstub(firmware["early_exit"]))
+                    gdb=gdbstub())
     assert (out.status, out.exit_code) == ("exit", 5)
     assert b"before_exit" in out.stream and "before BYE" in out.message
 
 
 def test_fault_is_reported_with_its_record(target: Target, firmware: dict[str, Path],
                                            gdbstub) -> None:  # type: ignore[no-untyped-def]
-    out = run_board(target, firmware["fault"], probe="gdb", gdb=gdbstub(firmware["fault"]))
+    out = run_board(target, firmware["fault"], probe="gdb", gdb=gdbstub())
     assert (out.status, out.exit_code) == ("fault", 3)
     assert b" FAULT " in out.stream and "addr2line" in out.message
 
@@ -116,7 +125,7 @@ def test_fault_is_reported_with_its_record(target: Target, firmware: dict[str, P
 def test_hang_stops_at_the_wall_limit_keeping_the_stream(
         target: Target, firmware: dict[str, Path], gdbstub) -> None:  # type: ignore[no-untyped-def]
     out = run_board(target, firmware["hang"], wall_s=3, probe="gdb",
-                    gdb=gdbstub(firmware["hang"]))
+                    gdb=gdbstub())
     assert out.status == "timeout" and "3 s" in out.message
     assert b" HELLO " in out.stream
 

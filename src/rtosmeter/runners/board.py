@@ -22,6 +22,7 @@ from rtosmeter.definitions import Target
 from rtosmeter.errors import UserError
 from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
 from rtosmeter.runners.board_settings import BoardSettings, board_settings
+from rtosmeter.runners.gdbload import load
 from rtosmeter.runners.gdbremote import GdbContext, GdbError, GdbRemote, semihost_sites
 from rtosmeter.runners.probe_openocd import (
     NO_PROBE,
@@ -41,13 +42,19 @@ def pyocd_missing() -> str:
     return ""
 
 
-def run_gdb(settings: BoardSettings, elf: Path, cap: int, wall_s: float) -> Served:
-    """Serve the run of a firmware a GDB server already holds, halted at its start."""
+def run_gdb(settings: BoardSettings, elf: Path, cap: int, wall_s: float,
+            info: dict[str, str]) -> Served:
+    """Load the firmware through a GDB server, reset the core, serve the run."""
     from rtosmeter.runners.semihosting import serve
 
     host, port = settings.gdb_address()
     remote = GdbRemote(host, port)
     try:
+        started = time.monotonic()
+        info["loaded_bytes"] = str(load(remote, elf))
+        if settings.gdb_reset:
+            remote.monitor(settings.gdb_reset)
+        info["load_s"] = f"{time.monotonic() - started:.3f}"
         context = GdbContext(remote, semihost_sites(elf))
         return serve(context, context, cap, wall_s)
     finally:
@@ -90,7 +97,8 @@ class BoardRunner:
                 raise UserError(missing, f"board {settings.board}", "Install it")
             if settings.probe == "gdb":
                 info["gdb"] = settings.gdb
-                served = run_gdb(settings, elf, request.stream_cap, request.target.wall_limit_s)
+                served = run_gdb(settings, elf, request.stream_cap, request.target.wall_limit_s,
+                                 info)
             else:
                 from rtosmeter.runners.probe_pyocd import pyocd_version, run_pyocd
 

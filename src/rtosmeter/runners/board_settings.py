@@ -5,7 +5,10 @@
     pyocd_target = "k64f"           # pyOCD's name for the chip
     pack = ""                       # pyOCD: CMSIS pack file for a chip not built in
     openocd = ["board/nxp_frdm-k64f.cfg"]   # OpenOCD -f files
-    gdb = ""                        # gdb: HOST:PORT of a GDB server already holding the board
+    gdb = ""                        # gdb: HOST:PORT of a GDB server holding the board
+    gdb_reset = "reset halt"        # gdb: the server's monitor command that resets and halts
+                                    # after the load ("" = none: the server holds the core
+                                    # at the firmware's start already)
 
 Which probe of several attached is used comes from the environment (it
 differs per host, not per board): RTOSMETER_PROBE_UID (a labgrid place's
@@ -33,6 +36,7 @@ class BoardSettings:
     openocd: tuple[str, ...] = ()
     gdb: str = ""
     uid: str = ""  # the probe's unique ID ("" when a single probe is attached)
+    gdb_reset: str = "reset halt"  # monitor command after loading through a GDB server
 
     def gdb_address(self) -> tuple[str, int]:
         host, _, port = self.gdb.rpartition(":")
@@ -50,7 +54,8 @@ def board_settings(target: Target) -> BoardSettings:
     settings = BoardSettings(
         target.name, probe, t.text("pyocd_target", ""), t.text("pack", ""),
         t.strs("openocd", ()), os.environ.get("RTOSMETER_GDB_SERVER") or t.text("gdb", ""),
-        os.environ.get("RTOSMETER_PROBE_UID") or t.text("uid", ""))
+        os.environ.get("RTOSMETER_PROBE_UID") or t.text("uid", ""),
+        t.text("gdb_reset", "reset halt"))
     t.done()
     if probe not in TOOLS:
         raise UserError(f"unknown probe tool '{probe}'", f"{target.file} (key 'board.probe')",

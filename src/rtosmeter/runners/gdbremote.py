@@ -105,6 +105,26 @@ class GdbRemote:
         return reply
 
 
+    def monitor(self, command: str) -> str:
+        """A server command (gdb's `monitor`): its console output; GdbError
+        when the server refuses it."""
+        self.send(b"qRcmd," + command.encode().hex().encode())
+        output = ""
+        while True:
+            reply = self.receive()
+            if reply is None:
+                raise GdbError(f"the GDB server at {self.address} did not answer "
+                               f"'monitor {command}'")
+            if reply.startswith(b"O") and reply != b"OK":
+                output += bytes.fromhex(reply[1:].decode()).decode(errors="replace")
+                continue
+            if reply != b"OK":
+                raise GdbError(f"the GDB server at {self.address} refused 'monitor {command}'"
+                               f" ({reply.decode(errors='replace') or 'not supported'})"
+                               + (f": {output.strip()}" if output.strip() else ""))
+            return output
+
+
 class GdbContext:
     """The debug-context calls of pyOCD's SemihostAgent, and the `Core` of the loop."""
 
