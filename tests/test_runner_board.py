@@ -23,7 +23,11 @@ from pathlib import Path
 
 import pytest
 from cortexm_firmware import ROOT, TEST_CASES, build, have_toolchain
+from test_build import spec_for
 
+from rtosmeter import qemu_plugin
+from rtosmeter.build import config_header
+from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions, Target
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import parse_stream
@@ -31,6 +35,7 @@ from rtosmeter.runners import runner_for
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.runners.board_settings import board_settings
 from rtosmeter.runners.gdbload import segments
+from rtosmeter.runners.rtt import rtt_address
 
 pytestmark = pytest.mark.skipif(not have_toolchain(), reason="needs arm-none-eabi-gcc and QEMU")
 BOARD = "stm32f407"
@@ -47,13 +52,20 @@ def target() -> Target:
 def firmware(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The board firmware: a real benchmark group and the self-test groups."""
     out = tmp_path_factory.mktemp("board-fw")
-    cases = out / "cases"  # one build: a benchmark group beside the self-test groups
-    cases.mkdir()
-    for src in [*(ROOT / "bench" / "cases").glob("*.h"), ROOT / "bench" / "cases" / "lat_isr.c",
-                *(TEST_CASES / f"{g}.c" for g in ("early_exit", "fault", "hang"))]:
-        (cases / src.name).symlink_to(src)
+    # one build: a benchmark group beside the self-test groups
+    cases = _cases(out, *(TEST_CASES / f"{g}.c" for g in ("early_exit", "fault", "hang")))
     return build(out, BOARD, ["lat_isr", "early_exit", "fault", "hang"], cases=cases,
                  extra={k: str(v) for k, v in SMALL.items()})
+
+
+def _cases(out: Path, *more: Path) -> Path:
+    """A case folder of lat_isr (and `more`) for cortexm_firmware.build."""
+    cases = out / "cases"
+    cases.mkdir()
+    for src in [*(ROOT / "bench" / "cases").glob("*.h"), ROOT / "bench" / "cases" / "lat_isr.c",
+                *more]:
+        (cases / src.name).symlink_to(src)
+    return cases
 
 
 def _free_port() -> int:
@@ -67,12 +79,12 @@ def gdbstub() -> Iterator[object]:
     """Start QEMU halted behind its gdbstub for a firmware; stopped by PID after the test."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start() -> str:
-        """An empty machine: the runner loads `elf` through the gdbstub itself."""
+    def start(machine: str = "netduinoplus2", *extra: str) -> str:
+        """An empty machine: the runner loads the firmware through the gdbstub itself."""
         port = _free_port()
         started.append(subprocess.Popen(
-            ["qemu-system-arm", "-M", "netduinoplus2", "-nographic", "-monitor", "none",
-             "-serial", "null", "-gdb", f"tcp:127.0.0.1:{port}", "-S"],
+            ["qemu-system-arm", "-M", machine, "-nographic", "-monitor", "none",
+             "-serial", "null", *extra, "-gdb", f"tcp:127.0.0.1:{port}", "-S"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         return f"127.0.0.1:{port}"
 
@@ -150,6 +162,75 @@ def test_no_probe_openocd_names_board_and_config(target: Target,
     assert out.status == "error", out.message
     assert "board stm32f407: OpenOCD finds no debug probe" in out.message
     assert "board/stm32f4discovery.cfg" in out.message
+
+
+# ---- RTT: the stream out of RAM, read by pyOCD's RTT code through the adapter ----
+
+MPS2 = "qemu-mps2-an385"
+PLUGIN = qemu_plugin.PluginSpec("instructions")  # exact counts: the stream is phase-free
+
+
+@pytest.fixture(scope="module")
+def mps2_firmware(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """lat_isr for MPS2 with the UART stream (the default) and built for RTT."""
+    out = {}
+    for name, extra in (("uart", {}), ("rtt", {"RM_STREAM_RTT": "1"})):
+        tmp = tmp_path_factory.mktemp(f"mps2-{name}")
+        out[name] = build(tmp, MPS2, ["lat_isr"], cases=_cases(tmp),
+                          extra={**qemu_plugin.build_defines(PLUGIN, 6), **extra})["lat_isr"]
+    return out
+
+
+def _plugin_args(elf: Path) -> list[str]:
+    so = qemu_plugin.plugin_path()
+    if so is None:
+        pytest.fail("the QEMU plugin is not built: run scripts/install.sh")
+    return ["-icount", "shift=6,align=off,sleep=off",
+            "-plugin", ",".join([str(so), *PLUGIN.args(qemu_plugin.counter_address(elf))])]
+
+
+def test_rtt_stream_equals_the_uart_stream(mps2_firmware: dict[str, Path],
+                                           gdbstub) -> None:  # type: ignore[no-untyped-def]
+    """The RTT build, loaded into an empty MPS2 through the gdbstub, streams
+    through its up-buffer (semihosting only for the exit): byte for byte
+    the stream the UART build writes under a plain QEMU run."""
+    uart, rtt = mps2_firmware["uart"], mps2_firmware["rtt"]
+    assert rtt_address(uart) is None and rtt_address(rtt) is not None
+    plain = subprocess.run(
+        ["qemu-system-arm", "-M", "mps2-an385", "-nographic", "-monitor", "none",
+         "-serial", "stdio", "-semihosting-config", "enable=on,target=native",
+         *_plugin_args(uart), "-kernel", str(uart)], capture_output=True, timeout=120)
+    assert plain.returncode == 0 and parse_stream(plain.stdout).complete
+    target = Definitions.load().targets[MPS2]
+    out = run_board(replace(target, kind="board"), rtt, probe="gdb",
+                    gdb=gdbstub("mps2-an385", *_plugin_args(rtt)))
+    assert out.status == "ok", out.message
+    assert out.stream == plain.stdout
+    assert out.info["semihosting_calls"] == "1"  # the exit: every record came through RTT
+    assert int(out.info["rtt_bytes"]) == len(plain.stdout) and int(out.info["rtt_polls"]) > 1
+
+
+def test_rtt_is_the_board_files_build_option(target: Target, tmp_path: Path) -> None:
+    defs = Definitions.load()
+    spec = spec_for(defs, tmp_path, ("lat_isr",), port="baremetal", target=BOARD)
+    catalog = load_catalog(ROOT)
+
+    def header(stream: str) -> str:
+        board = {**target.board, "stream": stream}
+        return config_header(replace(spec, target=replace(target, board=board)), catalog)
+
+    assert "RM_STREAM_RTT" not in config_header(spec, catalog)  # semihosting by default
+    assert "#define RM_STREAM_RTT 1" in header("rtt")
+    with pytest.raises(UserError, match="unknown stream 'swo'") as exc:
+        header("swo")
+    assert "stm32f407/target.toml (key 'board.stream')" in exc.value.where
+
+
+def test_openocd_refuses_an_rtt_build_by_name(target: Target,
+                                              mps2_firmware: dict[str, Path]) -> None:
+    out = run_board(target, mps2_firmware["rtt"], probe="openocd")
+    assert out.status == "error"
+    assert "rm_lat_isr.elf writes its stream to RTT" in out.message and "stm32f407" in out.message
 
 
 def test_no_gdb_server_is_a_clear_error(target: Target, firmware: dict[str, Path]) -> None:

@@ -25,6 +25,7 @@ from rtosmeter.definitions import Params, Port, Profile, Target, Toolchain, Tool
 from rtosmeter.errors import ToolMissing
 from rtosmeter.loads import split as split_load
 from rtosmeter.qemu_plugin import PluginSpec, build_defines
+from rtosmeter.runners.board_settings import stream_of
 from rtosmeter.sources import SourceTree
 
 LOG_TAIL = 25  # compiler output lines quoted in a build error
@@ -154,6 +155,8 @@ def config_header(spec: BuildSpec, catalog: Catalog) -> str:
     ]
     if spec.profile.load is not None:  # bench/core/load.c
         lines += [f"#define {k} {v}" for k, v in spec.profile.load.defines().items()]
+    if t.kind == "board" and stream_of(t) == "rtt":  # targets/common/cortex-m/rtt.c
+        lines.append("#define RM_STREAM_RTT 1")
     if t.qemu is not None:  # emulated: WFI would let QEMU skip time
         lines.append("#define RM_NO_WFI 1 /* deterministic emulation: idle loops spin */")
     lines += ["#endif", ""]

@@ -31,6 +31,7 @@ from rtosmeter.runners.probe_openocd import (
     openocd_missing,
 )
 from rtosmeter.runners.qemu import _BYE, _FAULT
+from rtosmeter.runners.rtt import RttStream, rtt_address
 
 if TYPE_CHECKING:  # semihosting.py needs pyOCD, an optional extra: loaded when a board runs
     from rtosmeter.runners.semihosting import Served
@@ -56,7 +57,12 @@ def run_gdb(settings: BoardSettings, elf: Path, cap: int, wall_s: float,
             remote.monitor(settings.gdb_reset)
         info["load_s"] = f"{time.monotonic() - started:.3f}"
         context = GdbContext(remote, semihost_sites(elf))
-        return serve(context, context, cap, wall_s)
+        address = rtt_address(elf)
+        rtt = RttStream(context, address) if address is not None else None
+        served = serve(context, context, cap, wall_s, rtt=rtt)
+        if rtt is not None:
+            info.update(rtt_polls=str(rtt.polls), rtt_bytes=str(rtt.bytes))
+        return served
     finally:
         remote.close()
 
@@ -116,6 +122,11 @@ class BoardRunner:
 
     def _openocd(self, request: RunRequest, settings: BoardSettings, elf: Path,
                  info: dict[str, str]) -> RunOutcome:
+        if rtt_address(elf) is not None:
+            raise UserError(f"{elf.name} writes its stream to RTT, which the OpenOCD runner "
+                            "does not read", f"board {settings.board}",
+                            "Run it through pyOCD or a GDB server (probe = \"pyocd\" or "
+                            "\"gdb\"), or build it with [board] stream = \"semihosting\"")
         missing = openocd_missing()
         if missing:
             raise UserError(missing, f"board {settings.board}", "Install it")

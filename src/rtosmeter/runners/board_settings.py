@@ -5,6 +5,8 @@
     pyocd_target = "k64f"           # pyOCD's name for the chip
     pack = ""                       # pyOCD: CMSIS pack file for a chip not built in
     openocd = ["board/nxp_frdm-k64f.cfg"]   # OpenOCD -f files
+    stream = "semihosting"          # or "rtt": the build writes the stream to an RTT
+                                    # up-buffer (rtt.py), read by pyOCD or through gdb
     gdb = ""                        # gdb: HOST:PORT of a GDB server holding the board
     gdb_reset = "reset halt"        # gdb: the server's monitor command that resets and halts
                                     # after the load ("" = none: the server holds the core
@@ -25,6 +27,7 @@ from rtosmeter.definitions import Target, TomlTable
 from rtosmeter.errors import UserError
 
 TOOLS = ("pyocd", "openocd", "gdb")
+STREAMS = ("semihosting", "rtt")
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,15 @@ class BoardSettings:
         return host, int(port)
 
 
+def stream_of(target: Target) -> str:
+    """How the firmware sends its stream: `[board] stream` (the build reads it)."""
+    stream = str(target.board.get("stream", "semihosting"))
+    if stream not in STREAMS:
+        raise UserError(f"unknown stream '{stream}'", f"{target.file} (key 'board.stream')",
+                        f"Use one of: {', '.join(STREAMS)}")
+    return stream
+
+
 def board_settings(target: Target) -> BoardSettings:
     """The target's [board] table, checked strictly, with the environment's overrides."""
     t = TomlTable(dict(target.board), target.file, "board.")
@@ -56,6 +68,8 @@ def board_settings(target: Target) -> BoardSettings:
         t.strs("openocd", ()), os.environ.get("RTOSMETER_GDB_SERVER") or t.text("gdb", ""),
         os.environ.get("RTOSMETER_PROBE_UID") or t.text("uid", ""),
         t.text("gdb_reset", "reset halt"))
+    stream_of(target)
+    t.text("stream", "")
     t.done()
     if probe not in TOOLS:
         raise UserError(f"unknown probe tool '{probe}'", f"{target.file} (key 'board.probe')",

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -163,6 +165,24 @@ class GdbContext:
 
     def pc(self) -> int:
         return self.read_core_register("pc")
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """Stop a running core for a batch of memory reads (QEMU's gdbstub
+        reads only a stopped one), then let it run on, unless it stopped on
+        a semihosting call meanwhile: the loop then finds it halted."""
+        if not self.running:
+            yield
+            return
+        self.remote.sock.sendall(b"\x03")
+        if not self.wait_halt(5.0):
+            raise GdbError(f"the target behind {self.remote.address} did not stop on an "
+                           "interrupt")
+        try:
+            yield
+        finally:
+            if not self.stopped_at_site:
+                self.resume()
 
     # -- the debug context
     def read_memory_block8(self, addr: int, size: int) -> list[int]:

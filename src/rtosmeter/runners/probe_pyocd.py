@@ -9,11 +9,13 @@ the board's host).
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
 from rtosmeter.errors import UserError
 from rtosmeter.runners.board_settings import BoardSettings
+from rtosmeter.runners.rtt import RttStream, rtt_address
 from rtosmeter.runners.semihosting import Served, serve
 
 
@@ -48,6 +50,9 @@ class PyocdCore:
     def pc(self) -> int:
         return int(self.target.read_core_register("pc"))
 
+    def paused(self) -> AbstractContextManager[None]:
+        return nullcontext()  # a probe reads memory while the core runs
+
 
 def no_probe_message(settings: BoardSettings, found: list[str]) -> str:
     if not found:
@@ -81,4 +86,6 @@ def run_pyocd(settings: BoardSettings, elf: Path, cap: int, wall_s: float) -> Se
         target = session.target
         FileProgrammer(session).program(str(elf))
         target.reset_and_halt()
-        return serve(PyocdCore(target), target.get_target_context(), cap, wall_s)
+        address = rtt_address(elf)
+        rtt = RttStream(target, address) if address is not None else None
+        return serve(PyocdCore(target), target.get_target_context(), cap, wall_s, rtt=rtt)

@@ -1,7 +1,8 @@
 /* Target layer for real Cortex-M boards (built in CI, untested until someone
  * runs them): the DWT cycle counter as timestamp (M3/M4/M7; a v6-M part
  * supplies rm_board_ts() from a chip timer instead), semihosting as console
- * and exit (works through pyOCD and OpenOCD on every board), and a spare NVIC
+ * (or an RTT up-buffer, rtt.c, when built with RM_STREAM_RTT) and exit
+ * (works through pyOCD and OpenOCD on every board), and a spare NVIC
  * line whose peripheral the firmware never enables as the benchmark
  * interrupt. Clocks stay at their reset values; the chip's file reads them
  * back from its clock tree (rm_board_cpu_hz), and the runner reports them
@@ -11,6 +12,7 @@
 #include <stdint.h>
 
 #include "cm.h"
+#include "rm_build_config.h"
 #include "rtosmeter/target.h"
 
 #define BENCH_PRIO 0xC0u
@@ -65,7 +67,11 @@ uint32_t rm_ts(void)
 
 void rm_target_write(const char *s, size_t n)
 {
+#if defined(RM_STREAM_RTT) && RM_STREAM_RTT
+    rm_cm_rtt_write(s, (uint32_t)n);
+#else
     rm_cm_semihost_write(s, (uint32_t)n);
+#endif
 }
 
 _Noreturn void rm_target_exit(int status)

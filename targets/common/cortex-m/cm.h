@@ -46,6 +46,10 @@ int rm_cm_semihost(int op, const void *arg);
 void rm_cm_semihost_write(const char *s, uint32_t n);
 _Noreturn void rm_cm_semihost_exit(int status);
 
+/* The result stream through a SEGGER RTT up-buffer (rtt.c, built with
+ * RM_STREAM_RTT): blocks while the buffer is full. */
+void rm_cm_rtt_write(const char *s, uint32_t n);
+
 /* DWT cycle counter (v7-M and later; absent on v6-M, reads 0 on QEMU). */
 void rm_cm_dwt_start(void);
 
