@@ -25,10 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
-
+from rtosmeter.elf_symbols import symbol_address
 from rtosmeter.errors import UserError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -96,15 +93,7 @@ def plugin_hash(path: Path) -> str:
 
 def counter_address(elf: Path) -> int | None:
     """Where the firmware's rm_plugin_counter is (None: built without RM_TS_PLUGIN)."""
-    try:
-        with elf.open("rb") as f:
-            symtab = ELFFile(f).get_section_by_name(".symtab")
-            if not isinstance(symtab, SymbolTableSection):
-                return None
-            found = symtab.get_symbol_by_name(COUNTER_SYMBOL)
-            return int(found[0]["st_value"]) if found else None
-    except (OSError, ELFError):
-        return None
+    return symbol_address(elf, COUNTER_SYMBOL)
 
 
 def spec_for(unit: str, cpu: str, machine: str, where: str, ws: int = 0,

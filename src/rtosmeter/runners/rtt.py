@@ -13,8 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
+from rtosmeter.elf_symbols import symbol_address
 
 RTT_SYMBOL = "_SEGGER_RTT"
 RTT_ID_SIZE = 16
@@ -22,12 +21,7 @@ RTT_ID_SIZE = 16
 
 def rtt_address(elf: Path) -> int | None:
     """Where the firmware's RTT control block is; None when it was built without RTT."""
-    with elf.open("rb") as f:
-        symtab = ELFFile(f).get_section_by_name(".symtab")
-        if not isinstance(symtab, SymbolTableSection):
-            return None
-        found = symtab.get_symbol_by_name(RTT_SYMBOL)
-        return int(found[0]["st_value"]) if found else None
+    return symbol_address(elf, RTT_SYMBOL)
 
 
 class RttStream:
