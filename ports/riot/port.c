@@ -19,15 +19,16 @@
  *   off the run queue (sched_set_status STATUS_STOPPED) and frees its pid
  *   (sched_threads, sched_num_threads). A thread parked in a kernel
  *   object's wait list leaves a stale entry there; the cases delete the
- *   object right after, and creation re-initialises it. The cases never
- *   delete a thread in the middle of a sleep (its ztimer would stay armed).
+ *   object right after, and creation re-initialises it. A thread deleted in
+ *   a sleep has its alarm disarmed (sleep_ms).
  * - Time: tickless. The kernel time base is ZTIMER_MSEC (1 kHz; on the
  *   microbit ztimer_no_periph_rtt: ZTIMER_USEC on TIMER2, as QEMU models no
  *   RTC; TIMER0 is the target's timestamp). rm_tick_count = ztimer_now.
- *   sleep(n) = ztimer_sleep(ZTIMER_MSEC, n); sleep_until = ztimer_sleep to
- *   the absolute target *wake + period (ztimer_periodic_wakeup's
- *   computation, drift-free): periodic wake-ups are 1 ms ztimer alarms, no
- *   periodic tick.
+ *   sleep(n) = an n ms ZTIMER_MSEC alarm (ztimer_set_wakeup + thread_sleep,
+ *   the alarm in the thread's record so that rm_thread_delete disarms it);
+ *   sleep_until = the same to the absolute target *wake + period
+ *   (ztimer_periodic_wakeup's computation, drift-free): periodic wake-ups
+ *   are 1 ms ztimer alarms, no periodic tick.
  * - Objects: SEM sema_t (sys/sema); MUTEX mutex_t, priority inheritance
  *   from core_mutex_priority_inheritance (both profiles); QUEUE mbox_t of
  *   RM_QUEUE_DEPTH msg_t; CONDVAR cond_t with the port's mutex_t; THREAD_MSG
@@ -218,10 +219,33 @@ int rm_thread_delete(rm_thread_t t)
         sched_threads[t->pid] = NULL;
         sched_num_threads--;
     }
+    /* A thread deleted in a sleep leaves its alarm armed: disarm it before
+     * the slot's next thread reuses the record. */
+    ztimer_remove(ZTIMER_MSEC, &t->sleep_timer);
     r_by_pid[t->pid] = NULL;
     t->used = 0u;
     irq_restore(state);
     return RM_OK;
+}
+
+/* A sleep is ztimer_sleep's alarm, but with RIOT's wake-up timer
+ * (ztimer_set_wakeup + thread_sleep) held in the thread's record: a
+ * ztimer_sleep keeps its ztimer_t and mutex on the sleeper's stack, where
+ * a deleted sleeper's armed alarm stays in ztimer's list and the stack's
+ * next thread overwrites it (the list then loops: Hartstone deletes its
+ * tasks mid-sleep). Interrupts stay off from arming to sleeping, so the
+ * alarm cannot fire before the thread sleeps. */
+static void sleep_ms(uint32_t ms)
+{
+    struct rm_thread *t = r_by_pid[thread_getpid()];
+    if (t == NULL) { /* not a port thread (never, after start-up) */
+        ztimer_sleep(ZTIMER_MSEC, ms);
+        return;
+    }
+    unsigned state = irq_disable();
+    ztimer_set_wakeup(ZTIMER_MSEC, &t->sleep_timer, ms, t->pid);
+    thread_sleep();
+    irq_restore(state);
 }
 
 int rm_thread_sleep(uint32_t ticks)
@@ -229,7 +253,7 @@ int rm_thread_sleep(uint32_t ticks)
     if (ticks == 0u)
         thread_yield();
     else
-        ztimer_sleep(ZTIMER_MSEC, ticks);
+        sleep_ms(ticks);
     return RM_OK;
 }
 
@@ -241,7 +265,7 @@ int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
     *wake += period;
     uint32_t left = *wake - ztimer_now(ZTIMER_MSEC);
     if (left != 0u && left <= period) /* else already due */
-        ztimer_sleep(ZTIMER_MSEC, left);
+        sleep_ms(left);
     return RM_OK;
 }
 
@@ -394,7 +418,15 @@ void rm_cm_irq_enable(unsigned irq, unsigned prio);
 void rm_cm_irq_disable(unsigned irq);
 void rm_cm_irq_enable(unsigned irq, unsigned prio)
 {
-    NVIC_SetPriority((IRQn_Type)irq, prio >> (8u - __NVIC_PRIO_BITS));
+    uint32_t level = prio >> (8u - __NVIC_PRIO_BITS);
+#if !defined(__ARM_ARCH_6M__)
+    /* On v7-M RIOT's PendSV restores the next thread's own exception return
+     * (EXC_RETURN, for its FPU state): it must never preempt a handler, so
+     * no line is less urgent than PendSV (RIOT runs every line at its level). */
+    if (level > CPU_CORTEXM_PENDSV_IRQ_PRIO)
+        level = CPU_CORTEXM_PENDSV_IRQ_PRIO;
+#endif
+    NVIC_SetPriority((IRQn_Type)irq, level);
     NVIC_EnableIRQ((IRQn_Type)irq);
 }
 
@@ -431,6 +463,27 @@ void rm_target_periodic_stop(void)
 {
     timer_stop(TIMER_DEV(RM_R_PERIODIC_TIMER));
     timer_clear(TIMER_DEV(RM_R_PERIODIC_TIMER), 0);
+}
+#endif
+
+/* The target's periodic and load interrupts keep the target's drivers
+ * (targets/common/mps2): the vectors of RIOT's CPU enter them and end as
+ * every RIOT handler does. */
+#ifdef RM_R_TARGET_VECTORS
+void RM_Periodic_IRQHandler(void);
+void RM_Load_IRQHandler(void);
+void isr_timer0(void);
+void isr_dualtimer(void);
+void isr_timer0(void)
+{
+    RM_Periodic_IRQHandler();
+    cortexm_isr_end();
+}
+
+void isr_dualtimer(void)
+{
+    RM_Load_IRQHandler();
+    cortexm_isr_end();
 }
 #endif
 
@@ -481,14 +534,25 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel_profile", RM_R_PROFILE);
     rm_emit_cfg_u32("tick_hz", 1000u);
     rm_emit_cfg("tickless", "on (ZTIMER_MSEC alarms; no periodic tick)");
-    rm_emit_cfg("periodic_wakeup", "ztimer_sleep on ZTIMER_MSEC to the absolute target "
-                                   "(ztimer_periodic_wakeup's computation, drift-free)");
+    rm_emit_cfg("periodic_wakeup", "ztimer_set_wakeup + thread_sleep on ZTIMER_MSEC to the "
+                                   "absolute target (ztimer_periodic_wakeup's computation, "
+                                   "drift-free)");
 #ifdef BOARD_MICROBIT
     rm_emit_cfg("ztimer_backend", "ZTIMER_USEC on periph_timer TIMER2 (16 bit, 1 MHz), "
                                   "ZTIMER_MSEC from it (ztimer_no_periph_rtt)");
     rm_emit_cfg("stand_in.SLEEP_UNTIL",
                 "ZTIMER_MSEC converted from ZTIMER_USEC (ztimer_no_periph_rtt: QEMU's nRF51 has "
                 "no RTC): a wake-up counts whole ms from the call, not from a ms boundary");
+#endif
+#ifdef RM_R_TARGET_VECTORS
+    rm_emit_cfg("ztimer_backend", "periph_timer of ports/riot/cpu/mps2: CMSDK TIMER1 counter "
+                                  "(25 MHz, the timestamp timer) + SysTick one-shot alarms; "
+                                  "ZTIMER_MSEC converted from it (convert_frac)");
+    rm_emit_cfg("stand_in.SLEEP_UNTIL",
+                "ZTIMER_MSEC converted from the 25 MHz periph_timer (QEMU's MPS2 has no RTC): "
+                "a wake-up counts whole ms from the call, not from a ms boundary");
+    rm_emit_cfg("irq_priorities", "every line at most as urgent as PendSV's level "
+                                  "(RIOT's v7-M PendSV must not preempt a handler)");
 #endif
     rm_emit_cfg("preemption", "on (fixed priorities, no time slicing)");
     rm_emit_cfg("time_slicing", "off (RIOT has none)");

@@ -58,6 +58,7 @@ struct rm_thread {
     rm_entry_t entry;
     void *arg;
     msg_t msgq[RM_QUEUE_DEPTH];     /* THREAD_MSG queue, set up at creation */
+    ztimer_t sleep_timer; /* its sleeps' alarm: off its stack, so delete can disarm it */
 };
 
 struct rm_obj {
