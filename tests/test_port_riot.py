@@ -1,7 +1,9 @@
 """The RIOT port (ports/riot): a RIOT application built with RIOT's own make
 system and run for real, on QEMU's microbit (RIOT's microbit board; twice,
 to check that the streams are bit-identical under -icount), in the vendor
-profile (DEVELHELP as RIOT ships it), and on the host (native64).
+profile (DEVELHELP as RIOT ships it), on QEMU's MPS2 machines (the port's
+out-of-tree CPU and boards: AN386 every group, AN385 the interrupt path),
+and on the host (native64).
 
 Needs the tree in RTOSMETER_RIOT; RIOT's build fetches CMSIS and nrfx with
 git, from the internet or from mirrors a git config maps them to
@@ -110,6 +112,47 @@ def test_microbit_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:
     cfg = streams["tm_sched"].config
     assert (cfg["kernel_profile"], cfg["develhelp"], cfg["assertions"],
             cfg["stack_painting"]) == ("vendor", "on", "on", "as shipped (DEVELHELP)")
+
+
+@_riot
+def test_mps2_an386_all_cases(tmp_path: Path, catalog: Catalog) -> None:
+    """The out-of-tree CPU ports/riot/cpu/mps2 on the Cortex-M4F: every group
+    runs to its end (Hartstone deletes its tasks in their sleeps), twice the
+    same stream, and the RIOT tree is left untouched (RIOTCPU is a folder of
+    links in the build folder)."""
+    need("cmake", "ninja", "make", "git", "arm-none-eabi-gcc", "qemu-system-arm")
+    status = subprocess.run(["git", "-C", TREE, "status", "--porcelain"], capture_output=True,
+                            text=True, check=False).stdout
+    first = run_port(tmp_path, "riot", "qemu-mps2-an386", TREE)
+    streams = check_streams(first, catalog, "riot")
+    cfg = streams["lat_isr"].config
+    assert cfg["riot_board"] == "mps2-an386" and "SysTick" in cfg["ztimer_backend"], cfg
+    case_passes(streams["tm_interrupt"], "tm.interrupt_preempt")
+    case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
+    hart = next(c for c in streams["app_schedulability"].cases if c.id == "app.schedulability")
+    assert hart.status == "ok" and int(hart.meta["ph.workload.breakdown_bp"]) > 5000, hart.meta
+    sampling = next(c for c in streams["app_sampling"].cases if c.id == "app.sampling")
+    assert sampling.status == "ok" and "handler.1000hz" in sampling.series
+    build = tmp_path / "build" / "riot" / "qemu-mps2-an386" / "quick"
+    assert (build / "riot-cpu" / "mps2").resolve() == project_root() / "ports/riot/cpu/mps2"
+    target = Definitions.load(project_root()).target("qemu-mps2-an386")
+    for group in ("lat_isr", "app_schedulability"):
+        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
+        assert again.stream == first[group], f"{group}: two QEMU runs of one firmware differ"
+    assert subprocess.run(["git", "-C", TREE, "status", "--porcelain"], capture_output=True,
+                          text=True, check=False).stdout == status
+
+
+@_riot
+def test_mps2_an385_interrupts(tmp_path: Path, catalog: Catalog) -> None:
+    """The Cortex-M3 board: the benchmark interrupt (IRQ 31 through STIR)
+    reaches its handler and, through cortexm_isr_end, a thread."""
+    need("cmake", "ninja", "make", "git", "arm-none-eabi-gcc", "qemu-system-arm")
+    raw = run_port(tmp_path, "riot", "qemu-mps2-an385", TREE, bench="lat.isr.*")
+    streams = check_streams(raw, catalog, "riot", groups=sorted(raw))
+    assert streams["lat_isr"].config["riot_board"] == "mps2-an385"
+    isr = {c.id: c for c in streams["lat_isr"].cases}
+    assert {"resume", "sem"} <= set(isr["lat.isr.to_task"].series)
 
 
 @_riot

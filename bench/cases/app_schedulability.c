@@ -26,6 +26,9 @@
  * Per step (COUNT, the step as the period): <series>.<experiment>.util_bp
  * and .missed; META <series>.<experiment>.breakdown_bp (0 when even the
  * baseline missed) and .broke (0: no miss up to the last step: a lower bound).
+ * A port that cannot create a tasks step's threads (its thread limit, e.g.
+ * 12 on a 16 KiB Cortex-M0) ends that experiment there: META
+ * ph.tasks.thread_limit (the task count it could not create), broke 0.
  */
 #include "rm_case_util.h"
 
@@ -157,13 +160,20 @@ static uint32_t run_set(unsigned n, bool aperiodic)
         defs[i].pending_deadline = start_tick + 2u * (i < n ? defs[i].period : 3u * P0);
         defs[i].at_mutex = false;
     }
-    if (aperiodic && rm_thread_create(&threads[n], "aper", aperiodic_task, &defs[n],
-                                      RM_PRIO_MAX, 0) != RM_OK)
+    for (unsigned i = 0; i < all; i++)
+        threads[i] = NULL;
+    bool created = !aperiodic || rm_thread_create(&threads[n], "aper", aperiodic_task, &defs[n],
+                                                  RM_PRIO_MAX, 0) == RM_OK;
+    for (unsigned i = 0; created && i < n; i++) { /* sorted by period: rate monotonic */
+        created = rm_thread_create(&threads[i], "hart", periodic_task, &defs[i],
+                                   prio - (int)i, 0) == RM_OK;
+        if (!created)
+            threads[i] = NULL;
+    }
+    if (!created) { /* the port's thread limit: stop those created */
+        stop = true;
+        rm_stop_threads(threads, all);
         return UINT32_MAX;
-    for (unsigned i = 0; i < n; i++) { /* defs are sorted by period: rate monotonic */
-        if (rm_thread_create(&threads[i], "hart", periodic_task, &defs[i], prio - (int)i, 0) !=
-            RM_OK)
-            return UINT32_MAX;
     }
     (void)rm_thread_sleep(WINDOW_TICKS + 1u);
     stop = true;
@@ -245,7 +255,10 @@ static uint32_t step_at(const char *series, const char *exp, const uint32_t *mul
     *bp = util_bp(n, aperiodic);
     uint32_t m = run_set(n, aperiodic);
     if (m == UINT32_MAX) {
-        rm_fatal("creation of the Hartstone tasks", RM_ERROR);
+        /* The tasks experiment past its baseline ends at the port's thread
+         * limit (experiment); any other set must be created. */
+        if (e != EXP_TASKS || level == 0u)
+            rm_fatal("creation of the Hartstone tasks", RM_ERROR);
         return m;
     }
     rm_count(key(series, exp, "util_bp"), step, *bp);
@@ -264,6 +277,11 @@ static void experiment(const char *series, const uint32_t *mult, experiment_t e,
                                                                : MAX_STEPS;
     for (uint32_t k = 0; k < steps && miss_level == 0u; k++) {
         uint32_t m = step_at(series, exp, mult, e, level_of(e, k), step++, aperiodic, &bp);
+        if (m == UINT32_MAX && e == EXP_TASKS && k > 0u) {
+            /* No miss up to the port's thread limit: a lower bound (broke 0). */
+            rm_meta(key(series, exp, "thread_limit"), BASE_TASKS + k);
+            break;
+        }
         if (m == UINT32_MAX)
             return;
         if (m != 0u)
