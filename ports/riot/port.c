@@ -34,7 +34,7 @@
  *   RM_QUEUE_DEPTH msg_t; CONDVAR cond_t with the port's mutex_t; THREAD_MSG
  *   msg_try_send / msg_receive; THREAD_FLAGS thread_flags_set /
  *   thread_flags_wait_any on bit 0. Not offered (port.toml says why):
- *   EVENT, MAILBOX, FIFO, LIFO, STREAM, MSGBUF, NOTIFY, POLL_SIGNAL.
+ *   EVENT, MAILBOX, FIFO, LIFO, STACK, STREAM, MSGBUF, NOTIFY, POLL_SIGNAL.
  * - Pool: memarray (sys/memarray, RIOT's fixed-size block allocator) over a
  *   static area. Heap: malloc/free (newlib made thread-safe by
  *   malloc_thread_safe on Cortex-M; glibc on native).
