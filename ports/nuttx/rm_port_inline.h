@@ -10,10 +10,11 @@
  * - Timeouts: RM_NO_WAIT is the try-variant, RM_FOREVER the blocking one,
  *   anything else the tick variant. The timeout is a constant where a case
  *   measures, so the choice folds away at compile time.
- * - Suspend/resume: NuttX has no suspend call of its own; SIGSTOP/SIGCONT
+ * - Suspend/resume: NuttX has no public suspend call; SIGSTOP/SIGCONT
  *   (nxsig_kill, CONFIG_SIG_SIGSTOP_ACTION) is how it stops and continues a
  *   task. SIGSTOP's action runs in the stopped task's own context, so
- *   stopping another, ready task takes effect when it is next scheduled.
+ *   stopping itself is synchronous, stopping another, ready task takes
+ *   effect when that task is next scheduled.
  * - Interrupts: NuttX owns the vectors; port.c attaches the case's handler
  *   with irq_attach, and NuttX's dispatch (arm_doirq) switches tasks on the
  *   way out. No enter/exit hook.
