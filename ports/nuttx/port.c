@@ -12,10 +12,18 @@
  *   nxtask_delete. A task's entry takes argc/argv, so argv[1] carries the
  *   index of the port's record (entry, argument, pid); the record is also
  *   how rm_thread_self() finds the caller (by pid, set-up only).
- *   RM_THREAD_SUSPENDED: create and SIGSTOP with the scheduler locked, so the
- *   task stops before its entry runs.
- * - Suspend/resume: nxsig_kill SIGSTOP/SIGCONT (NuttX has no other way to
- *   stop a task); yield = sched_yield, sleep = nxsched_ticksleep,
+ *   RM_THREAD_SUSPENDED: create with the scheduler locked, then stop the
+ *   task with nxsched_suspend, so it stops before its entry runs.
+ * - Suspend/resume: nxsched_suspend (the kernel's stop, which SIGSTOP's
+ *   action calls; synchronous) and SIGCONT (nxsig_kill: its dispatch
+ *   continues a stopped task; 13.0.0 has no nxsched_ call for that).
+ *   SIGSTOP is not used: NuttX 13.0.0 installs a task's signal actions when
+ *   the task starts (nxtask_start) and drops a signal that finds none, so a
+ *   task created "suspended" ran its entry (tm.preemptive's staircase of
+ *   counts), and its action stops another task only when that task next
+ *   runs. Every task ignores SIGCONT (thread_trampoline): it is still
+ *   continued, without NuttX 13.0.0's faulty trampoline for SIGCONT's
+ *   do-nothing default action; yield = sched_yield, sleep = nxsched_ticksleep,
  *   sleep_until = nxsched_abstick_sleep (the wake tick itself),
  *   priority = nxsched_get_param / nxsched_set_param.
  * - Objects: SEM nxsem (protocol SEM_PRIO_NONE: a signalling semaphore);
@@ -96,6 +104,16 @@ static int thread_trampoline(int argc, char *argv[])
         return 1;
     struct rm_thread *t = &thread_slots[strtoul(argv[1], NULL, 10)];
     t->pid = nxsched_gettid(); /* before the creator's nxtask_create returns */
+    t->tcb = nxsched_get_tcb(t->pid);
+    /* SIGCONT ignored: it still continues a stopped task (the dispatch does
+     * that whatever the action), but queues no action. NuttX 13.0.0's
+     * default one (nxsig_null_action, which does nothing) sets up a signal
+     * trampoline on the task, and under resume-while-ready load that
+     * machinery calls a NULL sigdeliver (a fault at pc 0 in arm_sigdeliver:
+     * irq.blocking); a pending one also makes nxsched_suspend ignore the
+     * task's next stop. */
+    static const struct sigaction ignore = {.sa_handler = SIG_IGN};
+    (void)nxsig_action(SIGCONT, &ignore, NULL, false);
     t->entry(t->arg);
     /* The entry returned: the task ends here, its record is free again. */
     thread_release(t);
@@ -123,8 +141,9 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry,
                             thread_trampoline, argv, NULL);
     if (pid > 0) {
         t->pid = pid;
+        t->tcb = nxsched_get_tcb(pid);
         if (suspended)
-            (void)nxsig_kill(pid, SIGSTOP); /* acted on before the entry runs */
+            nxsched_suspend(t->tcb); /* before its entry runs */
     }
     sched_unlock();
     if (pid <= 0) {
@@ -492,7 +511,8 @@ void rm_port_describe(void)
 #endif
     rm_emit_cfg_u32("tick_hz", (uint32_t)TICK_PER_SEC);
     rm_emit_cfg_u32("thread_stack_bytes", RM_NX_STACK);
-    rm_emit_cfg("suspend", "nxsig_kill SIGSTOP / SIGCONT (another task stops when next scheduled)");
+    rm_emit_cfg("suspend", "nxsched_suspend / nxsig_kill SIGCONT (SIGCONT's action ignored: "
+                           "it continues the task without a signal trampoline)");
     rm_emit_cfg("queue", "NuttX message queue, file_mq_send (O_NONBLOCK) / file_mq_receive");
     rm_emit_cfg("pool", "mm/mempool: mempool_allocate / mempool_release");
     rm_emit_cfg("heap", "kmm_malloc / kmm_free (mm_heap)");

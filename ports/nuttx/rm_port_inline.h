@@ -10,10 +10,14 @@
  * - Timeouts: RM_NO_WAIT is the try-variant, RM_FOREVER the blocking one,
  *   anything else the tick variant. The timeout is a constant where a case
  *   measures, so the choice folds away at compile time.
- * - Suspend/resume: NuttX has no suspend call of its own; SIGSTOP/SIGCONT
- *   (nxsig_kill, CONFIG_SIG_SIGSTOP_ACTION) is how it stops and continues a
- *   task. SIGSTOP's action runs in the stopped task's own context, so
- *   stopping another, ready task takes effect when it is next scheduled.
+ * - Suspend: nxsched_suspend, the kernel's stop (private to sched/, linked
+ *   in a flat build; SIGSTOP's action calls it in the stopped task's own
+ *   context). Called directly it is synchronous for any task, and works on
+ *   a task that has not started (NuttX 13.0.0 drops a SIGSTOP sent to one:
+ *   it installs a task's signal actions when the task starts).
+ *   Resume: SIGCONT (nxsig_kill, CONFIG_SIG_SIGSTOP_ACTION), whose dispatch
+ *   continues a stopped task at once; 13.0.0 has no nxsched_ call for it.
+ *   Every task ignores SIGCONT's action (port.c, thread_trampoline).
  * - Interrupts: NuttX owns the vectors; port.c attaches the case's handler
  *   with irq_attach, and NuttX's dispatch (arm_doirq) switches tasks on the
  *   way out. No enter/exit hook.
@@ -32,11 +36,16 @@
 #include <nuttx/mm/mempool.h>
 #include <nuttx/mqueue.h>
 #include <nuttx/mutex.h>
+#include <nuttx/sched.h>
 #include <nuttx/semaphore.h>
 #include <nuttx/signal.h>
 
+/* sched/sched/sched.h, private to the kernel. */
+void nxsched_suspend(FAR struct tcb_s *tcb);
+
 struct rm_thread {
     pid_t pid;
+    struct tcb_s *tcb; /* nxsched_suspend's argument */
     rm_entry_t entry;
     void *arg;
     struct rm_thread *next_free;
@@ -67,7 +76,8 @@ struct rm_pool {
 /* ---- threads ---------------------------------------------------------- */
 RM_NX_INLINE int rm_thread_suspend(rm_thread_t t)
 {
-    return RM_NX_OK(nxsig_kill(t->pid, SIGSTOP) == 0) ? RM_OK : RM_ERROR;
+    nxsched_suspend(t->tcb);
+    return RM_OK;
 }
 
 RM_NX_INLINE int rm_thread_resume(rm_thread_t t)
