@@ -68,8 +68,12 @@ int rm_uc3_failure(OS_ERR err, uint32_t timeout) __attribute__((const));
 RM_UC3_INLINE int ucos3_take_msg(rm_msg_t *to, const void *from, OS_ERR err,
                                   uint32_t timeout)
 {
-    if (!RM_UC3_OK(err))
-        return rm_uc3_failure(err, timeout);
+    if (!RM_UC3_OK(err)) {
+        int rc = rm_uc3_failure(err, timeout);
+        if (rc == RM_OK) /* never: tells GCC no RM_OK comes without the copy */
+            __builtin_unreachable();
+        return rc;
+    }
     *to = *(const rm_msg_t *)from;
     return RM_OK;
 }
