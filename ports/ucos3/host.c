@@ -140,10 +140,16 @@ unsigned long rm_uc3_host_task_thread(const OS_TCB *tcb)
     return (unsigned long)*(const pthread_t *)tcb->ExtPtr;
 }
 
-/* After OSTaskDel cancelled it: wait until it is gone. */
+/* After OSTaskDel cancelled it: wait until it is gone. With the tick
+ * signal blocked, as the kernel deletes: joining frees the thread's memory,
+ * and the tick's handler frees memory too (uC-CPU's CPU_ISR_End), which
+ * must not interrupt a free() of the same thread. */
 void rm_uc3_host_task_join(unsigned long thread)
 {
+    CPU_SR_ALLOC();
+    CPU_CRITICAL_ENTER();
     (void)pthread_join((pthread_t)thread, NULL);
+    CPU_CRITICAL_EXIT();
 }
 
 /* The kernel's OSInitHook: RLIMIT_RTPRIO "unlimited" once SCHED_RR works. */

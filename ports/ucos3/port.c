@@ -201,9 +201,22 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
 #endif
         OS_ERR err, err2;
         OSSchedLock(&err2);
+#if RM_UC3_POSIX
+        /* The POSIX port creates the task's thread in OSTaskCreateHook, which
+         * the kernel calls with interrupts enabled: the thread would inherit
+         * an unblocked tick signal and could take a tick meant for the
+         * running task before it blocks it itself (OSIntNestingCtr then
+         * races and ends at 1: calls fail as "from an ISR"). The thread
+         * starts with the tick signal blocked, as the hook expects. */
+        CPU_SR_ALLOC();
+        CPU_CRITICAL_ENTER();
+#endif
         OSTaskCreate(&s->tcb, (CPU_CHAR *)(uintptr_t)name, entry, arg, RM_UC3_PRIO(prio),
                      s->stack, words / 10u, words, RM_QUEUE_DEPTH, RM_UC3_QUANTUM, s, opt,
                      &err);
+#if RM_UC3_POSIX
+        CPU_CRITICAL_EXIT();
+#endif
         if (err == OS_ERR_NONE && (flags & RM_THREAD_SUSPENDED) != 0u)
             OSTaskSuspend(&s->tcb, &err);
         OSSchedUnlock(&err2);

@@ -1,5 +1,6 @@
 # µC/OS-III port: compiles the kernel (uC-OS3's Source/ and its Cortex-M
-# port), uC-CPU (cpu_core.c and its Cortex-M port) and uses uC-LIB's headers,
+# port, or its POSIX port for the host), uC-CPU (cpu_core.c and its Cortex-M
+# or POSIX port) and uses uC-LIB's headers,
 # with rtosmeter's configuration headers (os_cfg.h, os_cfg_app.h, cpu_cfg.h
 # in this folder), and defines the OBJECT library rm_port. The kernel has no
 # build system of its own: its sources are compiled as they are, with the
@@ -8,6 +9,8 @@
 # Variables read:
 #   RM_SOURCE_DIR   the uC-OS3 tree (--source ucos3=PATH or $RTOSMETER_UCOS3)
 #   RM_PROFILE      "vendor": the kernel template's settings; else benchmark
+#   RM_ARCH         armv6-m / armv7-m / armv7e-m: the Cortex-M ports; host:
+#                   the POSIX ports, with host.c
 # uC-CPU and uC-LIB (two more repositories µC/OS-III needs) are found, in
 # this order:
 #   $RTOSMETER_UC_CPU / $RTOSMETER_UC_LIB (environment, at configure time);
