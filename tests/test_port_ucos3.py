@@ -187,14 +187,14 @@ def test_host_without_sched_rr_withdraws_every_capability(
                 said = bool(needs[c.id] & declared) or not needs[c.id]  # tm.basic: its own
                 assert (NO_RT in c.reason) == said, (group, c)
     rtosmeter = Path(sys.executable).with_name("rtosmeter")
-    proc = subprocess.run(
+    run = subprocess.run(
         [*prefix, str(rtosmeter), "run", "--port", "ucos3", "--target", "host", "--profile",
          "quick", "--bench", "lat.sem.*", "--source", f"ucos3={TREE}", "--out", str(out)],
         capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
+    assert run.returncode == 0, run.stderr
     with Store.open(out / "rtosmeter.sqlite") as store:
-        run = store.runs()[-1].id
-        assert [e.status for e in store.executions(run)] == ["ok"]
-        cases = {c.case_id: c for c in store.cases(run)}
+        run_id = store.runs()[-1].id
+        assert [e.status for e in store.executions(run_id)] == ["ok"]
+        cases = {c.case_id: c for c in store.cases(run_id)}
     assert cases["lat.sem.pass"].status == "unsupported"
     assert cases["lat.sem.pass"].reason.startswith("port lacks THREAD, SEM, PREEMPTIVE: " + NO_RT)

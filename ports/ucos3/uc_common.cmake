@@ -47,3 +47,15 @@ function(rm_uc_preprocess_asm file)
   set_source_files_properties("${file}" PROPERTIES LANGUAGE ASM
     COMPILE_OPTIONS "-x;assembler-with-cpp")
 endfunction()
+
+# The kernel's Cortex-M port folder (Ports/ARM-Cortex-M/<arch>) and its GNU
+# context switch (os_cpu_a.S on ARMv7-M, os_cpu_a.s on ARMv6-M).
+function(rm_uc_cortex_m_port arch dir_out asm_out)
+  set(_dir "${RM_SOURCE_DIR}/Ports/ARM-Cortex-M/${arch}")
+  if(arch STREQUAL "ARMv7-M")
+    set(${asm_out} "${_dir}/GNU/os_cpu_a.S" PARENT_SCOPE)
+  else()
+    set(${asm_out} "${_dir}/GNU/os_cpu_a.s" PARENT_SCOPE)
+  endif()
+  set(${dir_out} "${_dir}" PARENT_SCOPE)
+endfunction()
