@@ -1,7 +1,8 @@
 """The µC/OS-III port (ports/ucos3), built against real uC-OS3, uC-CPU and
 uC-LIB trees and run for real on QEMU: every group on MPS2-AN386 (twice:
 bit-identical streams), the vendor profile on the Cortex-M7, the Cortex-M0
-(micro:bit), and the search for uC-CPU/uC-LIB.
+(micro:bit), and the search for uC-CPU/uC-LIB; and on the host through the
+kernel's POSIX port, with real-time scheduling and without it.
 
 Needs the tree in RTOSMETER_UCOS3 with uC-CPU and uC-LIB beside it (or in
 RTOSMETER_UC_CPU / RTOSMETER_UC_LIB); CI has none: the tests skip, saying so.
@@ -12,15 +13,19 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
+from test_c_core import fifo_denied_prefix
 from ucos_ports import run_an386, run_m0, signal_wait_kinds
 
 from rtosmeter.catalog import Catalog, load_catalog
 from rtosmeter.commands.run import RunOptions, run_campaign
-from rtosmeter.definitions import project_root
+from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.protocol import parse_stream
 from rtosmeter.store import Store
 
 TREE = os.environ.get("RTOSMETER_UCOS3", "")
@@ -106,3 +111,90 @@ def test_uc_cpu_and_uc_lib_are_found_or_named(tmp_path: Path,
     monkeypatch.setenv("RTOSMETER_UC_LIB", str(lib))
     status, error, runs = run(tmp_path / "found")
     assert (status, error, runs) == ("ok", "", ["ok"])
+
+
+# ---- the host: the kernel's POSIX port -----------------------------------
+
+NO_RT = "uC/OS-III's POSIX port needs SCHED_RR, refused ("
+
+
+@pytest.fixture(scope="module")
+def host_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, bytes]]:
+    """`rtosmeter run --port ucos3 --target host --profile quick`, every group,
+    where SCHED_RR is permitted (root, CAP_SYS_NICE, or RLIMIT_RTPRIO 99+)."""
+    need("cmake", "ninja", "gcc")
+    if shutil.which("chrt") is None:
+        pytest.skip("chrt (util-linux) is needed to see whether SCHED_RR is permitted")
+    if subprocess.run(["chrt", "-r", "99", "true"], capture_output=True).returncode != 0:
+        pytest.skip("SCHED_RR is not permitted here: run as root, or with CAP_SYS_NICE or "
+                    "RLIMIT_RTPRIO unlimited (the port then withdraws every capability)")
+    out = tmp_path_factory.mktemp("ucos3-host")
+    return out, run_port(out, "ucos3", "host", TREE)
+
+
+def test_host_runs_every_group(host_run: tuple[Path, dict[str, bytes]],
+                               catalog: Catalog) -> None:
+    """Every group runs to the end on the POSIX port and every case of
+    sections 1-2 passes; the figures are host wall time (noisy, like every
+    host port's); task deletion (lat.thread.lifecycle) and priority
+    inheritance hold."""
+    out, raw = host_run
+    streams = check_streams(raw, catalog, "ucos3")
+    cfg = streams["lat_ipc"].config
+    assert (cfg["ucos.arch"], cfg["kernel_started"], cfg["debug_fields"]) == (
+        "POSIX", "yes", "on (OS_CFG_DBG_EN: the POSIX port needs it)")
+    assert cfg["sched"].startswith("SCHED_RR: tasks at 50")
+    assert re.fullmatch(r"unlimited|\d+ \(SCHED_RR is permitted: .*\)", cfg["rlimit_rtprio"])
+    case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
+    case_passes(streams["tm_sched"], "tm.preemptive")
+    case_passes(streams["tm_ipc"], "tm.message")
+    assert signal_wait_kinds(streams["signal_wait"]) == {
+        "sem", "mutex", "event", "queue", "lifo", "notify", "thread_msg"}
+    life = next(c for c in streams["lat_lifecycle"].cases if c.id == "lat.thread.lifecycle")
+    assert life.status == "ok" and len(life.series) > 100, life.reason
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        execs = store.executions(store.runs()[-1].id)
+    assert {e.group for e in execs} == set(catalog.groups)
+    assert all(e.status == "ok" and e.runner["unit"] == "ns (host clock)" for e in execs)
+
+
+def test_host_without_sched_rr_withdraws_every_capability(
+        host_run: tuple[Path, dict[str, bytes]], catalog: Catalog) -> None:
+    """Without real-time scheduling the kernel's POSIX port would exit(-1) in
+    OSInit (RLIMIT_RTPRIO) or abort creating a thread: the port checks first,
+    does not start the kernel, and reports every case but the calibration
+    unsupported with the reason; each executable ends at once (BYE status 0),
+    and a run through the harness stores that, nothing lost."""
+    prefix = fifo_denied_prefix()
+    out, _ = host_run
+    build = out / "build" / "ucos3" / "host" / "quick"
+    declared = set(Definitions.load(project_root()).port("ucos3").caps)
+    needs = {c.id: set(c.needs) for c in catalog.cases}
+    for group in catalog.groups:
+        proc = subprocess.run([*prefix, str(build / f"rm_{group}")], capture_output=True,
+                              timeout=60)
+        s = parse_stream(proc.stdout)
+        assert s.complete and not s.errors and s.bye_status == 0 == proc.returncode, group
+        assert "warning: the kernel was not started: " + NO_RT in proc.stderr.decode()
+        assert s.config["kernel_started"] == "no" and s.config["sched"].startswith(NO_RT)
+        assert {c.id for c in s.cases} == {"calib.overhead"} | {
+            c.id for c in catalog.cases if c.group == group}
+        for c in s.cases:
+            if c.id == "calib.overhead":
+                assert c.status == "ok"
+            else:  # the reason comes with what port.toml declares (not HEAP alone)
+                assert c.status == "unsupported", (group, c)
+                said = bool(needs[c.id] & declared) or not needs[c.id]  # tm.basic: its own
+                assert (NO_RT in c.reason) == said, (group, c)
+    rtosmeter = Path(sys.executable).with_name("rtosmeter")
+    run = subprocess.run(
+        [*prefix, str(rtosmeter), "run", "--port", "ucos3", "--target", "host", "--profile",
+         "quick", "--bench", "lat.sem.*", "--source", f"ucos3={TREE}", "--out", str(out)],
+        capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        run_id = store.runs()[-1].id
+        assert [e.status for e in store.executions(run_id)] == ["ok"]
+        cases = {c.case_id: c for c in store.cases(run_id)}
+    assert cases["lat.sem.pass"].status == "unsupported"
+    assert cases["lat.sem.pass"].reason.startswith("port lacks THREAD, SEM, PREEMPTIVE: " + NO_RT)

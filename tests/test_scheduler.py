@@ -15,6 +15,8 @@ from rtosmeter.commands.report import load_view
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
+from rtosmeter.runners import run_once
+from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.scheduler import Reporter, RunInterrupted, Selection, execute, make_plan
 from rtosmeter.store import Store
 
@@ -102,6 +104,30 @@ def test_a_failing_build_never_stops_the_others(root: Path, tmp_path: Path) -> N
     assert "irq.max_rate" not in cases  # filtered by --bench; calib is always kept
     assert "calib.overhead" in cases
     assert run.status == "done"
+
+
+def test_an_executable_of_another_group_fails_its_execution(root: Path, tmp_path: Path) -> None:
+    """A stale executable (newt once kept the previous group's archive) runs
+    another group's cases: its execution fails naming both groups instead of
+    storing those cases under the wrong group. The real lat_ipc firmware runs
+    in place of lat_memory's."""
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    plan = make_plan(defs, catalog, defs.campaign(None),
+                     Selection(ports=("posix",), targets=("host",), profile="quick",
+                               bench="lat.sem.nocs,lat.heap"))
+
+    def stale(req: RunRequest) -> RunOutcome:
+        exe = req.executable.with_name("rm_lat_ipc")
+        return run_once(replace(req, executable=exe))
+
+    with Store.open(tmp_path / "rtosmeter.sqlite") as store:
+        summary = execute(defs, catalog, store, tmp_path, plan, quiet=True, run=stale)
+        execs = {e.group: e for e in store.executions(summary.run_id)}
+    assert execs["lat_ipc"].status == "ok"
+    bad = execs["lat_memory"]
+    assert bad.status == "failed", bad
+    assert "rm_lat_memory runs group lat_ipc, not lat_memory" in bad.error
 
 
 class _InterruptAfterFirstExecution(Reporter):

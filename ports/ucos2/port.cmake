@@ -21,12 +21,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/../ucos3/uc_common.cmake")
 rm_uc_arch(_rm_uc_arch)
 rm_uc_vendor(_rm_uc_vendor)
 
-set(_rm_uc_port "${RM_SOURCE_DIR}/Ports/ARM-Cortex-M/${_rm_uc_arch}")
-if(_rm_uc_arch STREQUAL "ARMv7-M")
-  set(_rm_uc_asm "${_rm_uc_port}/GNU/os_cpu_a.S")
-else()
-  set(_rm_uc_asm "${_rm_uc_port}/GNU/os_cpu_a.s")
-endif()
+rm_uc_cortex_m_port(${_rm_uc_arch} _rm_uc_port _rm_uc_asm)
 foreach(_f "${_rm_uc_port}/os_cpu_c.c" "${_rm_uc_asm}" "${_rm_uc_port}/GNU/os_dbg.c")
   if(NOT EXISTS "${_f}")
     message(FATAL_ERROR "Error: the uC/OS-II tree at '${RM_SOURCE_DIR}' has no "

@@ -62,6 +62,12 @@ int rm_uc2_failure(INT8U err, uint32_t timeout) __attribute__((const));
 #define RM_UC2_OK(err) __builtin_expect((err) == OS_ERR_NONE, 1)
 #define RM_UC2_STATUS(err, timeout) \
     (RM_UC2_OK(err) ? RM_OK : rm_uc2_failure((err), (timeout)))
+/* rm_uc2_failure never gives RM_OK: said to GCC, so that a message is not
+ * "maybe uninitialized" after an RM_OK from a wait that copies it. */
+#define RM_UC2_FAILED(err, timeout)                                         \
+    __extension__({ int rc_ = rm_uc2_failure((err), (timeout));             \
+                    if (rc_ == RM_OK) __builtin_unreachable();              \
+                    rc_; })
 #define RM_UC2_TICKS(timeout) ((timeout) == RM_FOREVER ? 0u : (INT32U)(timeout))
 
 RM_UC2_INLINE void ucos2_msg_copy(rm_msg_t *to, const void *from)
@@ -164,7 +170,7 @@ RM_UC2_INLINE int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
         p = OSMboxPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
     }
     if (!RM_UC2_OK(err))
-        return rm_uc2_failure(err, timeout);
+        return RM_UC2_FAILED(err, timeout);
     ucos2_msg_copy(msg, p);
     return RM_OK;
 }
@@ -184,7 +190,7 @@ RM_UC2_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
     else
         p = OSQPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
     if (!RM_UC2_OK(err))
-        return rm_uc2_failure(err, timeout);
+        return RM_UC2_FAILED(err, timeout);
     ucos2_msg_copy(msg, p);
     return RM_OK;
 }

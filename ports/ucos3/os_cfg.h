@@ -15,7 +15,8 @@
  * fairness rule's rate too), OS_CFG_SCHED_ROUND_ROBIN_EN (the yield,
  * OSSchedRoundRobinYield, needs it: the default profile gives every task an
  * endless quantum so that nothing is time-sliced), task semaphores and task
- * queues (NOTIFY, THREAD_MSG).
+ * queues (NOTIFY, THREAD_MSG). On the host (RM_UC3_POSIX) the kernel's
+ * POSIX port needs OS_CFG_DBG_EN (CFG debug_fields says so).
  */
 #ifndef OS_CFG_H
 #define OS_CFG_H
@@ -33,7 +34,13 @@
 #define OS_CFG_APP_HOOKS_EN RM_UC_ON_VENDOR
 #define OS_CFG_ARG_CHK_EN RM_UC_ON_VENDOR
 #define OS_CFG_CALLED_FROM_ISR_CHK_EN RM_UC_ON_VENDOR
+/* The POSIX port (host) starts each task's thread from the TCB's
+ * TaskEntryAddr/TaskEntryArg, which exist only with the debug fields on. */
+#if RM_UC3_POSIX
+#define OS_CFG_DBG_EN 1u
+#else
 #define OS_CFG_DBG_EN 0u
+#endif
 #define OS_CFG_TICK_EN 1u
 #define OS_CFG_DYN_TICK_EN 0u
 #define OS_CFG_INVALID_OS_CALLS_CHK_EN RM_UC_ON_VENDOR

@@ -45,6 +45,16 @@
  *   target's PendSV_Handler / SysTick_Handler when it compiles the kernel.
  * - Records: written with the scheduler locked (OSSchedLock), so time
  *   slicing (vendor profile) cannot interleave two tasks' records.
+ * - Host (RM_UC3_POSIX): the kernel's own POSIX port, as shipped: each task
+ *   a SCHED_RR pthread (its own stack: the stacks here go unused), switches
+ *   by semaphores, so one task runs at a time; the tick a SCHED_RR timer
+ *   thread whose signal interrupts the running task; the idle task sleeps
+ *   1 s per loop (the port's OSIdleTaskHook). The benchmark interrupt is the
+ *   host target's SIGUSR1 handler on the calling task's thread, wrapped in
+ *   OSIntEnter/OSIntExit as on Cortex-M. Without real-time scheduling the
+ *   kernel cannot start at all: host.c checks for it before OSInit and
+ *   withdraws every capability, saying why. Not pinned to a CPU (the
+ *   kernel's port does not ask for it). Figures are wall time: noisy.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -116,7 +126,9 @@
 _Static_assert(RM_UC3_PRIO(RM_PRIO_MIN) < OS_CFG_TMR_TASK_PRIO,
                "rtosmeter's priorities must stay above the kernel's own tasks");
 
+#if !RM_UC3_POSIX
 extern uint32_t __stack_top[]; /* the target's linker script: top of RAM */
+#endif
 
 static struct rm_thread rm_uc3_threads[RM_UC3_MAX_THREADS];
 static CPU_STK rm_uc3_stacks[RM_UC3_MAX_THREADS - 1u][RM_UC3_STACK_BYTES / sizeof(CPU_STK)]
@@ -127,6 +139,13 @@ static struct rm_obj rm_uc3_objs[RM_UC3_MAX_OBJS];
 static struct rm_pool rm_uc3_pools[RM_UC3_MAX_POOLS];
 static uint32_t rm_uc3_arena[RM_UC3_POOL_ARENA / sizeof(uint32_t)] __attribute__((aligned(8)));
 static size_t rm_uc3_arena_used;
+
+#if RM_UC3_POSIX /* host.c */
+bool rm_uc3_host_can_start(void);
+void rm_uc3_host_describe(void);
+unsigned long rm_uc3_host_task_thread(const OS_TCB *tcb);
+void rm_uc3_host_task_join(unsigned long thread);
+#endif
 
 /* ---- slot tables (set-up paths only) ----------------------------------- */
 static int rm_uc3_claim(uint8_t *used)
@@ -182,9 +201,22 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
 #endif
         OS_ERR err, err2;
         OSSchedLock(&err2);
+#if RM_UC3_POSIX
+        /* The POSIX port creates the task's thread in OSTaskCreateHook, which
+         * the kernel calls with interrupts enabled: the thread would inherit
+         * an unblocked tick signal and could take a tick meant for the
+         * running task before it blocks it itself (OSIntNestingCtr then
+         * races and ends at 1: calls fail as "from an ISR"). The thread
+         * starts with the tick signal blocked, as the hook expects. */
+        CPU_SR_ALLOC();
+        CPU_CRITICAL_ENTER();
+#endif
         OSTaskCreate(&s->tcb, (CPU_CHAR *)(uintptr_t)name, entry, arg, RM_UC3_PRIO(prio),
                      s->stack, words / 10u, words, RM_QUEUE_DEPTH, RM_UC3_QUANTUM, s, opt,
                      &err);
+#if RM_UC3_POSIX
+        CPU_CRITICAL_EXIT();
+#endif
         if (err == OS_ERR_NONE && (flags & RM_THREAD_SUSPENDED) != 0u)
             OSTaskSuspend(&s->tcb, &err);
         OSSchedUnlock(&err2);
@@ -201,9 +233,15 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
 int rm_thread_delete(rm_thread_t t)
 {
     OS_ERR err;
+#if RM_UC3_POSIX
+    unsigned long thread = rm_uc3_host_task_thread(&t->tcb); /* before the kernel frees it */
+#endif
     OSTaskDel(&t->tcb, &err);
     if (err != OS_ERR_NONE)
         return RM_ERROR;
+#if RM_UC3_POSIX
+    rm_uc3_host_task_join(thread);
+#endif
     t->used = 0u;
     return RM_OK;
 }
@@ -374,7 +412,11 @@ static void rm_uc3_runner_start(void *arg)
     (void)arg;
     OS_ERR err;
     /* The kernel's tick, from the first task (the ports' requirement). */
+#if RM_UC3_POSIX
+    OS_CPU_SysTickInit(); /* the timer thread, at OS_CFG_TICK_RATE_HZ */
+#else
     OS_CPU_SysTickInit((CPU_INT32U)(RM_CPU_HZ / OS_CFG_TICK_RATE_HZ));
+#endif
 #if OS_CFG_STAT_TASK_EN > 0u
     OSStatTaskCPUUsageInit(&err); /* vendor profile: calibrates the statistics task */
 #endif
@@ -391,6 +433,13 @@ int main(void)
 {
     OS_ERR err;
     rm_target_init();
+#if RM_UC3_POSIX
+    if (!rm_uc3_host_can_start()) {
+        /* No kernel: the runner on this thread, every capability withdrawn
+         * (host.c), so each case says why it cannot run. It exits. */
+        rm_runner_main(NULL);
+    }
+#endif
     CPU_Init();
     OSInit(&err);
     if (err != OS_ERR_NONE) {
@@ -401,10 +450,12 @@ int main(void)
 #if OS_CFG_APP_HOOKS_EN > 0u
     rm_uc3_set_app_hooks();
 #endif
+#if !RM_UC3_POSIX
     /* The exception stack (MSP once OSStart has run) is the target's main
      * stack, which nothing uses after OSStart, as on FreeRTOS and ThreadX:
      * the kernel's own ISR stack is then left minimal (os_cfg_app.h). */
     OS_CPU_ExceptStkBase = (CPU_STK *)(uintptr_t)__stack_top;
+#endif
     rm_thread_t runner;
     if (rm_thread_create(&runner, "runner", rm_uc3_runner_start, NULL, RM_PRIO_RUNNER, 0) !=
         RM_OK) {
@@ -416,15 +467,25 @@ int main(void)
     return 0;
 }
 
+/* On the host the runner may run without the kernel (host.c): then there
+ * is nothing to lock. */
 void rm_port_sched_lock(void)
 {
     OS_ERR err;
+#if RM_UC3_POSIX
+    if (OSRunning != OS_STATE_OS_RUNNING)
+        return;
+#endif
     OSSchedLock(&err);
 }
 
 void rm_port_sched_unlock(void)
 {
     OS_ERR err;
+#if RM_UC3_POSIX
+    if (OSRunning != OS_STATE_OS_RUNNING)
+        return;
+#endif
     OSSchedUnlock(&err);
 }
 
@@ -450,7 +511,19 @@ void rm_port_describe(void)
     rm_emit_cfg("app_hooks", OS_CFG_APP_HOOKS_EN ? "on" : "off");
     rm_emit_cfg("task_profiling", OS_CFG_TASK_PROFILE_EN ? "on" : "off");
     rm_emit_cfg("trace", OS_CFG_TRACE_EN ? "on" : "off");
+    rm_emit_cfg("debug_fields", OS_CFG_DBG_EN ? "on (OS_CFG_DBG_EN: the POSIX port needs it)"
+                                              : "off");
+#if RM_UC3_POSIX
+    rm_uc3_host_describe();
+    rm_emit_cfg("kernel_idle", "idle task sleep(1) per loop (the POSIX port's OSIdleTaskHook)");
+    rm_emit_cfg("tick", "uC-CPU's timer thread: a relative 1 ms clock_nanosleep, then the "
+                        "tick signal to the running task");
+    rm_emit_cfg("irq", "the host target's SIGUSR1 handler on the task that raises it, "
+                       "inside OSIntEnter/OSIntExit");
+    rm_emit_cfg("cpu", "not pinned");
+#else
     rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI)");
+#endif
     rm_emit_cfg("mutex", "priority inheritance");
     rm_emit_cfg("stand_in.SLEEP_UNTIL", "OSTimeGet + OSTimeDly of the remaining ticks "
                                         "(OS_OPT_TIME_MATCH would wait 2^32 ticks for a "
@@ -459,9 +532,13 @@ void rm_port_describe(void)
     rm_emit_cfg("lifo", "OS_Q posted with OS_OPT_POST_LIFO");
     rm_emit_cfg("notify", "task semaphore (OSTaskSemPost/OSTaskSemPend)");
     rm_emit_cfg("thread_msg", "task message queue (OSTaskQPost/OSTaskQPend)");
+#if RM_UC3_POSIX
+    rm_emit_cfg("thread_stack", "each task's pthread stack (glibc's default size)");
+#else
     rm_emit_cfg("exception_stack", "the target's main stack");
     rm_emit_cfg_u32("thread_stack_bytes", RM_UC3_STACK_BYTES);
     rm_emit_cfg_u32("runner_stack_bytes", RM_UC3_RUNNER_STACK_BYTES);
+#endif
 #if defined(__OPTIMIZE_SIZE__)
     rm_emit_cfg("optimisation", "size (__OPTIMIZE_SIZE__)");
 #elif defined(__OPTIMIZE__)

@@ -1,5 +1,6 @@
 # µC/OS-III port: compiles the kernel (uC-OS3's Source/ and its Cortex-M
-# port), uC-CPU (cpu_core.c and its Cortex-M port) and uses uC-LIB's headers,
+# port, or its POSIX port for the host), uC-CPU (cpu_core.c and its Cortex-M
+# or POSIX port) and uses uC-LIB's headers,
 # with rtosmeter's configuration headers (os_cfg.h, os_cfg_app.h, cpu_cfg.h
 # in this folder), and defines the OBJECT library rm_port. The kernel has no
 # build system of its own: its sources are compiled as they are, with the
@@ -8,6 +9,8 @@
 # Variables read:
 #   RM_SOURCE_DIR   the uC-OS3 tree (--source ucos3=PATH or $RTOSMETER_UCOS3)
 #   RM_PROFILE      "vendor": the kernel template's settings; else benchmark
+#   RM_ARCH         armv6-m / armv7-m / armv7e-m: the Cortex-M ports; host:
+#                   the POSIX ports, with host.c
 # uC-CPU and uC-LIB (two more repositories µC/OS-III needs) are found, in
 # this order:
 #   $RTOSMETER_UC_CPU / $RTOSMETER_UC_LIB (environment, at configure time);
@@ -70,22 +73,34 @@ else()
 endif()
 
 # ---- the kernel ---------------------------------------------------------------
-set(_rm_uc_port "${RM_SOURCE_DIR}/Ports/ARM-Cortex-M/${_rm_uc_arch}")
-set(_rm_uc_cpu_port "${_rm_uc_cpu}/ARM-Cortex-M/${_rm_uc_arch}")
-if(_rm_uc_arch STREQUAL "ARMv7-M")
-  set(_rm_uc_asm "${_rm_uc_port}/GNU/os_cpu_a.S")
-else()
-  set(_rm_uc_asm "${_rm_uc_port}/GNU/os_cpu_a.s")
-endif()
 set(_rm_uc_srcs)
 foreach(_f os_cfg_app os_core os_dbg os_flag os_mem os_msg os_mutex os_prio os_q os_sem
            os_stat os_task os_tick os_time os_tmr os_var)
   list(APPEND _rm_uc_srcs "${RM_SOURCE_DIR}/Source/${_f}.c")
 endforeach()
-list(APPEND _rm_uc_srcs
-  "${_rm_uc_port}/os_cpu_c.c" "${_rm_uc_asm}"
-  "${_rm_uc_cpu}/cpu_core.c" "${_rm_uc_cpu_port}/cpu_c.c" "${_rm_uc_cpu_port}/GNU/cpu_a.s"
-  "${CMAKE_CURRENT_LIST_DIR}/app_hooks.c")
+if(_rm_uc_arch STREQUAL "POSIX")
+  # The host: the kernel's POSIX port (each task a SCHED_RR pthread, context
+  # switches by semaphores) and uC-CPU's (interrupts are a signal, the tick a
+  # timer thread). It needs real-time scheduling: host.c checks for it first.
+  set(_rm_uc_port "${RM_SOURCE_DIR}/Ports/POSIX/GNU")
+  set(_rm_uc_cpu_port "${_rm_uc_cpu}/POSIX/GNU")
+  list(APPEND _rm_uc_srcs "${_rm_uc_port}/os_cpu_c.c" "${_rm_uc_cpu}/cpu_core.c"
+       "${_rm_uc_cpu_port}/cpu_c.c")
+  set(_rm_uc_posix 1)
+  # Its OSInitHook asks for an unlimited RLIMIT_RTPRIO: host.c answers from a
+  # real SCHED_RR test (see there).
+  set(_rm_uc_link_options "-Wl,--wrap=getrlimit")
+else()
+  rm_uc_cortex_m_port(${_rm_uc_arch} _rm_uc_port_dir _rm_uc_asm)
+  set(_rm_uc_cpu_dir "${_rm_uc_cpu}/ARM-Cortex-M/${_rm_uc_arch}")
+  set(_rm_uc_port "${_rm_uc_port_dir}/GNU")
+  set(_rm_uc_cpu_port "${_rm_uc_cpu_dir}/GNU")
+  list(APPEND _rm_uc_srcs "${_rm_uc_port_dir}/os_cpu_c.c" "${_rm_uc_asm}"
+       "${_rm_uc_cpu}/cpu_core.c" "${_rm_uc_cpu_dir}/cpu_c.c" "${_rm_uc_cpu_port}/cpu_a.s")
+  set(_rm_uc_posix 0)
+  set(_rm_uc_link_options "")
+endif()
+list(APPEND _rm_uc_srcs "${CMAKE_CURRENT_LIST_DIR}/app_hooks.c")
 foreach(_f IN LISTS _rm_uc_srcs)
   if(NOT EXISTS "${_f}")
     message(FATAL_ERROR "Error: ${_f} is missing (ports/ucos3/port.cmake). Use full "
@@ -93,21 +108,28 @@ foreach(_f IN LISTS _rm_uc_srcs)
   endif()
 endforeach()
 add_library(ucos3_kernel STATIC ${_rm_uc_srcs})
-rm_uc_preprocess_asm("${_rm_uc_asm}")
-rm_uc_preprocess_asm("${_rm_uc_cpu_port}/GNU/cpu_a.s")
 target_include_directories(ucos3_kernel SYSTEM PUBLIC
-  "${CMAKE_CURRENT_LIST_DIR}" "${RM_SOURCE_DIR}/Source" "${_rm_uc_port}/GNU"
-  "${_rm_uc_cpu}" "${_rm_uc_cpu_port}/GNU" "${_rm_uc_lib}")
-# The kernel's handlers under the names of the target's vector table
-# (targets/common/cortex-m/startup.c): the vectors are the kernel's code.
+  "${CMAKE_CURRENT_LIST_DIR}" "${RM_SOURCE_DIR}/Source" "${_rm_uc_port}"
+  "${_rm_uc_cpu}" "${_rm_uc_cpu_port}" "${_rm_uc_lib}")
 target_compile_definitions(ucos3_kernel PUBLIC
-  RM_UC_VENDOR=${_rm_uc_vendor}
-  OS_CPU_PendSVHandler=PendSV_Handler
-  OS_CPU_SysTickHandler=SysTick_Handler)
+  RM_UC_VENDOR=${_rm_uc_vendor} RM_UC3_POSIX=${_rm_uc_posix})
+if(NOT _rm_uc_posix)
+  rm_uc_preprocess_asm("${_rm_uc_asm}")
+  rm_uc_preprocess_asm("${_rm_uc_cpu_port}/cpu_a.s")
+  # The kernel's handlers under the names of the target's vector table
+  # (targets/common/cortex-m/startup.c): the vectors are the kernel's code.
+  target_compile_definitions(ucos3_kernel PUBLIC
+    OS_CPU_PendSVHandler=PendSV_Handler
+    OS_CPU_SysTickHandler=SysTick_Handler)
+endif()
+target_link_options(ucos3_kernel INTERFACE ${_rm_uc_link_options})
 set_target_properties(ucos3_kernel PROPERTIES C_EXTENSIONS ON)
 
 # ---- the port ------------------------------------------------------------
 add_library(rm_port OBJECT "${CMAKE_CURRENT_LIST_DIR}/port.c")
+if(_rm_uc_posix)
+  target_sources(rm_port PRIVATE "${CMAKE_CURRENT_LIST_DIR}/host.c")
+endif()
 target_include_directories(rm_port PRIVATE ${RM_INCLUDE_DIRS})
 target_compile_options(rm_port PRIVATE ${RM_WARN_FLAGS})
 target_compile_definitions(rm_port PRIVATE

@@ -61,6 +61,12 @@ int rm_uc3_failure(OS_ERR err, uint32_t timeout) __attribute__((const));
 #define RM_UC3_OK(err) __builtin_expect((err) == OS_ERR_NONE, 1)
 #define RM_UC3_STATUS(err, timeout) \
     (RM_UC3_OK(err) ? RM_OK : rm_uc3_failure((err), (timeout)))
+/* rm_uc3_failure never gives RM_OK: said to GCC, so that a message is not
+ * "maybe uninitialized" after an RM_OK from a wait that copies it. */
+#define RM_UC3_FAILED(err, timeout)                                         \
+    __extension__({ int rc_ = rm_uc3_failure((err), (timeout));             \
+                    if (rc_ == RM_OK) __builtin_unreachable();              \
+                    rc_; })
 #define RM_UC3_TICKS(timeout) ((timeout) == RM_FOREVER ? (OS_TICK)0 : (OS_TICK)(timeout))
 #define RM_UC3_PEND_OPT(timeout) \
     ((timeout) == RM_NO_WAIT ? OS_OPT_PEND_NON_BLOCKING : OS_OPT_PEND_BLOCKING)
@@ -69,7 +75,7 @@ RM_UC3_INLINE int ucos3_take_msg(rm_msg_t *to, const void *from, OS_ERR err,
                                   uint32_t timeout)
 {
     if (!RM_UC3_OK(err))
-        return rm_uc3_failure(err, timeout);
+        return RM_UC3_FAILED(err, timeout);
     *to = *(const rm_msg_t *)from;
     return RM_OK;
 }

@@ -387,10 +387,17 @@ def _filter_cases(parsed: ParsedStream, bench: str) -> ParsedStream:
     return replace(parsed, cases=kept)
 
 
-def _execution_status(outcome: RunOutcome, parsed: ParsedStream) -> tuple[str, str]:
+def _execution_status(outcome: RunOutcome, parsed: ParsedStream, job: RunJob
+                      ) -> tuple[str, str]:
     if outcome.status == "error":
         return "error", outcome.message
     problems = []
+    # The executable must be the group's own: a stale one (an RTOS build tool
+    # that kept an old object) would store another group's cases under this one.
+    said = parsed.header.get("group", job.group) if parsed.header else job.group
+    if said != job.group:
+        problems.append(f"{job.executable} runs group {said}, not {job.group}: the build "
+                        f"left another group's code in it (rebuild in an empty --out)")
     # A complete stream whose exit status is its BYE status ended normally:
     # failed cases are reported per case, not as a failed execution.
     normal_exit = (outcome.status == "exit" and parsed.complete and not parsed.errors
@@ -457,7 +464,7 @@ class Scheduler:
         job, outcome = result.job, result.outcome
         parsed = _filter_cases(parse_stream(outcome.stream), job.combo.bench)
         name_missing(parsed, {cap.bit: name for name, cap in self.catalog.caps.items()})
-        status, error = _execution_status(outcome, parsed)
+        status, error = _execution_status(outcome, parsed, job)
         runner = dict(outcome.info)
         runner.setdefault("runner", job.target.kind)
         if job.plugin is None:
