@@ -3,7 +3,7 @@ Zephyr's own CMake (one application per target and profile, one firmware per
 group) and run for real: on QEMU MPS2-AN385 (Zephyr's mps2_an385; twice, to
 check that the streams are bit-identical under -icount), on MPS2-AN386
 through the port's own Cortex-M4F board and SoC, in the "vendor" profile
-(the board as Zephyr ships it), and on the host as Zephyr's native_sim (a
+(the board as Zephyr ships it), and on the host as Zephyr's native_sim_64 (a
 functional check: its timings are void).
 
 Needs the tree in RTOSMETER_ZEPHYR and the CMSIS module next to it (a west
@@ -101,7 +101,7 @@ def test_cortex_m0_clock_off_the_timestamp_timer(tmp_path: Path, catalog: Catalo
 
 
 def test_native_sim_functional_checks_with_void_timings(tmp_path: Path) -> None:
-    """`--target host` builds each group for Zephyr's native_sim (a 32-bit
+    """`--target host` builds each group for Zephyr's native_sim_64 (a
     Linux executable per group) and runs it: the cases run and pass their
     checks (the IPC hand-overs, priority inheritance, the benchmark interrupt
     raised on native_sim's interrupt controller), every timing is stored but
@@ -110,17 +110,17 @@ def test_native_sim_functional_checks_with_void_timings(tmp_path: Path) -> None:
     need("cmake", "ninja", "gcc", "make", "dtc")
     summary = run_campaign(RunOptions(
         out=tmp_path, ports=("zephyr",), targets=("host",), profile="quick",
-        bench="lat.sem.*,lat.mutex.inheritance,lat.isr.*,tm.sync",
+        bench="lat.sem.*,lat.mutex.inheritance,lat.isr.*,lat.thread.lifecycle,tm.sync",
         sources={"zephyr": Path(TREE)}, jobs=2, quiet=True))
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         execs = {e.group: e for e in store.executions(summary.run_id)}
-        assert set(execs) == {"lat_ipc", "lat_isr", "tm_ipc"}
+        assert set(execs) == {"lat_ipc", "lat_isr", "lat_lifecycle", "tm_ipc"}
         assert all(e.status == "ok" and e.exit_code == 0 for e in execs.values()), execs
         assert (tmp_path / "build" / "zephyr" / "host" / "quick" / "rm_lat_ipc").is_file()
         view = load_run(store, summary.run_id)
     cases = {c.case_id: c for c in view.cases}
     for cid in ("lat.sem.nocs", "lat.sem.pass", "lat.mutex.inheritance", "lat.isr.entry",
-                "lat.isr.to_task", "lat.isr.return"):
+                "lat.isr.to_task", "lat.isr.return", "lat.thread.lifecycle"):
         case = cases[cid]
         assert case.status == "ok" and all(ch.ok for ch in case.checks), (cid, case.checks)
         assert case.timing_void.startswith("native_sim's simulated time stands still"), cid

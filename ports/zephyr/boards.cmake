@@ -1,10 +1,10 @@
 # rtosmeter target -> Zephyr board. Sets, in the caller's scope:
 #   RM_ZEPHYR_BOARD          the board name for this Zephyr version
 #   RM_ZEPHYR_BOARD_MODULES  the Zephyr modules it needs (folder names)
-#   RM_ZEPHYR_ARCH           arm, or posix (native_sim)
+#   RM_ZEPHYR_ARCH           arm, or posix (native_sim_64)
 #   RM_ZEPHYR_SUFFIX         .elf, or "" for native_sim's Linux executable
 #                            (what the harness looks for: rm_<group><suffix>)
-# Upstream boards where Zephyr has one (mps2_an385, qemu_cortex_m0, native_sim
+# Upstream boards where Zephyr has one (mps2_an385, qemu_cortex_m0, native_sim_64
 # for the host: a Linux process, functional checks only, as its simulated time
 # stands still while code runs); the M4F/M7 MPS2 machines are this port's own board + SoC
 # (boards/arm/rm_mps2_an386, rm_mps2_an500; soc/arm/rm_mps2). Zephyr 3.7's
@@ -33,14 +33,14 @@ function(rm_zephyr_board target zephyr_base)
     set(board qemu_cortex_m0)
     list(APPEND modules nordic)
   elseif(target STREQUAL "host")
-    set(board native_sim) # 32-bit (gcc-multilib); the same name in board model v2
+    set(board native_sim_64) # 64-bit: room for every host pthread (32-bit: see port.toml)
     set(arch posix)
     set(suffix "")
     set(modules "")
   else()
     message(FATAL_ERROR "Error: the Zephyr port has no board for target '${target}' "
                         "(ports/zephyr/boards.cmake). Known: qemu-mps2-an385, qemu-mps2-an386, "
-                        "qemu-mps2-an500, qemu-microbit, host (native_sim).")
+                        "qemu-mps2-an500, qemu-microbit, host (native_sim_64).")
   endif()
   if(hwv2 AND board MATCHES "^rm_")
     message(FATAL_ERROR "Error: ports/zephyr's own boards (${board}) use Zephyr's board "

@@ -33,7 +33,7 @@
  *   Zephyr's (bench line 2, periodic line 1, both below the kernel's lock).
  * - Idle: CONFIG_ARM_ON_ENTER_CPU_IDLE_HOOK with a hook that returns false,
  *   so the idle thread spins instead of WFI (RM_NO_WFI, both profiles).
- * - native_sim (target host): a Linux process whose simulated time advances
+ * - native_sim_64 (target host): a Linux process whose simulated time advances
  *   only while the CPU idles, so every interval reads 0: the port declares
  *   its timings not meaningful (CFG timing) and the run is a functional
  *   check. Its target layer is ../native_sim (benchmark line 31 of the

@@ -44,10 +44,6 @@ static const struct withdrawn withdrawn[] = {
     /* Its unit of work is timed with rm_spin: 0 here, then divided by. */
     {"app.schedulability", RM_NSIM_STILL "the case's unit of work (rm_spin) times as 0: "
                            "its workload levels cannot be derived"},
-    /* nct.c: an aborted thread's pthread lingers until it wakes again. */
-    {"lat.thread.lifecycle", "native_sim: every Zephyr thread is a host pthread, and aborted "
-                             "ones linger: the case's thousands of creations exhaust the "
-                             "32-bit process (pthread_create fails)"},
     {NULL, NULL},
 };
 

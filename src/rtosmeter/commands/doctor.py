@@ -84,8 +84,7 @@ def checks(defs: Definitions | None) -> list[Check]:
     if shutil.which("gcc"):
         ok = _compiles("gcc", ["-m32"])
         out.append(Check("gcc-multilib (-m32)", ok,
-                         "links" if ok else "apt-get install gcc-multilib (Zephyr's native_sim, "
-                         "target host)", False))
+                         "links" if ok else "apt-get install gcc-multilib", False))
     for module, package in (("click", "click"), ("rich", "rich"), ("elftools", "pyelftools"),
                             ("jinja2", "Jinja2"), ("matplotlib", "matplotlib"),
                             ("numpy", "numpy"), ("scipy", "scipy")):
