@@ -20,6 +20,12 @@ void rm_target_init(void)
 {
 }
 
+/* rm_ts() is the simulated clock in ns (rm_target_inline.h). */
+uint32_t rm_target_ts_hz(void)
+{
+    return RM_NSIM_NS_PER_CYCLE * CONFIG_SYS_CLOCK_HW_CYCLES_PER_SEC;
+}
+
 void rm_target_write(const char *s, size_t n)
 {
     while (n > 0u) {
