@@ -45,7 +45,7 @@ def _code(path: Path) -> str:
 def definitions(port: Path) -> list[tuple[str, str]]:
     found = [
         (m.group(2), " ".join(m.group(1).split()))
-        for source in sorted(port.glob("*.c"))
+        for source in sorted(port.rglob("*.c"))  # with a target layer of its own (native_sim/)
         for m in DEFINITION.finditer(_code(source))
     ]
     inline = port / "rm_port_inline.h"

@@ -2,8 +2,9 @@
 Zephyr's own CMake (one application per target and profile, one firmware per
 group) and run for real: on QEMU MPS2-AN385 (Zephyr's mps2_an385; twice, to
 check that the streams are bit-identical under -icount), on MPS2-AN386
-through the port's own Cortex-M4F board and SoC, and in the "vendor" profile
-(the board as Zephyr ships it).
+through the port's own Cortex-M4F board and SoC, in the "vendor" profile
+(the board as Zephyr ships it), and on the host as Zephyr's native_sim_64 (a
+functional check: its timings are void).
 
 Needs the tree in RTOSMETER_ZEPHYR and the CMSIS module next to it (a west
 workspace, `rtosmeter sources fetch zephyr`, or RTOSMETER_ZEPHYR_MODULES);
@@ -12,16 +13,21 @@ CI has none: the tests skip, saying so.
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
 import pytest
 from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
 
+from rtosmeter.analysis import load_run
 from rtosmeter.catalog import Catalog, load_catalog
+from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.reports import markdown
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
+from rtosmeter.store import Store
 
 TREE = os.environ.get("RTOSMETER_ZEPHYR", "")
 
@@ -92,3 +98,36 @@ def test_cortex_m0_clock_off_the_timestamp_timer(tmp_path: Path, catalog: Catalo
     jitter = next(c for c in streams["lat_jitter"].cases if c.id == "lat.jitter.periodic")
     periods = sorted(jitter.series["period"].samples[1:])
     assert abs(int(periods[len(periods) // 2]) - 16_000) < 160, periods[len(periods) // 2]
+
+
+def test_native_sim_functional_checks_with_void_timings(tmp_path: Path) -> None:
+    """`--target host` builds each group for Zephyr's native_sim_64 (a
+    Linux executable per group) and runs it: the cases run and pass their
+    checks (the IPC hand-overs, priority inheritance, the benchmark interrupt
+    raised on native_sim's interrupt controller), every timing is stored but
+    void (no figure in the report), and a case that would hang under
+    simulated time (Thread-Metric) ends as unsupported with the reason."""
+    need("cmake", "ninja", "gcc", "make", "dtc")
+    summary = run_campaign(RunOptions(
+        out=tmp_path, ports=("zephyr",), targets=("host",), profile="quick",
+        bench="lat.sem.*,lat.mutex.inheritance,lat.isr.*,lat.thread.lifecycle,tm.sync",
+        sources={"zephyr": Path(TREE)}, jobs=2, quiet=True))
+    with Store.open(tmp_path / "rtosmeter.sqlite") as store:
+        execs = {e.group: e for e in store.executions(summary.run_id)}
+        assert set(execs) == {"lat_ipc", "lat_isr", "lat_lifecycle", "tm_ipc"}
+        assert all(e.status == "ok" and e.exit_code == 0 for e in execs.values()), execs
+        assert (tmp_path / "build" / "zephyr" / "host" / "quick" / "rm_lat_ipc").is_file()
+        view = load_run(store, summary.run_id)
+    cases = {c.case_id: c for c in view.cases}
+    for cid in ("lat.sem.nocs", "lat.sem.pass", "lat.mutex.inheritance", "lat.isr.entry",
+                "lat.isr.to_task", "lat.isr.return", "lat.thread.lifecycle"):
+        case = cases[cid]
+        assert case.status == "ok" and all(ch.ok for ch in case.checks), (cid, case.checks)
+        assert case.timing_void.startswith("native_sim's simulated time stands still"), cid
+        assert case.distributions and all(d.n > 0 and math.isnan(d.p50)
+                                          for d in case.distributions), cid
+    assert cases["lat.mutex.inheritance"].checks  # medium did not run, low inherited
+    sync = cases["tm.sync"]
+    assert sync.status == "unsupported" and "native_sim" in sync.reason, sync.reason
+    report = markdown.render(view)
+    assert "not meaningful" in report and "lat.isr.to_task" in report

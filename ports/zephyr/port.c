@@ -33,6 +33,12 @@
  *   Zephyr's (bench line 2, periodic line 1, both below the kernel's lock).
  * - Idle: CONFIG_ARM_ON_ENTER_CPU_IDLE_HOOK with a hook that returns false,
  *   so the idle thread spins instead of WFI (RM_NO_WFI, both profiles).
+ * - native_sim_64 (target host): a Linux process whose simulated time advances
+ *   only while the CPU idles, so every interval reads 0: the port declares
+ *   its timings not meaningful (CFG timing) and the run is a functional
+ *   check. Its target layer is ../native_sim (benchmark line 31 of the
+ *   simulator's interrupt controller, stdout through nsi_host_write, exit
+ *   through posix_exit).
  * - Result stream: records are written with the scheduler locked
  *   (k_sched_lock), so time slicing (vendor profile) cannot interleave two
  *   threads' records.
@@ -90,6 +96,13 @@
 
 #define RM_Z_BENCH_IRQ_PRIO 2
 #define RM_Z_PERIODIC_IRQ_PRIO 1
+/* The benchmark line: the Cortex-M target's (raised through the NVIC), or
+ * native_sim's spare line (ports/zephyr/native_sim/rm_target_inline.h). */
+#ifdef CONFIG_ARCH_POSIX
+#define RM_Z_BENCH_IRQ RM_NSIM_BENCH_IRQ
+#else
+#define RM_Z_BENCH_IRQ RM_CM_BENCH_IRQ
+#endif
 
 BUILD_ASSERT(CONFIG_NUM_PREEMPT_PRIORITIES == RM_PRIO_RUNNER,
              "ports/zephyr: CONFIG_NUM_PREEMPT_PRIORITIES must be 31 (prj.conf)");
@@ -327,10 +340,10 @@ typedef void (*rm_z_isr_t)(const void *arg);
 
 int rm_port_irq_connect(rm_isr_t isr)
 {
-    irq_disable(RM_CM_BENCH_IRQ);
+    irq_disable(RM_Z_BENCH_IRQ);
     rm_z_isr_t z = isr != NULL ? (rm_z_isr_t)(void (*)(void))isr : bench_idle_isr;
-    (void)irq_connect_dynamic(RM_CM_BENCH_IRQ, RM_Z_BENCH_IRQ_PRIO, z, NULL, 0);
-    irq_enable(RM_CM_BENCH_IRQ);
+    (void)irq_connect_dynamic(RM_Z_BENCH_IRQ, RM_Z_BENCH_IRQ_PRIO, z, NULL, 0);
+    irq_enable(RM_Z_BENCH_IRQ);
     return RM_OK;
 }
 
@@ -339,6 +352,7 @@ void rm_target_irq_set_vector(void (*isr)(void))
     (void)rm_port_irq_connect(isr);
 }
 
+#ifdef CONFIG_CPU_CORTEX_M
 /* The target's NVIC calls (targets/common/cortex-m/cm.h), through Zephyr:
  * the line's priority was set when it was connected. */
 void rm_cm_irq_enable(unsigned irq, unsigned prio);
@@ -353,6 +367,7 @@ void rm_cm_irq_disable(unsigned irq)
 {
     irq_disable(irq);
 }
+#endif
 
 #ifdef RM_CM_PERIODIC_IRQ
 void RM_Periodic_IRQHandler(void); /* the target's timer driver */
@@ -371,18 +386,22 @@ static void load_isr(const void *arg)
 }
 #endif
 
-/* Idle spins (no WFI): deterministic emulation, every profile. */
+#ifdef CONFIG_RM_IDLE_SPIN
+/* Idle spins (no WFI): deterministic emulation, every profile. (native_sim
+ * idles for real: simulated time advances only then.) */
 bool z_arm_on_enter_cpu_idle(void);
 bool z_arm_on_enter_cpu_idle(void)
 {
     return false;
 }
+#endif
 
 /* ---- faults -------------------------------------------------------------- */
 void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)
 {
     (void)reason;
     rm_fault_t f = {0};
+#ifdef CONFIG_ARM
     if (esf != NULL) {
         f.pc = esf->basic.pc;
         f.lr = esf->basic.lr;
@@ -394,6 +413,9 @@ void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf)
     f.hfsr = RM_Z_SCB(0x2Cu);
     f.mmfar = RM_Z_SCB(0x34u);
     f.bfar = RM_Z_SCB(0x38u);
+#endif
+#else
+    (void)esf; /* native_sim: no exception frame */
 #endif
     rm_report_fault(&f);
 }
@@ -462,9 +484,20 @@ void rm_port_describe(void)
     rm_emit_cfg_u32("heap_bytes", CONFIG_HEAP_MEM_POOL_SIZE);
     rm_emit_cfg_u32("thread_stack_bytes", RM_Z_STACK_SIZE);
     rm_emit_cfg_u32("runner_stack_bytes", RM_Z_RUNNER_STACK_SIZE);
+#ifdef CONFIG_ARCH_POSIX
+    /* native_sim: a functional check; the harness shows no figure. */
+    rm_emit_cfg("timing", "not meaningful: native_sim's simulated time stands still while "
+                          "code runs (it advances only when the CPU idles)");
+    rm_emit_cfg("timestamp", "k_cycle_get_32 (native_sim's simulated clock) in ns, "
+                             "not CLOCK_MONOTONIC");
+    rm_emit_cfg("kernel_idle", "idle thread halts the simulated CPU (time advances)");
+    rm_emit_cfg("irq_path", "irq_connect_dynamic on native_sim line 31, raised by "
+                            "posix_sw_set_pending_IRQ -> posix_irq_handler -> case handler");
+#else
     rm_emit_cfg("kernel_idle", "idle thread, WFI skipped (z_arm_on_enter_cpu_idle returns false)");
     rm_emit_cfg("irq_path", "irq_connect_dynamic: vector _isr_wrapper -> _sw_isr_table -> "
                             "case handler -> z_arm_int_exit");
+#endif
     rm_emit_cfg("mailbox", "k_mbox_async_put / k_mbox_get (data copied by the receiver)");
     rm_emit_cfg("event_wait", "k_event_wait then k_event_clear (3.5: no wait-and-clear)");
     rm_emit_cfg("fifo_lifo", "k_fifo/k_lifo of port-owned items (free list, 16-byte copy)");
