@@ -328,6 +328,11 @@ static void run_schedulability(const rm_case_t *c)
         uint32_t d = rm_ts() - t0;
         unit_ts = d < unit_ts ? d : unit_ts;
     }
+    if (unit_ts == 0u) {
+        /* Every workload is sized by this figure (a division). */
+        rm_fail("the timestamp counter did not advance over a unit of work");
+        return;
+    }
     rm_meta("calibration_units", CAL_UNITS);
     rm_meta("calibration_ticks", unit_ts);
     rm_meta("window_ticks", WINDOW_TICKS);

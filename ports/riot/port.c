@@ -588,7 +588,10 @@ void rm_port_describe(void)
     rm_emit_cfg("thread_flags", "thread_flags_set / thread_flags_wait_any (bit 0); timed: "
                                 "ztimer_set_timeout_flag");
     rm_emit_cfg("condvar_wait", "mutex_lock, cond_wait, mutex_unlock (no timed cond_wait)");
-    rm_emit_cfg("pool", "memarray_alloc / memarray_free (no locking)");
+    /* Marked at the number: the other kernels' pools are safe against a
+     * concurrent caller, memarray takes no lock at all. */
+    rm_emit_cfg("stand_in.POOL", "memarray_alloc / memarray_free, RIOT's block allocator, "
+                                 "which takes no lock (the other kernels' pools do)");
     rm_emit_cfg("heap", "malloc / free (libc; malloc_thread_safe on Cortex-M)");
 #ifdef CPU_NATIVE
     rm_emit_cfg("irq_path", "SIGUSR1 through RIOT native's interrupt layer "
