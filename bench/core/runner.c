@@ -180,17 +180,6 @@ static void write_cfg(void)
     if (cpu_hz != 0u) {
         rm_emit_cfg_u32("cpu_hz", cpu_hz);
     }
-#ifdef RM_TARGET_RAM_BYTES
-    /* The RAM the ports size their memory from (its tier: docs/memory.md). */
-    rm_emit_cfg_u32("target_ram_bytes", RM_TARGET_RAM_BYTES);
-#if defined(RM_RAM_SMALL)
-    rm_emit_cfg("ram_tier", "small");
-#elif defined(RM_RAM_MEDIUM)
-    rm_emit_cfg("ram_tier", "medium");
-#else
-    rm_emit_cfg("ram_tier", "large");
-#endif
-#endif
 #ifdef RM_NO_WFI
     rm_emit_cfg("idle", "no WFI");
 #endif

@@ -58,6 +58,11 @@ function(rm_cortex_m_target)
     set(_rm_tier large)
   endif()
   set(RM_RAM_TIER ${_rm_tier} PARENT_SCOPE)
+  # Cache entries: the build's record (builds.config cmake.RM_TARGET_RAM_BYTES,
+  # cmake.RM_RAM_TIER), without a CFG record the firmware would spend
+  # instructions on (the QEMU figures stay as they were).
+  set(RM_TARGET_RAM_BYTES ${_rm_ram} CACHE INTERNAL "the target's RAM (its linker script)")
+  set(RM_RAM_TIER ${_rm_tier} CACHE INTERNAL "the ports' memory tier (docs/memory.md)")
   if(RM_TARGET_MODE)
     set(RM_TARGET_SOURCES ${RM_CM_DIR}/semihost.c ${RM_CM_DIR}/rtt.c ${ARG_SOURCES} PARENT_SCOPE)
     set(RM_TARGET_DEFINES ${ARG_DEFINES} PARENT_SCOPE)
