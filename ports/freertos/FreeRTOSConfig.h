@@ -74,12 +74,19 @@
 #endif
 
 /* ---- tasks and memory ------------------------------------------------ */
-#if defined(__ARM_ARCH_6M__)
-/* The Cortex-M0 target (micro:bit) has 16 KiB of RAM in all: small stacks
- * (the runner, which writes the records, a larger one) and a small heap. */
+/* Sized by the target's RAM tier (RM_RAM_SMALL / RM_RAM_MEDIUM, from the
+ * linker script: targets/common/cortex-m/cortex-m.cmake; docs/memory.md). */
+#if defined(RM_RAM_SMALL)
+/* 16 KiB of RAM or less (micro:bit, NUCLEO-L053R8): small stacks (the runner,
+ * which writes the records, a larger one) and a small heap. */
 #define configMINIMAL_STACK_SIZE 64
 #define RM_FREERTOS_STACK_WORDS 80 /* every other rtosmeter thread */
 #define RM_FREERTOS_RUNNER_STACK_WORDS 256
+#elif defined(RM_RAM_MEDIUM)
+/* The boards' 96-256 KiB: 2 KiB stacks. */
+#define configMINIMAL_STACK_SIZE 256
+#define RM_FREERTOS_STACK_WORDS 512
+#define RM_FREERTOS_RUNNER_STACK_WORDS 1024
 #else
 #define configMINIMAL_STACK_SIZE 256
 #define RM_FREERTOS_STACK_WORDS 1024 /* every rtosmeter thread */
@@ -91,8 +98,12 @@
 #define configSUPPORT_DYNAMIC_ALLOCATION 1
 #if RM_FREERTOS_POSIX
 #define configTOTAL_HEAP_SIZE (1024u * 1024u)
-#elif defined(__ARM_ARCH_6M__)
+#elif defined(RM_RAM_SMALL)
 #define configTOTAL_HEAP_SIZE (6u * 1024u)
+#elif defined(RM_RAM_MEDIUM)
+/* Half the RAM holds every task's stack and TCB; the rest is .data/.bss of
+ * the benchmarks, the port and the kernel, and the main stack. */
+#define configTOTAL_HEAP_SIZE (RM_TARGET_RAM_BYTES / 2u)
 #else
 #define configTOTAL_HEAP_SIZE (256u * 1024u)
 #endif

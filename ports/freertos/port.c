@@ -52,7 +52,7 @@
 #define RM_FREERTOS_OPT_FLAGS ""
 #endif
 
-#if defined(__ARM_ARCH_6M__)
+#if defined(RM_RAM_SMALL)
 #define RM_MAX_THREADS 24u /* 16 KiB of RAM: as many as the heap can hold */
 #else
 #define RM_MAX_THREADS 64u

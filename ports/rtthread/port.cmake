@@ -29,20 +29,29 @@ endif()
 # ---- the core: the target's architecture and cpu (RM_ARCH, RM_CPU) --------
 if(RM_ARCH STREQUAL "armv6-m")
   set(_rm_libcpu cortex-m0)
-  # 16 KiB of RAM on the micro:bit: small stacks (the runner's is larger).
-  set(_rm_stack 384)
-  set(_rm_runner_stack 1024)
-  set(_rm_heap 6656)
 elseif(RM_ARCH MATCHES "^armv7e?-m$")
   set(_rm_libcpu "${RM_CPU}")  # libcpu/arm/cortex-m3, -m4 or -m7
-  set(_rm_stack 2048)
-  set(_rm_runner_stack 2048)
-  set(_rm_heap 196608)
 else()
   message(FATAL_ERROR
     "Error: the RT-Thread port has no libcpu mapping for architecture "
     "'${RM_ARCH}' in ports/rtthread/port.cmake. Supported: armv6-m, armv7-m, "
     "armv7e-m; list only those in `archs` of port.toml.")
+endif()
+# ---- memory: the target's RAM tier (RM_RAM_TIER: docs/memory.md) ----------
+if(RM_RAM_TIER STREQUAL "small")
+  # 16 KiB of RAM or less: small stacks (the runner's is larger).
+  set(_rm_stack 384)
+  set(_rm_runner_stack 1024)
+  set(_rm_heap 6656)
+elseif(RM_RAM_TIER STREQUAL "medium")
+  # The 96-256 KiB boards: half the RAM is the heap every thread stack comes from.
+  math(EXPR _rm_heap "${RM_TARGET_RAM_BYTES} / 2")
+  set(_rm_stack 1024)
+  set(_rm_runner_stack 2048)
+else()
+  set(_rm_stack 2048)
+  set(_rm_runner_stack 2048)
+  set(_rm_heap 196608)
 endif()
 set(_rm_cpudir "${_rm_rtt}/libcpu/arm/${_rm_libcpu}")
 if(NOT EXISTS "${_rm_cpudir}/context_gcc.S")

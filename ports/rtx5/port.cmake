@@ -55,23 +55,34 @@ string(REGEX REPLACE ".*MAIN[ \t]+\\([ \t]*([0-9]+)U\\).*SUB[ \t]+\\([ \t]*([0-9
 if(RM_ARCH STREQUAL "armv6-m")
   set(_rm_core 0)
   set(_rm_irq irq_armv6m.S)
-  # 16 KiB of RAM on the micro:bit: small stacks (the runner's is larger).
-  set(_rm_dyn 6400)
-  set(_rm_stack 384)
-  set(_rm_runner_stack 1024)
-  set(_rm_idle 256)
 elseif(RM_ARCH MATCHES "^armv7e?-m$")
   string(REPLACE "cortex-m" "" _rm_core "${RM_CPU}")  # 3, 4 or 7: the CMSIS core header
   set(_rm_irq irq_armv7m.S)
-  set(_rm_dyn 131072)
-  set(_rm_stack 2048)
-  set(_rm_runner_stack 2048)
-  set(_rm_idle 512)
 else()
   message(FATAL_ERROR
     "Error: the RTX5 port has no mapping for architecture '${RM_ARCH}' "
     "in ports/rtx5/port.cmake. Supported: armv6-m (irq_armv6m.S), "
     "armv7-m and armv7e-m (irq_armv7m.S); list only those in `archs` of port.toml.")
+endif()
+
+# ---- memory: the target's RAM tier (RM_RAM_TIER: docs/memory.md) ----------
+if(RM_RAM_TIER STREQUAL "small")
+  # 16 KiB of RAM or less: small stacks (the runner's is larger).
+  set(_rm_dyn 6400)
+  set(_rm_stack 384)
+  set(_rm_runner_stack 1024)
+  set(_rm_idle 256)
+elseif(RM_RAM_TIER STREQUAL "medium")
+  # The 96-256 KiB boards: a third of the RAM for every thread's stack.
+  math(EXPR _rm_dyn "${RM_TARGET_RAM_BYTES} / 3 / 8 * 8")
+  set(_rm_stack 1024)
+  set(_rm_runner_stack 2048)
+  set(_rm_idle 512)
+else()
+  set(_rm_dyn 131072)
+  set(_rm_stack 2048)
+  set(_rm_runner_stack 2048)
+  set(_rm_idle 512)
 endif()
 
 if(RM_PROFILE STREQUAL "vendor")

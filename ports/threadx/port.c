@@ -49,13 +49,20 @@ _Static_assert(sizeof(ULONG) * 4u == RM_MSG_SIZE,
  * fit; irq's 8 load threads and lat.thread.lifecycle's layouts do not),
  * small stacks (rm_port_inline.h; the runner, which writes most records,
  * its own larger one), a small pool arena and heap. -D overrides each. */
-#if defined(__ARM_ARCH_6M__)
+#if defined(RM_RAM_SMALL) /* the target's RAM tier: docs/memory.md */
 #define RM_TX_DFLT_THREADS 6
 #define RM_TX_DFLT_RUNNER_STACK 1024u
 #define RM_TX_DFLT_OBJS 6
 #define RM_TX_DFLT_POOLS 1
 #define RM_TX_DFLT_ARENA 640u
 #define RM_TX_DFLT_HEAP 512u
+#elif defined(RM_RAM_MEDIUM) /* 96-256 KiB boards: 1 KiB stacks, 16 threads */
+#define RM_TX_DFLT_THREADS 16
+#define RM_TX_DFLT_RUNNER_STACK 2048u
+#define RM_TX_DFLT_OBJS 16
+#define RM_TX_DFLT_POOLS 4
+#define RM_TX_DFLT_ARENA 8192u
+#define RM_TX_DFLT_HEAP 8192u
 #else
 #define RM_TX_DFLT_THREADS 32
 #define RM_TX_DFLT_RUNNER_STACK RM_TX_STACK_SIZE

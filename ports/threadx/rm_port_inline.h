@@ -19,8 +19,10 @@
 #include "tx_api.h"
 
 #ifndef RM_TX_STACK_SIZE
-#if defined(__ARM_ARCH_6M__)
-#define RM_TX_STACK_SIZE 448u /* the Cortex-M0 target has 16 KiB of RAM in all */
+#if defined(RM_RAM_SMALL)
+#define RM_TX_STACK_SIZE 448u /* 16 KiB of RAM or less */
+#elif defined(RM_RAM_MEDIUM)
+#define RM_TX_STACK_SIZE 1024u /* the 96-256 KiB boards */
 #else
 #define RM_TX_STACK_SIZE 2048u
 #endif

@@ -21,8 +21,10 @@
 #define RM_CPU_HZ RM_TS_HZ
 #endif
 #ifndef RM_TX_HEAP_SIZE
-#if defined(__ARM_ARCH_6M__)
-#define RM_TX_HEAP_SIZE 512u /* as port.c: 16 KiB of RAM on the Cortex-M0 */
+#if defined(RM_RAM_SMALL)
+#define RM_TX_HEAP_SIZE 512u /* as port.c: 16 KiB of RAM or less */
+#elif defined(RM_RAM_MEDIUM)
+#define RM_TX_HEAP_SIZE 8192u /* as port.c: the 96-256 KiB boards */
 #else
 #define RM_TX_HEAP_SIZE 16384u
 #endif

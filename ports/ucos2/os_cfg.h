@@ -41,7 +41,7 @@
 #define OS_DEBUG_EN RM_UC_ON_VENDOR
 #define OS_EVENT_MULTI_EN RM_UC_ON_VENDOR
 #define OS_EVENT_NAME_EN RM_UC_ON_VENDOR
-#if defined(__ARM_ARCH_6M__)
+#if defined(RM_RAM_SMALL)
 #define OS_LOWEST_PRIO 130u /* priority bands of 4: port.c */
 #else
 #define OS_LOWEST_PRIO 254u
@@ -49,14 +49,14 @@
 /* Kernel object counts: enough for every case; fewer on the Cortex-M0
  * target (16 KiB of RAM). */
 #ifndef RM_UC_MAX_EVENTS
-#if defined(__ARM_ARCH_6M__)
+#if defined(RM_RAM_SMALL)
 #define RM_UC_MAX_EVENTS 6u
 #else
 #define RM_UC_MAX_EVENTS 24u
 #endif
 #endif
 #define OS_MAX_EVENTS RM_UC_MAX_EVENTS
-#if defined(__ARM_ARCH_6M__)
+#if defined(RM_RAM_SMALL)
 #define OS_MAX_FLAGS 2u
 #define OS_MAX_MEM_PART 1u
 #define OS_MAX_QS 3u
@@ -66,7 +66,7 @@
 #define OS_MAX_QS 8u
 #endif
 #ifndef RM_UC_MAX_TASKS
-#if defined(__ARM_ARCH_6M__)
+#if defined(RM_RAM_SMALL)
 #define RM_UC_MAX_TASKS 15u
 #else
 #define RM_UC_MAX_TASKS 32u
@@ -81,7 +81,7 @@
 /* ---- task stack sizes (OS_STK entries) ---------------------------------- */
 #define OS_TASK_TMR_STK_SIZE 128u
 #define OS_TASK_STAT_STK_SIZE 128u
-#if defined(__ARM_ARCH_6M__)
+#if defined(RM_RAM_SMALL)
 #define OS_TASK_IDLE_STK_SIZE 64u
 #else
 #define OS_TASK_IDLE_STK_SIZE 128u

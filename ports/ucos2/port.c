@@ -61,7 +61,7 @@
  * threads do not) with small stacks, one pool of 4 blocks; the runner, which
  * writes most records and runs the no-switch bodies, has its own larger
  * stack. A build may override each with -D. */
-#if defined(__ARM_ARCH_6M__)
+#if defined(RM_RAM_SMALL)
 #define RM_UC2_DFLT_THREADS 12u
 #define RM_UC2_DFLT_STACK 320u
 #define RM_UC2_DFLT_RUNNER_STACK 1024u
@@ -102,7 +102,7 @@
 #endif
 
 #define RM_UC2_PIPS 4u
-#if defined(__ARM_ARCH_6M__)
+#if defined(RM_RAM_SMALL)
 #define RM_UC2_BAND 4u /* 12 threads at most: a smaller priority table */
 #else
 #define RM_UC2_BAND 8u

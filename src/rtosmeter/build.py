@@ -278,6 +278,24 @@ def compiler_errors(result: BuildResult, n: int = 3) -> list[str]:
     return list(found)[:n]
 
 
+# What a failed build's error quotes: the compiler's and linker's diagnostics and
+# ninja's failed targets, not the command lines nor the progress lines around them.
+_DIAGNOSTIC = re.compile(r"^FAILED:|\b(?:fatal )?error:|\bld(?:\.bfd)?:|undefined reference"
+                         r"|multiple definition|will not fit in region|overflowed by")
+_TOOL_PATH = re.compile(r"^\S*/((?:arm-none-eabi-)?(?:ld(?:\.bfd)?|collect2)):")
+
+
+def diagnostics(text: str, n: int = LOG_TAIL) -> str:
+    """The build output's diagnostic lines (toolchain paths cut), in order,
+    without repeats; the output's tail when it has none."""
+    found: dict[str, None] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if _DIAGNOSTIC.search(line) and not line.startswith("$ "):
+            found.setdefault(_TOOL_PATH.sub(r"\1:", line))
+    return "\n".join(list(found)[:n]) if found else _tail(text, n)
+
+
 def _tail(text: str, n: int = LOG_TAIL) -> str:
     lines = [ln for ln in text.splitlines() if ln.strip()]
     return "\n".join(lines[-n:])
@@ -355,6 +373,6 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
         status = "failed"
         error = (f"build of {spec.key} failed for group(s) "
                  f"{', '.join(failed) or '(none: a later step failed)'} in {build_dir}:\n"
-                 f"{_tail(output)}\nFull log: {log}")
+                 f"{diagnostics(output)}\nFull log: {log}")
     return BuildResult(spec, status, error, executables, failed, config, log,
                        time.monotonic() - started)

@@ -270,6 +270,17 @@ class Target:
     # [board]: how a board runner reaches the board (probe tool, chip, pack);
     # read and checked by rtosmeter.runners.board_settings, not here.
     board: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    # [unsupported]: "<port>" or "<port>/<group>" -> why the target cannot hold it
+    # (its RAM, mostly): declared, so the build is not tried.
+    unsupported: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    # [params]: the most its RAM holds of a run length (the result buffers are
+    # 2 x batch words): caps on what the profile and campaign ask for.
+    params: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+
+    def unsupported_groups(self, port: str, groups: list[str]) -> dict[str, str]:
+        """The groups of `port` this target declares it cannot hold, with the reason."""
+        return {g: why for g in groups
+                if (why := self.unsupported.get(f"{port}/{g}", self.unsupported.get(port)))}
 
 
 @dataclass(frozen=True)
@@ -500,9 +511,20 @@ def load_target(path: Path) -> Target:
         guest = float(limits._get("guest_s", (int, float), "a number of seconds", guest))
         limits.done()
     board = t._get("board", dict, "a table", {})
+    unsupported: dict[str, str] = {}
+    ut = t.table("unsupported")
+    if ut is not None:
+        unsupported = {key: ut.text(key, _REQUIRED) for key in list(ut.data)}
+        ut.done()
+    params: dict[str, int] = {}
+    pt = t.table("params")
+    if pt is not None:
+        params = {key: pt.num(key, _REQUIRED) for key in ("samples", "batch", "tm_period_ms",
+                                                          "tm_periods") if key in pt.data}
+        pt.done()
     t.done()
     return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
-                  wall, guest, cpu_hz, board)
+                  wall, guest, cpu_hz, board, unsupported, params)
 
 
 def load_toolchain(path: Path) -> Toolchain:

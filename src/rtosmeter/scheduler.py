@@ -244,6 +244,8 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
             toolchain = defs.toolchain(tc)
             pattern = sel.bench or bench
             params = profile.params_for(target.kind).merged(campaign.params.get(target.kind, {}))
+            params = params.merged({k: min(getattr(params, k), v)  # the target's RAM caps
+                                    for k, v in target.params.items()})
             combo = Combo(port_name, target.name, profile.name, pattern,
                           catalog.groups_for(pattern), asdict(params), optional,
                           axes={"toolchain": toolchain.name})
@@ -274,6 +276,17 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
                                     "Install what is missing (scripts/install.sh), or mark the "
                                     "[[run]] entry if_available = true")
                 combo.skip_status, combo.skip_reason = "skipped", f"{target.name}: {reason}"
+            elif blocked := target.unsupported_groups(port.name, combo.groups):
+                # Declared in target.toml [unsupported]: not built, stored with the reason.
+                combos.append(replace(
+                    combo, groups=list(blocked), skip_status="unsupported",
+                    skip_reason="; ".join(
+                        f"{', '.join(g for g in blocked if blocked[g] == why)} on "
+                        f"{target.name}: {why} ({target.file} [unsupported])"
+                        for why in dict.fromkeys(blocked.values()))))
+                combo.groups = [g for g in combo.groups if g not in blocked]
+                if not combo.groups:
+                    continue
             combos.append(combo)
     return Plan(campaign.name, str(campaign.file), combos, sel.jobs, sel.icount,
                 {k: str(v) for k, v in sel.sources.items()},

@@ -10,11 +10,32 @@
 # folder become RM_TARGET_INCLUDE_DIRS. DEFINES apply to the whole build: the
 # inline trigger needs RM_CM_BENCH_IRQ wherever a case raises the interrupt.
 #
+# RAM size: read from the linker script's RAM region (its one copy), passed to
+# the C code as RM_TARGET_RAM_BYTES and to port.cmake as the variable of that
+# name; each port sizes its heap, pools and stacks from its tier, RM_RAM_TIER
+# (docs/memory.md).
+#
 # RM_TARGET_MODE set (zephyr: ports/zephyr/app; riot: ports/riot/app): an RTOS
 # that owns start-up, vectors, linker script and CPU flags takes only the
 # target's sources (without startup.c), defines and inline-header folders, as
 # RM_TARGET_SOURCES, RM_TARGET_DEFINES and RM_TARGET_INCLUDE_DIRS.
 set(RM_CM_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+# The LENGTH of the RAM region in a linker script (e.g. "LENGTH = 128K"), in bytes.
+function(rm_linker_ram_bytes script out)
+  file(STRINGS "${script}" _rm_lines REGEX "^[ \t]*RAM[ \t(]")
+  if(NOT _rm_lines MATCHES "LENGTH[ \t]*=[ \t]*([0-9]+)([KM]?)")
+    message(FATAL_ERROR "Error: no 'RAM ... LENGTH = <n>[K|M]' line in ${script}: "
+                        "the ports size their memory from it.")
+  endif()
+  set(_rm_n ${CMAKE_MATCH_1})
+  if(CMAKE_MATCH_2 STREQUAL "K")
+    math(EXPR _rm_n "${_rm_n} * 1024")
+  elseif(CMAKE_MATCH_2 STREQUAL "M")
+    math(EXPR _rm_n "${_rm_n} * 1048576")
+  endif()
+  set(${out} ${_rm_n} PARENT_SCOPE)
+endfunction()
 
 function(rm_cortex_m_target)
   cmake_parse_arguments(ARG "" "LINKER_SCRIPT;INLINE_DIR" "SOURCES;DEFINES" ${ARGN})
@@ -22,6 +43,26 @@ function(rm_cortex_m_target)
     message(FATAL_ERROR "Error: RM_CPU_FLAGS is not set in ${CMAKE_CURRENT_LIST_FILE}. "
                         "Set it before calling rm_cortex_m_target().")
   endif()
+  rm_linker_ram_bytes("${ARG_LINKER_SCRIPT}" _rm_ram)
+  set(RM_TARGET_RAM_BYTES ${_rm_ram} PARENT_SCOPE)
+  list(APPEND ARG_DEFINES RM_TARGET_RAM_BYTES=${_rm_ram})
+  # The ports' memory tiers: small (up to 16 KiB: the Cortex-M0 sizes),
+  # medium (the boards' 96-256 KiB), large (none defined: the QEMU MPS2 4 MiB).
+  if(_rm_ram LESS_EQUAL 16384)
+    set(_rm_tier small)
+    list(APPEND ARG_DEFINES RM_RAM_SMALL=1)
+  elseif(_rm_ram LESS 1048576)
+    set(_rm_tier medium)
+    list(APPEND ARG_DEFINES RM_RAM_MEDIUM=1)
+  else()
+    set(_rm_tier large)
+  endif()
+  set(RM_RAM_TIER ${_rm_tier} PARENT_SCOPE)
+  # Cache entries: the build's record (builds.config cmake.RM_TARGET_RAM_BYTES,
+  # cmake.RM_RAM_TIER), without a CFG record the firmware would spend
+  # instructions on (the QEMU figures stay as they were).
+  set(RM_TARGET_RAM_BYTES ${_rm_ram} CACHE INTERNAL "the target's RAM (its linker script)")
+  set(RM_RAM_TIER ${_rm_tier} CACHE INTERNAL "the ports' memory tier (docs/memory.md)")
   if(RM_TARGET_MODE)
     set(RM_TARGET_SOURCES ${RM_CM_DIR}/semihost.c ${RM_CM_DIR}/rtt.c ${ARG_SOURCES} PARENT_SCOPE)
     set(RM_TARGET_DEFINES ${ARG_DEFINES} PARENT_SCOPE)
