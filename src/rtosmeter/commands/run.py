@@ -204,7 +204,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
 
         parse_clock(clock)  # a bad rate fails before the campaign, not after
     from rtosmeter import reports
-    from rtosmeter.scheduler import RunInterrupted
+    from rtosmeter.scheduler import Interrupted, RunInterrupted
     from rtosmeter.sources import parse_source_options
 
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
@@ -220,6 +220,10 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                    "every execution that finished; the QEMUs and programs it started are "
                    f"stopped. Resume it with:\n  {resume_command(exc.run_id, opts.out)}",
                    err=True)
+        raise click.exceptions.Exit(128 + exc.signum) from None
+    except Interrupted as exc:  # while planning, before the run was stored
+        click.echo(f"Interrupted ({signal.Signals(exc.signum).name}) before the run started: "
+                   "nothing was stored", err=True)
         raise click.exceptions.Exit(128 + exc.signum) from None
     view = load_view(opts.out, str(summary.run_id), clock)  # once, for every output below
     click.echo(reports.render(view, "table"))
