@@ -16,8 +16,11 @@ from _datahalf import parse_named
 
 from rtosmeter.catalog import Catalog
 from rtosmeter.commands.run import RunOptions, run_campaign
-from rtosmeter.definitions import project_root
+from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.protocol import ParsedStream
+from rtosmeter.qemu_plugin import PluginSpec
+from rtosmeter.runners import run_once
+from rtosmeter.runners.base import RunRequest
 from rtosmeter.store import Store
 
 ROOT = project_root()
@@ -46,6 +49,22 @@ def run_port(out: Path, port: str, target: str, tree: str, profile: str = "quick
         sources={port: Path(tree)}, jobs=2, quiet=True))
     with Store.open(out / "rtosmeter.sqlite") as store:
         return {e.group: store.stream(e.id) for e in store.executions(summary.run_id)}
+
+
+def assert_reruns_identical(out: Path, port: str, target: str, first: dict[str, bytes],
+                            profile: str = "quick") -> None:
+    """Under -icount the same firmware gives the same stream, byte for byte:
+    each firmware of `first` (run_port's) run once more. Counted by the QEMU
+    plugin (folder `<profile>@instructions`, the default unit) where the port
+    links with the shared linker script, else by the target's timer."""
+    builds = out / "build" / port / target
+    counted = builds / f"{profile}@instructions"
+    build, plugin = (counted, PluginSpec("instructions")) if counted.is_dir() else (
+        builds / profile, None)
+    spec = Definitions.load(project_root()).target(target)
+    for group, data in first.items():
+        again = run_once(RunRequest(build / f"rm_{group}.elf", spec, plugin=plugin))
+        assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
 
 
 def check_streams(raw: dict[str, bytes], catalog: Catalog, port: str,

@@ -13,16 +13,20 @@ import os
 from pathlib import Path
 
 import pytest
-from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
+from rtos_ports import (
+    assert_reruns_identical,
+    case_passes,
+    check_streams,
+    need,
+    run_port,
+    tree_marks,
+)
 
 from rtosmeter import reports
 from rtosmeter.catalog import Catalog, load_catalog
 from rtosmeter.commands.report import load_view
 from rtosmeter.commands.run import RunOptions, run_campaign
-from rtosmeter.definitions import Definitions, project_root
-from rtosmeter.qemu_plugin import PluginSpec
-from rtosmeter.runners import run_once
-from rtosmeter.runners.base import RunRequest
+from rtosmeter.definitions import project_root
 
 TREE = os.environ.get("RTOSMETER_FREERTOS", "")
 QEMU_TARGET = "qemu-mps2-an386"
@@ -46,14 +50,7 @@ def test_qemu_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> N
         "GCC_ARM_CM4F", "off", "off")
     case_passes(streams["tm_sched"], "tm.cooperative")
     case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
-    # Under -icount the same firmware gives the same stream, byte for byte
-    # (counted by the QEMU plugin: exact instructions, the default unit).
-    build = tmp_path / "build" / "freertos" / QEMU_TARGET / "quick@instructions"
-    target = Definitions.load(project_root()).target(QEMU_TARGET)
-    for group, data in first.items():
-        again = run_once(RunRequest(build / f"rm_{group}.elf", target,
-                                    plugin=PluginSpec("instructions")))
-        assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
+    assert_reruns_identical(tmp_path, "freertos", QEMU_TARGET, first)
 
 
 def test_host_posix_port(tmp_path: Path, catalog: Catalog) -> None:

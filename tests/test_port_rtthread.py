@@ -25,17 +25,22 @@ import os
 from pathlib import Path
 
 import pytest
-from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
+from rtos_ports import (
+    assert_reruns_identical,
+    case_passes,
+    check_streams,
+    need,
+    run_port,
+    tree_marks,
+)
 
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.definitions import project_root
 from rtosmeter.protocol import ParsedStream
-from rtosmeter.runners import run_once
-from rtosmeter.runners.base import RunRequest
 
 TREE = os.environ.get("RTOSMETER_RTTHREAD", "")
 QEMU_TARGET = "qemu-mps2-an386"
-NOT_IRQ = "[lst]*"  # every case but irq.* (see the module's docstring)
+NOT_IRQ = "[alst]*"  # every case but irq.* (see the module's docstring)
 YIELD_BUG = {"tm.cooperative": "RT-Thread 4.1.1 rt_thread_yield rotates two threads only"}
 
 pytestmark = tree_marks("RTOSMETER_RTTHREAD", "src/thread.c",
@@ -76,12 +81,7 @@ def test_qemu_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> None:
     sw = {c.id: c for c in streams["signal_wait"].cases}
     for kind in ("sem", "mutex", "event", "mailbox", "queue"):
         assert sw[f"sw.{kind}"].status == "ok", sw[f"sw.{kind}"]
-    # Under -icount the same firmware gives the same stream, byte for byte.
-    build = tmp_path / "build" / "rtthread" / QEMU_TARGET / "quick"
-    target = Definitions.load(project_root()).target(QEMU_TARGET)
-    for group, data in first.items():
-        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
-        assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
+    assert_reruns_identical(tmp_path, "rtthread", QEMU_TARGET, first)
 
 
 def test_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:

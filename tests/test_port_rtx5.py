@@ -14,13 +14,18 @@ import os
 from pathlib import Path
 
 import pytest
-from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
+from rtos_ports import (
+    assert_reruns_identical,
+    case_passes,
+    check_streams,
+    need,
+    run_port,
+    tree_marks,
+)
 
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.definitions import project_root
 from rtosmeter.protocol import parse_stream
-from rtosmeter.runners import run_once
-from rtosmeter.runners.base import RunRequest
 
 TREE = os.environ.get("RTOSMETER_RTX5", "")
 QEMU_TARGET = "qemu-mps2-an386"
@@ -71,12 +76,7 @@ def test_qemu_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> N
     for kind in ("sem", "mutex", "event", "queue", "thread_flags"):
         assert sw[f"sw.{kind}"].status == "ok", sw[f"sw.{kind}"]
     assert sw["sw.mailbox"].status == "unsupported"
-    # Under -icount the same firmware gives the same stream, byte for byte.
-    build = tmp_path / "build" / "rtx5" / QEMU_TARGET / "quick"
-    target = Definitions.load(project_root()).target(QEMU_TARGET)
-    for group, data in first.items():
-        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
-        assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
+    assert_reruns_identical(tmp_path, "rtx5", QEMU_TARGET, first)
 
 
 def test_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:

@@ -9,14 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rtos_ports import case_passes, check_streams, run_port
+from rtos_ports import assert_reruns_identical, case_passes, check_streams, run_port
 
 from rtosmeter.catalog import Catalog
-from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.protocol import ParsedStream
-from rtosmeter.qemu_plugin import PluginSpec
-from rtosmeter.runners import run_once
-from rtosmeter.runners.base import RunRequest
 
 # The cases that need more than the 12 threads of the Cortex-M0 build
 # (ports/ucos*/port.c: 16 KiB of RAM) fail there, saying why.
@@ -32,13 +28,7 @@ def run_an386(tmp_path: Path, port: str, tree: str, catalog: Catalog,
     case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
     case_passes(streams["tm_sched"], "tm.preemptive")
     case_passes(streams["tm_ipc"], "tm.message")
-    # Counted by the QEMU plugin (exact instructions, the default unit).
-    build = tmp_path / "build" / port / "qemu-mps2-an386" / "quick@instructions"
-    target = Definitions.load(project_root()).target("qemu-mps2-an386")
-    for group, data in first.items():
-        again = run_once(RunRequest(build / f"rm_{group}.elf", target,
-                                    plugin=PluginSpec("instructions")))
-        assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
+    assert_reruns_identical(tmp_path, port, "qemu-mps2-an386", first)
     return streams
 
 
