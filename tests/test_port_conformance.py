@@ -61,6 +61,21 @@ def test_every_port_defines_porting_layer_calls() -> None:
         assert "rm_port_describe" in names, f"{port.name} lacks rm_port_describe"
 
 
+@pytest.mark.parametrize("port", PORTS, ids=[p.name for p in PORTS])
+def test_no_port_defines_a_composed_call(port: Path) -> None:
+    """port.h composes rm_<call>() from the port's rm_<call>_raw and _rc; a
+    port that still defines rm_<call>() itself was written against the older
+    porting layer (its call would shadow nothing: the measured cases use the
+    _raw half)."""
+    found = [m.group(2) for source in sorted(port.rglob("*.c"))
+             for m in DEFINITION.finditer(_code(source))]
+    inline = port / "rm_port_inline.h"
+    if inline.is_file():
+        found += [m.group(2) for m in INLINE_DEFINITION.finditer(_code(inline))]
+    composed = sorted(n for n in found if f"{n}_raw" in DECLARED)
+    assert not composed, f"{port.name} defines composed calls (define their _raw and _rc): {composed}"
+
+
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 @pytest.mark.parametrize("port", PORTS, ids=[p.name for p in PORTS])
 def test_port_signatures_match_the_headers(port: Path, tmp_path: Path) -> None:
@@ -105,3 +120,32 @@ def test_inline_headers_define_only_porting_layer_calls(port: Path) -> None:
         pytest.skip(f"{port.name} has no rm_port_inline.h")
     names = {m.group(2) for m in INLINE_DEFINITION.finditer(_code(inline))}
     assert names <= DECLARED, f"{inline} defines undeclared calls: {sorted(names - DECLARED)}"
+
+
+
+def untranslated(inline: Path) -> list[str]:
+    """The measured calls an inline header defines as _raw without their _rc."""
+    names = {m.group(2) for m in INLINE_DEFINITION.finditer(_code(inline))}
+    return sorted(n for n in names if n.endswith("_raw") and f"{n[:-4]}_rc" not in names)
+
+
+@pytest.mark.parametrize("port", PORTS, ids=[p.name for p in PORTS])
+def test_inline_measured_calls_come_with_their_translator(port: Path) -> None:
+    """A measured call's _raw returns the kernel's own status; defined inline
+    it is the kernel call itself, and the weak default translator (which
+    passes the status through as an RM code) would misread it: each inline
+    rm_<call>_raw needs the port's inline rm_<call>_rc (port.h)."""
+    inline = port / "rm_port_inline.h"
+    if not inline.is_file():
+        pytest.skip(f"{port.name} has no rm_port_inline.h")
+    assert not untranslated(inline), f"{inline}: no translator (_rc) for {untranslated(inline)}"
+
+
+def test_a_missing_translator_is_caught(tmp_path: Path) -> None:
+    inline = tmp_path / "rm_port_inline.h"
+    inline.write_text("static inline rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *m, "
+                      "uint32_t t)\n{\n    return k_sem_take(o, t);\n}\n"
+                      "static inline rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *m)"
+                      "\n{\n    return 0;\n}\n"
+                      "static inline int rm_sem_signal_rc(rm_raw_t raw)\n{\n    return 0;\n}\n")
+    assert untranslated(inline) == ["rm_sem_wait_raw"]

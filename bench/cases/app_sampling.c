@@ -133,13 +133,16 @@ static void sending_task(void *arg)
     (void)arg;
     for (;;) {
         rm_msg_t m;
-        if (rm_queue_wait(result_q, &m, RM_FOREVER) != RM_OK)
+        rm_raw_t raw = rm_queue_wait_raw(result_q, &m, RM_FOREVER);
+        uint32_t now = rm_ts(); /* the end of the sample's way, before the status test */
+        RM_SETTLE_RAW(raw);
+        if (rm_queue_wait_rc(raw, RM_FOREVER) != RM_OK)
             continue;
         for (uint32_t i = 0; i < RM_MSG_SIZE / sizeof(uint32_t); i++)
             sampling_tx = m.w[i];
         uint32_t k = sent;
         if (k < BUFFERS_PER_STEP)
-            e2e_time[k] = rm_ts() - m.w[1];
+            e2e_time[k] = now - m.w[1];
         sent = k + 1u;
         if (k + 1u == BUFFERS_PER_STEP)
             (void)rm_sem_signal(step_done, NULL);

@@ -114,11 +114,13 @@ static void inh_high(void *arg)
         uint32_t m = inh_m_runs;
         rm_obj_t mutex = inh_mutex;
         inh_t0 = rm_ts();
-        if (rm_mutex_wait(mutex, NULL, RM_FOREVER) != RM_OK) {
+        rm_raw_t raw = rm_mutex_wait_raw(mutex, NULL, RM_FOREVER);
+        uint32_t t3 = rm_ts();
+        RM_SETTLE_RAW(raw);
+        if (rm_mutex_wait_rc(raw, RM_FOREVER) != RM_OK) {
             rm_fail("mutex lock (H) failed");
             break;
         }
-        uint32_t t3 = rm_ts();
         rm_series_add(&inh_unl, t3 - inh_t2);
         if (inh_m_runs != m) {
             inh_violations++;

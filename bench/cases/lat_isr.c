@@ -85,8 +85,11 @@ static inline __attribute__((always_inline)) void tt_a_body(bool use_sem)
     rm_obj_t sem = tt_sem;
     for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
         tt_armed = true;
-        int rc = use_sem ? rm_sem_wait(sem, NULL, RM_FOREVER) : rm_thread_suspend(self);
+        rm_raw_t raw = use_sem ? rm_sem_wait_raw(sem, NULL, RM_FOREVER)
+                               : rm_thread_suspend_raw(self);
         uint32_t t1 = rm_ts();
+        RM_SETTLE_RAW(raw);
+        int rc = use_sem ? rm_sem_wait_rc(raw, RM_FOREVER) : rm_thread_suspend_rc(raw);
         if (rc != RM_OK) {
             rm_fatal("wait for the interrupt (A)", rc);
             break;

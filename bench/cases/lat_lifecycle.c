@@ -107,25 +107,36 @@ static bool lifecycle_pass(unsigned n, unsigned gap, uint32_t samples, int a, in
         t0[CREATE] = rm_ts();
         rc[CREATE] = rm_thread_create(&x, "X", x_thread, NULL, X_PRIO, RM_THREAD_SUSPENDED);
         t1[CREATE] = rm_ts();
+        RM_SETTLE_RAW(rc[CREATE]);
         if (rc[CREATE] != RM_OK) {
             rm_fatal("rm_thread_create", rc[CREATE]);
             break;
         }
+        /* Each status is translated after its call's closing read and
+         * settled before the next call's opening one (rm_case_util.h). */
+        rm_raw_t raw;
         t0[START] = rm_ts();
-        rc[START] = rm_thread_resume(x);
+        raw = rm_thread_resume_raw(x);
         t1[START] = rm_ts();
+        RM_SETTLE_RAW(raw);
+        rc[START] = rm_thread_resume_rc(raw);
         RM_SETTLE(rc[START]);
         t0[SUSPEND] = rm_ts();
-        rc[SUSPEND] = rm_thread_suspend(x);
+        raw = rm_thread_suspend_raw(x);
         t1[SUSPEND] = rm_ts();
+        RM_SETTLE_RAW(raw);
+        rc[SUSPEND] = rm_thread_suspend_rc(raw);
         RM_SETTLE(rc[SUSPEND]);
         t0[RESUME] = rm_ts();
-        rc[RESUME] = rm_thread_resume(x);
+        raw = rm_thread_resume_raw(x);
         t1[RESUME] = rm_ts();
+        RM_SETTLE_RAW(raw);
+        rc[RESUME] = rm_thread_resume_rc(raw);
         RM_SETTLE(rc[RESUME]);
         t0[DELETE] = rm_ts();
         rc[DELETE] = rm_thread_delete(x);
         t1[DELETE] = rm_ts();
+        RM_SETTLE_RAW(rc[DELETE]);
         for (int k = START; k < N_CALLS; k++) {
             if (rc[k] != RM_OK) {
                 rm_fatal(call_name[k], rc[k]);

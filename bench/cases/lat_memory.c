@@ -19,16 +19,19 @@ static void run_pool(const rm_case_t *c)
     for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
         void *blk = NULL;
         uint32_t t0 = rm_ts();
-        int rc = rm_pool_alloc(pool, &blk);
+        rm_raw_t raw = rm_pool_alloc_raw(pool, &blk);
         uint32_t t1 = rm_ts();
-        RM_SETTLE(rc);
+        RM_SETTLE_RAW(raw);
+        int rc = rm_pool_alloc_rc(raw);
         if (rc != RM_OK) {
             rm_fatal("rm_pool_alloc/free", rc);
             break;
         }
         uint32_t t2 = rm_ts();
-        rc = rm_pool_free(pool, blk);
+        raw = rm_pool_free_raw(pool, blk);
         uint32_t t3 = rm_ts();
+        RM_SETTLE_RAW(raw);
+        rc = rm_pool_free_rc(raw);
         if (rc != RM_OK) {
             rm_fatal("rm_pool_alloc/free", rc);
             break;
@@ -49,16 +52,19 @@ static void run_heap(const rm_case_t *c)
     for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
         void *mem = NULL;
         uint32_t t0 = rm_ts();
-        int rc = rm_heap_alloc(RM_BLOCK_SIZE, &mem);
+        rm_raw_t raw = rm_heap_alloc_raw(RM_BLOCK_SIZE, &mem);
         uint32_t t1 = rm_ts();
-        RM_SETTLE(rc);
+        RM_SETTLE_RAW(raw);
+        int rc = rm_heap_alloc_rc(raw);
         if (rc != RM_OK) {
             rm_fatal("rm_heap_alloc/free", rc);
             break;
         }
         uint32_t t2 = rm_ts();
-        rc = rm_heap_free(mem);
+        raw = rm_heap_free_raw(mem);
         uint32_t t3 = rm_ts();
+        RM_SETTLE_RAW(raw);
+        rc = rm_heap_free_rc(raw);
         if (rc != RM_OK) {
             rm_fatal("rm_heap_alloc/free", rc);
             break;

@@ -19,11 +19,29 @@
 
 #include "rtosmeter/bench.h"
 
-/* Forces v to be computed at this point. Two measured calls in a row are
- * timed as start, call, end, RM_SETTLE(status), start, call, end: left to
- * the compiler, the first call's status translation (a compare and a
- * select) may sink past the next start into the second call's interval. */
+/* Makes v look redefined at this point. A measured call is timed as
+ *     t0 = rm_ts(); raw = rm_<call>_raw(...); t1 = rm_ts(); RM_SETTLE_RAW(raw);
+ *     rc = rm_<call>_rc(raw ...);
+ * so that its status translation (a compare and a select) cannot be hoisted
+ * above the closing read into the interval (port.h); a case tests rc before
+ * the next interval starts, so that the test cannot sink into it either. */
 #define RM_SETTLE(v) __asm volatile("" : "+r"(v))
+
+/* RM_SETTLE for what a measured call returned (its raw status), which is in
+ * the ABI's return register: kept there up to this point, so that the
+ * register allocator does not copy it elsewhere between the call and the
+ * closing timestamp (one `mov` inside the interval). Where the return
+ * register is not named here, RM_SETTLE. */
+#if defined(__arm__)
+#define RM_SETTLE_RAW(raw)                                                 \
+    do {                                                                   \
+        register __typeof__(raw) rm_ret_ __asm__("r0") = (raw);            \
+        __asm volatile("" : "+r"(rm_ret_));                                \
+        (raw) = rm_ret_;                                                   \
+    } while (0)
+#else
+#define RM_SETTLE_RAW(raw) RM_SETTLE(raw)
+#endif
 
 /* Suspend forever (a parked thread is deleted by the runner). */
 static inline void rm_park(void)

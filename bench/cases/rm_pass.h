@@ -18,11 +18,12 @@
  *
  * Between two timestamps there is the kind's typed call and nothing else:
  * RM_PASS_KIND(k, K) / RM_NOCS_KIND(k, K) define thread entries and a no-switch
- * body for kind k that call rm_k_wait / rm_k_signal directly; the bodies
- * are always inlined into them, so the calls are resolved at compile time
- * (no dispatch on the kind, no call through a pointer), and every argument
- * is loaded before the first timestamp. The disassembly check is in the
- * issue notes of the measurement-method change (CFG method=2).
+ * body for kind k that call rm_k_wait_raw / rm_k_signal_raw directly; the
+ * bodies are always inlined into them, so the calls are resolved at compile
+ * time (no dispatch on the kind, no call through a pointer), every argument
+ * is loaded before the first timestamp, and the kernel's status is
+ * translated (rm_k_*_rc) after the closing one (port.h). The disassembly
+ * check: tests/test_measured_intervals.py.
  */
 #ifndef RTOSMETER_PASS_H
 #define RTOSMETER_PASS_H
@@ -31,8 +32,10 @@
 
 #define RM_ALWAYS_INLINE static inline __attribute__((always_inline))
 
-typedef int (*rm_signal_fn_t)(rm_obj_t o, const rm_msg_t *msg);
-typedef int (*rm_wait_fn_t)(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+typedef rm_raw_t (*rm_signal_raw_fn_t)(rm_obj_t o, const rm_msg_t *msg);
+typedef int (*rm_signal_rc_fn_t)(rm_raw_t raw);
+typedef rm_raw_t (*rm_wait_raw_fn_t)(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+typedef int (*rm_wait_rc_fn_t)(rm_raw_t raw, uint32_t timeout);
 
 typedef struct rm_pass {
     rm_obj_kind_t kind;     /* the object to create (unused by suspend/resume) */
@@ -59,7 +62,8 @@ RM_UNUSED_OK static volatile bool pass_armed, pass_stop;
 RM_UNUSED_OK static rm_series_t pass_block_s, pass_release_s;
 
 /* A: blocks (suspend: suspends itself) and records B's release interval. */
-RM_ALWAYS_INLINE void pass_a_body(rm_wait_fn_t wait, bool suspend, bool mutex)
+RM_ALWAYS_INLINE void pass_a_body(rm_wait_raw_fn_t wait, rm_wait_rc_fn_t wait_rc, bool suspend,
+                                  bool mutex)
 {
     static rm_msg_t msg;
     const rm_pass_t *p = pass_p;
@@ -75,8 +79,10 @@ RM_ALWAYS_INLINE void pass_a_body(rm_wait_fn_t wait, bool suspend, bool mutex)
         }
         pass_armed = true;
         pass_ta = rm_ts();
-        int rc = suspend ? rm_thread_suspend(self) : wait(o, &msg, timeout);
+        rm_raw_t raw = suspend ? rm_thread_suspend_raw(self) : wait(o, &msg, timeout);
         uint32_t t3 = rm_ts();
+        RM_SETTLE_RAW(raw);
+        int rc = suspend ? rm_thread_suspend_rc(raw) : wait_rc(raw, timeout);
         if (rc != RM_OK) {
             rm_fatal("block/wait (A)", rc);
             break;
@@ -93,8 +99,11 @@ RM_ALWAYS_INLINE void pass_a_body(rm_wait_fn_t wait, bool suspend, bool mutex)
     rm_finish();
 }
 
-/* B: records A's block interval, then releases A (resume: resumes it). */
-RM_ALWAYS_INLINE void pass_b_body(rm_signal_fn_t signal, bool resume, bool mutex)
+/* B: records A's block interval, then releases A (resume: resumes it). The
+ * release interval ends in A, which is more urgent, so B's status is
+ * translated long after it (the composed call serves). */
+RM_ALWAYS_INLINE void pass_b_body(int (*signal)(rm_obj_t o, const rm_msg_t *msg), bool resume,
+                                  bool mutex)
 {
     static const rm_msg_t msg = {{1u, 2u, 3u, 4u}};
     const rm_pass_t *p = pass_p;
@@ -135,7 +144,8 @@ RM_ALWAYS_INLINE void pass_b_body(rm_signal_fn_t signal, bool resume, bool mutex
     static void pass_##k##_a(void *arg)                                    \
     {                                                                      \
         (void)arg;                                                         \
-        pass_a_body(rm_##k##_wait, false, RM_OBJ_##K == RM_OBJ_MUTEX);     \
+        pass_a_body(rm_##k##_wait_raw, rm_##k##_wait_rc, false,            \
+                    RM_OBJ_##K == RM_OBJ_MUTEX);                           \
     }                                                                      \
     static void pass_##k##_b(void *arg)                                    \
     {                                                                      \
@@ -148,7 +158,7 @@ RM_ALWAYS_INLINE void pass_b_body(rm_signal_fn_t signal, bool resume, bool mutex
     static void pass_suspend_a(void *arg)                                  \
     {                                                                      \
         (void)arg;                                                         \
-        pass_a_body(NULL, true, false);                                    \
+        pass_a_body(NULL, NULL, true, false);                              \
     }                                                                      \
     static void pass_suspend_b(void *arg)                                  \
     {                                                                      \
@@ -205,7 +215,8 @@ typedef struct rm_nocs {
 } rm_nocs_t;
 
 RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
-                                   rm_signal_fn_t signal, rm_wait_fn_t wait)
+                                   rm_signal_raw_fn_t signal, rm_signal_rc_fn_t signal_rc,
+                                   rm_wait_raw_fn_t wait, rm_wait_rc_fn_t wait_rc)
 {
     rm_obj_t o = NULL;
     rm_series_t ss, ws;
@@ -223,21 +234,27 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
     }
     const bool mutex = kind == RM_OBJ_MUTEX;
     const bool do_wait = p->wait_name != NULL;
-    for (uint32_t i = 0; i < p->samples && rc == RM_OK; i++) {
+    for (uint32_t i = 0; i < p->samples; i++) {
         if (p->tick) {
             (void)rm_thread_sleep(1u);
         }
         uint32_t t0, t1, t2, t3;
-        int rc2 = RM_OK;
+        rm_raw_t raw;
         if (mutex) { /* lock (the "wait"), then unlock (the "signal") */
             t0 = rm_ts();
-            rc = wait(o, &msg, RM_FOREVER);
+            raw = wait(o, &msg, RM_FOREVER);
             t1 = rm_ts();
-            RM_SETTLE(rc);
+            RM_SETTLE_RAW(raw);
+            if ((rc = wait_rc(raw, RM_FOREVER)) != RM_OK) {
+                break;
+            }
             t2 = rm_ts();
-            rc2 = signal(o, &msg);
+            raw = signal(o, &msg);
             t3 = rm_ts();
-            rc = rc != RM_OK ? rc : rc2;
+            RM_SETTLE_RAW(raw);
+            if ((rc = signal_rc(raw)) != RM_OK) {
+                break;
+            }
             if (do_wait) {
                 rm_series_add(&ws, t1 - t0);
             }
@@ -247,15 +264,23 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
             continue;
         }
         t0 = rm_ts();
-        rc = signal(o, &msg);
+        raw = signal(o, &msg);
         t1 = rm_ts();
-        RM_SETTLE(rc);
+        RM_SETTLE_RAW(raw);
+        if ((rc = signal_rc(raw)) != RM_OK) {
+            break;
+        }
         t2 = rm_ts();
         if (do_wait) {
-            rc2 = wait(o, &msg, RM_FOREVER);
+            raw = wait(o, &msg, RM_FOREVER);
         }
         t3 = rm_ts();
-        rc = rc != RM_OK ? rc : rc2;
+        if (do_wait) {
+            RM_SETTLE_RAW(raw);
+            if ((rc = wait_rc(raw, RM_FOREVER)) != RM_OK) {
+                break;
+            }
+        }
         if (p->signal_name != NULL) {
             rm_series_add(&ss, t1 - t0);
         }
@@ -280,7 +305,8 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
 #define RM_NOCS_KIND(k, K)                                                 \
     static bool nocs_##k(const rm_nocs_t *p)                               \
     {                                                                      \
-        return rm_nocs_body(p, RM_OBJ_##K, rm_##k##_signal, rm_##k##_wait); \
+        return rm_nocs_body(p, RM_OBJ_##K, rm_##k##_signal_raw, rm_##k##_signal_rc, \
+                            rm_##k##_wait_raw, rm_##k##_wait_rc);                 \
     }
 
 #endif /* RTOSMETER_PASS_H */

@@ -27,9 +27,12 @@ RM_WEAK int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
     return enotsup();
 }
 RM_WEAK int rm_thread_delete(rm_thread_t t) { (void)t; return enotsup(); }
-RM_WEAK int rm_thread_suspend(rm_thread_t t) { (void)t; return enotsup(); }
-RM_WEAK int rm_thread_resume(rm_thread_t t) { (void)t; return enotsup(); }
-RM_WEAK int rm_thread_yield(void) { return enotsup(); }
+RM_WEAK rm_raw_t rm_thread_suspend_raw(rm_thread_t t) { (void)t; return enotsup(); }
+RM_WEAK int rm_thread_suspend_rc(rm_raw_t raw) { return (int)raw; }
+RM_WEAK rm_raw_t rm_thread_resume_raw(rm_thread_t t) { (void)t; return enotsup(); }
+RM_WEAK int rm_thread_resume_rc(rm_raw_t raw) { return (int)raw; }
+RM_WEAK rm_raw_t rm_thread_yield_raw(void) { return enotsup(); }
+RM_WEAK int rm_thread_yield_rc(rm_raw_t raw) { return (int)raw; }
 RM_WEAK int rm_thread_sleep(uint32_t ticks) { (void)ticks; return enotsup(); }
 RM_WEAK int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
 {
@@ -53,17 +56,25 @@ RM_WEAK int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner,
     return enotsup();
 }
 RM_WEAK int rm_obj_delete(rm_obj_t o) { (void)o; return enotsup(); }
-/* The typed signal/wait pair of every kind (port.h's RM_KINDS). */
-#define RM_KIND_DEFAULTS_(K, k)                                            \
-    RM_WEAK int rm_##k##_signal(rm_obj_t o, const rm_msg_t *msg)          \
-    {                                                                      \
-        (void)o, (void)msg;                                                \
-        return enotsup();                                                  \
-    }                                                                      \
-    RM_WEAK int rm_##k##_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout) \
-    {                                                                      \
-        (void)o, (void)msg, (void)timeout;                                 \
-        return enotsup();                                                  \
+/* The typed signal/wait pair of every kind (port.h's RM_KINDS). A default
+ * translator passes the status through: the default calls' RM_ENOTSUP, or
+ * the RM code of a port's out-of-line call (port.h). */
+#define RM_KIND_DEFAULTS_(K, k)                                                  \
+    RM_WEAK rm_raw_t rm_##k##_signal_raw(rm_obj_t o, const rm_msg_t *msg)       \
+    {                                                                            \
+        (void)o, (void)msg;                                                      \
+        return enotsup();                                                        \
+    }                                                                            \
+    RM_WEAK int rm_##k##_signal_rc(rm_raw_t raw) { return (int)raw; }           \
+    RM_WEAK rm_raw_t rm_##k##_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout) \
+    {                                                                            \
+        (void)o, (void)msg, (void)timeout;                                       \
+        return enotsup();                                                        \
+    }                                                                            \
+    RM_WEAK int rm_##k##_wait_rc(rm_raw_t raw, uint32_t timeout)                \
+    {                                                                            \
+        (void)timeout;                                                           \
+        return (int)raw;                                                         \
     }
 RM_KINDS(RM_KIND_DEFAULTS_)
 #undef RM_KIND_DEFAULTS_
@@ -73,22 +84,26 @@ RM_WEAK int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
     (void)p, (void)block_size, (void)count;
     return enotsup();
 }
-RM_WEAK int rm_pool_alloc(rm_pool_t p, void **block)
+RM_WEAK rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
     (void)p, (void)block;
     return enotsup();
 }
-RM_WEAK int rm_pool_free(rm_pool_t p, void *block)
+RM_WEAK int rm_pool_alloc_rc(rm_raw_t raw) { return (int)raw; }
+RM_WEAK rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
     (void)p, (void)block;
     return enotsup();
 }
-RM_WEAK int rm_heap_alloc(size_t size, void **mem)
+RM_WEAK int rm_pool_free_rc(rm_raw_t raw) { return (int)raw; }
+RM_WEAK rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
     (void)size, (void)mem;
     return enotsup();
 }
-RM_WEAK int rm_heap_free(void *mem) { (void)mem; return enotsup(); }
+RM_WEAK int rm_heap_alloc_rc(rm_raw_t raw) { return (int)raw; }
+RM_WEAK rm_raw_t rm_heap_free_raw(void *mem) { (void)mem; return enotsup(); }
+RM_WEAK int rm_heap_free_rc(rm_raw_t raw) { return (int)raw; }
 
 /* Interrupts: by default the target's vector table holds the handler. */
 RM_WEAK int rm_port_irq_connect(rm_isr_t isr)

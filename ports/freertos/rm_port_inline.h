@@ -4,8 +4,9 @@
  *
  * - Timeouts: RM_FOREVER is FreeRTOS's portMAX_DELAY with 32-bit ticks, so
  *   a timeout passes through unchanged (checked at compile time).
- * - Status: FreeRTOS returns pdTRUE / the byte count on success; each call
- *   tests that first, so the caller's own success test is the only branch.
+ * - Status: each measured call returns FreeRTOS's own result (pdTRUE, the
+ *   byte count, the event bits); its _rc translator tests success first, so
+ *   the caller's own success test is the only branch (port.h).
  * - Interrupts (Cortex-M): the FromISR calls take their own "higher
  *   priority task woken" and pend the switch with portYIELD_FROM_ISR, as a
  *   FreeRTOS handler does; no enter/exit hook. The POSIX simulator's
@@ -94,172 +95,307 @@ RM_FR_INLINE TickType_t fr_ticks_of(uint32_t timeout)
 }
 
 /* ---- threads ---------------------------------------------------------- */
-RM_FR_INLINE int rm_thread_suspend(rm_thread_t t)
+/* vTaskSuspend / vTaskResume / taskYIELD return nothing: raw is 0. */
+RM_FR_INLINE rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
     vTaskSuspend(t->task);
+    return 0;
+}
+
+RM_FR_INLINE int rm_thread_suspend_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
-RM_FR_INLINE int rm_thread_resume(rm_thread_t t)
+RM_FR_INLINE rm_raw_t rm_thread_resume_raw(rm_thread_t t)
 {
     vTaskResume(t->task);
+    return 0;
+}
+
+RM_FR_INLINE int rm_thread_resume_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
-RM_FR_INLINE int rm_thread_yield(void)
+RM_FR_INLINE rm_raw_t rm_thread_yield_raw(void)
 {
     taskYIELD();
+    return 0;
+}
+
+RM_FR_INLINE int rm_thread_yield_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
+}
+
+/* ---- status translators ---------------------------------------------------- */
+/* pdTRUE (queue, semaphore, notify-wait calls) or a byte count / a count. */
+RM_FR_INLINE int fr_sent_rc(rm_raw_t raw, rm_raw_t ok)
+{
+    return RM_FR_OK(raw == ok) ? RM_OK : RM_EAGAIN;
+}
+
+RM_FR_INLINE int fr_received_rc(rm_raw_t raw, rm_raw_t ok, uint32_t timeout)
+{
+    return RM_FR_OK(raw == ok) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
 }
 
 /* ---- objects: signal / wait per kind ------------------------------------ */
-RM_FR_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_FR_INLINE rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_FR_OK(xSemaphoreGive(o->h.sem) == pdTRUE) ? RM_OK : RM_EAGAIN;
+    return xSemaphoreGive(o->h.sem);
 }
 
-RM_FR_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_FR_INLINE int rm_sem_signal_rc(rm_raw_t raw)
 {
-    (void)msg;
-    return RM_FR_OK(xSemaphoreTake(o->h.sem, fr_ticks_of(timeout)) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+    return fr_sent_rc(raw, pdTRUE);
 }
 
-RM_FR_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_FR_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_FR_OK(xSemaphoreGive(o->h.sem) == pdTRUE) ? RM_OK : RM_ERROR;
+    return xSemaphoreTake(o->h.sem, fr_ticks_of(timeout));
 }
 
-RM_FR_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_FR_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    (void)msg;
-    return RM_FR_OK(xSemaphoreTake(o->h.sem, fr_ticks_of(timeout)) == pdTRUE) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+    return fr_received_rc(raw, pdTRUE, timeout);
 }
 
-RM_FR_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+/* Giving a mutex one does not hold is an error, not a full object. */
+RM_FR_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    (void)xEventGroupSetBits(o->h.events, 1u);
+    return xSemaphoreGive(o->h.sem);
+}
+
+RM_FR_INLINE int rm_mutex_signal_rc(rm_raw_t raw)
+{
+    return RM_FR_OK(raw == pdTRUE) ? RM_OK : RM_ERROR;
+}
+
+RM_FR_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return xSemaphoreTake(o->h.sem, fr_ticks_of(timeout));
+}
+
+RM_FR_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return fr_received_rc(raw, pdTRUE, timeout);
+}
+
+/* xEventGroupSetBits returns the bits after the call: nothing to test. */
+RM_FR_INLINE rm_raw_t rm_event_signal_raw(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    return (rm_raw_t)xEventGroupSetBits(o->h.events, 1u);
+}
+
+RM_FR_INLINE int rm_event_signal_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
-RM_FR_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+/* xEventGroupWaitBits returns the bits when it returned: bit 0 set = got it. */
+RM_FR_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_FR_OK((xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, fr_ticks_of(timeout)) & 1u) != 0u)
-               ? RM_OK
-               : RM_FR_WAIT_FAILED(timeout);
+    return (rm_raw_t)xEventGroupWaitBits(o->h.events, 1u, pdTRUE, pdFALSE, fr_ticks_of(timeout));
 }
 
-RM_FR_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_FR_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_FR_OK(xQueueSend(o->h.queue, msg, 0) == pdTRUE) ? RM_OK : RM_EAGAIN;
+    return fr_received_rc(raw & 1, 1, timeout);
 }
 
-RM_FR_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_FR_INLINE rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
-    return RM_FR_OK(xQueueReceive(o->h.queue, msg, fr_ticks_of(timeout)) == pdTRUE) ? RM_OK
-                                                              : RM_FR_WAIT_FAILED(timeout);
+    return xQueueSend(o->h.queue, msg, 0);
+}
+
+RM_FR_INLINE int rm_queue_signal_rc(rm_raw_t raw)
+{
+    return fr_sent_rc(raw, pdTRUE);
+}
+
+RM_FR_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return xQueueReceive(o->h.queue, msg, fr_ticks_of(timeout));
+}
+
+RM_FR_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return fr_received_rc(raw, pdTRUE, timeout);
 }
 
 /* LIFO: the same queue written at its head (FreeRTOS's native call). */
-RM_FR_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_FR_INLINE rm_raw_t rm_lifo_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
-    return RM_FR_OK(xQueueSendToFront(o->h.queue, msg, 0) == pdTRUE) ? RM_OK : RM_EAGAIN;
+    return xQueueSendToFront(o->h.queue, msg, 0);
 }
 
-RM_FR_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_FR_INLINE int rm_lifo_signal_rc(rm_raw_t raw)
 {
-    return RM_FR_OK(xQueueReceive(o->h.queue, msg, fr_ticks_of(timeout)) == pdTRUE) ? RM_OK
-                                                              : RM_FR_WAIT_FAILED(timeout);
+    return fr_sent_rc(raw, pdTRUE);
+}
+
+RM_FR_INLINE rm_raw_t rm_lifo_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return xQueueReceive(o->h.queue, msg, fr_ticks_of(timeout));
+}
+
+RM_FR_INLINE int rm_lifo_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return fr_received_rc(raw, pdTRUE, timeout);
 }
 
 #if RM_FR_HAS_STREAM
-RM_FR_INLINE int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
+/* Stream and message buffers return the bytes moved. */
+RM_FR_INLINE rm_raw_t rm_stream_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
-    return RM_FR_OK(xStreamBufferSend(o->h.stream, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE) ? RM_OK
-                                                                             : RM_EAGAIN;
+    return (rm_raw_t)xStreamBufferSend(o->h.stream, msg, RM_MSG_SIZE, 0);
 }
 
-RM_FR_INLINE int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_FR_INLINE int rm_stream_signal_rc(rm_raw_t raw)
 {
-    return RM_FR_OK(xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, fr_ticks_of(timeout)) == RM_MSG_SIZE)
-               ? RM_OK
-               : RM_FR_WAIT_FAILED(timeout);
+    return fr_sent_rc(raw, RM_MSG_SIZE);
 }
 
-RM_FR_INLINE int rm_msgbuf_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_FR_INLINE rm_raw_t rm_stream_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
-    return RM_FR_OK(xMessageBufferSend(o->h.msgbuf, msg, RM_MSG_SIZE, 0) == RM_MSG_SIZE) ? RM_OK
-                                                                              : RM_EAGAIN;
+    return (rm_raw_t)xStreamBufferReceive(o->h.stream, msg, RM_MSG_SIZE, fr_ticks_of(timeout));
 }
 
-RM_FR_INLINE int rm_msgbuf_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_FR_INLINE int rm_stream_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_FR_OK(xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, fr_ticks_of(timeout)) == RM_MSG_SIZE)
-               ? RM_OK
-               : RM_FR_WAIT_FAILED(timeout);
+    return fr_received_rc(raw, RM_MSG_SIZE, timeout);
+}
+
+RM_FR_INLINE rm_raw_t rm_msgbuf_signal_raw(rm_obj_t o, const rm_msg_t *msg)
+{
+    return (rm_raw_t)xMessageBufferSend(o->h.msgbuf, msg, RM_MSG_SIZE, 0);
+}
+
+RM_FR_INLINE int rm_msgbuf_signal_rc(rm_raw_t raw)
+{
+    return fr_sent_rc(raw, RM_MSG_SIZE);
+}
+
+RM_FR_INLINE rm_raw_t rm_msgbuf_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return (rm_raw_t)xMessageBufferReceive(o->h.msgbuf, msg, RM_MSG_SIZE, fr_ticks_of(timeout));
+}
+
+RM_FR_INLINE int rm_msgbuf_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return fr_received_rc(raw, RM_MSG_SIZE, timeout);
 }
 
 #endif /* RM_FR_HAS_STREAM */
 
-/* NOTIFY: task notification index 0 used as a counting semaphore. */
-RM_FR_INLINE int rm_notify_signal(rm_obj_t o, const rm_msg_t *msg)
+/* NOTIFY: task notification index 0 used as a counting semaphore. Giving
+ * always succeeds; the take returns the count before it, 0 = none came. */
+RM_FR_INLINE rm_raw_t rm_notify_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    (void)xTaskNotifyGiveIndexed(o->h.owner, RM_NOTIFY_INDEX);
+    return xTaskNotifyGiveIndexed(o->h.owner, RM_NOTIFY_INDEX);
+}
+
+RM_FR_INLINE int rm_notify_signal_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
-RM_FR_INLINE int rm_notify_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_FR_INLINE rm_raw_t rm_notify_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o, (void)msg;
-    return RM_FR_OK(ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, fr_ticks_of(timeout)) != 0u)
-               ? RM_OK
-               : RM_FR_WAIT_FAILED(timeout);
+    return (rm_raw_t)ulTaskNotifyTakeIndexed(RM_NOTIFY_INDEX, pdFALSE, fr_ticks_of(timeout));
+}
+
+RM_FR_INLINE int rm_notify_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return fr_received_rc(raw != 0, 1, timeout);
 }
 
 #if RM_FR_HAS_INDEXED_NOTIFY
 /* THREAD_FLAGS: task notification index 1 used as flags (bit 0). */
-RM_FR_INLINE int rm_thread_flags_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_FR_INLINE rm_raw_t rm_thread_flags_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    (void)xTaskNotifyIndexed(o->h.owner, RM_FLAGS_INDEX, 1u, eSetBits);
+    return xTaskNotifyIndexed(o->h.owner, RM_FLAGS_INDEX, 1u, eSetBits);
+}
+
+RM_FR_INLINE int rm_thread_flags_signal_rc(rm_raw_t raw)
+{
+    (void)raw; /* eSetBits always succeeds */
     return RM_OK;
 }
 
-RM_FR_INLINE int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_FR_INLINE rm_raw_t rm_thread_flags_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o, (void)msg;
-    uint32_t bits = 0u;
-    return RM_FR_OK(xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, &bits, fr_ticks_of(timeout)) == pdTRUE)
-               ? RM_OK
-               : RM_FR_WAIT_FAILED(timeout);
+    return xTaskNotifyWaitIndexed(RM_FLAGS_INDEX, 0u, 1u, NULL, fr_ticks_of(timeout));
+}
+
+RM_FR_INLINE int rm_thread_flags_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return fr_received_rc(raw, pdTRUE, timeout);
 }
 
 #endif /* RM_FR_HAS_INDEXED_NOTIFY */
 
 /* ---- memory --------------------------------------------------------------- */
-RM_FR_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+RM_FR_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
-    return RM_FR_OK(xQueueReceive(p->free_blocks, block, 0) == pdTRUE) ? RM_OK : RM_EAGAIN;
+    return xQueueReceive(p->free_blocks, block, 0);
 }
 
-RM_FR_INLINE int rm_pool_free(rm_pool_t p, void *block)
+RM_FR_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
 {
-    return RM_FR_OK(xQueueSend(p->free_blocks, &block, 0) == pdTRUE) ? RM_OK : RM_ERROR;
+    return fr_sent_rc(raw, pdTRUE);
 }
 
-RM_FR_INLINE int rm_heap_alloc(size_t size, void **mem)
+/* Returning a block to a full pool is an error (not ours). */
+RM_FR_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
-    *mem = pvPortMalloc(size);
-    return RM_FR_OK(*mem != NULL) ? RM_OK : RM_EAGAIN;
+    return xQueueSend(p->free_blocks, &block, 0);
 }
 
-RM_FR_INLINE int rm_heap_free(void *mem)
+RM_FR_INLINE int rm_pool_free_rc(rm_raw_t raw)
+{
+    return RM_FR_OK(raw == pdTRUE) ? RM_OK : RM_ERROR;
+}
+
+/* pvPortMalloc's pointer, stored, is the status (NULL: no memory). */
+RM_FR_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
+{
+    void *m = pvPortMalloc(size);
+    *mem = m;
+    return (rm_raw_t)m;
+}
+
+RM_FR_INLINE int rm_heap_alloc_rc(rm_raw_t raw)
+{
+    return RM_FR_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
+
+RM_FR_INLINE rm_raw_t rm_heap_free_raw(void *mem)
 {
     vPortFree(mem);
+    return 0;
+}
+
+RM_FR_INLINE int rm_heap_free_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 

@@ -246,7 +246,7 @@ int rm_thread_delete(rm_thread_t t)
     return RM_OK;
 }
 
-int rm_thread_suspend(rm_thread_t t)
+rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
     if (t == self_thread) {
         suspend_wait(t);
@@ -255,7 +255,7 @@ int rm_thread_suspend(rm_thread_t t)
     return pthread_kill(t->pt, suspend_signal) == 0 ? RM_OK : RM_ERROR;
 }
 
-int rm_thread_resume(rm_thread_t t)
+rm_raw_t rm_thread_resume_raw(rm_thread_t t)
 {
     int v = 0;
     (void)sem_getvalue(&t->wake, &v);
@@ -265,7 +265,7 @@ int rm_thread_resume(rm_thread_t t)
     return RM_OK;
 }
 
-int rm_thread_yield(void)
+rm_raw_t rm_thread_yield_raw(void)
 {
     return sched_yield() == 0 ? RM_OK : RM_ERROR;
 }
@@ -436,19 +436,19 @@ int rm_obj_delete(rm_obj_t o)
 /* ---- the typed signal/wait calls (port.h) ---------------------------------
  * Functions here, not inline: on the host a call costs a nanosecond, below
  * the host clock's noise, and the kernel operations are system calls. */
-int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     return sem_post(&o->sem) == 0 ? RM_OK : RM_ERROR;
 }
 
-int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     return pthread_mutex_unlock(&o->mutex) == 0 ? RM_OK : RM_ERROR;
 }
 
-int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+rm_raw_t rm_event_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     pthread_mutex_lock(&o->mutex);
@@ -458,7 +458,7 @@ int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
     return RM_OK;
 }
 
-int rm_condvar_signal(rm_obj_t o, const rm_msg_t *msg)
+rm_raw_t rm_condvar_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     pthread_mutex_lock(&o->mutex);
@@ -467,12 +467,12 @@ int rm_condvar_signal(rm_obj_t o, const rm_msg_t *msg)
     return RM_OK;
 }
 
-int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     return mq_send(o->mq, (const char *)msg, RM_MSG_SIZE, 0) == 0 ? RM_OK : RM_ERROR;
 }
 
-int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg)
+rm_raw_t rm_stream_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     return write(o->pipe_fd[1], msg, RM_MSG_SIZE) == (ssize_t)RM_MSG_SIZE ? RM_OK : RM_ERROR;
 }
@@ -568,13 +568,13 @@ static int pipe_wait_ticks(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
     return RM_OK;
 }
 
-int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     return sem_wait_ticks(&o->sem, timeout);
 }
 
-int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     int rc;
@@ -594,24 +594,24 @@ int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
     return rc == 0 ? RM_OK : RM_ERROR;
 }
 
-int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     return cond_wait_ticks(o, timeout, true);
 }
 
-int rm_condvar_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+rm_raw_t rm_condvar_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     return cond_wait_ticks(o, timeout, false);
 }
 
-int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     return mq_wait_ticks(o, msg, timeout);
 }
 
-int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+rm_raw_t rm_stream_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     return pipe_wait_ticks(o, msg, timeout);
 }
@@ -644,7 +644,7 @@ int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
     return RM_OK;
 }
 
-int rm_pool_alloc(rm_pool_t p, void **block)
+rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
     pthread_mutex_lock(&p->lock);
     void **blk = p->free_list;
@@ -656,7 +656,7 @@ int rm_pool_alloc(rm_pool_t p, void **block)
     return blk != NULL ? RM_OK : RM_EAGAIN;
 }
 
-int rm_pool_free(rm_pool_t p, void *block)
+rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
     pthread_mutex_lock(&p->lock);
     *(void **)block = p->free_list;
@@ -665,13 +665,13 @@ int rm_pool_free(rm_pool_t p, void *block)
     return RM_OK;
 }
 
-int rm_heap_alloc(size_t size, void **mem)
+rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
     *mem = malloc(size);
     return *mem != NULL ? RM_OK : RM_ERROR;
 }
 
-int rm_heap_free(void *mem)
+rm_raw_t rm_heap_free_raw(void *mem)
 {
     free(mem);
     return RM_OK;

@@ -20,9 +20,12 @@
  *   context; the port maps them to the RTOS's interrupt-safe variants, and a
  *   context switch they make necessary happens when the interrupt returns
  *   (see "interrupts" below).
- * - Measured calls (marked so below) hold the native call and nothing else:
- *   define them static inline in rm_port_inline.h (see below), with no
- *   dispatch on a kind and no bookkeeping of the port's own.
+ * - Measured calls (the *_raw calls below) hold the native call and nothing
+ *   else: define them static inline in rm_port_inline.h (see below), with no
+ *   dispatch on a kind, no bookkeeping of the port's own and no status
+ *   translation: they return the kernel's own status, and the call's
+ *   translator (*_rc) says what it means after the closing timestamp (see
+ *   "measured calls and their status" below).
  * - Idle MUST NOT use WFI/WFE when RM_NO_WFI is defined (deterministic
  *   emulation: WFI distorts virtual time).
  *
@@ -140,6 +143,26 @@ typedef void (*rm_isr_t)(void); /* an interrupt handler (RM_ISR, bench.h) */
 typedef enum rm_obj_kind { RM_KINDS(RM_KIND_ENUM_) RM_OBJ_KIND_COUNT } rm_obj_kind_t;
 #undef RM_KIND_ENUM_
 
+/* ---- measured calls and their status -------------------------------------- */
+/* A measured call is a pair: rm_<call>_raw(...) is the kernel call alone and
+ * returns the kernel's own status untranslated (a status code, a byte count,
+ * event bits, a pointer: whatever the call gives, as an rm_raw_t), and
+ * rm_<call>_rc(raw[, timeout]) translates it into RM_OK or an RM_E* code. A
+ * case takes the closing timestamp between the two, so that not one
+ * instruction of the translation (a compare and a select) lies inside the
+ * interval:
+ *     t0 = rm_ts(); raw = rm_queue_wait_raw(o, &msg, RM_FOREVER);
+ *     t1 = rm_ts(); RM_SETTLE_RAW(raw); rc = rm_queue_wait_rc(raw, RM_FOREVER);
+ * For everything that is not timed (set-up, Thread-Metric's loops, where the
+ * compiler folds the translation into the loop's own test) rm_<call>(...) is
+ * the two composed (defined below, never by a port).
+ * A port defines both halves of each measured call it has: a _raw it defines
+ * inline comes with an inline _rc (tests/test_port_conformance.py checks
+ * this). The weak default _rc returns raw unchanged: right for a call the
+ * port lacks (its default _raw is RM_ENOTSUP) and for out-of-line _raw calls
+ * that already return an RM code (the POSIX port's). */
+typedef intptr_t rm_raw_t;
+
 /* ---- the port's inline calls -------------------------------------------- */
 /* A port (or target) MAY define any call of this header (or target.h)
  * `static inline` in ports/<port>/rm_port_inline.h (targets: rm_target_inline.h
@@ -169,11 +192,15 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
                      void *arg, int prio, unsigned flags);
 /* t is never the calling thread; t may be suspended, ready or blocked. */
 int rm_thread_delete(rm_thread_t t);
-/* Measured. t is the caller's own handle (a case passes it; it never asks
- * rm_thread_self() inside a loop) or another thread's. */
-int rm_thread_suspend(rm_thread_t t);
-int rm_thread_resume(rm_thread_t t);
-int rm_thread_yield(void); /* to a ready thread of equal priority */
+/* Measured (a _raw / _rc pair each, composed below). t is the caller's own
+ * handle (a case passes it; it never asks rm_thread_self() inside a loop) or
+ * another thread's. yield is to a ready thread of equal priority. */
+rm_raw_t rm_thread_suspend_raw(rm_thread_t t);
+int rm_thread_suspend_rc(rm_raw_t raw);
+rm_raw_t rm_thread_resume_raw(rm_thread_t t);
+int rm_thread_resume_rc(rm_raw_t raw);
+rm_raw_t rm_thread_yield_raw(void);
+int rm_thread_yield_rc(rm_raw_t raw);
 int rm_thread_sleep(uint32_t ticks);
 /* Sleep until *wake + period, then advance *wake by period (drift-free). */
 int rm_thread_sleep_until(uint32_t *wake, uint32_t period);
@@ -198,7 +225,7 @@ int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner,
 int rm_obj_delete(rm_obj_t o);
 
 /* Measured: rm_<kind>_signal(o, msg) and rm_<kind>_wait(o, msg, timeout),
- * one pair per kind, with the same parameters for every kind so that a case
+ * one pair per kind (each a _raw / _rc pair, composed below), with the same parameters for every kind so that a case
  * can be written once for all of them (kinds without a payload ignore msg,
  * which may then be NULL). What signal / wait mean per kind:
  *   sem: give / take.  mutex: unlock / lock (the signaller holds it).
@@ -211,52 +238,86 @@ int rm_obj_delete(rm_obj_t o);
  *   poll_signal: raise / poll and reset.
  *   stack: push / pop one word (a kernel whose stack holds words pushes a
  *     port-owned item's address and carries msg in the item, as fifo/lifo).
- * A wait returns RM_OK, RM_ETIMEOUT (the timeout expired) or RM_EAGAIN
- * (RM_NO_WAIT and nothing there); a signal RM_OK or RM_EAGAIN (full).
- * Status translation, where the kernel's codes differ, tests success first. */
-int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_event_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_mailbox_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_fifo_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_fifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_stream_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_stream_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_msgbuf_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_msgbuf_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_notify_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_notify_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_condvar_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_condvar_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_thread_msg_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_thread_msg_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_thread_flags_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_poll_signal_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_poll_signal_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
-int rm_stack_signal(rm_obj_t o, const rm_msg_t *msg);
-int rm_stack_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+ * A wait's _rc gives RM_OK, RM_ETIMEOUT (the timeout expired) or RM_EAGAIN
+ * (RM_NO_WAIT and nothing there); a signal's RM_OK or RM_EAGAIN (full). */
+rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_sem_signal_rc(rm_raw_t raw);
+rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_mutex_signal_rc(rm_raw_t raw);
+rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_event_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_event_signal_rc(rm_raw_t raw);
+rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_mailbox_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_mailbox_signal_rc(rm_raw_t raw);
+rm_raw_t rm_mailbox_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_mailbox_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_queue_signal_rc(rm_raw_t raw);
+rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_fifo_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_fifo_signal_rc(rm_raw_t raw);
+rm_raw_t rm_fifo_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_fifo_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_lifo_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_lifo_signal_rc(rm_raw_t raw);
+rm_raw_t rm_lifo_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_lifo_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_stream_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_stream_signal_rc(rm_raw_t raw);
+rm_raw_t rm_stream_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_stream_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_msgbuf_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_msgbuf_signal_rc(rm_raw_t raw);
+rm_raw_t rm_msgbuf_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_msgbuf_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_notify_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_notify_signal_rc(rm_raw_t raw);
+rm_raw_t rm_notify_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_notify_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_condvar_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_condvar_signal_rc(rm_raw_t raw);
+rm_raw_t rm_condvar_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_condvar_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_thread_msg_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_thread_msg_signal_rc(rm_raw_t raw);
+rm_raw_t rm_thread_msg_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_thread_msg_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_thread_flags_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_thread_flags_signal_rc(rm_raw_t raw);
+rm_raw_t rm_thread_flags_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_thread_flags_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_poll_signal_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_poll_signal_signal_rc(rm_raw_t raw);
+rm_raw_t rm_poll_signal_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_poll_signal_wait_rc(rm_raw_t raw, uint32_t timeout);
+rm_raw_t rm_stack_signal_raw(rm_obj_t o, const rm_msg_t *msg);
+int rm_stack_signal_rc(rm_raw_t raw);
+rm_raw_t rm_stack_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout);
+int rm_stack_wait_rc(rm_raw_t raw, uint32_t timeout);
 
 /* ---- memory ---------------------------------------------------------- */
 /* Pools live as long as the firmware (no delete): a case creates its pool
- * once and keeps it across cases of its group. alloc/free are measured. A
+ * once and keeps it across cases of its group. alloc/free are measured
+ * (_raw / _rc pairs, composed below; alloc's _raw stores the block). A
  * kernel without a block pool either leaves POOL out or stands in for it,
  * and then says what is measured instead in rm_port_describe():
  * rm_emit_cfg("stand_in.POOL", "<what>") (any capability name may have one):
  * every report shows it beside each number of a case that needs it. */
 int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count);
-int rm_pool_alloc(rm_pool_t p, void **block);
-int rm_pool_free(rm_pool_t p, void *block);
-int rm_heap_alloc(size_t size, void **mem);
-int rm_heap_free(void *mem);
+rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block);
+int rm_pool_alloc_rc(rm_raw_t raw);
+rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block);
+int rm_pool_free_rc(rm_raw_t raw);
+rm_raw_t rm_heap_alloc_raw(size_t size, void **mem);
+int rm_heap_alloc_rc(rm_raw_t raw);
+rm_raw_t rm_heap_free_raw(void *mem);
+int rm_heap_free_rc(rm_raw_t raw);
 
 /* ---- interrupts ------------------------------------------------------ */
 /* The benchmark interrupt: one software-triggered interrupt line. A case
@@ -279,6 +340,48 @@ int rm_heap_free(void *mem);
 int rm_port_irq_connect(rm_isr_t isr);
 int rm_isr_resume(rm_thread_t t);
 int rm_isr_sem_signal(rm_obj_t o); /* give a SEM from the handler */
+
+/* ---- the measured calls composed (not timed: set-up and loops) ---------- */
+#define RM_COMPOSE_KIND_(K, k)                                                 \
+    static inline int rm_##k##_signal(rm_obj_t o, const rm_msg_t *msg)         \
+    {                                                                          \
+        return rm_##k##_signal_rc(rm_##k##_signal_raw(o, msg));                \
+    }                                                                          \
+    static inline int rm_##k##_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout) \
+    {                                                                          \
+        return rm_##k##_wait_rc(rm_##k##_wait_raw(o, msg, timeout), timeout);  \
+    }
+RM_KINDS(RM_COMPOSE_KIND_)
+#undef RM_COMPOSE_KIND_
+
+static inline int rm_thread_suspend(rm_thread_t t)
+{
+    return rm_thread_suspend_rc(rm_thread_suspend_raw(t));
+}
+static inline int rm_thread_resume(rm_thread_t t)
+{
+    return rm_thread_resume_rc(rm_thread_resume_raw(t));
+}
+static inline int rm_thread_yield(void)
+{
+    return rm_thread_yield_rc(rm_thread_yield_raw());
+}
+static inline int rm_pool_alloc(rm_pool_t p, void **block)
+{
+    return rm_pool_alloc_rc(rm_pool_alloc_raw(p, block));
+}
+static inline int rm_pool_free(rm_pool_t p, void *block)
+{
+    return rm_pool_free_rc(rm_pool_free_raw(p, block));
+}
+static inline int rm_heap_alloc(size_t size, void **mem)
+{
+    return rm_heap_alloc_rc(rm_heap_alloc_raw(size, mem));
+}
+static inline int rm_heap_free(void *mem)
+{
+    return rm_heap_free_rc(rm_heap_free_raw(mem));
+}
 
 /* ---- start-up and description ---------------------------------------- */
 /* The port owns the program entry (main, or the RTOS's equivalent). It MUST:
