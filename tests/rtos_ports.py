@@ -8,7 +8,9 @@ and checks the streams against the catalog and the port's port.toml.
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,88 @@ def check_streams(raw: dict[str, bytes], catalog: Catalog, port: str,
 def case_passes(parsed: ParsedStream, case_id: str) -> None:
     pc = next(c for c in parsed.cases if c.id == case_id)
     assert pc.status == "ok" and pc.checks and all(c.ok for c in pc.checks), (case_id, pc)
+
+
+# ---- the measured intervals in the disassembly -------------------------------
+# The bodies that time a port's calls (bench/cases): the no-switch and pass
+# bodies of every kind, lat.mutex.inheritance's unlock, lat.isr.to_task,
+# lat.pool / lat.heap and lat.thread.lifecycle.
+MEASURING = re.compile(r"^(run_\w+_nocs|nocs_\w+|pass_\w+_a|inh_high|tt_a_\w+|run_pool|run_heap|"
+                       r"lifecycle_pass)$")
+MEASURING_GROUPS = ("lat_ipc", "lat_isr", "lat_memory", "lat_lifecycle", "signal_wait")
+_INSN = re.compile(r"^\s+[0-9a-f]+:\t(.*)$")
+_CALL = re.compile(r"^bl\s+[0-9a-f]+ <([\w.]+)>")
+# Control flow (a branch, a return, the literal pool after the code): no
+# interval runs through it.
+_LEAVES = re.compile(r"^(b(eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?(\.[nw])?|"
+                     r"bx|blx?|cbn?z|tb[bh]|pop|ldm\w*|\.word)[\s.]")
+
+
+def build_folder(out: Path, port: str, target: str, profile: str = "quick") -> Path:
+    """Where run_port's firmware is: plugin-counted (`<profile>@instructions`)
+    where the port links with the shared linker script, else timer-counted."""
+    builds = out / "build" / port / target
+    counted = builds / f"{profile}@instructions"
+    return counted if counted.is_dir() else builds / profile
+
+
+def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
+    """For each measuring body of a Cortex-M firmware: every call that the
+    closing timestamp read follows (a measured call), with the instructions
+    between the call's return and that read. The read is the QEMU plugin's
+    `dbg #0` marker, or the target timer's load and its inversion (`mvn`:
+    targets/common/mps2), whose load is the read itself."""
+    need("arm-none-eabi-objdump")
+    dis = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", str(elf)],
+                         capture_output=True, text=True, check=True).stdout
+    found: dict[str, list[tuple[str, list[str]]]] = {}
+    for block in dis.split("\n\n"):
+        name = re.search(r"<([\w.]+)>:\n", block)
+        if name is None or not MEASURING.match(name.group(1)):
+            continue
+        insns = [m.group(1).strip() for m in map(_INSN.match, block.splitlines()) if m]
+        for i, insn in enumerate(insns):
+            call = _CALL.match(insn)
+            if call is None or call.group(1).startswith("rm_series"):
+                continue  # a series opened before the loop's first read
+            between: list[str] = []
+            for later in insns[i + 1:]:
+                if later.startswith("dbg"):
+                    break
+                if later.startswith("mvn") and between and between[-1].startswith("ldr"):
+                    between.pop()  # the timer read
+                    break
+                if _LEAVES.match(later):
+                    between = []
+                    break
+                between.append(later)
+            else:
+                continue  # the body ends first: not a measured call
+            if later.startswith(("dbg", "mvn")):
+                found.setdefault(name.group(1), []).append((call.group(1), between))
+    return found
+
+
+def assert_measured_calls_alone(elf: Path, allowed: dict[str, str] | None = None) -> int:
+    """Nothing of rtosmeter's between a measured call's return and the closing
+    timestamp read (port.h: the status is translated after it). `allowed`:
+    body -> why it may keep one instruction there (an allocator's block
+    pointer copied into the caller's variable: the call's out-parameter).
+    Returns how many measured calls were checked."""
+    allowed = allowed or {}
+    seen = call_to_closing_read(elf)
+    assert seen, f"{elf.name}: no measuring body found"
+    extra = {f"{body}: {callee}": between for body, calls in seen.items()
+             for callee, between in calls
+             if len(between) > (1 if body in allowed else 0)}
+    assert not extra, (
+        f"{elf.name}: instructions between a measured call and the closing read: {extra}")
+    return sum(len(calls) for calls in seen.values())
+
+
+def assert_port_measures_alone(build: Path, allowed: dict[str, str] | None = None) -> int:
+    """assert_measured_calls_alone on every firmware of MEASURING_GROUPS in a
+    build folder (build_folder()); how many measured calls it checked."""
+    elves = [build / f"rm_{g}.elf" for g in MEASURING_GROUPS if (build / f"rm_{g}.elf").is_file()]
+    assert elves, f"no firmware of {MEASURING_GROUPS} in {build}"
+    return sum(assert_measured_calls_alone(elf, allowed) for elf in elves)

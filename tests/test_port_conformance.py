@@ -73,7 +73,8 @@ def test_no_port_defines_a_composed_call(port: Path) -> None:
     if inline.is_file():
         found += [m.group(2) for m in INLINE_DEFINITION.finditer(_code(inline))]
     composed = sorted(n for n in found if f"{n}_raw" in DECLARED)
-    assert not composed, f"{port.name} defines composed calls (define their _raw and _rc): {composed}"
+    assert not composed, (
+        f"{port.name} defines composed calls (define their _raw and _rc): {composed}")
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")

@@ -110,9 +110,9 @@ static void inh_high(void *arg)
     (void)arg;
     for (uint32_t i = 0; i < (uint32_t)(RM_SAMPLES); i++) {
         (void)rm_thread_suspend(inh_threads[2]); /* until L holds the mutex */
-        (void)rm_thread_resume(inh_threads[1]);  /* M ready, not running */
         uint32_t m = inh_m_runs;
         rm_obj_t mutex = inh_mutex;
+        (void)rm_thread_resume(inh_threads[1]); /* M ready, not running */
         inh_t0 = rm_ts();
         rm_raw_t raw = rm_mutex_wait_raw(mutex, NULL, RM_FOREVER);
         uint32_t t3 = rm_ts();
