@@ -112,10 +112,10 @@ MEASURING = re.compile(r"^(run_\w+_nocs|nocs_\w+|pass_\w+_a|inh_high|tt_a_\w+|ru
 MEASURING_GROUPS = ("lat_ipc", "lat_isr", "lat_memory", "lat_lifecycle", "signal_wait")
 _INSN = re.compile(r"^\s+[0-9a-f]+:\t(.*)$")
 _CALL = re.compile(r"^bl\s+[0-9a-f]+ <([\w.]+)>")
-# Control flow (a branch, a return, the literal pool after the code): no
-# interval runs through it.
-_LEAVES = re.compile(r"^(b(eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?(\.[nw])?|"
-                     r"bx|blx?|cbn?z|tb[bh]|pop|ldm\w*|\.word)[\s.]")
+# Where an interval cannot continue: an unconditional branch, a call, a
+# return, the literal pool after the code. A conditional branch (a status
+# test) is counted as an instruction of the interval: its fall-through goes on.
+_LEAVES = re.compile(r"^(b(\.[nw])?|bx|blx?|tb[bh]|pop|ldm\w*|\.word)[\s.]")
 
 
 def build_folder(out: Path, port: str, target: str, profile: str = "quick") -> Path:
