@@ -218,14 +218,15 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
                                    rm_signal_raw_fn_t signal, rm_signal_rc_fn_t signal_rc,
                                    rm_wait_raw_fn_t wait, rm_wait_rc_fn_t wait_rc)
 {
-    rm_obj_t o = NULL;
+    rm_obj_t created = NULL;
     rm_series_t ss, ws;
     rm_msg_t msg = {{1u, 2u, 3u, 4u}};
-    int rc = rm_obj_create(&o, kind, rm_thread_self(), 0u);
+    int rc = rm_obj_create(&created, kind, rm_thread_self(), 0u);
     if (rc != RM_OK) {
         rm_fatal("rm_obj_create", rc);
         return false;
     }
+    rm_obj_t o = created; /* in a register: `created` is in memory (its address was taken) */
     if (p->signal_name != NULL) {
         rm_series_open(&ss, p->signal_name, p->signal_what);
     }
