@@ -33,9 +33,16 @@
  * closing timestamp (one `mov` inside the interval). Where the return
  * register is not named here, RM_SETTLE. */
 #if defined(__arm__)
+#define RM_RET_REG "r0"
+#elif defined(__x86_64__)
+#define RM_RET_REG "rax"
+#elif defined(__i386__)
+#define RM_RET_REG "eax"
+#endif
+#ifdef RM_RET_REG
 #define RM_SETTLE_RAW(raw)                                                 \
     do {                                                                   \
-        register __typeof__(raw) rm_ret_ __asm__("r0") = (raw);            \
+        register __typeof__(raw) rm_ret_ __asm__(RM_RET_REG) = (raw);      \
         __asm volatile("" : "+r"(rm_ret_));                                \
         (raw) = rm_ret_;                                                   \
     } while (0)
