@@ -20,10 +20,12 @@
  * RM_PASS_KIND(k, K) / RM_NOCS_KIND(k, K) define thread entries and a no-switch
  * body for kind k that call rm_k_wait_raw / rm_k_signal_raw directly; the
  * bodies are always inlined into them, so the calls are resolved at compile
- * time (no dispatch on the kind, no call through a pointer), every argument
- * is loaded before the first timestamp, and the kernel's status is
- * translated (rm_k_*_rc) after the closing one (port.h). The disassembly
- * check: tests/test_measured_intervals.py.
+ * time (no dispatch on the kind, no call through a pointer), the case's
+ * values (object, message) are in registers before the first timestamp, so
+ * that the interval holds the kernel call with its own argument set-up, and
+ * the kernel's status is translated (rm_k_*_rc) after the closing one
+ * (port.h). The disassembly check: assert_port_measures_alone in
+ * tests/rtos_ports.py.
  */
 #ifndef RTOSMETER_PASS_H
 #define RTOSMETER_PASS_H
