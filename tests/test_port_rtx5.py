@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 from rtos_ports import (
+    assert_port_measures_alone,
     assert_reruns_identical,
+    build_folder,
     case_passes,
     check_streams,
     need,
@@ -77,6 +79,10 @@ def test_qemu_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> N
         assert sw[f"sw.{kind}"].status == "ok", sw[f"sw.{kind}"]
     assert sw["sw.mailbox"].status == "unsupported"
     assert_reruns_identical(tmp_path, "rtx5", QEMU_TARGET, first)
+    # Between each measured call and the closing read: nothing, but for the
+    # pool's block, which osMemoryPoolAlloc returns and the case keeps.
+    assert assert_port_measures_alone(build_folder(tmp_path, "rtx5", QEMU_TARGET), {
+        "run_pool": "osMemoryPoolAlloc's block copied into the caller's variable"}) >= 60
 
 
 def test_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:

@@ -14,7 +14,15 @@ import re
 from pathlib import Path
 
 import pytest
-from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
+from rtos_ports import (
+    assert_port_measures_alone,
+    build_folder,
+    case_passes,
+    check_streams,
+    need,
+    run_port,
+    tree_marks,
+)
 
 from rtosmeter.catalog import Catalog, load_catalog
 from rtosmeter.definitions import project_root
@@ -50,6 +58,9 @@ def test_qemu_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> N
     case_passes(sched, "tm.cooperative")
     case_passes(sched, "tm.preemptive")
     case_passes(streams["lat_ipc"], "lat.mutex.inheritance")
+    # Between each measured call (the heap's too) and the closing read: nothing.
+    assert assert_port_measures_alone(
+        build_folder(tmp_path / "a", "threadx", "qemu-mps2-an386")) >= 60
     # Under -icount the same firmware gives the same stream, byte for byte.
     second = run_port(tmp_path / "b", "threadx", "qemu-mps2-an386", TREE)
     assert set(first) == set(second)

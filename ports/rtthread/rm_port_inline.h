@@ -7,7 +7,8 @@
  * - Timeouts: RT-Thread's are rt_int32_t ticks with RT_WAITING_FOREVER = -1
  *   and RT_WAITING_NO = 0, so RM_FOREVER (0xFFFFFFFF) and RM_NO_WAIT pass
  *   through a cast unchanged (checked at compile time).
- * - Status: each call tests RT_EOK first.
+ * - Status: each measured call returns RT-Thread's own result (an rt_err_t,
+ *   a block); its _rc translator tests RT_EOK (for a block NULL) first.
  * - Suspend and resume: RT-Thread's rt_thread_suspend / rt_thread_resume
  *   only move the thread between lists; the caller then calls rt_schedule()
  *   (RT-Thread's documented idiom, which its own IPC code follows). The
@@ -47,123 +48,213 @@ struct rm_pool {
 #define RM_RTT_OK(cond) __builtin_expect((cond), 1)
 #define RM_RTT_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 
+/* The _rc translator: an rt_err_t (RT_EOK). */
+RM_RTT_INLINE int rtt_rc(rm_raw_t raw, int failed)
+{
+    return RM_RTT_OK(raw == RT_EOK) ? RM_OK : failed;
+}
+
 /* ---- threads ---------------------------------------------------------- */
-RM_RTT_INLINE int rm_thread_suspend(rm_thread_t t)
+/* raw is rt_thread_suspend's / rt_thread_resume's status, kept across the
+ * rt_schedule() that completes the call (a callee-saved register). */
+RM_RTT_INLINE rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
     rt_err_t e = rt_thread_suspend(RM_RTT_THREAD(t));
     rt_schedule();
-    return RM_RTT_OK(e == RT_EOK) ? RM_OK : RM_ERROR;
+    return e;
 }
 
-RM_RTT_INLINE int rm_thread_resume(rm_thread_t t)
+RM_RTT_INLINE int rm_thread_suspend_rc(rm_raw_t raw)
+{
+    return rtt_rc(raw, RM_ERROR);
+}
+
+RM_RTT_INLINE rm_raw_t rm_thread_resume_raw(rm_thread_t t)
 {
     rt_err_t e = rt_thread_resume(RM_RTT_THREAD(t));
     rt_schedule();
-    return RM_RTT_OK(e == RT_EOK) ? RM_OK : RM_ERROR;
+    return e;
 }
 
-RM_RTT_INLINE int rm_thread_yield(void)
+RM_RTT_INLINE int rm_thread_resume_rc(rm_raw_t raw)
 {
-    return RM_RTT_OK(rt_thread_yield() == RT_EOK) ? RM_OK : RM_ERROR;
+    return rtt_rc(raw, RM_ERROR);
+}
+
+RM_RTT_INLINE rm_raw_t rm_thread_yield_raw(void)
+{
+    return rt_thread_yield();
+}
+
+RM_RTT_INLINE int rm_thread_yield_rc(rm_raw_t raw)
+{
+    return rtt_rc(raw, RM_ERROR);
 }
 
 /* ---- objects: signal / wait per kind ------------------------------------ */
-RM_RTT_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTT_INLINE rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_RTT_OK(rt_sem_release(o->h.sem) == RT_EOK) ? RM_OK : RM_EAGAIN;
+    return rt_sem_release(o->h.sem);
 }
 
-RM_RTT_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTT_INLINE int rm_sem_signal_rc(rm_raw_t raw)
+{
+    return rtt_rc(raw, RM_EAGAIN);
+}
+
+RM_RTT_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_RTT_OK(rt_sem_take(o->h.sem, (rt_int32_t)timeout) == RT_EOK) ? RM_OK
-                                                                : RM_RTT_WAIT_FAILED(timeout);
+    return rt_sem_take(o->h.sem, (rt_int32_t)timeout);
 }
 
-RM_RTT_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTT_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
+}
+
+RM_RTT_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_RTT_OK(rt_mutex_release(o->h.mutex) == RT_EOK) ? RM_OK : RM_ERROR;
+    return rt_mutex_release(o->h.mutex);
 }
 
-RM_RTT_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTT_INLINE int rm_mutex_signal_rc(rm_raw_t raw)
+{
+    return rtt_rc(raw, RM_ERROR);
+}
+
+RM_RTT_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_RTT_OK(rt_mutex_take(o->h.mutex, (rt_int32_t)timeout) == RT_EOK)
-               ? RM_OK
-               : RM_RTT_WAIT_FAILED(timeout);
+    return rt_mutex_take(o->h.mutex, (rt_int32_t)timeout);
 }
 
-/* EVENT: bit 0, received with OR | CLEAR. */
-RM_RTT_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTT_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
+}
+
+/* EVENT: bit 0, received with OR | CLEAR (the bits got are unused). */
+RM_RTT_INLINE rm_raw_t rm_event_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_RTT_OK(rt_event_send(o->h.event, 1u) == RT_EOK) ? RM_OK : RM_ERROR;
+    return rt_event_send(o->h.event, 1u);
 }
 
-RM_RTT_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTT_INLINE int rm_event_signal_rc(rm_raw_t raw)
+{
+    return rtt_rc(raw, RM_ERROR);
+}
+
+RM_RTT_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     rt_uint32_t got;
-    return RM_RTT_OK(rt_event_recv(o->h.event, 1u, RT_EVENT_FLAG_OR | RT_EVENT_FLAG_CLEAR,
-                         (rt_int32_t)timeout, &got) == RT_EOK)
-               ? RM_OK
-               : RM_RTT_WAIT_FAILED(timeout);
+    return rt_event_recv(o->h.event, 1u, RT_EVENT_FLAG_OR | RT_EVENT_FLAG_CLEAR,
+                         (rt_int32_t)timeout, &got);
+}
+
+RM_RTT_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
 }
 
 /* MAILBOX: one pointer-sized mail per message, RT-Thread's idiom for a
  * message larger than a mail: the sender mails the message's address, the
  * receiver gets that address (in msg->w[0]); the 16 bytes are not copied. */
-RM_RTT_INLINE int rm_mailbox_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTT_INLINE rm_raw_t rm_mailbox_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
-    return RM_RTT_OK(rt_mb_send(o->h.mb, (rt_ubase_t)(uintptr_t)msg) == RT_EOK) ? RM_OK : RM_EAGAIN;
+    return rt_mb_send(o->h.mb, (rt_ubase_t)(uintptr_t)msg);
 }
 
-RM_RTT_INLINE int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTT_INLINE int rm_mailbox_signal_rc(rm_raw_t raw)
+{
+    return rtt_rc(raw, RM_EAGAIN);
+}
+
+RM_RTT_INLINE rm_raw_t rm_mailbox_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     rt_ubase_t *mail = (rt_ubase_t *)(void *)&msg->w[0];
-    return RM_RTT_OK(rt_mb_recv(o->h.mb, mail, (rt_int32_t)timeout) == RT_EOK)
-               ? RM_OK
-               : RM_RTT_WAIT_FAILED(timeout);
+    return rt_mb_recv(o->h.mb, mail, (rt_int32_t)timeout);
+}
+
+RM_RTT_INLINE int rm_mailbox_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
 }
 
 /* QUEUE: a message queue of 16-byte messages (copied in and out). */
-RM_RTT_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTT_INLINE rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
-    return RM_RTT_OK(rt_mq_send(o->h.mq, msg, RM_MSG_SIZE) == RT_EOK) ? RM_OK : RM_EAGAIN;
+    return rt_mq_send(o->h.mq, msg, RM_MSG_SIZE);
 }
 
-RM_RTT_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTT_INLINE int rm_queue_signal_rc(rm_raw_t raw)
 {
-    return RM_RTT_OK(rt_mq_recv(o->h.mq, msg, RM_MSG_SIZE, (rt_int32_t)timeout) == RT_EOK)
-               ? RM_OK
-               : RM_RTT_WAIT_FAILED(timeout);
+    return rtt_rc(raw, RM_EAGAIN);
+}
+
+RM_RTT_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return rt_mq_recv(o->h.mq, msg, RM_MSG_SIZE, (rt_int32_t)timeout);
+}
+
+RM_RTT_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
 }
 
 /* ---- memory --------------------------------------------------------------- */
-RM_RTT_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+/* rt_mp_alloc's / rt_malloc's block, stored, is the status (NULL: none). */
+RM_RTT_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
-    *block = rt_mp_alloc(p->mp, RT_WAITING_NO);
-    return RM_RTT_OK(*block != RT_NULL) ? RM_OK : RM_EAGAIN;
+    void *b = rt_mp_alloc(p->mp, RT_WAITING_NO);
+    *block = b;
+    return (rm_raw_t)b;
 }
 
-RM_RTT_INLINE int rm_pool_free(rm_pool_t p, void *block)
+RM_RTT_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+{
+    return RM_RTT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
+
+/* rt_mp_free and rt_free return nothing: raw is 0. */
+RM_RTT_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
     (void)p; /* RT-Thread finds the pool from the block's header */
     rt_mp_free(block);
+    return 0;
+}
+
+RM_RTT_INLINE int rm_pool_free_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
-RM_RTT_INLINE int rm_heap_alloc(size_t size, void **mem)
+RM_RTT_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
-    *mem = rt_malloc(size);
-    return RM_RTT_OK(*mem != RT_NULL) ? RM_OK : RM_EAGAIN;
+    void *m = rt_malloc(size);
+    *mem = m;
+    return (rm_raw_t)m;
 }
 
-RM_RTT_INLINE int rm_heap_free(void *mem)
+RM_RTT_INLINE int rm_heap_alloc_rc(rm_raw_t raw)
+{
+    return RM_RTT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
+
+RM_RTT_INLINE rm_raw_t rm_heap_free_raw(void *mem)
 {
     rt_free(mem);
+    return 0;
+}
+
+RM_RTT_INLINE int rm_heap_free_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 

@@ -7,7 +7,9 @@
  *   rm_obj holds the object's id and, for THREAD_FLAGS, the owner's.
  * - Timeouts: RM_NO_WAIT / RM_FOREVER are 0 / osWaitForever, so a timeout
  *   passes through unchanged (checked at compile time).
- * - Status: each call tests osOK (or, for flags, the error bit) first.
+ * - Status: each measured call returns RTX's own result (an osStatus_t,
+ *   flags, a block); its _rc translator tests osOK (for flags the error
+ *   bit, for a block NULL) first.
  * - Interrupts: CMSIS-RTOS2 calls made in handler mode take RTX's ISR path
  *   by themselves (post to the ISR queue, PendSV): no enter/exit hook.
  */
@@ -40,99 +42,181 @@ struct rm_pool {
 /* osFlagsError* have the top bit set; a flags value never has. */
 #define RM_RTX_FLAGS_OK(r) (((r) & osFlagsError) == 0u)
 
+/* The _rc translators: an osStatus_t (osOK), or flags (the error bit). */
+RM_RTX_INLINE int rtx_status_rc(rm_raw_t raw, int failed)
+{
+    return RM_RTX_OK(raw == osOK) ? RM_OK : failed;
+}
+
+RM_RTX_INLINE int rtx_flags_rc(rm_raw_t raw, int failed)
+{
+    return RM_RTX_OK(RM_RTX_FLAGS_OK((uint32_t)raw)) ? RM_OK : failed;
+}
+
 /* ---- threads ---------------------------------------------------------- */
-RM_RTX_INLINE int rm_thread_suspend(rm_thread_t t)
+RM_RTX_INLINE rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
-    return RM_RTX_OK(osThreadSuspend(RM_RTX_TID(t)) == osOK) ? RM_OK : RM_ERROR;
+    return osThreadSuspend(RM_RTX_TID(t));
 }
 
-RM_RTX_INLINE int rm_thread_resume(rm_thread_t t)
+RM_RTX_INLINE int rm_thread_suspend_rc(rm_raw_t raw)
 {
-    return RM_RTX_OK(osThreadResume(RM_RTX_TID(t)) == osOK) ? RM_OK : RM_ERROR;
+    return rtx_status_rc(raw, RM_ERROR);
 }
 
-RM_RTX_INLINE int rm_thread_yield(void)
+RM_RTX_INLINE rm_raw_t rm_thread_resume_raw(rm_thread_t t)
 {
-    return RM_RTX_OK(osThreadYield() == osOK) ? RM_OK : RM_ERROR;
+    return osThreadResume(RM_RTX_TID(t));
+}
+
+RM_RTX_INLINE int rm_thread_resume_rc(rm_raw_t raw)
+{
+    return rtx_status_rc(raw, RM_ERROR);
+}
+
+RM_RTX_INLINE rm_raw_t rm_thread_yield_raw(void)
+{
+    return osThreadYield();
+}
+
+RM_RTX_INLINE int rm_thread_yield_rc(rm_raw_t raw)
+{
+    return rtx_status_rc(raw, RM_ERROR);
 }
 
 /* ---- objects: signal / wait per kind ------------------------------------ */
-RM_RTX_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTX_INLINE rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_RTX_OK(osSemaphoreRelease(o->id) == osOK) ? RM_OK : RM_EAGAIN;
+    return osSemaphoreRelease(o->id);
 }
 
-RM_RTX_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTX_INLINE int rm_sem_signal_rc(rm_raw_t raw)
 {
-    (void)msg;
-    return RM_RTX_OK(osSemaphoreAcquire(o->id, timeout) == osOK) ? RM_OK
-                                                                 : RM_RTX_WAIT_FAILED(timeout);
+    return rtx_status_rc(raw, RM_EAGAIN);
 }
 
-RM_RTX_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTX_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_RTX_OK(osMutexRelease(o->id) == osOK) ? RM_OK : RM_ERROR;
+    return osSemaphoreAcquire(o->id, timeout);
 }
 
-RM_RTX_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTX_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return rtx_status_rc(raw, RM_RTX_WAIT_FAILED(timeout));
+}
+
+RM_RTX_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_RTX_OK(osMutexAcquire(o->id, timeout) == osOK) ? RM_OK : RM_RTX_WAIT_FAILED(timeout);
+    return osMutexRelease(o->id);
+}
+
+RM_RTX_INLINE int rm_mutex_signal_rc(rm_raw_t raw)
+{
+    return rtx_status_rc(raw, RM_ERROR);
+}
+
+RM_RTX_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return osMutexAcquire(o->id, timeout);
+}
+
+RM_RTX_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return rtx_status_rc(raw, RM_RTX_WAIT_FAILED(timeout));
 }
 
 /* EVENT: an event flags object, bit 0 (osEventFlagsWait clears it). */
-RM_RTX_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTX_INLINE rm_raw_t rm_event_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_RTX_OK(RM_RTX_FLAGS_OK(osEventFlagsSet(o->id, 1u))) ? RM_OK : RM_ERROR;
+    return (rm_raw_t)osEventFlagsSet(o->id, 1u);
 }
 
-RM_RTX_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTX_INLINE int rm_event_signal_rc(rm_raw_t raw)
+{
+    return rtx_flags_rc(raw, RM_ERROR);
+}
+
+RM_RTX_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return RM_RTX_OK(RM_RTX_FLAGS_OK(osEventFlagsWait(o->id, 1u, osFlagsWaitAny, timeout)))
-               ? RM_OK
-               : RM_RTX_WAIT_FAILED(timeout);
+    return (rm_raw_t)osEventFlagsWait(o->id, 1u, osFlagsWaitAny, timeout);
 }
 
-RM_RTX_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTX_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_RTX_OK(osMessageQueuePut(o->id, msg, 0u, 0u) == osOK) ? RM_OK : RM_EAGAIN;
+    return rtx_flags_rc(raw, RM_RTX_WAIT_FAILED(timeout));
 }
 
-RM_RTX_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTX_INLINE rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
-    return RM_RTX_OK(osMessageQueueGet(o->id, msg, NULL, timeout) == osOK) ? RM_OK
-                                                               : RM_RTX_WAIT_FAILED(timeout);
+    return osMessageQueuePut(o->id, msg, 0u, 0u);
+}
+
+RM_RTX_INLINE int rm_queue_signal_rc(rm_raw_t raw)
+{
+    return rtx_status_rc(raw, RM_EAGAIN);
+}
+
+RM_RTX_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return osMessageQueueGet(o->id, msg, NULL, timeout);
+}
+
+RM_RTX_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return rtx_status_rc(raw, RM_RTX_WAIT_FAILED(timeout));
 }
 
 /* THREAD_FLAGS: the owner's thread flags, bit 0 (the wait clears it). */
-RM_RTX_INLINE int rm_thread_flags_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_RTX_INLINE rm_raw_t rm_thread_flags_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_RTX_OK(RM_RTX_FLAGS_OK(osThreadFlagsSet(o->owner, 1u))) ? RM_OK : RM_ERROR;
+    return (rm_raw_t)osThreadFlagsSet(o->owner, 1u);
 }
 
-RM_RTX_INLINE int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_RTX_INLINE int rm_thread_flags_signal_rc(rm_raw_t raw)
+{
+    return rtx_flags_rc(raw, RM_ERROR);
+}
+
+RM_RTX_INLINE rm_raw_t rm_thread_flags_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o, (void)msg;
-    return RM_RTX_OK(RM_RTX_FLAGS_OK(osThreadFlagsWait(1u, osFlagsWaitAny, timeout)))
-               ? RM_OK
-               : RM_RTX_WAIT_FAILED(timeout);
+    return (rm_raw_t)osThreadFlagsWait(1u, osFlagsWaitAny, timeout);
+}
+
+RM_RTX_INLINE int rm_thread_flags_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return rtx_flags_rc(raw, RM_RTX_WAIT_FAILED(timeout));
 }
 
 /* ---- memory --------------------------------------------------------------- */
-RM_RTX_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+/* osMemoryPoolAlloc's block, stored, is the status (NULL: the pool is empty). */
+RM_RTX_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
-    *block = osMemoryPoolAlloc(p->id, 0u);
-    return RM_RTX_OK(*block != NULL) ? RM_OK : RM_EAGAIN;
+    void *b = osMemoryPoolAlloc(p->id, 0u);
+    *block = b;
+    return (rm_raw_t)b;
 }
 
-RM_RTX_INLINE int rm_pool_free(rm_pool_t p, void *block)
+RM_RTX_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
 {
-    return RM_RTX_OK(osMemoryPoolFree(p->id, block) == osOK) ? RM_OK : RM_ERROR;
+    return RM_RTX_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
+
+RM_RTX_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
+{
+    return osMemoryPoolFree(p->id, block);
+}
+
+RM_RTX_INLINE int rm_pool_free_rc(rm_raw_t raw)
+{
+    return rtx_status_rc(raw, RM_ERROR);
 }
 
 /* ---- interrupts ------------------------------------------------------------ */

@@ -30,8 +30,9 @@
  * - POOL = TX_BLOCK_POOL (storage from a static arena), HEAP = one
  *   TX_BYTE_POOL (tx_byte_allocate/tx_byte_release) over the memory ThreadX
  *   hands to tx_application_define.
- * - Measured calls: static inline in rm_port_inline.h, one ThreadX call
- *   each, success tested first. ISR calls: tx_thread_resume and
+ * - Measured calls: static inline in rm_port_inline.h (the heap's too, on
+ *   rm_tx_heap), one ThreadX call each returning ThreadX's status, which
+ *   the _rc translators test for success first. ISR calls: tx_thread_resume and
  *   tx_semaphore_put are legal in ThreadX interrupt handlers; on Cortex-M a
  *   handler needs no ThreadX entry/exit code (the switch it makes necessary
  *   is a pended PendSV, taken when the handler returns).
@@ -102,7 +103,7 @@ static struct rm_obj rm_tx_objs[RM_TX_MAX_OBJS];
 static struct rm_pool rm_tx_pools[RM_TX_MAX_POOLS];
 static ULONG rm_tx_arena[RM_TX_POOL_ARENA / sizeof(ULONG)] __attribute__((aligned(8)));
 static size_t rm_tx_arena_used;
-static TX_BYTE_POOL rm_tx_heap;
+TX_BYTE_POOL rm_tx_heap; /* HEAP: the inline calls allocate from it */
 
 /* ---- slot tables (set-up paths only, never inside a measured call) ---- */
 static int rm_tx_claim(uint8_t *used)
@@ -319,16 +320,6 @@ int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
         return RM_OK;
     }
     return RM_ERROR;
-}
-
-int rm_heap_alloc(size_t size, void **mem)
-{
-    RM_TX_RESULT(tx_byte_allocate(&rm_tx_heap, mem, (ULONG)size, TX_NO_WAIT), RM_NO_WAIT);
-}
-
-int rm_heap_free(void *mem)
-{
-    return tx_byte_release(mem) == TX_SUCCESS ? RM_OK : RM_ERROR;
 }
 
 /* ---- start-up and description ----------------------------------------- */

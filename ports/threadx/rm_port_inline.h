@@ -4,7 +4,8 @@
  *
  * - Timeouts: RM_NO_WAIT / RM_FOREVER are TX_NO_WAIT / TX_WAIT_FOREVER, so
  *   a timeout passes through unchanged.
- * - Status: each call tests TX_SUCCESS first; only a failure goes through
+ * - Status: each measured call returns ThreadX's own UINT status (raw); its
+ *   _rc translator tests TX_SUCCESS first, and only a failure goes through
  *   rm_tx_failure() (port.c), which names the ThreadX status.
  * - Interrupts: ThreadX's calls are legal in handlers as they are, and on
  *   Cortex-M a handler needs no ThreadX entry/exit code (the switch is a
@@ -57,109 +58,201 @@ struct rm_pool {
 
 /* A failed ThreadX call's status as an RM_E* code (cold path, port.c). */
 /* const: a call whose status the caller ignores is then dropped whole.
- * Success is the expected case (__builtin_expect in RM_TX_RESULT): where the
+ * Success is the expected case (__builtin_expect in threadx_rc): where the
  * status is used, GCC would otherwise set up the failure call's argument
  * (movs r1, #0) ahead of the branch, inside the measured loop
  * (tests/test_thread_metric_reference.py: tm.interrupt, +1 instruction). */
 int rm_tx_failure(UINT status, uint32_t timeout) __attribute__((const));
 
 #define RM_TX_INLINE static inline __attribute__((always_inline))
-#define RM_TX_RESULT(call, timeout)                                          \
-    do {                                                                     \
-        UINT rm_tx_st_ = (call);                                             \
-        return __builtin_expect(rm_tx_st_ == TX_SUCCESS, 1)                  \
-                   ? RM_OK                                                   \
-                   : rm_tx_failure(rm_tx_st_, (timeout));                    \
-    } while (0)
+
+/* Every measured call returns ThreadX's UINT status as its raw status; its
+ * _rc translates it after the closing timestamp (port.h). */
+RM_TX_INLINE int threadx_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return __builtin_expect(raw == TX_SUCCESS, 1) ? RM_OK
+                                                  : rm_tx_failure((UINT)raw, timeout);
+}
 
 /* ---- threads ---------------------------------------------------------- */
-RM_TX_INLINE int rm_thread_suspend(rm_thread_t t)
+RM_TX_INLINE rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
-    RM_TX_RESULT(tx_thread_suspend(&t->tx), RM_NO_WAIT);
+    return tx_thread_suspend(&t->tx);
 }
 
-RM_TX_INLINE int rm_thread_resume(rm_thread_t t)
+RM_TX_INLINE int rm_thread_suspend_rc(rm_raw_t raw)
 {
-    RM_TX_RESULT(tx_thread_resume(&t->tx), RM_NO_WAIT);
+    return threadx_rc(raw, RM_NO_WAIT);
 }
 
-RM_TX_INLINE int rm_thread_yield(void)
+RM_TX_INLINE rm_raw_t rm_thread_resume_raw(rm_thread_t t)
+{
+    return tx_thread_resume(&t->tx);
+}
+
+RM_TX_INLINE int rm_thread_resume_rc(rm_raw_t raw)
+{
+    return threadx_rc(raw, RM_NO_WAIT);
+}
+
+/* tx_thread_relinquish returns nothing: raw is 0. */
+RM_TX_INLINE rm_raw_t rm_thread_yield_raw(void)
 {
     tx_thread_relinquish();
+    return 0;
+}
+
+RM_TX_INLINE int rm_thread_yield_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
 /* ---- objects ----------------------------------------------------------- */
-RM_TX_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_TX_INLINE rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    RM_TX_RESULT(tx_semaphore_put(&o->u.sem), RM_NO_WAIT);
+    return tx_semaphore_put(&o->u.sem);
 }
 
-RM_TX_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_TX_INLINE int rm_sem_signal_rc(rm_raw_t raw)
+{
+    return threadx_rc(raw, RM_NO_WAIT);
+}
+
+RM_TX_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    RM_TX_RESULT(tx_semaphore_get(&o->u.sem, timeout), timeout);
+    return tx_semaphore_get(&o->u.sem, timeout);
 }
 
-RM_TX_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_TX_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return threadx_rc(raw, timeout);
+}
+
+RM_TX_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    RM_TX_RESULT(tx_mutex_put(&o->u.mutex), RM_NO_WAIT);
+    return tx_mutex_put(&o->u.mutex);
 }
 
-RM_TX_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_TX_INLINE int rm_mutex_signal_rc(rm_raw_t raw)
+{
+    return threadx_rc(raw, RM_NO_WAIT);
+}
+
+RM_TX_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    RM_TX_RESULT(tx_mutex_get(&o->u.mutex, timeout), timeout);
+    return tx_mutex_get(&o->u.mutex, timeout);
 }
 
-RM_TX_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_TX_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return threadx_rc(raw, timeout);
+}
+
+RM_TX_INLINE rm_raw_t rm_event_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    RM_TX_RESULT(tx_event_flags_set(&o->u.event, 1u, TX_OR), RM_NO_WAIT);
+    return tx_event_flags_set(&o->u.event, 1u, TX_OR);
 }
 
-RM_TX_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_TX_INLINE int rm_event_signal_rc(rm_raw_t raw)
+{
+    return threadx_rc(raw, RM_NO_WAIT);
+}
+
+/* The flags got are bit 0 whenever the status is TX_SUCCESS: unused. */
+RM_TX_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     ULONG got;
-    RM_TX_RESULT(tx_event_flags_get(&o->u.event, 1u, TX_OR_CLEAR, &got, timeout), timeout);
+    return tx_event_flags_get(&o->u.event, 1u, TX_OR_CLEAR, &got, timeout);
 }
 
-RM_TX_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_TX_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return threadx_rc(raw, timeout);
+}
+
+RM_TX_INLINE rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     /* ThreadX's API is not const-correct; the message is only read. */
-    RM_TX_RESULT(tx_queue_send(&o->u.queue.q, (VOID *)(uintptr_t)msg->w, TX_NO_WAIT),
-                 RM_NO_WAIT);
+    return tx_queue_send(&o->u.queue.q, (VOID *)(uintptr_t)msg->w, TX_NO_WAIT);
 }
 
-RM_TX_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_TX_INLINE int rm_queue_signal_rc(rm_raw_t raw)
 {
-    RM_TX_RESULT(tx_queue_receive(&o->u.queue.q, msg->w, timeout), timeout);
+    return threadx_rc(raw, RM_NO_WAIT);
+}
+
+RM_TX_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return tx_queue_receive(&o->u.queue.q, msg->w, timeout);
+}
+
+RM_TX_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return threadx_rc(raw, timeout);
 }
 
 /* ---- memory -------------------------------------------------------------- */
-RM_TX_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+RM_TX_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
-    RM_TX_RESULT(tx_block_allocate(&p->bp, block, TX_NO_WAIT), RM_NO_WAIT);
+    return tx_block_allocate(&p->bp, block, TX_NO_WAIT);
 }
 
-RM_TX_INLINE int rm_pool_free(rm_pool_t p, void *block)
+RM_TX_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+{
+    return threadx_rc(raw, RM_NO_WAIT);
+}
+
+RM_TX_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
     (void)p; /* ThreadX finds the pool from the block's header */
-    RM_TX_RESULT(tx_block_release(block), RM_NO_WAIT);
+    return tx_block_release(block);
+}
+
+RM_TX_INLINE int rm_pool_free_rc(rm_raw_t raw)
+{
+    return threadx_rc(raw, RM_NO_WAIT);
+}
+
+/* HEAP: the one byte pool port.c creates over the memory ThreadX hands to
+ * tx_application_define. */
+extern TX_BYTE_POOL rm_tx_heap;
+
+RM_TX_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
+{
+    return tx_byte_allocate(&rm_tx_heap, mem, (ULONG)size, TX_NO_WAIT);
+}
+
+RM_TX_INLINE int rm_heap_alloc_rc(rm_raw_t raw)
+{
+    return threadx_rc(raw, RM_NO_WAIT);
+}
+
+RM_TX_INLINE rm_raw_t rm_heap_free_raw(void *mem)
+{
+    return tx_byte_release(mem);
+}
+
+RM_TX_INLINE int rm_heap_free_rc(rm_raw_t raw)
+{
+    return threadx_rc(raw, RM_NO_WAIT);
 }
 
 /* ---- interrupts ------------------------------------------------------------ */
 RM_TX_INLINE int rm_isr_resume(rm_thread_t t)
 {
-    RM_TX_RESULT(tx_thread_resume(&t->tx), RM_NO_WAIT);
+    return threadx_rc(tx_thread_resume(&t->tx), RM_NO_WAIT);
 }
 
 RM_TX_INLINE int rm_isr_sem_signal(rm_obj_t o)
 {
-    RM_TX_RESULT(tx_semaphore_put(&o->u.sem), RM_NO_WAIT);
+    return threadx_rc(tx_semaphore_put(&o->u.sem), RM_NO_WAIT);
 }
 
 #if defined(__linux__)
