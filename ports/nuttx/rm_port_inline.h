@@ -73,6 +73,10 @@ struct rm_pool {
 #define RM_NX_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 /* Success is the expected case: the failure path goes out of line. */
 #define RM_NX_OK(cond) __builtin_expect((cond), 1)
+/* Where the timeout is not a constant (the shared pass body reads it), the
+ * blocking call, which the cases time, is laid out to fall through to the
+ * closing read (no branch after it). */
+#define RM_NX_FOREVER(timeout) __builtin_expect((timeout) == RM_FOREVER, 1)
 
 /* ---- threads ---------------------------------------------------------- */
 /* nxsched_suspend returns nothing: raw is 0. */
@@ -135,10 +139,10 @@ RM_NX_INLINE int rm_sem_signal_rc(rm_raw_t raw)
 RM_NX_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
+    if (RM_NX_FOREVER(timeout))
+        return nxsem_wait(&o->h.sem);
     if (timeout == RM_NO_WAIT)
         return nxsem_trywait(&o->h.sem);
-    if (timeout == RM_FOREVER)
-        return nxsem_wait(&o->h.sem);
     return nxsem_tickwait(&o->h.sem, timeout);
 }
 
@@ -161,10 +165,10 @@ RM_NX_INLINE int rm_mutex_signal_rc(rm_raw_t raw)
 RM_NX_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
+    if (RM_NX_FOREVER(timeout))
+        return nxmutex_lock(&o->h.mutex);
     if (timeout == RM_NO_WAIT)
         return nxmutex_trylock(&o->h.mutex);
-    if (timeout == RM_FOREVER)
-        return nxmutex_lock(&o->h.mutex);
     return nxmutex_ticklock(&o->h.mutex, timeout);
 }
 
@@ -189,10 +193,10 @@ RM_NX_INLINE int rm_event_signal_rc(rm_raw_t raw)
 RM_NX_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
+    if (RM_NX_FOREVER(timeout))
+        return (rm_raw_t)nxevent_wait(&o->h.event, 1u, 0u);
     if (timeout == RM_NO_WAIT)
         return (rm_raw_t)nxevent_trywait(&o->h.event, 1u, 0u);
-    if (timeout == RM_FOREVER)
-        return (rm_raw_t)nxevent_wait(&o->h.event, 1u, 0u);
     return (rm_raw_t)nxevent_tickwait(&o->h.event, 1u, 0u, timeout);
 }
 
@@ -214,10 +218,10 @@ RM_NX_INLINE int rm_queue_signal_rc(rm_raw_t raw)
 /* file_mq_receive returns the bytes received. */
 RM_NX_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
+    if (RM_NX_FOREVER(timeout))
+        return file_mq_receive(&o->h.mq.wait, (char *)msg, RM_MSG_SIZE, NULL);
     if (timeout == RM_NO_WAIT)
         return file_mq_receive(&o->h.mq.nowait, (char *)msg, RM_MSG_SIZE, NULL);
-    if (timeout == RM_FOREVER)
-        return file_mq_receive(&o->h.mq.wait, (char *)msg, RM_MSG_SIZE, NULL);
     return file_mq_tickreceive(&o->h.mq.wait, (char *)msg, RM_MSG_SIZE, NULL,
                                (clock_t)timeout);
 }
