@@ -135,6 +135,11 @@ def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
     need("arm-none-eabi-objdump")
     dis = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", str(elf)],
                          capture_output=True, text=True, check=True).stdout
+    return closing_read_gaps(dis)
+
+
+def closing_read_gaps(dis: str) -> dict[str, list[tuple[str, list[str]]]]:
+    """call_to_closing_read on `objdump -d --no-show-raw-insn` output."""
     found: dict[str, list[tuple[str, list[str]]]] = {}
     for block in dis.split("\n\n"):
         name = re.search(r"<([\w.]+)>:\n", block)
@@ -149,8 +154,9 @@ def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
             for later in insns[i + 1:]:
                 if later.startswith("dbg"):
                     break
-                if later.startswith("mvn") and between and between[-1].startswith("ldr"):
-                    between.pop()  # the timer read
+                read = _timer_read(between, later)
+                if read is not None:
+                    del between[read:]  # the timer read, and what the compiler put after it
                     break
                 if _LEAVES.match(later):
                     between = []
@@ -161,6 +167,18 @@ def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
             if later.startswith(("dbg", "mvn")):
                 found.setdefault(name.group(1), []).append((call.group(1), between))
     return found
+
+
+def _timer_read(between: list[str], insn: str) -> int | None:
+    """Where in `between` the timer read is, if `insn` is its inversion: the
+    last load of the register the `mvn` inverts (the compiler may schedule
+    other instructions between the two)."""
+    inverted = re.match(r"mvns?(?:\.w)?\s+\w+, (\w+)$", insn)
+    if inverted is None:
+        return None
+    load = re.compile(rf"ldr(?:\.w)?\s+{inverted.group(1)},")
+    loads = [k for k, x in enumerate(between) if load.match(x)]
+    return loads[-1] if loads else None
 
 
 def assert_measured_calls_alone(elf: Path, allowed: dict[str, str] | None = None) -> int:

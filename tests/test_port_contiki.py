@@ -16,7 +16,15 @@ from pathlib import Path
 
 import pytest
 from _datahalf import craft, store_run
-from rtos_ports import case_passes, check_streams, need, run_port, tree_marks
+from rtos_ports import (
+    assert_port_measures_alone,
+    build_folder,
+    case_passes,
+    check_streams,
+    need,
+    run_port,
+    tree_marks,
+)
 
 from rtosmeter.analysis import load_run
 from rtosmeter.catalog import Catalog, load_catalog
@@ -82,7 +90,8 @@ QEMU_BENCH = "tm.*,lat.pool,lat.heap"  # tm_basic, tm_interrupt, tm_ipc, tm_sche
 @TREE_MARKS[1]
 def test_qemu_mps2_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> None:
     """On QEMU tm.basic runs too (the target's periodic timer ends its
-    periods), and a firmware run twice under -icount gives the same stream."""
+    periods), a firmware run twice under -icount gives the same stream, and
+    the measured calls are alone in their intervals (the disassembly)."""
     need("make", "arm-none-eabi-gcc", "qemu-system-arm")
     raw = run_port(tmp_path, "contiki", QEMU_TARGET, TREE, bench=QEMU_BENCH)
     groups = ["lat_memory", "tm_basic", "tm_interrupt", "tm_ipc", "tm_sched"]
@@ -95,3 +104,6 @@ def test_qemu_mps2_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> 
     for group, data in raw.items():
         again = run_once(RunRequest(build / f"rm_{group}.elf", target))
         assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
+    # lat.pool and lat.heap: between each call (memb_*, heapmem_*) and the
+    # closing timer read, nothing (the block pointer is copied after it).
+    assert assert_port_measures_alone(build_folder(tmp_path, "contiki", QEMU_TARGET)) == 4

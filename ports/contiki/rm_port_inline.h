@@ -14,30 +14,56 @@ struct rm_pool {
     struct memb memb;
 };
 
-static inline int rm_pool_alloc(rm_pool_t p, void **block)
+/* Each measured call returns the library call's own result untranslated;
+ * its _rc translator tests success first (port.h). */
+#define RM_CT_OK(cond) __builtin_expect((cond), 1)
+
+/* The block or memory pointer, stored, is the status (NULL: none left). */
+static inline rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
     void *b = memb_alloc(&p->memb);
     *block = b;
-    return b != NULL ? RM_OK : RM_EAGAIN;
+    return (rm_raw_t)b;
+}
+
+static inline int rm_pool_alloc_rc(rm_raw_t raw)
+{
+    return RM_CT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 
 /* memb_free returns the block's new reference count, -1 for a pointer not
  * from this pool. */
-static inline int rm_pool_free(rm_pool_t p, void *block)
+static inline rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
-    return memb_free(&p->memb, block) == 0 ? RM_OK : RM_ERROR;
+    return memb_free(&p->memb, block);
 }
 
-static inline int rm_heap_alloc(size_t size, void **mem)
+static inline int rm_pool_free_rc(rm_raw_t raw)
+{
+    return RM_CT_OK(raw == 0) ? RM_OK : RM_ERROR;
+}
+
+static inline rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
     void *m = heapmem_alloc(size);
     *mem = m;
-    return m != NULL ? RM_OK : RM_EAGAIN;
+    return (rm_raw_t)m;
 }
 
-static inline int rm_heap_free(void *mem)
+static inline int rm_heap_alloc_rc(rm_raw_t raw)
 {
-    return heapmem_free(mem) ? RM_OK : RM_ERROR;
+    return RM_CT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
+
+/* heapmem_free returns false for a pointer not from the heap. */
+static inline rm_raw_t rm_heap_free_raw(void *mem)
+{
+    return heapmem_free(mem);
+}
+
+static inline int rm_heap_free_rc(rm_raw_t raw)
+{
+    return RM_CT_OK(raw != 0) ? RM_OK : RM_ERROR;
 }
 
 #endif /* RM_PORT_INLINE_H */

@@ -4,8 +4,10 @@
  *
  * - Timeouts: kernel ticks; RM_FOREVER is OS_TIMEOUT_NEVER (UINT32_MAX, also
  *   the "forever" of os_sem_pend, os_mutex_pend and os_eventq_poll).
- * - Status: os_error_t is OS_OK (0) on success, tested first; a wait that
- *   expires returns OS_TIMEOUT (RM_EAGAIN for RM_NO_WAIT, as port.h asks).
+ * - Status: each measured call returns Mynewt's own status untranslated
+ *   (an os_error_t, OS_OK (0) on success, or the pointer it got); its _rc
+ *   translator tests success first. A wait that expires returns OS_TIMEOUT
+ *   (RM_EAGAIN for RM_NO_WAIT, as port.h asks).
  * - FIFO is an os_eventq: a message travels in a port-owned struct os_event
  *   (an event can be queued once at a time, so each object owns
  *   RM_QUEUE_DEPTH of them), as Zephyr's k_fifo carries port-owned items.
@@ -52,89 +54,140 @@ struct rm_pool {
     struct os_mempool mp;
 };
 
-static inline int mn_wait_status(os_error_t rc, uint32_t timeout)
+#define RM_MN_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
+/* Success is the expected case: the failure path goes out of line. */
+#define RM_MN_OK(cond) __builtin_expect((cond), 1)
+
+/* ---- status translators ---------------------------------------------------- */
+/* An os_error_t: OS_OK, or OS_TIMEOUT for a wait that expired. */
+static inline int mn_wait_status(rm_raw_t raw, uint32_t timeout)
 {
-    if (__builtin_expect(rc == OS_OK, 1)) {
+    if (RM_MN_OK(raw == OS_OK)) {
         return RM_OK;
     }
-    if (rc == OS_TIMEOUT) {
-        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
-    }
-    return RM_ERROR;
+    return raw == OS_TIMEOUT ? RM_MN_WAIT_FAILED(timeout) : RM_ERROR;
 }
 
-static inline int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+static inline int mn_done_status(rm_raw_t raw)
 {
-    (void)msg;
-    return os_sem_release(&o->u.sem) == OS_OK ? RM_OK : RM_ERROR;
+    return RM_MN_OK(raw == OS_OK) ? RM_OK : RM_ERROR;
 }
 
-static inline int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+/* ---- objects: signal / wait per kind ------------------------------------ */
+static inline rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return mn_wait_status(os_sem_pend(&o->u.sem, timeout), timeout);
+    return os_sem_release(&o->u.sem);
 }
 
-static inline int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+static inline int rm_sem_signal_rc(rm_raw_t raw)
 {
-    (void)msg;
-    return os_mutex_release(&o->u.mutex) == OS_OK ? RM_OK : RM_ERROR;
+    return mn_done_status(raw);
 }
 
-static inline int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+static inline rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    return mn_wait_status(os_mutex_pend(&o->u.mutex, timeout), timeout);
+    return os_sem_pend(&o->u.sem, timeout);
+}
+
+static inline int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return mn_wait_status(raw, timeout);
+}
+
+static inline rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
+{
+    (void)msg;
+    return os_mutex_release(&o->u.mutex);
+}
+
+static inline int rm_mutex_signal_rc(rm_raw_t raw)
+{
+    return mn_done_status(raw);
+}
+
+static inline rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    return os_mutex_pend(&o->u.mutex, timeout);
+}
+
+static inline int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return mn_wait_status(raw, timeout);
 }
 
 /* The sender takes a free item (the list is only touched by the two ends of
- * one case, never from an interrupt) and queues it. */
-static inline int rm_fifo_signal(rm_obj_t o, const rm_msg_t *msg)
+ * one case, never from an interrupt) and queues it: OS_ENOMEM when none is
+ * free. os_eventq_put returns nothing: OS_OK. The item bookkeeping stays in
+ * the interval on both sides: it is the message copy a queue kernel does in
+ * its own call, and Mynewt's event queue carries no data. */
+static inline rm_raw_t rm_fifo_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     struct rm_item *it = o->u.fifo.free;
     if (__builtin_expect(it == NULL, 0)) {
-        return RM_EAGAIN;
+        return OS_ENOMEM;
     }
     o->u.fifo.free = it->next_free;
     it->msg = *msg;
     os_eventq_put(&o->u.fifo.q, &it->ev);
-    return RM_OK;
+    return OS_OK;
 }
 
-static inline int rm_fifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+static inline int rm_fifo_signal_rc(rm_raw_t raw)
+{
+    return RM_MN_OK(raw == OS_OK) ? RM_OK : RM_EAGAIN;
+}
+
+/* The event received (NULL: none came) is the status; its message is copied
+ * out and the item returned before the closing read (see the sender). */
+static inline rm_raw_t rm_fifo_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     struct os_event *ev = os_eventq_poll(&o->u.fifo.qp, 1, timeout);
-    if (__builtin_expect(ev == NULL, 0)) {
-        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+    if (RM_MN_OK(ev != NULL)) {
+        struct rm_item *it = (struct rm_item *)ev;
+        *msg = it->msg;
+        it->next_free = o->u.fifo.free;
+        o->u.fifo.free = it;
     }
-    struct rm_item *it = (struct rm_item *)ev;
-    *msg = it->msg;
-    it->next_free = o->u.fifo.free;
-    o->u.fifo.free = it;
-    return RM_OK;
+    return (rm_raw_t)ev;
 }
 
+static inline int rm_fifo_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return RM_MN_OK(raw != 0) ? RM_OK : RM_MN_WAIT_FAILED(timeout);
+}
+
+/* ---- threads ---------------------------------------------------------- */
 /* Mynewt has no task-suspend call: a thread is suspended with the
  * scheduler's own endless sleep (the caller with os_time_delay, a ready
  * thread with os_sched_sleep) and resumed with os_sched_wakeup + os_sched
  * (what os_sem_release does for a waiting task). A thread blocked on an
- * object cannot be suspended (RM_ENOTSUP). CFG stand_in.SUSPEND says so at
- * every number that needs it. */
-static inline int rm_thread_suspend(rm_thread_t t)
+ * object cannot be suspended (OS_EINVAL: RM_ENOTSUP). CFG stand_in.SUSPEND
+ * says so at every number that needs it: the choice of call and the state
+ * test are part of that stand-in. */
+static inline rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
     if (&t->task == os_sched_get_current_task()) {
         os_time_delay(OS_TIMEOUT_NEVER);
-        return RM_OK;
+        return OS_OK;
     }
     os_sr_t sr;
     OS_ENTER_CRITICAL(sr);
     int rc = t->task.t_state == OS_TASK_READY ? os_sched_sleep(&t->task, OS_TIMEOUT_NEVER)
                                               : OS_EINVAL;
     OS_EXIT_CRITICAL(sr);
-    return rc == OS_OK ? RM_OK : RM_ENOTSUP;
+    return rc;
 }
 
-static inline int rm_thread_resume(rm_thread_t t)
+static inline int rm_thread_suspend_rc(rm_raw_t raw)
+{
+    return RM_MN_OK(raw == OS_OK) ? RM_OK : RM_ENOTSUP;
+}
+
+/* os_sched returns nothing: raw is 0. */
+static inline rm_raw_t rm_thread_resume_raw(rm_thread_t t)
 {
     os_sr_t sr;
     OS_ENTER_CRITICAL(sr);
@@ -143,31 +196,61 @@ static inline int rm_thread_resume(rm_thread_t t)
     }
     OS_EXIT_CRITICAL(sr);
     os_sched(NULL);
+    return 0;
+}
+
+static inline int rm_thread_resume_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
-static inline int rm_pool_alloc(rm_pool_t p, void **block)
+/* ---- memory --------------------------------------------------------------- */
+/* The block or memory pointer, stored, is the status (NULL: none left). */
+static inline rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
     void *b = os_memblock_get(&p->mp);
     *block = b;
-    return b != NULL ? RM_OK : RM_EAGAIN;
+    return (rm_raw_t)b;
 }
 
-static inline int rm_pool_free(rm_pool_t p, void *block)
+static inline int rm_pool_alloc_rc(rm_raw_t raw)
 {
-    return os_memblock_put(&p->mp, block) == OS_OK ? RM_OK : RM_ERROR;
+    return RM_MN_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 
-static inline int rm_heap_alloc(size_t size, void **mem)
+static inline rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
+{
+    return os_memblock_put(&p->mp, block);
+}
+
+static inline int rm_pool_free_rc(rm_raw_t raw)
+{
+    return mn_done_status(raw);
+}
+
+static inline rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
     void *m = os_malloc(size);
     *mem = m;
-    return m != NULL ? RM_OK : RM_EAGAIN;
+    return (rm_raw_t)m;
 }
 
-static inline int rm_heap_free(void *mem)
+static inline int rm_heap_alloc_rc(rm_raw_t raw)
+{
+    return RM_MN_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
+
+/* os_free returns nothing: raw is 0. */
+static inline rm_raw_t rm_heap_free_raw(void *mem)
 {
     os_free(mem);
+    return 0;
+}
+
+static inline int rm_heap_free_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 

@@ -6,7 +6,8 @@
  *   nxevent_*, file_mq_*, nxsig_kill, mempool_*), which a flat build lets an
  *   application call: no errno, no cancellation point, no POSIX layer. They
  *   return 0 (or a count, a mask, a pointer) on success, a negated errno on
- *   failure; each call tests success first.
+ *   failure. Each measured call returns that status untranslated (its
+ *   _raw half); its _rc translator tests success first (port.h).
  * - Timeouts: RM_NO_WAIT is the try-variant, RM_FOREVER the blocking one,
  *   anything else the tick variant. The timeout is a constant where a case
  *   measures, so the choice folds away at compile time.
@@ -72,125 +73,212 @@ struct rm_pool {
 #define RM_NX_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 /* Success is the expected case: the failure path goes out of line. */
 #define RM_NX_OK(cond) __builtin_expect((cond), 1)
+/* Where the timeout is not a constant (the shared pass body reads it), the
+ * blocking call, which the cases time, is laid out to fall through to the
+ * closing read (no branch after it). */
+#define RM_NX_FOREVER(timeout) __builtin_expect((timeout) == RM_FOREVER, 1)
 
 /* ---- threads ---------------------------------------------------------- */
-RM_NX_INLINE int rm_thread_suspend(rm_thread_t t)
+/* nxsched_suspend returns nothing: raw is 0. */
+RM_NX_INLINE rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
     nxsched_suspend(t->tcb);
+    return 0;
+}
+
+RM_NX_INLINE int rm_thread_suspend_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
-RM_NX_INLINE int rm_thread_resume(rm_thread_t t)
+RM_NX_INLINE rm_raw_t rm_thread_resume_raw(rm_thread_t t)
 {
-    return RM_NX_OK(nxsig_kill(t->pid, SIGCONT) == 0) ? RM_OK : RM_ERROR;
+    return nxsig_kill(t->pid, SIGCONT);
 }
 
-RM_NX_INLINE int rm_thread_yield(void)
+RM_NX_INLINE int rm_thread_resume_rc(rm_raw_t raw)
 {
-    return RM_NX_OK(sched_yield() == 0) ? RM_OK : RM_ERROR;
+    return RM_NX_OK(raw == 0) ? RM_OK : RM_ERROR;
+}
+
+RM_NX_INLINE rm_raw_t rm_thread_yield_raw(void)
+{
+    return sched_yield();
+}
+
+RM_NX_INLINE int rm_thread_yield_rc(rm_raw_t raw)
+{
+    return RM_NX_OK(raw == 0) ? RM_OK : RM_ERROR;
+}
+
+/* ---- status translators ---------------------------------------------------- */
+/* 0 (or the expected count) is success; a negated errno is not. */
+RM_NX_INLINE int nx_sent_rc(rm_raw_t raw, rm_raw_t ok, int failed)
+{
+    return RM_NX_OK(raw == ok) ? RM_OK : failed;
+}
+
+RM_NX_INLINE int nx_received_rc(rm_raw_t raw, rm_raw_t ok, uint32_t timeout)
+{
+    return RM_NX_OK(raw == ok) ? RM_OK : RM_NX_WAIT_FAILED(timeout);
 }
 
 /* ---- objects: signal / wait per kind ------------------------------------ */
-RM_NX_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_NX_INLINE rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_NX_OK(nxsem_post(&o->h.sem) == 0) ? RM_OK : RM_EAGAIN;
+    return nxsem_post(&o->h.sem);
 }
 
-RM_NX_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_NX_INLINE int rm_sem_signal_rc(rm_raw_t raw)
+{
+    return nx_sent_rc(raw, 0, RM_EAGAIN);
+}
+
+RM_NX_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    int ret;
+    if (RM_NX_FOREVER(timeout))
+        return nxsem_wait(&o->h.sem);
     if (timeout == RM_NO_WAIT)
-        ret = nxsem_trywait(&o->h.sem);
-    else if (timeout == RM_FOREVER)
-        ret = nxsem_wait(&o->h.sem);
-    else
-        ret = nxsem_tickwait(&o->h.sem, timeout);
-    return RM_NX_OK(ret == 0) ? RM_OK : RM_NX_WAIT_FAILED(timeout);
+        return nxsem_trywait(&o->h.sem);
+    return nxsem_tickwait(&o->h.sem, timeout);
 }
 
-RM_NX_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_NX_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    (void)msg;
-    return RM_NX_OK(nxmutex_unlock(&o->h.mutex) == 0) ? RM_OK : RM_ERROR;
+    return nx_received_rc(raw, 0, timeout);
 }
 
-RM_NX_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_NX_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    int ret;
+    return nxmutex_unlock(&o->h.mutex);
+}
+
+RM_NX_INLINE int rm_mutex_signal_rc(rm_raw_t raw)
+{
+    return nx_sent_rc(raw, 0, RM_ERROR);
+}
+
+RM_NX_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    (void)msg;
+    if (RM_NX_FOREVER(timeout))
+        return nxmutex_lock(&o->h.mutex);
     if (timeout == RM_NO_WAIT)
-        ret = nxmutex_trylock(&o->h.mutex);
-    else if (timeout == RM_FOREVER)
-        ret = nxmutex_lock(&o->h.mutex);
-    else
-        ret = nxmutex_ticklock(&o->h.mutex, timeout);
-    return RM_NX_OK(ret == 0) ? RM_OK : RM_NX_WAIT_FAILED(timeout);
+        return nxmutex_trylock(&o->h.mutex);
+    return nxmutex_ticklock(&o->h.mutex, timeout);
 }
 
-RM_NX_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_NX_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return nx_received_rc(raw, 0, timeout);
+}
+
+RM_NX_INLINE rm_raw_t rm_event_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_NX_OK(nxevent_post(&o->h.event, 1u, 0u) == 0) ? RM_OK : RM_ERROR;
+    return nxevent_post(&o->h.event, 1u, 0u);
 }
 
-/* Waits for bit 0; nxevent clears what it returns (no NXEVENT_WAIT_NOCLEAR). */
-RM_NX_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_NX_INLINE int rm_event_signal_rc(rm_raw_t raw)
+{
+    return nx_sent_rc(raw, 0, RM_ERROR);
+}
+
+/* Waits for bit 0 and returns the mask it got; nxevent clears what it
+ * returns (no NXEVENT_WAIT_NOCLEAR). */
+RM_NX_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    nxevent_mask_t got;
+    if (RM_NX_FOREVER(timeout))
+        return (rm_raw_t)nxevent_wait(&o->h.event, 1u, 0u);
     if (timeout == RM_NO_WAIT)
-        got = nxevent_trywait(&o->h.event, 1u, 0u);
-    else if (timeout == RM_FOREVER)
-        got = nxevent_wait(&o->h.event, 1u, 0u);
-    else
-        got = nxevent_tickwait(&o->h.event, 1u, 0u, timeout);
-    return RM_NX_OK((got & 1u) != 0u) ? RM_OK : RM_NX_WAIT_FAILED(timeout);
+        return (rm_raw_t)nxevent_trywait(&o->h.event, 1u, 0u);
+    return (rm_raw_t)nxevent_tickwait(&o->h.event, 1u, 0u, timeout);
 }
 
-RM_NX_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_NX_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_NX_OK(file_mq_send(&o->h.mq.nowait, (const char *)msg, RM_MSG_SIZE, 0u) == 0)
-               ? RM_OK
-               : RM_EAGAIN;
+    return nx_received_rc(raw & 1, 1, timeout);
 }
 
-RM_NX_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_NX_INLINE rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
-    ssize_t n;
+    return file_mq_send(&o->h.mq.nowait, (const char *)msg, RM_MSG_SIZE, 0u);
+}
+
+RM_NX_INLINE int rm_queue_signal_rc(rm_raw_t raw)
+{
+    return nx_sent_rc(raw, 0, RM_EAGAIN);
+}
+
+/* file_mq_receive returns the bytes received. */
+RM_NX_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    if (RM_NX_FOREVER(timeout))
+        return file_mq_receive(&o->h.mq.wait, (char *)msg, RM_MSG_SIZE, NULL);
     if (timeout == RM_NO_WAIT)
-        n = file_mq_receive(&o->h.mq.nowait, (char *)msg, RM_MSG_SIZE, NULL);
-    else if (timeout == RM_FOREVER)
-        n = file_mq_receive(&o->h.mq.wait, (char *)msg, RM_MSG_SIZE, NULL);
-    else
-        n = file_mq_tickreceive(&o->h.mq.wait, (char *)msg, RM_MSG_SIZE, NULL,
-                                (clock_t)timeout);
-    return RM_NX_OK(n == (ssize_t)RM_MSG_SIZE) ? RM_OK : RM_NX_WAIT_FAILED(timeout);
+        return file_mq_receive(&o->h.mq.nowait, (char *)msg, RM_MSG_SIZE, NULL);
+    return file_mq_tickreceive(&o->h.mq.wait, (char *)msg, RM_MSG_SIZE, NULL,
+                               (clock_t)timeout);
+}
+
+RM_NX_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return nx_received_rc(raw, RM_MSG_SIZE, timeout);
 }
 
 /* ---- memory --------------------------------------------------------------- */
-RM_NX_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+/* The allocators' pointer, stored, is the status (NULL: none left). */
+RM_NX_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
-    *block = mempool_allocate(&p->pool);
-    return RM_NX_OK(*block != NULL) ? RM_OK : RM_EAGAIN;
+    void *b = mempool_allocate(&p->pool);
+    *block = b;
+    return (rm_raw_t)b;
 }
 
-RM_NX_INLINE int rm_pool_free(rm_pool_t p, void *block)
+RM_NX_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+{
+    return RM_NX_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
+
+/* mempool_release returns nothing: raw is 0. */
+RM_NX_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
     mempool_release(&p->pool, block);
+    return 0;
+}
+
+RM_NX_INLINE int rm_pool_free_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
-RM_NX_INLINE int rm_heap_alloc(size_t size, void **mem)
+RM_NX_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
-    *mem = kmm_malloc(size);
-    return RM_NX_OK(*mem != NULL) ? RM_OK : RM_EAGAIN;
+    void *m = kmm_malloc(size);
+    *mem = m;
+    return (rm_raw_t)m;
 }
 
-RM_NX_INLINE int rm_heap_free(void *mem)
+RM_NX_INLINE int rm_heap_alloc_rc(rm_raw_t raw)
+{
+    return RM_NX_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
+
+RM_NX_INLINE rm_raw_t rm_heap_free_raw(void *mem)
 {
     kmm_free(mem);
+    return 0;
+}
+
+RM_NX_INLINE int rm_heap_free_rc(rm_raw_t raw)
+{
+    (void)raw;
     return RM_OK;
 }
 
