@@ -116,6 +116,22 @@ _CALL = re.compile(r"^bl\s+[0-9a-f]+ <([\w.]+)>")
 # return, the literal pool after the code. A conditional branch (a status
 # test) is counted as an instruction of the interval: its fall-through goes on.
 _LEAVES = re.compile(r"^(b(\.[nw])?|bx|blx?|tb[bh]|pop|ldm\w*|\.word)[\s.]")
+# The cases' own calls that an opening read follows, never a closing one:
+# a series opened before the loop, the loop's test, a ".tick" series' sleep.
+_BEFORE_OPENING = ("rm_series", "rm_case_failed", "rm_thread_sleep")
+# The MPS2 timer read's inversion of the register it loaded.
+_INVERT = re.compile(r"^mvns?(\.w)?\s+\w+,\s*(\w+)$")
+
+
+def _timer_read(between: list[str], insn: str) -> int | None:
+    """Where the MPS2 timer read is in `between` when `insn` inverts its
+    value: the load of the register `insn` inverts (the compiler may put
+    other instructions between the load and its inversion)."""
+    inverted = _INVERT.match(insn)
+    if inverted is None:
+        return None
+    load = re.compile(rf"^ldr(\.w)?\s+{inverted.group(2)},")
+    return next((k for k in range(len(between) - 1, -1, -1) if load.match(between[k])), None)
 
 
 def build_folder(out: Path, port: str, target: str, profile: str = "quick") -> Path:
@@ -143,14 +159,16 @@ def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
         insns = [m.group(1).strip() for m in map(_INSN.match, block.splitlines()) if m]
         for i, insn in enumerate(insns):
             call = _CALL.match(insn)
-            if call is None or call.group(1).startswith("rm_series"):
-                continue  # a series opened before the loop's first read
+            if call is None or call.group(1).startswith(_BEFORE_OPENING):
+                continue
             between: list[str] = []
+            read: int | None = None
             for later in insns[i + 1:]:
                 if later.startswith("dbg"):
                     break
-                if later.startswith("mvn") and between and between[-1].startswith("ldr"):
-                    between.pop()  # the timer read
+                read = _timer_read(between, later)
+                if read is not None:
+                    del between[read:]  # the load is the read; what follows it is not timed
                     break
                 if _LEAVES.match(later):
                     between = []
@@ -158,7 +176,7 @@ def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
                 between.append(later)
             else:
                 continue  # the body ends first: not a measured call
-            if later.startswith(("dbg", "mvn")):
+            if later.startswith("dbg") or read is not None:
                 found.setdefault(name.group(1), []).append((call.group(1), between))
     return found
 
