@@ -116,6 +116,22 @@ _CALL = re.compile(r"^bl\s+[0-9a-f]+ <([\w.]+)>")
 # return, the literal pool after the code. A conditional branch (a status
 # test) is counted as an instruction of the interval: its fall-through goes on.
 _LEAVES = re.compile(r"^(b(\.[nw])?|bx|blx?|tb[bh]|pop|ldm\w*|\.word)[\s.]")
+# The cases' own calls that an opening read follows, never a closing one:
+# a series opened before the loop, the loop's test, a ".tick" series' sleep.
+_BEFORE_OPENING = ("rm_series", "rm_case_failed", "rm_thread_sleep")
+# The MPS2 timer read's inversion of the register it loaded.
+_INVERT = re.compile(r"^mvns?(\.w)?\s+\w+,\s*(\w+)$")
+
+
+def _timer_read(between: list[str], insn: str) -> int | None:
+    """Where the MPS2 timer read is in `between` when `insn` inverts its
+    value: the load of the register `insn` inverts (the compiler may put
+    other instructions between the load and its inversion)."""
+    inverted = _INVERT.match(insn)
+    if inverted is None:
+        return None
+    load = re.compile(rf"^ldr(\.w)?\s+{inverted.group(2)},")
+    return next((k for k in range(len(between) - 1, -1, -1) if load.match(between[k])), None)
 
 
 def build_folder(out: Path, port: str, target: str, profile: str = "quick") -> Path:
@@ -148,9 +164,10 @@ def closing_read_gaps(dis: str) -> dict[str, list[tuple[str, list[str]]]]:
         insns = [m.group(1).strip() for m in map(_INSN.match, block.splitlines()) if m]
         for i, insn in enumerate(insns):
             call = _CALL.match(insn)
-            if call is None or call.group(1).startswith("rm_series"):
-                continue  # a series opened before the loop's first read
+            if call is None or call.group(1).startswith(_BEFORE_OPENING):
+                continue
             between: list[str] = []
+            read: int | None = None
             for later in insns[i + 1:]:
                 if later.startswith("dbg"):
                     break
@@ -164,21 +181,9 @@ def closing_read_gaps(dis: str) -> dict[str, list[tuple[str, list[str]]]]:
                 between.append(later)
             else:
                 continue  # the body ends first: not a measured call
-            if later.startswith(("dbg", "mvn")):
+            if later.startswith("dbg") or read is not None:
                 found.setdefault(name.group(1), []).append((call.group(1), between))
     return found
-
-
-def _timer_read(between: list[str], insn: str) -> int | None:
-    """Where in `between` the timer read is, if `insn` is its inversion: the
-    last load of the register the `mvn` inverts (the compiler may schedule
-    other instructions between the two)."""
-    inverted = re.match(r"mvns?(?:\.w)?\s+\w+, (\w+)$", insn)
-    if inverted is None:
-        return None
-    load = re.compile(rf"ldr(?:\.w)?\s+{inverted.group(1)},")
-    loads = [k for k, x in enumerate(between) if load.match(x)]
-    return loads[-1] if loads else None
 
 
 def assert_measured_calls_alone(elf: Path, allowed: dict[str, str] | None = None) -> int:

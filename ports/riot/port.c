@@ -580,7 +580,8 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel_idle", "idle thread spinning (no periph_pm: no pm_set_lowest, no WFI)");
 #endif
     rm_emit_cfg("stand_in.SUSPEND", "another thread: thread_sleep's steps on it "
-                                    "(sched_set_status SLEEPING + thread_yield_higher)");
+                                    "(thread_yield_higher, sched_set_status SLEEPING, "
+                                    "with interrupts masked)");
     rm_emit_cfg("queue", "mbox_t of 4 msg_t carrying a pointer; receiver copies 16 B; "
                          "a finite timeout waits forever (no timed mbox_get)");
     rm_emit_cfg("thread_msg", "msg_try_send / msg_receive (queue of 4 per thread); "

@@ -12,11 +12,14 @@
  *   thread_flags_wait_any(bit 0 | THREAD_FLAG_TIMEOUT) + ztimer_remove.
  *   QUEUE (mbox) and CONDVAR have no timed wait in RIOT: a finite timeout
  *   waits forever (the cases' timeouts never expire; recorded in the CFG).
- * - Status: RIOT's codes differ per call; each call tests success first.
+ * - Status: each measured call returns RIOT's own result (its codes differ
+ *   per call: 0, 1, the flags, a pointer); its _rc translator tests success
+ *   first, so the caller's own success test is the only branch (port.h).
  * - Payload: RIOT's msg_t carries one pointer or 32-bit value, so QUEUE
  *   (mbox) and THREAD_MSG send a msg_t whose content.ptr points to the
  *   16-byte message, and the receiver copies the 16 bytes (the cases keep a
- *   sent message unchanged until it is received).
+ *   sent message unchanged until it is received): the copy is the receive
+ *   itself, inside the wait's interval (its _rc cannot reach msg).
  * - SUSPEND: RIOT suspends only the caller (thread_sleep). Suspending any
  *   thread is thread_sleep's own three steps on that thread
  *   (irq_disable, sched_set_status(STATUS_SLEEPING), irq_restore, then
@@ -96,177 +99,274 @@ struct rm_pool {
 #define RM_R_OK(cond) __builtin_expect((cond), 1)
 #define RM_R_FLAG 1u /* THREAD_FLAGS: bit 0 */
 
+/* ---- status translators ------------------------------------------------ */
+/* A call that returns nothing (raw 0) or a status with no failure. */
+RM_R_INLINE int rmr_done_rc(rm_raw_t raw)
+{
+    (void)raw;
+    return RM_OK;
+}
+
+/* RIOT's "1: done" (thread_wakeup, mbox_try_put, msg_try_send). */
+RM_R_INLINE int rmr_one_rc(rm_raw_t raw, int failed)
+{
+    return RM_R_OK(raw == 1) ? RM_OK : failed;
+}
+
 /* ---- threads ---------------------------------------------------------- */
-RM_R_INLINE int rm_thread_suspend(rm_thread_t t)
+/* The SUSPEND stand-in and thread_yield return nothing: raw is 0. The
+ * switch is asked for (PendSV, masked) before the status changes, so that
+ * the stand-in ends with irq_restore, where the switch happens: the same
+ * steps as thread_sleep's, and only that one instruction of RIOT's after
+ * its last call (sched_set_status). */
+RM_R_INLINE rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
     unsigned state = irq_disable();
+    thread_yield_higher();
     sched_set_status(t->thread, STATUS_SLEEPING);
     irq_restore(state);
-    thread_yield_higher();
-    return RM_OK;
+    return 0;
 }
 
-RM_R_INLINE int rm_thread_resume(rm_thread_t t)
+RM_R_INLINE int rm_thread_suspend_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
+
+/* thread_wakeup: 1 = woken, else the thread was not sleeping. */
+RM_R_INLINE rm_raw_t rm_thread_resume_raw(rm_thread_t t)
 {
-    return RM_R_OK(thread_wakeup(t->pid) == 1) ? RM_OK : RM_ERROR;
+    return thread_wakeup(t->pid);
 }
 
-RM_R_INLINE int rm_thread_yield(void)
+RM_R_INLINE int rm_thread_resume_rc(rm_raw_t raw) { return rmr_one_rc(raw, RM_ERROR); }
+
+RM_R_INLINE rm_raw_t rm_thread_yield_raw(void)
 {
     thread_yield();
-    return RM_OK;
+    return 0;
 }
+
+RM_R_INLINE int rm_thread_yield_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
 
 /* ---- objects: signal / wait per kind ------------------------------------ */
-RM_R_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+/* sema_post: 0, or -EOVERFLOW at the count's limit. */
+RM_R_INLINE rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    return RM_R_OK(sema_post(&o->u.sem) == 0) ? RM_OK : RM_EAGAIN;
+    return sema_post(&o->u.sem);
 }
 
-RM_R_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_R_INLINE int rm_sem_signal_rc(rm_raw_t raw)
+{
+    return RM_R_OK(raw == 0) ? RM_OK : RM_EAGAIN;
+}
+
+/* Both waits: 0, or -ETIMEDOUT / -EAGAIN. */
+RM_R_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
-    int rc = timeout == RM_FOREVER ? sema_wait(&o->u.sem)
-                                   : sema_wait_timed_ztimer(&o->u.sem, ZTIMER_MSEC, timeout);
-    return RM_R_OK(rc == 0) ? RM_OK : RM_R_FAILED(timeout);
+    return timeout == RM_FOREVER ? sema_wait(&o->u.sem)
+                                 : sema_wait_timed_ztimer(&o->u.sem, ZTIMER_MSEC, timeout);
 }
 
-RM_R_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_R_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return RM_R_OK(raw == 0) ? RM_OK : RM_R_FAILED(timeout);
+}
+
+RM_R_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     mutex_unlock(&o->u.mutex);
-    return RM_OK;
+    return 0;
 }
 
-RM_R_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_R_INLINE int rm_mutex_signal_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
+
+/* mutex_lock returns nothing (raw 0), mutex_trylock 1 = locked,
+ * ztimer_mutex_lock_timeout 0 = locked: the timeout says which. */
+RM_R_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     if (timeout == RM_FOREVER) {
         mutex_lock(&o->u.mutex);
-        return RM_OK;
+        return 0;
     }
     if (timeout == RM_NO_WAIT) {
-        return RM_R_OK(mutex_trylock(&o->u.mutex)) ? RM_OK : RM_EAGAIN;
+        return mutex_trylock(&o->u.mutex);
     }
-    return RM_R_OK(ztimer_mutex_lock_timeout(ZTIMER_MSEC, &o->u.mutex, timeout) == 0)
-               ? RM_OK
-               : RM_ETIMEOUT;
+    return ztimer_mutex_lock_timeout(ZTIMER_MSEC, &o->u.mutex, timeout);
 }
 
-/* QUEUE: an mbox of RM_QUEUE_DEPTH msg_t. */
-RM_R_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_R_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    if (timeout == RM_NO_WAIT) {
+        return rmr_one_rc(raw, RM_EAGAIN);
+    }
+    return RM_R_OK(raw == 0) ? RM_OK : RM_ETIMEOUT;
+}
+
+/* QUEUE: an mbox of RM_QUEUE_DEPTH msg_t; mbox_try_put: 1 = queued. */
+RM_R_INLINE rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     msg_t m = {.content.ptr = (void *)(uintptr_t)msg};
-    return RM_R_OK(mbox_try_put(&o->u.mbox.box, &m) == 1) ? RM_OK : RM_EAGAIN;
+    return mbox_try_put(&o->u.mbox.box, &m);
 }
 
-RM_R_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_R_INLINE int rm_queue_signal_rc(rm_raw_t raw) { return rmr_one_rc(raw, RM_EAGAIN); }
+
+/* mbox_get and mbox_try_get are _mbox_get, blocking or not: called so,
+ * raw is its status (1 = got one, 0 = nothing). The 16-byte copy out of
+ * the sender's message is the receive itself (RIOT hands over a pointer),
+ * so it is in _raw; when nothing came, m still points to msg, which is then
+ * copied onto itself (no test inside the interval). */
+RM_R_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     msg_t m;
-    if (timeout == RM_NO_WAIT) {
-        if (__builtin_expect(mbox_try_get(&o->u.mbox.box, &m) != 1, 0)) {
-            return RM_EAGAIN;
-        }
-    } else {
-        mbox_get(&o->u.mbox.box, &m);
-    }
+    m.content.ptr = msg;
+    int got = _mbox_get(&o->u.mbox.box, &m, timeout == RM_NO_WAIT ? NON_BLOCKING : BLOCKING);
     *msg = *(const rm_msg_t *)m.content.ptr;
-    return RM_OK;
+    return got;
 }
 
-/* CONDVAR: cond_signal needs no mutex; the wait holds the port's own. */
-RM_R_INLINE int rm_condvar_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_R_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    (void)timeout; /* only RM_NO_WAIT can fail */
+    return rmr_one_rc(raw, RM_EAGAIN);
+}
+
+/* CONDVAR: cond_signal needs no mutex; the wait holds the port's own.
+ * All return nothing: raw is 0. */
+RM_R_INLINE rm_raw_t rm_condvar_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     cond_signal(&o->u.cond.cv);
-    return RM_OK;
+    return 0;
 }
 
-RM_R_INLINE int rm_condvar_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_R_INLINE int rm_condvar_signal_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
+
+RM_R_INLINE rm_raw_t rm_condvar_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     (void)timeout;
     mutex_lock(&o->u.cond.m);
     cond_wait(&o->u.cond.cv, &o->u.cond.m);
     mutex_unlock(&o->u.cond.m);
-    return RM_OK;
+    return 0;
+}
+
+RM_R_INLINE int rm_condvar_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    (void)timeout;
+    return rmr_done_rc(raw);
 }
 
 /* THREAD_MSG: msg_try_send to the owner's queue (RM_QUEUE_DEPTH messages,
- * set up at its creation), so a send with nobody waiting does not block. */
-RM_R_INLINE int rm_thread_msg_signal(rm_obj_t o, const rm_msg_t *msg)
+ * set up at its creation), so a send with nobody waiting does not block:
+ * 1 = delivered or queued. */
+RM_R_INLINE rm_raw_t rm_thread_msg_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     msg_t m = {.content.ptr = (void *)(uintptr_t)msg};
-    return RM_R_OK(msg_try_send(&m, o->u.msg.owner) == 1) ? RM_OK : RM_EAGAIN;
+    return msg_try_send(&m, o->u.msg.owner);
 }
 
-RM_R_INLINE int rm_thread_msg_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_R_INLINE int rm_thread_msg_signal_rc(rm_raw_t raw) { return rmr_one_rc(raw, RM_EAGAIN); }
+
+/* raw: msg_receive's 1, msg_try_receive's 1 / -1, ztimer_msg_receive_timeout's
+ * >= 0 / -ETIME: >= 0 = got one. The 16-byte copy is the receive (queue);
+ * only a wait that can fail tests that a message came before copying it
+ * (a timed-out one holds ztimer's own message). */
+RM_R_INLINE rm_raw_t rm_thread_msg_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o;
     msg_t m;
-    int rc;
+    int got;
     if (timeout == RM_FOREVER) {
-        rc = msg_receive(&m) == 1;
-    } else if (timeout == RM_NO_WAIT) {
-        rc = msg_try_receive(&m) == 1;
+        got = msg_receive(&m);
     } else {
-        rc = ztimer_msg_receive_timeout(ZTIMER_MSEC, &m, timeout) >= 0;
-    }
-    if (__builtin_expect(!rc, 0)) {
-        return RM_R_FAILED(timeout);
+        got = timeout == RM_NO_WAIT ? msg_try_receive(&m)
+                                    : ztimer_msg_receive_timeout(ZTIMER_MSEC, &m, timeout);
+        if (__builtin_expect(got < 0, 0)) {
+            return got; /* nothing to copy */
+        }
     }
     *msg = *(const rm_msg_t *)m.content.ptr;
-    return RM_OK;
+    return got;
 }
 
-RM_R_INLINE int rm_thread_flags_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_R_INLINE int rm_thread_msg_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return RM_R_OK(raw >= 0) ? RM_OK : RM_R_FAILED(timeout);
+}
+
+RM_R_INLINE rm_raw_t rm_thread_flags_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     thread_flags_set(o->u.flags.owner, RM_R_FLAG);
-    return RM_OK;
+    return 0;
 }
 
-RM_R_INLINE int rm_thread_flags_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_R_INLINE int rm_thread_flags_signal_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
+
+/* raw: the flags the call returned (thread_flags_wait_any's, or
+ * thread_flags_clear's for RM_NO_WAIT): bit 0 set = got it. */
+RM_R_INLINE rm_raw_t rm_thread_flags_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     if (timeout == RM_FOREVER) {
-        (void)thread_flags_wait_any(RM_R_FLAG);
-        return RM_OK;
+        return thread_flags_wait_any(RM_R_FLAG);
     }
     if (timeout == RM_NO_WAIT) {
-        return RM_R_OK(thread_flags_clear(RM_R_FLAG) != 0u) ? RM_OK : RM_EAGAIN;
+        return thread_flags_clear(RM_R_FLAG);
     }
     ztimer_set_timeout_flag(ZTIMER_MSEC, &o->u.flags.timer, timeout);
     thread_flags_t got = thread_flags_wait_any(RM_R_FLAG | THREAD_FLAG_TIMEOUT);
-    ztimer_remove(ZTIMER_MSEC, &o->u.flags.timer);
-    return RM_R_OK((got & RM_R_FLAG) != 0u) ? RM_OK : RM_ETIMEOUT;
+    (void)ztimer_remove(ZTIMER_MSEC, &o->u.flags.timer);
+    return got;
+}
+
+RM_R_INLINE int rm_thread_flags_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return RM_R_OK((raw & RM_R_FLAG) != 0) ? RM_OK : RM_R_FAILED(timeout);
 }
 
 /* ---- memory --------------------------------------------------------------- */
-RM_R_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+/* memarray_alloc's / malloc's pointer, stored, is the status (NULL: none). */
+RM_R_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
-    *block = memarray_alloc(&p->ma);
-    return RM_R_OK(*block != NULL) ? RM_OK : RM_EAGAIN;
+    void *b = memarray_alloc(&p->ma);
+    *block = b;
+    return (rm_raw_t)b;
 }
 
-RM_R_INLINE int rm_pool_free(rm_pool_t p, void *block)
+RM_R_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+{
+    return RM_R_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
+
+RM_R_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
     memarray_free(&p->ma, block);
-    return RM_OK;
+    return 0;
 }
 
-RM_R_INLINE int rm_heap_alloc(size_t size, void **mem)
+RM_R_INLINE int rm_pool_free_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
+
+RM_R_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
-    *mem = malloc(size);
-    return RM_R_OK(*mem != NULL) ? RM_OK : RM_EAGAIN;
+    void *m = malloc(size);
+    *mem = m;
+    return (rm_raw_t)m;
 }
 
-RM_R_INLINE int rm_heap_free(void *mem)
+RM_R_INLINE int rm_heap_alloc_rc(rm_raw_t raw) { return rm_pool_alloc_rc(raw); }
+
+RM_R_INLINE rm_raw_t rm_heap_free_raw(void *mem)
 {
     free(mem);
-    return RM_OK;
+    return 0;
 }
+
+RM_R_INLINE int rm_heap_free_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
 
 /* ---- interrupts ------------------------------------------------------------ */
 RM_R_INLINE int rm_isr_resume(rm_thread_t t)

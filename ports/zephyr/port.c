@@ -268,6 +268,7 @@ int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner, uint32_t
             k_stack_init(&o->u.list.stack, o->u.list.words, RM_QUEUE_DEPTH);
         o->u.list.free = NULL;
         for (unsigned j = 0; j < RM_QUEUE_DEPTH; j++) {
+            o->u.list.items[j].obj = o;
             o->u.list.items[j].next_free = o->u.list.free;
             o->u.list.free = &o->u.list.items[j];
         }
@@ -500,10 +501,12 @@ void rm_port_describe(void)
 #endif
     rm_emit_cfg("mailbox", "k_mbox_async_put / k_mbox_get (data copied by the receiver)");
     rm_emit_cfg("event_wait", "k_event_wait then k_event_clear (3.5: no wait-and-clear)");
-    rm_emit_cfg("fifo_lifo", "k_fifo/k_lifo of port-owned items (free list, 16-byte copy)");
-    rm_emit_cfg("stack", "k_stack of port-owned items' addresses (free list, 16-byte copy)");
+    rm_emit_cfg("fifo_lifo", "k_fifo/k_lifo of port-owned items (free list, 16-byte copy; "
+                             "the wait's copy out after the closing read)");
+    rm_emit_cfg("stack", "k_stack of port-owned items' addresses (free list, 16-byte copy; "
+                         "the wait's copy out after the closing read)");
     rm_emit_cfg("condvar_wait", "k_mutex_lock, k_condvar_wait, k_mutex_unlock");
-    rm_emit_cfg("poll_signal_wait", "k_poll, then k_poll_signal_reset");
+    rm_emit_cfg("poll_signal_wait", "event state reset, k_poll, then k_poll_signal_reset");
     rm_emit_cfg("pool", "k_mem_slab");
     rm_emit_cfg("heap", "k_malloc/k_free (system heap)");
 }
