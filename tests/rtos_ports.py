@@ -143,8 +143,8 @@ def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
         insns = [m.group(1).strip() for m in map(_INSN.match, block.splitlines()) if m]
         for i, insn in enumerate(insns):
             call = _CALL.match(insn)
-            if call is None or call.group(1).startswith("rm_series"):
-                continue  # a series opened before the loop's first read
+            if call is None or call.group(1).startswith(("rm_series", "rm_case_failed")):
+                continue  # a series opened, or the loop's own test, before its first read
             between: list[str] = []
             for later in insns[i + 1:]:
                 if later.startswith("dbg"):

@@ -162,6 +162,11 @@ int rm_uc2_failure(INT8U err, uint32_t timeout)
     }
 }
 
+void rm_uc2_no_msg(rm_msg_t *msg)
+{
+    *msg = (rm_msg_t){{0u}};
+}
+
 /* A free native priority for a thread at rtosmeter level `level` (see the
  * bands above), marked taken; -1 if none. Called with the scheduler locked.
  * The level's band first, then on into the next less urgent band up to the

@@ -60,6 +60,8 @@ struct rm_pool {
 
 /* A failed call's error code as an RM_E* code (cold path, port.c). */
 int rm_uc2_failure(INT8U err, uint32_t timeout) __attribute__((const));
+/* Clears a message that a wait did not receive (cold path, port.c). */
+void rm_uc2_no_msg(rm_msg_t *msg) __attribute__((cold));
 
 #define RM_UC2_INLINE static inline __attribute__((always_inline))
 /* Success is the expected case: where a case uses the status, GCC then
@@ -91,14 +93,15 @@ RM_UC2_INLINE int uc2_wait_rc(rm_raw_t raw, uint32_t timeout)
 }
 
 /* The received message, where the kernel returned one (NULL: timeout or
- * error, whose code the status carries; the message is then cleared, on
- * the cold path, so that it is never left unset). */
+ * error, whose code the status carries; the message is then cleared out of
+ * line, by a cold function, so that GCC lays the copy on the straight path
+ * and never takes the message for unset). */
 RM_UC2_INLINE void ucos2_msg_take(rm_msg_t *to, const void *from)
 {
     if (__builtin_expect(from != NULL, 1))
         *to = *(const rm_msg_t *)from;
     else
-        *to = (rm_msg_t){{0u}};
+        rm_uc2_no_msg(to);
 }
 
 /* ---- threads ---------------------------------------------------------- */
@@ -233,7 +236,8 @@ RM_UC2_INLINE rm_raw_t rm_mailbox_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t t
         return (rm_raw_t)p;
     }
     INT8U err;
-    ucos2_msg_take(msg, OSMboxPend(o->u.ev, RM_UC2_TICKS(timeout), &err));
+    void *p = OSMboxPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
+    ucos2_msg_take(msg, p);
     return err;
 }
 
@@ -256,10 +260,12 @@ RM_UC2_INLINE int rm_queue_signal_rc(rm_raw_t raw)
 RM_UC2_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     INT8U err;
+    void *p;
     if (timeout == RM_NO_WAIT)
-        ucos2_msg_take(msg, OSQAccept(o->u.ev, &err));
+        p = OSQAccept(o->u.ev, &err);
     else
-        ucos2_msg_take(msg, OSQPend(o->u.ev, RM_UC2_TICKS(timeout), &err));
+        p = OSQPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
+    ucos2_msg_take(msg, p);
     return err;
 }
 

@@ -173,6 +173,11 @@ int rm_uc3_failure(OS_ERR err, uint32_t timeout)
     }
 }
 
+void rm_uc3_no_msg(rm_msg_t *msg)
+{
+    *msg = (rm_msg_t){{0u}};
+}
+
 /* ---- threads ---------------------------------------------------------- */
 int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
                      void *arg, int prio, unsigned flags)

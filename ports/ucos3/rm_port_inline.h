@@ -59,6 +59,8 @@ struct rm_pool {
 
 /* A failed call's error code as an RM_E* code (cold path, port.c). */
 int rm_uc3_failure(OS_ERR err, uint32_t timeout) __attribute__((const));
+/* Clears a message that a wait did not receive (cold path, port.c). */
+void rm_uc3_no_msg(rm_msg_t *msg) __attribute__((cold));
 
 #define RM_UC3_INLINE static inline __attribute__((always_inline))
 /* Success is the expected case: where a case uses the status, GCC then
@@ -83,14 +85,15 @@ RM_UC3_INLINE int uc3_misuse_rc(rm_raw_t raw)
 }
 
 /* The received message, where the kernel returned one (NULL: timeout or
- * error, whose code the status carries; the message is then cleared, on
- * the cold path, so that it is never left unset). */
+ * error, whose code the status carries; the message is then cleared out of
+ * line, by a cold function, so that GCC lays the copy on the straight path
+ * and never takes the message for unset). */
 RM_UC3_INLINE void ucos3_msg_take(rm_msg_t *to, const void *from)
 {
     if (__builtin_expect(from != NULL, 1))
         *to = *(const rm_msg_t *)from;
     else
-        *to = (rm_msg_t){{0u}};
+        rm_uc3_no_msg(to);
 }
 
 /* ---- threads ---------------------------------------------------------- */
@@ -232,8 +235,9 @@ RM_UC3_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t tim
 {
     OS_ERR err;
     OS_MSG_SIZE size;
-    ucos3_msg_take(msg, OSQPend(&o->u.q, RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout),
-                                &size, NULL, &err));
+    void *p = OSQPend(&o->u.q, RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), &size, NULL,
+                      &err);
+    ucos3_msg_take(msg, p);
     return err;
 }
 
@@ -311,8 +315,8 @@ RM_UC3_INLINE rm_raw_t rm_thread_msg_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_
     (void)o;
     OS_ERR err;
     OS_MSG_SIZE size;
-    ucos3_msg_take(msg, OSTaskQPend(RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), &size,
-                                    NULL, &err));
+    void *p = OSTaskQPend(RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), &size, NULL, &err);
+    ucos3_msg_take(msg, p);
     return err;
 }
 
