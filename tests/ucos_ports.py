@@ -48,8 +48,9 @@ def run_an386(tmp_path: Path, port: str, tree: str, catalog: Catalog,
 # out-parameter into the return register, which any caller of the kernel
 # needs; and OSMemGet's block (the pool's status) copied into the case's
 # variable. A mailbox or queue wait's copy of the received message (a test of
-# the returned pointer, then four words) is there too, on purpose, but after
-# a branch, so that the check passes over it.
+# the returned pointer, ldmia, stmia: the receiver's copy, which a kernel that
+# copies messages does inside its call) is there too, on purpose; the check
+# does not see it, as it takes an `ldm` for control flow (a return).
 ERR_LOAD = re.compile(r"^ldr[bh]?(\.w)?\s+r0, \[sp, #\d+\]")
 ERR_LOAD_WHY = "the kernel's status, stored through the call's err, loaded into r0"
 
