@@ -20,7 +20,8 @@
  * - sleep_until: µC/OS-II has no absolute delay: OSTimeGet + OSTimeDly of
  *   the remaining ticks stands in (CFG stand_in.SLEEP_UNTIL).
  * - No yield: µC/OS-II has no equal-priority tasks and no round robin, so
- *   rm_thread_yield returns RM_ENOTSUP (tm.cooperative, lat.yield).
+ *   the port leaves rm_thread_yield_raw to its default, RM_ENOTSUP
+ *   (tm.cooperative, lat.yield).
  * - MUTEX: OSMutexCreate with a priority-ceiling priority (PCP) reserved
  *   from the ceiling band: µC/OS-II raises a mutex owner to the PCP when a
  *   more urgent task waits: the stand-in for priority inheritance
@@ -151,7 +152,6 @@ int rm_uc2_failure(INT8U err, uint32_t timeout)
         return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
     case OS_ERR_FLAG_NOT_RDY:
     case OS_ERR_Q_EMPTY:
-    case OS_ERR_MEM_NO_FREE_BLKS:
         return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
     case OS_ERR_MBOX_FULL:
     case OS_ERR_Q_FULL:
@@ -160,6 +160,11 @@ int rm_uc2_failure(INT8U err, uint32_t timeout)
     default:
         return RM_ERROR;
     }
+}
+
+void rm_uc2_no_msg(rm_msg_t *msg)
+{
+    *msg = (rm_msg_t){{0u}};
 }
 
 /* A free native priority for a thread at rtosmeter level `level` (see the

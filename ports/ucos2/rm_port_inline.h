@@ -11,10 +11,16 @@
  *   otherwise they are a compare and a select before the call.
  * - Messages: µC/OS-II mailboxes and queues carry one pointer. A signal
  *   posts a pointer to the sender's 16-byte message, and a wait copies the
- *   16 bytes it points to into the receiver's (four words: the only work of
- *   the port's own in a measured interval, and the receiver's copy that
- *   every kernel which copies messages does inside its own call).
- * - Status: each call tests OS_ERR_NONE first; a failure goes through
+ *   16 bytes it points to into the receiver's when the kernel returned one
+ *   (a test of the returned pointer and four words: the only work of the
+ *   port's own in a measured interval, and the receiver's copy that every
+ *   kernel which copies messages does inside its own call).
+ * - Status (port.h, "measured calls and their status"): a _raw call returns
+ *   µC/OS-II's own status: the INT8U error code a call returns or stores
+ *   through its `err` out-parameter (then loaded from the caller's frame
+ *   after the call), or, for the Accept variants that report none, what
+ *   they return (a count, OS_TRUE, a message pointer: 0 means nothing
+ *   there). Its _rc tests OS_ERR_NONE first; a failure goes through
  *   rm_uc2_failure() (port.c, const: an ignored status costs nothing).
  * - Interrupts: µC/OS-II needs OSIntEnter/OSIntExit around every handler
  *   that calls the kernel; OSIntEnter's increment of OSIntNesting is done
@@ -54,91 +60,145 @@ struct rm_pool {
 
 /* A failed call's error code as an RM_E* code (cold path, port.c). */
 int rm_uc2_failure(INT8U err, uint32_t timeout) __attribute__((const));
+/* Clears a message that a wait did not receive (cold path, port.c). */
+void rm_uc2_no_msg(rm_msg_t *msg) __attribute__((cold));
 
 #define RM_UC2_INLINE static inline __attribute__((always_inline))
 /* Success is the expected case: where a case uses the status, GCC then
  * keeps the failure call's argument set-up on the cold path, out of the
  * measured loop (as in the ThreadX port). */
 #define RM_UC2_OK(err) __builtin_expect((err) == OS_ERR_NONE, 1)
-#define RM_UC2_STATUS(err, timeout) \
-    (RM_UC2_OK(err) ? RM_OK : rm_uc2_failure((err), (timeout)))
-/* rm_uc2_failure never gives RM_OK: said to GCC, so that a message is not
- * "maybe uninitialized" after an RM_OK from a wait that copies it. */
-#define RM_UC2_FAILED(err, timeout)                                         \
-    __extension__({ int rc_ = rm_uc2_failure((err), (timeout));             \
-                    if (rc_ == RM_OK) __builtin_unreachable();              \
-                    rc_; })
 #define RM_UC2_TICKS(timeout) ((timeout) == RM_FOREVER ? 0u : (INT32U)(timeout))
 
-RM_UC2_INLINE void ucos2_msg_copy(rm_msg_t *to, const void *from)
+/* ---- status translators ---------------------------------------------------- */
+/* An error code (returned, or stored through `err`). */
+RM_UC2_INLINE int uc2_err_rc(rm_raw_t raw, uint32_t timeout)
 {
-    *to = *(const rm_msg_t *)from;
+    return RM_UC2_OK(raw) ? RM_OK : rm_uc2_failure((INT8U)raw, timeout);
+}
+
+/* A call that fails only on a misuse (OSMutexPost, OSMemPut). */
+RM_UC2_INLINE int uc2_misuse_rc(rm_raw_t raw)
+{
+    return RM_UC2_OK(raw) ? RM_OK : RM_ERROR;
+}
+
+/* A wait: with RM_NO_WAIT the Accept variant's result (0: nothing there),
+ * else the Pend call's error code. */
+RM_UC2_INLINE int uc2_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    if (timeout == RM_NO_WAIT)
+        return __builtin_expect(raw != 0, 1) ? RM_OK : RM_EAGAIN;
+    return uc2_err_rc(raw, timeout);
+}
+
+/* The received message, where the kernel returned one (NULL: timeout or
+ * error, whose code the status carries; the message is then cleared out of
+ * line, by a cold function, so that GCC lays the copy on the straight path
+ * and never takes the message for unset). */
+RM_UC2_INLINE void ucos2_msg_take(rm_msg_t *to, const void *from)
+{
+    if (__builtin_expect(from != NULL, 1))
+        *to = *(const rm_msg_t *)from;
+    else
+        rm_uc2_no_msg(to);
 }
 
 /* ---- threads ---------------------------------------------------------- */
-RM_UC2_INLINE int rm_thread_suspend(rm_thread_t t)
+RM_UC2_INLINE rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
-    INT8U err = OSTaskSuspend(t->prio);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
+    return OSTaskSuspend(t->prio);
 }
 
-RM_UC2_INLINE int rm_thread_resume(rm_thread_t t)
+RM_UC2_INLINE int rm_thread_suspend_rc(rm_raw_t raw)
 {
-    INT8U err = OSTaskResume(t->prio);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
+    return uc2_err_rc(raw, RM_NO_WAIT);
+}
+
+RM_UC2_INLINE rm_raw_t rm_thread_resume_raw(rm_thread_t t)
+{
+    return OSTaskResume(t->prio);
+}
+
+RM_UC2_INLINE int rm_thread_resume_rc(rm_raw_t raw)
+{
+    return uc2_err_rc(raw, RM_NO_WAIT);
 }
 
 /* µC/OS-II gives every task its own priority: there is no equal-priority
- * task to yield to, and no yield call. */
-RM_UC2_INLINE int rm_thread_yield(void)
-{
-    return RM_ENOTSUP;
-}
+ * task to yield to, and no yield call (the default rm_thread_yield_raw
+ * says RM_ENOTSUP). */
 
 /* ---- objects ----------------------------------------------------------- */
-RM_UC2_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC2_INLINE rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    INT8U err = OSSemPost(o->u.ev);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
+    return OSSemPost(o->u.ev);
 }
 
-RM_UC2_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC2_INLINE int rm_sem_signal_rc(rm_raw_t raw)
+{
+    return uc2_err_rc(raw, RM_NO_WAIT);
+}
+
+/* With RM_NO_WAIT: OSSemAccept's count before the take (0: none). */
+RM_UC2_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     if (timeout == RM_NO_WAIT)
-        return OSSemAccept(o->u.ev) != 0u ? RM_OK : RM_EAGAIN;
+        return OSSemAccept(o->u.ev);
     INT8U err;
     OSSemPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
-    return RM_UC2_STATUS(err, timeout);
+    return err;
 }
 
-RM_UC2_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC2_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc2_wait_rc(raw, timeout);
+}
+
+RM_UC2_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
-    INT8U err = OSMutexPost(o->u.ev);
-    return RM_UC2_OK(err) ? RM_OK : RM_ERROR;
+    return OSMutexPost(o->u.ev);
 }
 
-RM_UC2_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC2_INLINE int rm_mutex_signal_rc(rm_raw_t raw)
+{
+    return uc2_misuse_rc(raw);
+}
+
+/* With RM_NO_WAIT: OSMutexAccept's OS_TRUE (taken) or OS_FALSE. */
+RM_UC2_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     INT8U err;
     if (timeout == RM_NO_WAIT)
-        return OSMutexAccept(o->u.ev, &err) == OS_TRUE ? RM_OK : RM_EAGAIN;
+        return OSMutexAccept(o->u.ev, &err);
     OSMutexPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
-    return RM_UC2_STATUS(err, timeout);
+    return err;
 }
 
-RM_UC2_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC2_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc2_wait_rc(raw, timeout);
+}
+
+RM_UC2_INLINE rm_raw_t rm_event_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     INT8U err;
     (void)OSFlagPost(o->u.flags, 1u, OS_FLAG_SET, &err);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
+    return err;
 }
 
-RM_UC2_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC2_INLINE int rm_event_signal_rc(rm_raw_t raw)
+{
+    return uc2_err_rc(raw, RM_NO_WAIT);
+}
+
+/* With RM_NO_WAIT too the error code: OSFlagAccept reports one. */
+RM_UC2_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     INT8U err;
@@ -148,91 +208,132 @@ RM_UC2_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
         (void)OSFlagPend(o->u.flags, 1u, OS_FLAG_WAIT_SET_ANY + OS_FLAG_CONSUME,
                          RM_UC2_TICKS(timeout), &err);
     }
-    return RM_UC2_STATUS(err, timeout);
+    return err;
 }
 
-RM_UC2_INLINE int rm_mailbox_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC2_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc2_err_rc(raw, timeout);
+}
+
+RM_UC2_INLINE rm_raw_t rm_mailbox_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     /* The kernel's API is not const-correct; the message is only read. */
-    INT8U err = OSMboxPost(o->u.ev, (void *)(uintptr_t)msg);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
+    return OSMboxPost(o->u.ev, (void *)(uintptr_t)msg);
 }
 
-RM_UC2_INLINE int rm_mailbox_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC2_INLINE int rm_mailbox_signal_rc(rm_raw_t raw)
 {
-    void *p;
-    INT8U err = OS_ERR_NONE;
+    return uc2_err_rc(raw, RM_NO_WAIT);
+}
+
+/* With RM_NO_WAIT: OSMboxAccept's message pointer (NULL: empty). */
+RM_UC2_INLINE rm_raw_t rm_mailbox_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
     if (timeout == RM_NO_WAIT) {
-        p = OSMboxAccept(o->u.ev);
-        if (p == NULL)
-            return RM_EAGAIN;
-    } else {
-        p = OSMboxPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
+        void *p = OSMboxAccept(o->u.ev);
+        ucos2_msg_take(msg, p);
+        return (rm_raw_t)p;
     }
-    if (!RM_UC2_OK(err))
-        return RM_UC2_FAILED(err, timeout);
-    ucos2_msg_copy(msg, p);
-    return RM_OK;
-}
-
-RM_UC2_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
-{
-    INT8U err = OSQPost(o->u.ev, (void *)(uintptr_t)msg);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
-}
-
-RM_UC2_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
-{
-    void *p;
     INT8U err;
+    void *p = OSMboxPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
+    ucos2_msg_take(msg, p);
+    return err;
+}
+
+RM_UC2_INLINE int rm_mailbox_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc2_wait_rc(raw, timeout);
+}
+
+RM_UC2_INLINE rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
+{
+    return OSQPost(o->u.ev, (void *)(uintptr_t)msg);
+}
+
+RM_UC2_INLINE int rm_queue_signal_rc(rm_raw_t raw)
+{
+    return uc2_err_rc(raw, RM_NO_WAIT);
+}
+
+/* With RM_NO_WAIT too the error code: OSQAccept reports one. */
+RM_UC2_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    INT8U err;
+    void *p;
     if (timeout == RM_NO_WAIT)
         p = OSQAccept(o->u.ev, &err);
     else
         p = OSQPend(o->u.ev, RM_UC2_TICKS(timeout), &err);
-    if (!RM_UC2_OK(err))
-        return RM_UC2_FAILED(err, timeout);
-    ucos2_msg_copy(msg, p);
-    return RM_OK;
+    ucos2_msg_take(msg, p);
+    return err;
+}
+
+RM_UC2_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc2_err_rc(raw, timeout);
 }
 
 /* LIFO: the same queue posted at its front (OSQPostFront, the kernel's
  * own call: the receiver gets the newest message). */
-RM_UC2_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC2_INLINE rm_raw_t rm_lifo_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
-    INT8U err = OSQPostFront(o->u.ev, (void *)(uintptr_t)msg);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
+    return OSQPostFront(o->u.ev, (void *)(uintptr_t)msg);
 }
 
-RM_UC2_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC2_INLINE int rm_lifo_signal_rc(rm_raw_t raw)
 {
-    return rm_queue_wait(o, msg, timeout);
+    return uc2_err_rc(raw, RM_NO_WAIT);
+}
+
+RM_UC2_INLINE rm_raw_t rm_lifo_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return rm_queue_wait_raw(o, msg, timeout);
+}
+
+RM_UC2_INLINE int rm_lifo_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc2_err_rc(raw, timeout);
 }
 
 /* ---- memory -------------------------------------------------------------- */
-RM_UC2_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+/* The status is the block itself, in the return register: OSMemGet gives
+ * NULL exactly when it fails, which is for want of a free block but where
+ * an argument check catches a misuse (the vendor profile). Its `err`, left
+ * unread, would cost a load inside the interval beside the block's copy
+ * into the caller's variable. */
+RM_UC2_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
     INT8U err;
-    *block = OSMemGet(p->mem, &err);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
+    void *got = OSMemGet(p->mem, &err);
+    *block = got;
+    return (rm_raw_t)got;
 }
 
-RM_UC2_INLINE int rm_pool_free(rm_pool_t p, void *block)
+RM_UC2_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
 {
-    INT8U err = OSMemPut(p->mem, block);
-    return RM_UC2_OK(err) ? RM_OK : RM_ERROR;
+    return __builtin_expect(raw != 0, 1) ? RM_OK : RM_EAGAIN;
+}
+
+RM_UC2_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
+{
+    return OSMemPut(p->mem, block);
+}
+
+RM_UC2_INLINE int rm_pool_free_rc(rm_raw_t raw)
+{
+    return uc2_misuse_rc(raw);
 }
 
 /* ---- interrupts ------------------------------------------------------------ */
 RM_UC2_INLINE int rm_isr_resume(rm_thread_t t)
 {
-    INT8U err = OSTaskResume(t->prio);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
+    return uc2_err_rc(OSTaskResume(t->prio), RM_NO_WAIT);
 }
 
 RM_UC2_INLINE int rm_isr_sem_signal(rm_obj_t o)
 {
-    INT8U err = OSSemPost(o->u.ev);
-    return RM_UC2_STATUS(err, RM_NO_WAIT);
+    return uc2_err_rc(OSSemPost(o->u.ev), RM_NO_WAIT);
 }
 
 #define RM_PORT_ISR_ENTER()                                               \

@@ -163,7 +163,6 @@ int rm_uc3_failure(OS_ERR err, uint32_t timeout)
     switch (err) {
     case OS_ERR_TIMEOUT:
     case OS_ERR_PEND_WOULD_BLOCK:
-    case OS_ERR_MEM_NO_FREE_BLKS:
         return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
     case OS_ERR_Q_MAX:
     case OS_ERR_MSG_POOL_EMPTY:
@@ -172,6 +171,11 @@ int rm_uc3_failure(OS_ERR err, uint32_t timeout)
     default:
         return RM_ERROR;
     }
+}
+
+void rm_uc3_no_msg(rm_msg_t *msg)
+{
+    *msg = (rm_msg_t){{0u}};
 }
 
 /* ---- threads ---------------------------------------------------------- */

@@ -9,10 +9,16 @@
  *   otherwise they are two compare-and-selects before the call.
  * - Messages: µC/OS-III queues and task queues carry a pointer and a size.
  *   A signal posts a pointer to the sender's 16-byte message; a wait copies
- *   the 16 bytes into the receiver's (four words, the receiver's copy that
+ *   the 16 bytes into the receiver's when the kernel returned one (a test
+ *   of the returned pointer and four words, the receiver's copy that
  *   kernels which copy messages do inside their call).
- * - Status: each call tests OS_ERR_NONE first; a failure goes through
- *   rm_uc3_failure() (port.c, const: an ignored status costs nothing).
+ * - Status (port.h, "measured calls and their status"): a _raw call returns
+ *   µC/OS-III's own status, the OS_ERR every call stores through its
+ *   `p_err` out-parameter, loaded from the caller's frame after the call
+ *   (one load inside the interval: the kernel returns its status in
+ *   memory); pool allocation returns the block instead (see there). Its
+ *   _rc tests OS_ERR_NONE first; a failure goes through rm_uc3_failure()
+ *   (port.c, const: an ignored status costs nothing).
  * - Interrupts: µC/OS-III needs OSIntEnter/OSIntExit around every handler
  *   that calls the kernel, OSIntEnter inside a critical section, as the
  *   kernel's SysTick handler does (os_cpu_c.c, OS_CPU_SysTickHandler).
@@ -53,99 +59,150 @@ struct rm_pool {
 
 /* A failed call's error code as an RM_E* code (cold path, port.c). */
 int rm_uc3_failure(OS_ERR err, uint32_t timeout) __attribute__((const));
+/* Clears a message that a wait did not receive (cold path, port.c). */
+void rm_uc3_no_msg(rm_msg_t *msg) __attribute__((cold));
 
 #define RM_UC3_INLINE static inline __attribute__((always_inline))
 /* Success is the expected case: where a case uses the status, GCC then
  * keeps the failure call's argument set-up on the cold path, out of the
  * measured loop (as in the ThreadX port). */
 #define RM_UC3_OK(err) __builtin_expect((err) == OS_ERR_NONE, 1)
-#define RM_UC3_STATUS(err, timeout) \
-    (RM_UC3_OK(err) ? RM_OK : rm_uc3_failure((err), (timeout)))
-/* rm_uc3_failure never gives RM_OK: said to GCC, so that a message is not
- * "maybe uninitialized" after an RM_OK from a wait that copies it. */
-#define RM_UC3_FAILED(err, timeout)                                         \
-    __extension__({ int rc_ = rm_uc3_failure((err), (timeout));             \
-                    if (rc_ == RM_OK) __builtin_unreachable();              \
-                    rc_; })
 #define RM_UC3_TICKS(timeout) ((timeout) == RM_FOREVER ? (OS_TICK)0 : (OS_TICK)(timeout))
 #define RM_UC3_PEND_OPT(timeout) \
     ((timeout) == RM_NO_WAIT ? OS_OPT_PEND_NON_BLOCKING : OS_OPT_PEND_BLOCKING)
 
-RM_UC3_INLINE int ucos3_take_msg(rm_msg_t *to, const void *from, OS_ERR err,
-                                  uint32_t timeout)
+/* ---- status translators ---------------------------------------------------- */
+/* A call's OS_ERR; timeout: the wait's (RM_NO_WAIT for the others). */
+RM_UC3_INLINE int uc3_err_rc(rm_raw_t raw, uint32_t timeout)
 {
-    if (!RM_UC3_OK(err))
-        return RM_UC3_FAILED(err, timeout);
-    *to = *(const rm_msg_t *)from;
-    return RM_OK;
+    return RM_UC3_OK(raw) ? RM_OK : rm_uc3_failure((OS_ERR)raw, timeout);
+}
+
+/* A call that fails only on a misuse (OSMutexPost, OSMemPut). */
+RM_UC3_INLINE int uc3_misuse_rc(rm_raw_t raw)
+{
+    return RM_UC3_OK(raw) ? RM_OK : RM_ERROR;
+}
+
+/* The received message, where the kernel returned one (NULL: timeout or
+ * error, whose code the status carries; the message is then cleared out of
+ * line, by a cold function, so that GCC lays the copy on the straight path
+ * and never takes the message for unset). */
+RM_UC3_INLINE void ucos3_msg_take(rm_msg_t *to, const void *from)
+{
+    if (__builtin_expect(from != NULL, 1))
+        *to = *(const rm_msg_t *)from;
+    else
+        rm_uc3_no_msg(to);
 }
 
 /* ---- threads ---------------------------------------------------------- */
-RM_UC3_INLINE int rm_thread_suspend(rm_thread_t t)
+RM_UC3_INLINE rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
     OS_ERR err;
     OSTaskSuspend(&t->tcb, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    return err;
 }
 
-RM_UC3_INLINE int rm_thread_resume(rm_thread_t t)
+RM_UC3_INLINE int rm_thread_suspend_rc(rm_raw_t raw)
+{
+    return uc3_err_rc(raw, RM_NO_WAIT);
+}
+
+RM_UC3_INLINE rm_raw_t rm_thread_resume_raw(rm_thread_t t)
 {
     OS_ERR err;
     OSTaskResume(&t->tcb, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    return err;
+}
+
+RM_UC3_INLINE int rm_thread_resume_rc(rm_raw_t raw)
+{
+    return uc3_err_rc(raw, RM_NO_WAIT);
 }
 
 /* Round-robin yield to the next task of the same priority. Alone at its
  * priority the kernel says OS_ERR_ROUND_ROBIN_1: nothing to do, RM_OK. */
-RM_UC3_INLINE int rm_thread_yield(void)
+RM_UC3_INLINE rm_raw_t rm_thread_yield_raw(void)
 {
     OS_ERR err;
     OSSchedRoundRobinYield(&err);
-    return err == OS_ERR_NONE || err == OS_ERR_ROUND_ROBIN_1 ? RM_OK : RM_ERROR;
+    return err;
+}
+
+RM_UC3_INLINE int rm_thread_yield_rc(rm_raw_t raw)
+{
+    return __builtin_expect(raw == OS_ERR_NONE || raw == OS_ERR_ROUND_ROBIN_1, 1) ? RM_OK
+                                                                                  : RM_ERROR;
 }
 
 /* ---- objects ----------------------------------------------------------- */
-RM_UC3_INLINE int rm_sem_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC3_INLINE rm_raw_t rm_sem_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     OS_ERR err;
     (void)OSSemPost(&o->u.sem, OS_OPT_POST_1, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    return err;
 }
 
-RM_UC3_INLINE int rm_sem_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC3_INLINE int rm_sem_signal_rc(rm_raw_t raw)
+{
+    return uc3_err_rc(raw, RM_NO_WAIT);
+}
+
+RM_UC3_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     OS_ERR err;
     (void)OSSemPend(&o->u.sem, RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), NULL, &err);
-    return RM_UC3_STATUS(err, timeout);
+    return err;
 }
 
-RM_UC3_INLINE int rm_mutex_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC3_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc3_err_rc(raw, timeout);
+}
+
+RM_UC3_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     OS_ERR err;
     OSMutexPost(&o->u.mutex, OS_OPT_POST_NONE, &err);
-    return RM_UC3_OK(err) ? RM_OK : RM_ERROR;
+    return err;
 }
 
-RM_UC3_INLINE int rm_mutex_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC3_INLINE int rm_mutex_signal_rc(rm_raw_t raw)
+{
+    return uc3_misuse_rc(raw);
+}
+
+RM_UC3_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     OS_ERR err;
     OSMutexPend(&o->u.mutex, RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), NULL, &err);
-    return RM_UC3_STATUS(err, timeout);
+    return err;
 }
 
-RM_UC3_INLINE int rm_event_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC3_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc3_err_rc(raw, timeout);
+}
+
+RM_UC3_INLINE rm_raw_t rm_event_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     OS_ERR err;
     (void)OSFlagPost(&o->u.flags, 1u, OS_OPT_POST_FLAG_SET, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    return err;
 }
 
-RM_UC3_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC3_INLINE int rm_event_signal_rc(rm_raw_t raw)
+{
+    return uc3_err_rc(raw, RM_NO_WAIT);
+}
+
+RM_UC3_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)msg;
     OS_ERR err;
@@ -153,87 +210,150 @@ RM_UC3_INLINE int rm_event_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
                      (OS_OPT)(OS_OPT_PEND_FLAG_SET_ANY | OS_OPT_PEND_FLAG_CONSUME |
                               RM_UC3_PEND_OPT(timeout)),
                      NULL, &err);
-    return RM_UC3_STATUS(err, timeout);
+    return err;
 }
 
-RM_UC3_INLINE int rm_queue_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC3_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc3_err_rc(raw, timeout);
+}
+
+RM_UC3_INLINE rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     OS_ERR err;
     /* The kernel's API is not const-correct; the message is only read. */
     OSQPost(&o->u.q, (void *)(uintptr_t)msg, RM_MSG_SIZE, OS_OPT_POST_FIFO, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    return err;
 }
 
-RM_UC3_INLINE int rm_queue_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC3_INLINE int rm_queue_signal_rc(rm_raw_t raw)
+{
+    return uc3_err_rc(raw, RM_NO_WAIT);
+}
+
+RM_UC3_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     OS_ERR err;
     OS_MSG_SIZE size;
     void *p = OSQPend(&o->u.q, RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), &size, NULL,
                       &err);
-    return ucos3_take_msg(msg, p, err, timeout);
+    ucos3_msg_take(msg, p);
+    return err;
+}
+
+RM_UC3_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc3_err_rc(raw, timeout);
 }
 
 /* LIFO: the same queue posted at its head (OS_OPT_POST_LIFO, the kernel's
  * own option: the receiver gets the newest message). */
-RM_UC3_INLINE int rm_lifo_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC3_INLINE rm_raw_t rm_lifo_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     OS_ERR err;
     OSQPost(&o->u.q, (void *)(uintptr_t)msg, RM_MSG_SIZE, OS_OPT_POST_LIFO, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    return err;
 }
 
-RM_UC3_INLINE int rm_lifo_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC3_INLINE int rm_lifo_signal_rc(rm_raw_t raw)
 {
-    return rm_queue_wait(o, msg, timeout);
+    return uc3_err_rc(raw, RM_NO_WAIT);
+}
+
+RM_UC3_INLINE rm_raw_t rm_lifo_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+{
+    return rm_queue_wait_raw(o, msg, timeout);
+}
+
+RM_UC3_INLINE int rm_lifo_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc3_err_rc(raw, timeout);
 }
 
 /* NOTIFY: the owner's task semaphore. */
-RM_UC3_INLINE int rm_notify_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC3_INLINE rm_raw_t rm_notify_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     (void)msg;
     OS_ERR err;
     (void)OSTaskSemPost(o->u.owner, OS_OPT_POST_NONE, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    return err;
 }
 
-RM_UC3_INLINE int rm_notify_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC3_INLINE int rm_notify_signal_rc(rm_raw_t raw)
+{
+    return uc3_err_rc(raw, RM_NO_WAIT);
+}
+
+RM_UC3_INLINE rm_raw_t rm_notify_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o, (void)msg;
     OS_ERR err;
     (void)OSTaskSemPend(RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), NULL, &err);
-    return RM_UC3_STATUS(err, timeout);
+    return err;
+}
+
+RM_UC3_INLINE int rm_notify_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc3_err_rc(raw, timeout);
 }
 
 /* THREAD_MSG: the owner's task message queue. */
-RM_UC3_INLINE int rm_thread_msg_signal(rm_obj_t o, const rm_msg_t *msg)
+RM_UC3_INLINE rm_raw_t rm_thread_msg_signal_raw(rm_obj_t o, const rm_msg_t *msg)
 {
     OS_ERR err;
     OSTaskQPost(o->u.owner, (void *)(uintptr_t)msg, RM_MSG_SIZE, OS_OPT_POST_FIFO, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    return err;
 }
 
-RM_UC3_INLINE int rm_thread_msg_wait(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
+RM_UC3_INLINE int rm_thread_msg_signal_rc(rm_raw_t raw)
+{
+    return uc3_err_rc(raw, RM_NO_WAIT);
+}
+
+RM_UC3_INLINE rm_raw_t rm_thread_msg_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
 {
     (void)o;
     OS_ERR err;
     OS_MSG_SIZE size;
     void *p = OSTaskQPend(RM_UC3_TICKS(timeout), RM_UC3_PEND_OPT(timeout), &size, NULL, &err);
-    return ucos3_take_msg(msg, p, err, timeout);
+    ucos3_msg_take(msg, p);
+    return err;
+}
+
+RM_UC3_INLINE int rm_thread_msg_wait_rc(rm_raw_t raw, uint32_t timeout)
+{
+    return uc3_err_rc(raw, timeout);
 }
 
 /* ---- memory -------------------------------------------------------------- */
-RM_UC3_INLINE int rm_pool_alloc(rm_pool_t p, void **block)
+/* The status is the block itself, in the return register: OSMemGet gives
+ * NULL exactly when it fails, which is for want of a free block but where
+ * an argument check catches a misuse (the vendor profile). Its `err`, left
+ * unread, would cost a load inside the interval beside the block's copy
+ * into the caller's variable. */
+RM_UC3_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
     OS_ERR err;
-    *block = OSMemGet(&p->mem, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    void *got = OSMemGet(&p->mem, &err);
+    *block = got;
+    return (rm_raw_t)got;
 }
 
-RM_UC3_INLINE int rm_pool_free(rm_pool_t p, void *block)
+RM_UC3_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+{
+    return __builtin_expect(raw != 0, 1) ? RM_OK : RM_EAGAIN;
+}
+
+RM_UC3_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
     OS_ERR err;
     OSMemPut(&p->mem, block, &err);
-    return RM_UC3_OK(err) ? RM_OK : RM_ERROR;
+    return err;
+}
+
+RM_UC3_INLINE int rm_pool_free_rc(rm_raw_t raw)
+{
+    return uc3_misuse_rc(raw);
 }
 
 /* ---- interrupts ------------------------------------------------------------ */
@@ -241,7 +361,7 @@ RM_UC3_INLINE int rm_isr_sem_signal(rm_obj_t o)
 {
     OS_ERR err;
     (void)OSSemPost(&o->u.sem, OS_OPT_POST_1, &err);
-    return RM_UC3_STATUS(err, RM_NO_WAIT);
+    return uc3_err_rc(err, RM_NO_WAIT);
 }
 
 #define RM_PORT_ISR_ENTER()                                               \
