@@ -153,8 +153,8 @@ def test_mps2_an386_all_cases(tmp_path: Path, catalog: Catalog) -> None:
     # one instruction of RIOT's own in two places.
     suspend = "the SUSPEND stand-in's irq_restore (msr PRIMASK) after sched_set_status"
     assert assert_port_measures_alone(build_folder(tmp_path, "riot", "qemu-mps2-an386"), {
-        "tt_a_resume": suspend, "lifecycle_pass": suspend,
-        "pass_thread_flags_a": "the timed wait's flags moved to r0 after its ztimer_remove",
+        "tt_a_resume": (1, suspend), "lifecycle_pass": (1, suspend),
+        "pass_thread_flags_a": (1, "the timed wait's flags moved to r0 after its ztimer_remove"),
     }) >= 50
 
 

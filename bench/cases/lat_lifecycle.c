@@ -103,40 +103,43 @@ static bool lifecycle_pass(unsigned n, unsigned gap, uint32_t samples, int a, in
     for (uint32_t i = 0; i < samples && ok; i++) {
         rm_thread_t x = NULL;
         uint32_t t0[N_CALLS], t1[N_CALLS]; /* each call: its own start and end */
-        int rc[N_CALLS];
+        /* Each status stays in a local (a register) up to its call's closing
+         * read and is settled there (a store into an array could land before
+         * the read); the measured calls' statuses are translated there and
+         * settled before the next opening read (rm_case_util.h). */
+        int created, started, suspended, resumed, deleted;
         t0[CREATE] = rm_ts();
-        rc[CREATE] = rm_thread_create(&x, "X", x_thread, NULL, X_PRIO, RM_THREAD_SUSPENDED);
+        created = rm_thread_create(&x, "X", x_thread, NULL, X_PRIO, RM_THREAD_SUSPENDED);
         t1[CREATE] = rm_ts();
-        RM_SETTLE_RAW(rc[CREATE]);
-        if (rc[CREATE] != RM_OK) {
-            rm_fatal("rm_thread_create", rc[CREATE]);
+        RM_SETTLE_RAW(created);
+        if (created != RM_OK) {
+            rm_fatal("rm_thread_create", created);
             break;
         }
-        /* Each status is translated after its call's closing read and
-         * settled before the next call's opening one (rm_case_util.h). */
         rm_raw_t raw;
         t0[START] = rm_ts();
         raw = rm_thread_resume_raw(x);
         t1[START] = rm_ts();
         RM_SETTLE_RAW(raw);
-        rc[START] = rm_thread_resume_rc(raw);
-        RM_SETTLE(rc[START]);
+        started = rm_thread_resume_rc(raw);
+        RM_SETTLE(started);
         t0[SUSPEND] = rm_ts();
         raw = rm_thread_suspend_raw(x);
         t1[SUSPEND] = rm_ts();
         RM_SETTLE_RAW(raw);
-        rc[SUSPEND] = rm_thread_suspend_rc(raw);
-        RM_SETTLE(rc[SUSPEND]);
+        suspended = rm_thread_suspend_rc(raw);
+        RM_SETTLE(suspended);
         t0[RESUME] = rm_ts();
         raw = rm_thread_resume_raw(x);
         t1[RESUME] = rm_ts();
         RM_SETTLE_RAW(raw);
-        rc[RESUME] = rm_thread_resume_rc(raw);
-        RM_SETTLE(rc[RESUME]);
+        resumed = rm_thread_resume_rc(raw);
+        RM_SETTLE(resumed);
         t0[DELETE] = rm_ts();
-        rc[DELETE] = rm_thread_delete(x);
+        deleted = rm_thread_delete(x);
         t1[DELETE] = rm_ts();
-        RM_SETTLE_RAW(rc[DELETE]);
+        RM_SETTLE_RAW(deleted);
+        const int rc[N_CALLS] = {created, started, suspended, resumed, deleted};
         for (int k = START; k < N_CALLS; k++) {
             if (rc[k] != RM_OK) {
                 rm_fatal(call_name[k], rc[k]);
