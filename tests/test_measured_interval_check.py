@@ -51,3 +51,29 @@ def test_an_inverted_register_not_loaded_after_the_call_is_no_read() -> None:
     # mvn of a register the interval did not load: not the timer read.
     dis = CONTIKI_POOL.replace("ldr.w\tr5, [r8, #4]", "ldr.w\tr6, [r8, #4]")
     assert closing_read_gaps(dis) == {}
+
+
+# A pointer-passing queue's wait (uC/OS-II's pass_queue_a shape, plugin
+# counted): the receiver's copy of the message (ldmia/stmia) lies between the
+# call and the `dbg` marker; a return (a pop that loads pc) ends a body.
+MESSAGE_COPY = """
+000017ac <pass_queue_a>:
+    17d8:\tdbg\t#0
+    17dc:\tldr\tr3, [r5, #0]
+    17ea:\tbl\t22fc <OSQPend>
+    17ee:\tcbz\tr0, 1810 <pass_queue_a+0x64>
+    17f0:\tldmia\tr0, {r0, r1, r2, r3}
+    17f2:\tstmia.w\tr6, {r0, r1, r2, r3}
+    17f6:\tldrb.w\tr0, [sp, #7]
+    17fa:\tdbg\t#0
+    17fe:\tldr\tr2, [r5, #0]
+    1840:\tbl\t6b4 <rm_case_done>
+    1844:\tpop\t{r4, r5, r6, pc}
+    1846:\tdbg\t#0
+"""
+
+
+def test_a_copy_is_counted_and_a_return_ends_the_interval() -> None:
+    assert closing_read_gaps(MESSAGE_COPY) == {"pass_queue_a": [(
+        "OSQPend", ["cbz\tr0, 1810 <pass_queue_a+0x64>", "ldmia\tr0, {r0, r1, r2, r3}",
+                    "stmia.w\tr6, {r0, r1, r2, r3}", "ldrb.w\tr0, [sp, #7]"])]}
