@@ -149,14 +149,21 @@ def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
     between the call's return and that read. The read is the QEMU plugin's
     `dbg #0` marker, or the target timer's load and its inversion (`mvn`:
     targets/common/mps2), whose load is the read itself."""
-    need("arm-none-eabi-objdump")
+    need("arm-none-eabi-objdump", "arm-none-eabi-nm")
     dis = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", str(elf)],
                          capture_output=True, text=True, check=True).stdout
-    return closing_read_gaps(dis)
+    symbols = subprocess.run(["arm-none-eabi-nm", str(elf)],
+                             capture_output=True, text=True, check=True).stdout
+    weak = {line.split()[-1] for line in symbols.splitlines() if " W " in line}
+    return closing_read_gaps(dis, weak)
 
 
-def closing_read_gaps(dis: str) -> dict[str, list[tuple[str, list[str]]]]:
-    """call_to_closing_read on `objdump -d --no-show-raw-insn` output."""
+def closing_read_gaps(dis: str, weak: set[str] | frozenset[str] = frozenset()
+                      ) -> dict[str, list[tuple[str, list[str]]]]:
+    """call_to_closing_read on `objdump -d --no-show-raw-insn` output.
+    Calls of `weak` functions (bench/core/port_defaults.c: the calls of the
+    capabilities a port lacks, in bodies that never run) and translators
+    (`_rc`, called after a closing read) are no measured calls."""
     found: dict[str, list[tuple[str, list[str]]]] = {}
     for block in dis.split("\n\n"):
         name = re.search(r"<([\w.]+)>:\n", block)
@@ -165,7 +172,8 @@ def closing_read_gaps(dis: str) -> dict[str, list[tuple[str, list[str]]]]:
         insns = [m.group(1).strip() for m in map(_INSN.match, block.splitlines()) if m]
         for i, insn in enumerate(insns):
             call = _CALL.match(insn)
-            if call is None or call.group(1).startswith(_BEFORE_OPENING):
+            if (call is None or call.group(1).startswith(_BEFORE_OPENING)
+                    or call.group(1).endswith("_rc") or call.group(1) in weak):
                 continue
             between: list[str] = []
             read: int | None = None

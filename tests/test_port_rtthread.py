@@ -84,11 +84,8 @@ def test_qemu_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> None:
     for kind in ("sem", "mutex", "event", "mailbox", "queue"):
         assert sw[f"sw.{kind}"].status == "ok", sw[f"sw.{kind}"]
     assert_reruns_identical(tmp_path, "rtthread", QEMU_TARGET, first)
-    # Between each measured call and the closing read: nothing, but for the
-    # block rt_mp_alloc / rt_malloc returns, which the case keeps.
-    assert assert_port_measures_alone(build_folder(tmp_path, "rtthread", QEMU_TARGET), {
-        "run_pool": (1, "rt_mp_alloc's block copied into the caller's variable"),
-        "run_heap": (1, "rt_malloc's block copied into the caller's variable")}) >= 60
+    # Between each measured call and the closing read: nothing.
+    assert assert_port_measures_alone(build_folder(tmp_path, "rtthread", QEMU_TARGET)) >= 35
 
 
 def test_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:

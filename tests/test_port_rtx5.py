@@ -79,10 +79,8 @@ def test_qemu_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> N
         assert sw[f"sw.{kind}"].status == "ok", sw[f"sw.{kind}"]
     assert sw["sw.mailbox"].status == "unsupported"
     assert_reruns_identical(tmp_path, "rtx5", QEMU_TARGET, first)
-    # Between each measured call and the closing read: nothing, but for the
-    # pool's block, which osMemoryPoolAlloc returns and the case keeps.
-    assert assert_port_measures_alone(build_folder(tmp_path, "rtx5", QEMU_TARGET), {
-        "run_pool": (1, "osMemoryPoolAlloc's block copied into the caller's variable")}) >= 60
+    # Between each measured call and the closing read: nothing.
+    assert assert_port_measures_alone(build_folder(tmp_path, "rtx5", QEMU_TARGET)) >= 35
 
 
 def test_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:

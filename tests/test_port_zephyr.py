@@ -73,11 +73,9 @@ def test_an385_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> 
         again = run_once(RunRequest(build / f"rm_{group}.elf", target))
         assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
     # Between each measured call and the closing timer read: nothing (the
-    # FIFO/LIFO/STACK waits' copy-out is in their _rc), but in the shared
-    # lat.thread.lifecycle body, whose rm_thread_delete status (a set-up
-    # call, out of line) the compiler stores into the case's rc[] first.
-    assert assert_port_measures_alone(build_folder(tmp_path, "zephyr", "qemu-mps2-an385"), {
-        "lifecycle_pass": "the case's rc[DELETE] store after rm_thread_delete"}) >= 60
+    # FIFO/LIFO/STACK waits' copy-out is in their _rc).
+    assert assert_port_measures_alone(
+        build_folder(tmp_path, "zephyr", "qemu-mps2-an385")) >= 50
 
 
 def test_an386_own_board_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:

@@ -22,7 +22,7 @@ static void run_pool(const rm_case_t *c)
         rm_raw_t raw = rm_pool_alloc_raw(pool, &blk);
         uint32_t t1 = rm_ts();
         RM_SETTLE_RAW(raw);
-        int rc = rm_pool_alloc_rc(raw);
+        int rc = rm_pool_alloc_rc(raw, &blk);
         if (rc != RM_OK) {
             rm_fatal("rm_pool_alloc/free", rc);
             break;
@@ -55,7 +55,7 @@ static void run_heap(const rm_case_t *c)
         rm_raw_t raw = rm_heap_alloc_raw(RM_BLOCK_SIZE, &mem);
         uint32_t t1 = rm_ts();
         RM_SETTLE_RAW(raw);
-        int rc = rm_heap_alloc_rc(raw);
+        int rc = rm_heap_alloc_rc(raw, &mem);
         if (rc != RM_OK) {
             rm_fatal("rm_heap_alloc/free", rc);
             break;

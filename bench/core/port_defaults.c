@@ -89,7 +89,11 @@ RM_WEAK rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
     (void)p, (void)block;
     return enotsup();
 }
-RM_WEAK int rm_pool_alloc_rc(rm_raw_t raw) { return (int)raw; }
+RM_WEAK int rm_pool_alloc_rc(rm_raw_t raw, void **block)
+{
+    (void)block;
+    return (int)raw;
+}
 RM_WEAK rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
     (void)p, (void)block;
@@ -101,7 +105,11 @@ RM_WEAK rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
     (void)size, (void)mem;
     return enotsup();
 }
-RM_WEAK int rm_heap_alloc_rc(rm_raw_t raw) { return (int)raw; }
+RM_WEAK int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
+{
+    (void)mem;
+    return (int)raw;
+}
 RM_WEAK rm_raw_t rm_heap_free_raw(void *mem) { (void)mem; return enotsup(); }
 RM_WEAK int rm_heap_free_rc(rm_raw_t raw) { return (int)raw; }
 

@@ -18,16 +18,18 @@ struct rm_pool {
  * its _rc translator tests success first (port.h). */
 #define RM_CT_OK(cond) __builtin_expect((cond), 1)
 
-/* The block or memory pointer, stored, is the status (NULL: none left). */
+/* The block or memory pointer is the status, delivered to the caller by the
+ * translator (NULL: none left). */
 static inline rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
+    (void)block; /* delivered by the translator */
     void *b = memb_alloc(&p->memb);
-    *block = b;
     return (rm_raw_t)b;
 }
 
-static inline int rm_pool_alloc_rc(rm_raw_t raw)
+static inline int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
+    *block = (void *)raw; /* the block, delivered after the closing read */
     return RM_CT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 
@@ -45,13 +47,14 @@ static inline int rm_pool_free_rc(rm_raw_t raw)
 
 static inline rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
+    (void)mem; /* delivered by the translator */
     void *m = heapmem_alloc(size);
-    *mem = m;
     return (rm_raw_t)m;
 }
 
-static inline int rm_heap_alloc_rc(rm_raw_t raw)
+static inline int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
+    *mem = (void *)raw; /* the block, delivered after the closing read */
     return RM_CT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 

@@ -358,8 +358,9 @@ RM_FR_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
     return xQueueReceive(p->free_blocks, block, 0);
 }
 
-RM_FR_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+RM_FR_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
+    (void)block; /* the kernel stored the block */
     return fr_sent_rc(raw, pdTRUE);
 }
 
@@ -374,16 +375,18 @@ RM_FR_INLINE int rm_pool_free_rc(rm_raw_t raw)
     return RM_FR_OK(raw == pdTRUE) ? RM_OK : RM_ERROR;
 }
 
-/* pvPortMalloc's pointer, stored, is the status (NULL: no memory). */
+/* pvPortMalloc's pointer is the status, delivered to the caller by the
+ * translator (NULL: no memory). */
 RM_FR_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
+    (void)mem; /* delivered by the translator */
     void *m = pvPortMalloc(size);
-    *mem = m;
     return (rm_raw_t)m;
 }
 
-RM_FR_INLINE int rm_heap_alloc_rc(rm_raw_t raw)
+RM_FR_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
+    *mem = (void *)raw; /* the block, delivered after the closing read */
     return RM_FR_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 

@@ -206,16 +206,18 @@ static inline int rm_thread_resume_rc(rm_raw_t raw)
 }
 
 /* ---- memory --------------------------------------------------------------- */
-/* The block or memory pointer, stored, is the status (NULL: none left). */
+/* The block or memory pointer is the status, delivered to the caller by the
+ * translator (NULL: none left). */
 static inline rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
+    (void)block; /* delivered by the translator */
     void *b = os_memblock_get(&p->mp);
-    *block = b;
     return (rm_raw_t)b;
 }
 
-static inline int rm_pool_alloc_rc(rm_raw_t raw)
+static inline int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
+    *block = (void *)raw; /* the block, delivered after the closing read */
     return RM_MN_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 
@@ -231,13 +233,14 @@ static inline int rm_pool_free_rc(rm_raw_t raw)
 
 static inline rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
+    (void)mem; /* delivered by the translator */
     void *m = os_malloc(size);
-    *mem = m;
     return (rm_raw_t)m;
 }
 
-static inline int rm_heap_alloc_rc(rm_raw_t raw)
+static inline int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
+    *mem = (void *)raw; /* the block, delivered after the closing read */
     return RM_MN_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 

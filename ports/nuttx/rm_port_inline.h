@@ -232,16 +232,18 @@ RM_NX_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
 }
 
 /* ---- memory --------------------------------------------------------------- */
-/* The allocators' pointer, stored, is the status (NULL: none left). */
+/* The allocators' pointer is the status, delivered to the caller by the
+ * translator (NULL: none left). */
 RM_NX_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
+    (void)block; /* delivered by the translator */
     void *b = mempool_allocate(&p->pool);
-    *block = b;
     return (rm_raw_t)b;
 }
 
-RM_NX_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+RM_NX_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
+    *block = (void *)raw; /* the block, delivered after the closing read */
     return RM_NX_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 
@@ -260,13 +262,14 @@ RM_NX_INLINE int rm_pool_free_rc(rm_raw_t raw)
 
 RM_NX_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
+    (void)mem; /* delivered by the translator */
     void *m = kmm_malloc(size);
-    *mem = m;
     return (rm_raw_t)m;
 }
 
-RM_NX_INLINE int rm_heap_alloc_rc(rm_raw_t raw)
+RM_NX_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
+    *mem = (void *)raw; /* the block, delivered after the closing read */
     return RM_NX_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 

@@ -330,16 +330,18 @@ RM_R_INLINE int rm_thread_flags_wait_rc(rm_raw_t raw, uint32_t timeout)
 }
 
 /* ---- memory --------------------------------------------------------------- */
-/* memarray_alloc's / malloc's pointer, stored, is the status (NULL: none). */
+/* memarray_alloc's / malloc's pointer is the status, delivered to the caller
+ * by the translator (NULL: none). */
 RM_R_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
+    (void)block; /* delivered by the translator */
     void *b = memarray_alloc(&p->ma);
-    *block = b;
     return (rm_raw_t)b;
 }
 
-RM_R_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+RM_R_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
+    *block = (void *)raw; /* the block, delivered after the closing read */
     return RM_R_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 
@@ -353,12 +355,16 @@ RM_R_INLINE int rm_pool_free_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
 
 RM_R_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
+    (void)mem; /* delivered by the translator */
     void *m = malloc(size);
-    *mem = m;
     return (rm_raw_t)m;
 }
 
-RM_R_INLINE int rm_heap_alloc_rc(rm_raw_t raw) { return rm_pool_alloc_rc(raw); }
+RM_R_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
+{
+    *mem = (void *)raw; /* the block, delivered after the closing read */
+    return RM_R_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+}
 
 RM_R_INLINE rm_raw_t rm_heap_free_raw(void *mem)
 {

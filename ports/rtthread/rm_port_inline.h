@@ -207,16 +207,18 @@ RM_RTT_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
 }
 
 /* ---- memory --------------------------------------------------------------- */
-/* rt_mp_alloc's / rt_malloc's block, stored, is the status (NULL: none). */
+/* rt_mp_alloc's / rt_malloc's block is the status, delivered to the caller
+ * by the translator (NULL: none). */
 RM_RTT_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
+    (void)block; /* delivered by the translator */
     void *b = rt_mp_alloc(p->mp, RT_WAITING_NO);
-    *block = b;
     return (rm_raw_t)b;
 }
 
-RM_RTT_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+RM_RTT_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
+    *block = (void *)raw; /* the block, delivered after the closing read */
     return RM_RTT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 
@@ -236,13 +238,14 @@ RM_RTT_INLINE int rm_pool_free_rc(rm_raw_t raw)
 
 RM_RTT_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
+    (void)mem; /* delivered by the translator */
     void *m = rt_malloc(size);
-    *mem = m;
     return (rm_raw_t)m;
 }
 
-RM_RTT_INLINE int rm_heap_alloc_rc(rm_raw_t raw)
+RM_RTT_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
+    *mem = (void *)raw; /* the block, delivered after the closing read */
     return RM_RTT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 

@@ -196,16 +196,18 @@ RM_RTX_INLINE int rm_thread_flags_wait_rc(rm_raw_t raw, uint32_t timeout)
 }
 
 /* ---- memory --------------------------------------------------------------- */
-/* osMemoryPoolAlloc's block, stored, is the status (NULL: the pool is empty). */
+/* osMemoryPoolAlloc's block is the status, delivered to the caller by the
+ * translator (NULL: the pool is empty). */
 RM_RTX_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
+    (void)block; /* delivered by the translator */
     void *b = osMemoryPoolAlloc(p->id, 0u);
-    *block = b;
     return (rm_raw_t)b;
 }
 
-RM_RTX_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+RM_RTX_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
+    *block = (void *)raw; /* the block, delivered after the closing read */
     return RM_RTX_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 

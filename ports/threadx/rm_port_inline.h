@@ -204,8 +204,9 @@ RM_TX_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
     return tx_block_allocate(&p->bp, block, TX_NO_WAIT);
 }
 
-RM_TX_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+RM_TX_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
+    (void)block; /* the kernel stored the block */
     return threadx_rc(raw, RM_NO_WAIT);
 }
 
@@ -229,8 +230,9 @@ RM_TX_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
     return tx_byte_allocate(&rm_tx_heap, mem, (ULONG)size, TX_NO_WAIT);
 }
 
-RM_TX_INLINE int rm_heap_alloc_rc(rm_raw_t raw)
+RM_TX_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
+    (void)mem; /* the kernel stored the block */
     return threadx_rc(raw, RM_NO_WAIT);
 }
 

@@ -329,18 +329,18 @@ RM_UC3_INLINE int rm_thread_msg_wait_rc(rm_raw_t raw, uint32_t timeout)
 /* The status is the block itself, in the return register: OSMemGet gives
  * NULL exactly when it fails, which is for want of a free block but where
  * an argument check catches a misuse (the vendor profile). Its `err`, left
- * unread, would cost a load inside the interval beside the block's copy
- * into the caller's variable. */
+ * unread, would cost a load inside the interval. */
 RM_UC3_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 {
+    (void)block; /* delivered by the translator */
     OS_ERR err;
     void *got = OSMemGet(&p->mem, &err);
-    *block = got;
     return (rm_raw_t)got;
 }
 
-RM_UC3_INLINE int rm_pool_alloc_rc(rm_raw_t raw)
+RM_UC3_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
+    *block = (void *)raw; /* the block, delivered after the closing read */
     return __builtin_expect(raw != 0, 1) ? RM_OK : RM_EAGAIN;
 }
 

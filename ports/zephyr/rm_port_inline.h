@@ -430,7 +430,11 @@ RM_Z_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
     return k_mem_slab_alloc(&p->slab, block, K_NO_WAIT);
 }
 
-RM_Z_INLINE int rm_pool_alloc_rc(rm_raw_t raw) { return rmz_sent_rc(raw); }
+RM_Z_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
+{
+    (void)block; /* the kernel stored the block */
+    return rmz_sent_rc(raw);
+}
 
 RM_Z_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 {
@@ -440,16 +444,18 @@ RM_Z_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 
 RM_Z_INLINE int rm_pool_free_rc(rm_raw_t raw) { return rmz_done_rc(raw); }
 
-/* k_malloc's pointer, stored, is the status (NULL: no memory). */
+/* k_malloc's pointer is the status, delivered to the caller by the
+ * translator (NULL: no memory). */
 RM_Z_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 {
+    (void)mem; /* delivered by the translator */
     void *m = k_malloc(size);
-    *mem = m;
     return (rm_raw_t)m;
 }
 
-RM_Z_INLINE int rm_heap_alloc_rc(rm_raw_t raw)
+RM_Z_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
+    *mem = (void *)raw; /* the block, delivered after the closing read */
     return RM_Z_OK(raw != 0) ? RM_OK : RM_EAGAIN;
 }
 

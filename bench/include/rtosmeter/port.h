@@ -304,18 +304,21 @@ int rm_stack_wait_rc(rm_raw_t raw, uint32_t timeout);
 /* ---- memory ---------------------------------------------------------- */
 /* Pools live as long as the firmware (no delete): a case creates its pool
  * once and keeps it across cases of its group. alloc/free are measured
- * (_raw / _rc pairs, composed below; alloc's _raw stores the block). A
+ * (_raw / _rc pairs, composed below). The block reaches the caller's
+ * variable through alloc's _raw where the kernel stores it there itself, and
+ * through its _rc where the kernel returns it (raw is then the block): a
+ * copy into the caller's variable is no part of the interval. A
  * kernel without a block pool either leaves POOL out or stands in for it,
  * and then says what is measured instead in rm_port_describe():
  * rm_emit_cfg("stand_in.POOL", "<what>") (any capability name may have one):
  * every report shows it beside each number of a case that needs it. */
 int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count);
 rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block);
-int rm_pool_alloc_rc(rm_raw_t raw);
+int rm_pool_alloc_rc(rm_raw_t raw, void **block);
 rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block);
 int rm_pool_free_rc(rm_raw_t raw);
 rm_raw_t rm_heap_alloc_raw(size_t size, void **mem);
-int rm_heap_alloc_rc(rm_raw_t raw);
+int rm_heap_alloc_rc(rm_raw_t raw, void **mem);
 rm_raw_t rm_heap_free_raw(void *mem);
 int rm_heap_free_rc(rm_raw_t raw);
 
@@ -368,7 +371,7 @@ static inline int rm_thread_yield(void)
 }
 static inline int rm_pool_alloc(rm_pool_t p, void **block)
 {
-    return rm_pool_alloc_rc(rm_pool_alloc_raw(p, block));
+    return rm_pool_alloc_rc(rm_pool_alloc_raw(p, block), block);
 }
 static inline int rm_pool_free(rm_pool_t p, void *block)
 {
@@ -376,7 +379,7 @@ static inline int rm_pool_free(rm_pool_t p, void *block)
 }
 static inline int rm_heap_alloc(size_t size, void **mem)
 {
-    return rm_heap_alloc_rc(rm_heap_alloc_raw(size, mem));
+    return rm_heap_alloc_rc(rm_heap_alloc_raw(size, mem), mem);
 }
 static inline int rm_heap_free(void *mem)
 {
