@@ -29,8 +29,7 @@ static inline rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 
 static inline int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
-    *block = (void *)raw; /* the block, delivered after the closing read */
-    return RM_CT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, block);
 }
 
 /* memb_free returns the block's new reference count, -1 for a pointer not
@@ -54,8 +53,7 @@ static inline rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 
 static inline int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
-    *mem = (void *)raw; /* the block, delivered after the closing read */
-    return RM_CT_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, mem);
 }
 
 /* heapmem_free returns false for a pointer not from the heap. */

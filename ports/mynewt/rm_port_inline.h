@@ -217,8 +217,7 @@ static inline rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 
 static inline int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
-    *block = (void *)raw; /* the block, delivered after the closing read */
-    return RM_MN_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, block);
 }
 
 static inline rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
@@ -240,8 +239,7 @@ static inline rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 
 static inline int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
-    *mem = (void *)raw; /* the block, delivered after the closing read */
-    return RM_MN_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, mem);
 }
 
 /* os_free returns nothing: raw is 0. */

@@ -243,8 +243,7 @@ RM_NX_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 
 RM_NX_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
-    *block = (void *)raw; /* the block, delivered after the closing read */
-    return RM_NX_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, block);
 }
 
 /* mempool_release returns nothing: raw is 0. */
@@ -269,8 +268,7 @@ RM_NX_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 
 RM_NX_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
-    *mem = (void *)raw; /* the block, delivered after the closing read */
-    return RM_NX_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, mem);
 }
 
 RM_NX_INLINE rm_raw_t rm_heap_free_raw(void *mem)

@@ -341,8 +341,7 @@ RM_R_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 
 RM_R_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
-    *block = (void *)raw; /* the block, delivered after the closing read */
-    return RM_R_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, block);
 }
 
 RM_R_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
@@ -362,8 +361,7 @@ RM_R_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 
 RM_R_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
-    *mem = (void *)raw; /* the block, delivered after the closing read */
-    return RM_R_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, mem);
 }
 
 RM_R_INLINE rm_raw_t rm_heap_free_raw(void *mem)

@@ -311,8 +311,7 @@ RM_UC2_INLINE rm_raw_t rm_pool_alloc_raw(rm_pool_t p, void **block)
 
 RM_UC2_INLINE int rm_pool_alloc_rc(rm_raw_t raw, void **block)
 {
-    *block = (void *)raw; /* the block, delivered after the closing read */
-    return __builtin_expect(raw != 0, 1) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, block);
 }
 
 RM_UC2_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)

@@ -455,8 +455,7 @@ RM_Z_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
 
 RM_Z_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
 {
-    *mem = (void *)raw; /* the block, delivered after the closing read */
-    return RM_Z_OK(raw != 0) ? RM_OK : RM_EAGAIN;
+    return rm_block_rc(raw, mem);
 }
 
 RM_Z_INLINE rm_raw_t rm_heap_free_raw(void *mem)

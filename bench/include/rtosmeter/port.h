@@ -163,6 +163,15 @@ typedef enum rm_obj_kind { RM_KINDS(RM_KIND_ENUM_) RM_OBJ_KIND_COUNT } rm_obj_ki
  * that already return an RM code (the POSIX port's). */
 typedef intptr_t rm_raw_t;
 
+/* The translator of an allocator that returns its block (NULL: none left),
+ * for ports to use as their rm_pool_alloc_rc / rm_heap_alloc_rc: the block
+ * reaches the caller's variable after the closing read (see memory below). */
+static inline int rm_block_rc(rm_raw_t raw, void **block)
+{
+    *block = (void *)raw;
+    return __builtin_expect(raw != 0, 1) ? RM_OK : RM_EAGAIN;
+}
+
 /* ---- the port's inline calls -------------------------------------------- */
 /* A port (or target) MAY define any call of this header (or target.h)
  * `static inline` in ports/<port>/rm_port_inline.h (targets: rm_target_inline.h
