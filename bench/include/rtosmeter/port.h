@@ -234,9 +234,10 @@ int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner,
 int rm_obj_delete(rm_obj_t o);
 
 /* Measured: rm_<kind>_signal(o, msg) and rm_<kind>_wait(o, msg, timeout),
- * one pair per kind (each a _raw / _rc pair, composed below), with the same parameters for every kind so that a case
- * can be written once for all of them (kinds without a payload ignore msg,
- * which may then be NULL). What signal / wait mean per kind:
+ * one pair per kind (each a _raw / _rc pair, composed below), with the same
+ * parameters for every kind so that a case can be written once for all of
+ * them (kinds without a payload ignore msg, which may then be NULL). What
+ * signal / wait mean per kind:
  *   sem: give / take.  mutex: unlock / lock (the signaller holds it).
  *   event: set bit 0 / wait for bit 0 and clear it.
  *   mailbox, queue, fifo, lifo, stream, msgbuf, thread_msg: send msg /
