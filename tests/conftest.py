@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -51,3 +54,53 @@ def default_run(tmp_path_factory: pytest.TempPathFactory) -> SessionRun:
     out = tmp_path_factory.mktemp("campaign")
     result = invoke("run", "--out", str(out))
     return SessionRun(out, result)
+
+
+# The fast lane (`pytest -m "not slow"`) must stay fast: a test that starts a
+# build tool, QEMU or a browser is slow and must say so. Every test is held to
+# that here, in both lanes, so a missing mark fails instead of slowing the lane.
+SLOW_PROGRAMS = (
+    "cmake", "ninja", "make", "gcc", "cc", "clang", "newt", "chromium", "labgrid-coordinator",
+)
+SLOW_PREFIXES = ("qemu-system-", "arm-none-eabi-", "chromium")
+_spawned: list[str] = []
+
+
+def _is_slow_program(argv0: str) -> bool:
+    name = os.path.basename(argv0)
+    return name in SLOW_PROGRAMS or name.startswith(SLOW_PREFIXES)
+
+
+def _recording_popen_init(original: Any) -> Any:
+    def init(self: subprocess.Popen[Any], args: Any, *rest: Any, **kwargs: Any) -> None:
+        argv0 = args if isinstance(args, (str, bytes, os.PathLike)) else next(iter(args), "")
+        argv0 = os.fsdecode(argv0).split()[0] if argv0 else ""
+        if _is_slow_program(argv0):
+            _spawned.append(argv0)
+        original(self, args, *rest, **kwargs)
+
+    return init
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    subprocess.Popen.__init__ = _recording_popen_init(subprocess.Popen.__init__)  # type: ignore[method-assign]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("rtos"):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _spawned.clear()
+
+
+@pytest.fixture(autouse=True)
+def fast_lane_guard(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a test not marked slow that started a build tool, QEMU or a browser."""
+    yield
+    if _spawned and not request.node.get_closest_marker("slow"):
+        started = ", ".join(sorted(set(os.path.basename(p) for p in _spawned)))
+        pytest.fail(f"this test started {started}: mark it @pytest.mark.slow (fast lane rule)")

@@ -128,6 +128,7 @@ def test_fault_and_failed_execution_reported(tmp_path: Path) -> None:
     assert "CPU fault during case lat.a" in text
 
 
+@pytest.mark.slow
 def test_million_samples_fast_and_small(tmp_path: Path) -> None:
     rng_vals = [(i * 7919) % 5000 + 100 for i in range(10_000)]
     cases = [(f"lat.case{i}", {"a": rng_vals, "b": rng_vals[::-1]}) for i in range(50)]

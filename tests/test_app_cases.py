@@ -42,6 +42,7 @@ def _run(out: Path, port: str, target: str, bench: str,
     return {c.case_id: c for c in view.cases}
 
 
+@pytest.mark.slow
 def test_baremetal_has_no_tasks(tmp_path: Path) -> None:
     _need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
     cases = _run(tmp_path, "baremetal", TARGET, "app.*")
@@ -50,6 +51,7 @@ def test_baremetal_has_no_tasks(tmp_path: Path) -> None:
         assert cases[cid].reason.startswith("port lacks THREAD")
 
 
+@pytest.mark.slow
 def test_posix_has_no_periodic_timer(tmp_path: Path) -> None:
     _need("cmake", "ninja", "gcc")
     case = _run(tmp_path, "posix", "host", "app.sampling")["app.sampling"]

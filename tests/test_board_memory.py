@@ -34,6 +34,7 @@ RTOS_TREES = {
 }
 
 
+@pytest.mark.slow
 def test_declared_unsupported_port_is_not_built() -> None:
     """nucleo-l053r8's [unsupported] table: the port is stored unsupported with
     the reason and the file before any build; baremetal still builds there, with
@@ -50,6 +51,7 @@ def test_declared_unsupported_port_is_not_built() -> None:
     assert by_port["baremetal"].params["batch"] == 128
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None, reason="needs arm-none-eabi-gcc")
 def test_diagnostics_of_real_toolchain_errors(tmp_path: Path) -> None:
     """A C error and a RAM overflow, as arm-none-eabi-gcc and ld print them:

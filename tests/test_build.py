@@ -38,6 +38,7 @@ def spec_for(defs: Definitions, out: Path, groups: tuple[str, ...], profile: str
                      defs.toolchains[toolchain])
 
 
+@pytest.mark.slow
 def test_header_caps_agree_with_the_c_enum(root: Path, tmp_path: Path) -> None:
     """Compile the generated header against port.h: RM_PORT_CAPS is the OR of the caps."""
     defs = Definitions.load(root)
@@ -64,6 +65,7 @@ def test_header_caps_agree_with_the_c_enum(root: Path, tmp_path: Path) -> None:
         assert "#define RM_NO_WFI 1" in config_header(replace(spec, target=qemu), catalog)
 
 
+@pytest.mark.slow
 def test_real_build_records_what_was_built(root: Path, tmp_path: Path) -> None:
     defs = Definitions.load(root)
     catalog = load_catalog(root)
@@ -81,6 +83,7 @@ def test_real_build_records_what_was_built(root: Path, tmp_path: Path) -> None:
     assert result.log is not None and "cmake --build" in result.log.read_text()
 
 
+@pytest.mark.slow
 def test_a_broken_group_does_not_stop_the_others(root: Path, tmp_path: Path) -> None:
     tree = broken_tree(tmp_path, root)
     defs = Definitions.load(tree)

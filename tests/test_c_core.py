@@ -42,10 +42,14 @@ GROUPS = [
 ]
 SAMPLES = 256
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("cmake") is None or shutil.which("ninja") is None,
-    reason="cmake and ninja are needed to build the host executables",
-)
+# Every test here builds and runs the host firmware: slow.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("cmake") is None or shutil.which("ninja") is None,
+        reason="cmake and ninja are needed to build the host executables",
+    ),
+]
 
 
 def cap_bits() -> dict[str, int]:

@@ -17,6 +17,7 @@ from rtosmeter.errors import UserError
 from rtosmeter.store import Store
 
 
+@pytest.mark.slow
 def test_default_run_succeeds_and_writes_reports(default_run: SessionRun) -> None:
     result = default_run.result
     assert result.exit_code == 0, result.output + repr(result.exception)
@@ -31,6 +32,7 @@ def test_default_run_succeeds_and_writes_reports(default_run: SessionRun) -> Non
     assert "](charts/run-1/" in (out / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_json_report_covers_every_throughput_and_latency_case(default_run: SessionRun,
                                                                root: Path) -> None:
     """Acceptance of issue 2: each case of sections 1-2 has a number or a reason."""
@@ -51,6 +53,7 @@ def test_json_report_covers_every_throughput_and_latency_case(default_run: Sessi
     assert not missing, missing
 
 
+@pytest.mark.slow
 def test_report_formats_and_unknown_run(default_run: SessionRun) -> None:
     out = str(default_run.out)
     md = invoke("report", "--out", out, "--format", "md")
@@ -63,6 +66,7 @@ def test_report_formats_and_unknown_run(default_run: SessionRun) -> None:
     assert bad.exit_code == 1 and bad.output.startswith("Error: no run 99 in ")
 
 
+@pytest.mark.slow
 def test_markdown_with_charts_for_a_stored_run(default_run: SessionRun) -> None:
     """`report N --format md --write`: report-N.md with its charts beside it,
     every image link resolving, no stale chart of an older rendering kept."""
@@ -113,6 +117,7 @@ def test_unknown_port_and_debug_traceback(tmp_path: Path) -> None:
     assert bad_source.output.startswith("Error: malformed value 'freertos' in --source.")
 
 
+@pytest.mark.slow
 def test_list_and_doctor_and_sources(root: Path) -> None:
     listing = invoke("list")
     assert listing.exit_code == 0, listing.output
@@ -140,6 +145,7 @@ def test_list_and_doctor_and_sources(root: Path) -> None:
     assert fetch.output.startswith("Error: port 'posix' has no git source to fetch in ")
 
 
+@pytest.mark.slow
 def test_not_run_here_is_counted_and_not_a_failure(tmp_path: Path) -> None:
     """A combination that cannot run here (bare metal on the host: the port is
     not made for it) is stored and counted on the last line; the run still
@@ -185,6 +191,7 @@ def test_failed_check_is_a_finding_not_a_tool_failure(tmp_path: Path) -> None:
                        f"{k.name}: got {k.got}, want {k.want})")
 
 
+@pytest.mark.slow
 def test_usage_errors_exit_1_not_2(default_run: SessionRun) -> None:
     """Exit 2 is kept for a regression found by `compare`; click's own usage
     errors (bad option value, unknown option or command) exit 1."""
@@ -198,6 +205,7 @@ def test_usage_errors_exit_1_not_2(default_run: SessionRun) -> None:
     assert invoke("--version").exit_code == 0 and invoke("--help").exit_code == 0
 
 
+@pytest.mark.slow
 def test_run_id_beyond_sqlite_is_a_clear_error(default_run: SessionRun) -> None:
     for ref in ("99999999999999999999999", "latest~" + "9" * 5000, "9" * 5000):
         result = invoke("report", ref, "--out", str(default_run.out))

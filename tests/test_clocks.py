@@ -39,6 +39,7 @@ def reported(root: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[
     return _run(root, tmp_path_factory.mktemp("clocks") / "out")
 
 
+@pytest.mark.slow
 def test_qemu_firmware_reports_its_clocks_and_they_agree(reported) -> None:  # type: ignore[no-untyped-def]
     runner, medians, warnings = reported
     assert (runner["ts_hz"], runner["cpu_hz"]) == ("25000000", "25000000")
@@ -46,6 +47,7 @@ def test_qemu_firmware_reports_its_clocks_and_they_agree(reported) -> None:  # t
     assert medians and all("instructions (QEMU icount)" in k for k in medians)
 
 
+@pytest.mark.slow
 def test_under_the_plugin_only_the_core_clock_is_reported(root: Path, tmp_path: Path) -> None:
     """The rmcycles counter's rate is the build's (HELLO hz): no ts_hz to check."""
     runner, medians, warnings = _run(root, tmp_path / "out", unit="instructions")
@@ -53,6 +55,7 @@ def test_under_the_plugin_only_the_core_clock_is_reported(root: Path, tmp_path: 
     assert all("instructions (QEMU, exact)" in k for k in medians)
 
 
+@pytest.mark.slow
 def test_a_target_toml_that_disagrees_is_named_and_the_report_wins(
         root: Path, tmp_path: Path, reported) -> None:  # type: ignore[no-untyped-def]
     """target.toml says 24 MHz, the firmware reads 25 MHz: the warning names

@@ -81,6 +81,7 @@ def test_recorded_streams_have_the_cases_we_slow() -> None:
     assert SLOW_CASE in ids and SLOW_TM in ids
 
 
+@pytest.mark.slow
 def test_identical_runs_pass(out: Path) -> None:
     with Store.open(out / STORE_NAME) as store:
         comp = C.compare_runs(store, 1, 2, 10.0, 0.01)
@@ -90,6 +91,7 @@ def test_identical_runs_pass(out: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow
 def test_slowed_port_is_a_regression(out: Path) -> None:
     with Store.open(out / STORE_NAME) as store:
         comp = C.compare_runs(store, 1, 3, 10.0, 0.01)
@@ -168,6 +170,7 @@ def test_compare_sees_the_figures_the_report_shows(out: Path) -> None:
     assert jitter and all(d.overhead == 0.0 for c in jitter for d in c.distributions)
 
 
+@pytest.mark.slow
 def test_runs_with_nothing_in_common_are_an_error(tmp_path: Path) -> None:
     """An empty run (a bad --source once left one) or two runs of different
     systems compare nothing: exit 1 with a message, never "identical"."""
@@ -189,6 +192,7 @@ def test_runs_with_nothing_in_common_are_an_error(tmp_path: Path) -> None:
         assert "identical" not in result.output
 
 
+@pytest.mark.slow
 def test_runs_of_two_measurement_methods_are_not_compared(tmp_path: Path) -> None:
     """The recorded streams predate CFG `method` (method 1: a generic layer
     between the timestamps); the same streams stamped method=2, as firmware
@@ -228,6 +232,7 @@ def within(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(("by", "a", "b"), [
     ("profile", "default", "vendor"), ("version", "V1", "V2"), ("port", "posix", "other"),
     ("target", "host", "host2")])
+@pytest.mark.slow
 def test_compare_within_one_run(within: Path, by: str, a: str, b: str) -> None:
     """`--by` sets two slices of one run against each other with the
     statistics of two runs: the slowed slice regresses in exactly the slowed
@@ -256,6 +261,7 @@ def test_compare_within_one_run(within: Path, by: str, a: str, b: str) -> None:
         SLOW_CASE, SLOW_TM}
 
 
+@pytest.mark.slow
 def test_compare_within_names_what_is_wrong(out: Path) -> None:
     for args, message in (
             (["--by", "profile", "default", "vendor"], "run 1 has no profile 'vendor'"),

@@ -34,6 +34,7 @@ def _own_port(folder: Path, root: Path, name: str) -> Path:
     return port
 
 
+@pytest.mark.slow
 def test_port_outside_the_tree_builds_and_runs(tmp_path: Path, root: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """RTOSMETER_PATH: a port in the user's folder is listed, built and run
@@ -66,6 +67,7 @@ def test_a_name_defined_twice_names_both_files(tmp_path: Path, root: Path,
                                      "$RTOSMETER_PATH."), missing.output
 
 
+@pytest.mark.slow
 def test_defaults_from_user_and_project_files(default_run: SessionRun, user_config: Path
                                               ) -> None:
     out = str(default_run.out)
@@ -81,6 +83,7 @@ def test_defaults_from_user_and_project_files(default_run: SessionRun, user_conf
     assert f"default  report --format json  (from {Path.cwd() / 'rtosmeter.toml'})" in doctor
 
 
+@pytest.mark.slow
 def test_sources_remembered(user_config: Path, tmp_path: Path,
                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RTOSMETER_FREERTOS", raising=False)  # it would come first
@@ -110,6 +113,7 @@ def test_unknown_keys_are_errors_naming_the_file(user_config: Path, text: str,
     assert result.output.startswith(message.format(file=user_config)), result.output
 
 
+@pytest.mark.slow
 def test_search_path_from_the_project_file(tmp_path: Path, root: Path, user_config: Path
                                            ) -> None:
     """`path` in rtosmeter.toml, relative to the file: its ports are listed and

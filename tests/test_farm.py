@@ -129,6 +129,7 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory
     kids.stop_all()
 
 
+@pytest.mark.slow
 def test_dask_cluster_matches_local_run(local: dict[str, bytes], dask_cluster, out: Path
                                         ) -> None:  # type: ignore[no-untyped-def]
     url, _ = dask_cluster
@@ -137,6 +138,7 @@ def test_dask_cluster_matches_local_run(local: dict[str, bytes], dask_cluster, o
     assert all(r["farm"] == url and r["runner"] == "qemu" for r in _runners(out))
 
 
+@pytest.mark.slow
 def test_dask_run_goes_on_after_a_worker_is_lost(local: dict[str, bytes], dask_cluster,
                                                   out: Path) -> None:  # type: ignore[no-untyped-def]
     url, workers = dask_cluster
@@ -150,6 +152,7 @@ def test_dask_run_goes_on_after_a_worker_is_lost(local: dict[str, bytes], dask_c
     assert _streams(out) == local
 
 
+@pytest.mark.slow
 def test_dask_without_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"no Dask scheduler answers at 127\.0\.0\.1:\d+.*--farm"):
         _run(tmp_path, f"dask://127.0.0.1:{_free_port()}")
@@ -248,6 +251,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         lab.stop()
 
 
+@pytest.mark.slow
 def test_labgrid_reserve_acquire_run_release(local: dict[str, bytes], lab: Lab,
                                              out: Path) -> None:
     _run(out, f"labgrid://{lab.address}")
@@ -257,6 +261,7 @@ def test_labgrid_reserve_acquire_run_release(local: dict[str, bytes], lab: Lab,
     assert lab.reservations() == 0  # cancelled
 
 
+@pytest.mark.slow
 def test_labgrid_two_clients_compete_for_the_places(lab: Lab, out: Path, tmp_path: Path
                                                     ) -> None:
     url = f"labgrid://{lab.address}"
@@ -278,6 +283,7 @@ def test_labgrid_two_clients_compete_for_the_places(lab: Lab, out: Path, tmp_pat
     assert _streams(out) == _streams(tmp_path)
 
 
+@pytest.mark.slow
 def test_labgrid_place_left_by_a_crashed_client_is_recovered(lab: Lab, out: Path) -> None:
     crashed = subprocess.run([sys.executable, "-c", CRASHING_CLIENT, "127.0.0.1",
                               str(lab.port), *lab.places], capture_output=True, timeout=120,

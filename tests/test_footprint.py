@@ -63,6 +63,7 @@ def _symbol_size(elf: Path, name: str) -> int:
 
 
 @pytest.mark.skipif(shutil.which("arm-none-eabi-size") is None, reason="binutils absent")
+@pytest.mark.slow
 def test_totals_agree_with_size(elf: Path) -> None:
     fp = footprint(elf)
     text, data, _ = _size_berkeley(elf)
@@ -76,6 +77,7 @@ def test_totals_agree_with_size(elf: Path) -> None:
     assert sum(r for _, r in fp.parts.values()) == fp.ram
 
 
+@pytest.mark.slow
 def test_parts_follow_the_objects(elf: Path) -> None:
     fp = footprint(elf)
     assert fp.map_file.endswith("rm_irq.map")
@@ -90,6 +92,7 @@ def test_parts_follow_the_objects(elf: Path) -> None:
     assert fp.parts.get("other", (0, 0))[0] < 64 + _lld_merged_strings(elf)
 
 
+@pytest.mark.slow
 def test_without_map_everything_is_other(elf: Path, tmp_path: Path) -> None:
     copy = tmp_path / "fw.elf"
     shutil.copy(elf, copy)
@@ -116,6 +119,7 @@ BOARDS = {  # target -> (Flash, RAM) of the chip, from its link.ld
 
 
 @pytest.mark.parametrize("target", sorted(BOARDS))
+@pytest.mark.slow
 def test_every_board_target_builds_and_fits(target: str,
                                             tmp_path_factory: pytest.TempPathFactory) -> None:
     elf = fw.build(tmp_path_factory.mktemp(target), target, ["irq"],
@@ -134,6 +138,7 @@ def elf_m0(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("core", ["m3", "m0"])
+@pytest.mark.slow
 def test_framework_cost_is_within_the_goal(core: str, request: pytest.FixtureRequest) -> None:
     """scripts/bench_footprint.py: bench/core + start-up <= 4 KiB Flash, 1 KiB RAM,
     on the Cortex-M3 (qemu-mps2-an385) and the Cortex-M0 (qemu-microbit)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from rtosmeter import history
@@ -37,6 +38,7 @@ def _fill(store: Store, runs: int, qemu: bool = False) -> None:
         store.finish_run(run)
 
 
+@pytest.mark.slow
 def test_list_and_chart(tmp_path: Path) -> None:
     with Store.open(tmp_path / STORE_NAME) as store:
         _fill(store, 3)
@@ -70,6 +72,7 @@ def test_list_and_chart(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_targets_and_units_get_panels_of_their_own(tmp_path: Path) -> None:
     """Host nanoseconds and QEMU timer ticks (or counts per period of two
     targets) on one axis would flatten one of them: a panel per target and unit."""

@@ -106,6 +106,7 @@ def test_fetched_instance_found_in_cache_subfolder(tmp_path: Path,
         find_source(fr_port(), {}, "V9.0.0")  # no subdirs: not a tree
 
 
+@pytest.mark.slow
 def test_plan_has_one_system_per_version(root: Path) -> None:
     defs = Definitions.load(root)
     catalog = load_catalog(root)

@@ -168,6 +168,7 @@ def _check_blocking(parsed: ParsedStream, trigger: str,
 # ---- the ports ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_baremetal_qemu(tmp_path: Path) -> None:
     parsed = _qemu_twice(tmp_path, "baremetal", {})
     _check_latency(parsed, with_tasks=False)
@@ -205,6 +206,7 @@ def test_rtos_qemu(tmp_path: Path, port: str) -> None:
     assert rtos_hz < floor_hz
 
 
+@pytest.mark.slow
 def test_posix_host(tmp_path: Path) -> None:
     """The host has no periodic timer: irq.max_rate is unsupported, saying
     so; irq.blocking falls back to the software trigger from a task."""

@@ -101,6 +101,7 @@ def _case(view: RunView, profile: str) -> CaseResult:
     return next(c for c in view.cases if c.case_id == "tm.basic" and c.profile == profile)
 
 
+@pytest.mark.slow
 def test_baremetal_under_load(baremetal_loaded: tuple[Path, RunView]) -> None:
     _, view = baremetal_loaded
     idle, irq = _case(view, "quick"), _case(view, "quick+irq:2000:50")
@@ -117,6 +118,7 @@ def test_baremetal_under_load(baremetal_loaded: tuple[Path, RunView]) -> None:
     assert "the load profile accept:2000:64 needs them" in accept.reason
 
 
+@pytest.mark.slow
 def test_load_report_is_the_change_against_idle(baremetal_loaded: tuple[Path, RunView]) -> None:
     _, view = baremetal_loaded
     idle, irq = _case(view, "quick"), _case(view, "quick+irq:2000:50")
@@ -147,6 +149,7 @@ def _case_code(elf: Path, functions: tuple[str, ...]) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_case_code_is_the_same_under_load(baremetal_loaded: tuple[Path, RunView]) -> None:
     """The load is the only difference: the measured loop and the case around
     it are the same instructions idle and loaded."""
@@ -159,6 +162,7 @@ def test_case_code_is_the_same_under_load(baremetal_loaded: tuple[Path, RunView]
     assert len(_case_code(idle, fns)) > 5
 
 
+@pytest.mark.slow
 def test_posix_under_tasks(tmp_path: Path) -> None:
     _need("cmake", "ninja", "gcc")
     summary = run_campaign(RunOptions(out=tmp_path, ports=("posix",), targets=("host",),

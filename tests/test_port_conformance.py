@@ -77,6 +77,7 @@ def test_no_port_defines_a_composed_call(port: Path) -> None:
         f"{port.name} defines composed calls (define their _raw and _rc): {composed}")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 @pytest.mark.parametrize("port", PORTS, ids=[p.name for p in PORTS])
 def test_port_signatures_match_the_headers(port: Path, tmp_path: Path) -> None:
@@ -96,6 +97,7 @@ def test_port_signatures_match_the_headers(port: Path, tmp_path: Path) -> None:
         f"{port.name}: a definition differs from the porting layer:\n{result.stderr}")
 
 
+@pytest.mark.slow
 def test_a_wrong_signature_is_caught(tmp_path: Path) -> None:
     """The check itself can fail: a definition with a wrong parameter type."""
     port = tmp_path / "broken"

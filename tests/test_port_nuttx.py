@@ -107,6 +107,7 @@ def test_sim_on_the_host(tmp_path: Path, catalog: Catalog) -> None:
                 assert "no software-triggered interrupt" in case.reason + case.note, case
 
 
+@pytest.mark.slow
 def test_build_names_the_missing_tree(tmp_path: Path) -> None:
     """Configuring ports/nuttx/app without a NuttX tree stops with the
     variable and the command to use."""

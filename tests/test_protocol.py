@@ -410,6 +410,7 @@ def case_summary(p: ParsedStream) -> dict[str, tuple[str, dict[str, list[int]]]]
 
 
 @needs_real
+@pytest.mark.slow
 def test_real_stream_truncated_anywhere() -> None:
     data = biggest_real()
     full = case_summary(parse_stream(data))
@@ -439,6 +440,7 @@ def test_real_stream_truncated_anywhere() -> None:
 
 
 @needs_real
+@pytest.mark.slow
 def test_real_stream_bit_flips() -> None:
     data = biggest_real()
     recs = record_lines(data)

@@ -114,6 +114,7 @@ def test_a_flood_of_cases_and_bad_records_keeps_bounded_state() -> None:
     assert len(p.noise) == 1001 and p.noise[-1] == "[2000 more console lines not kept]"
 
 
+@pytest.mark.slow
 def test_seeded_structure_aware_fuzz() -> None:
     """RUNS mutated real streams; any exception is a parser crash."""
     rng = random.Random(20261122)
@@ -125,6 +126,7 @@ def test_seeded_structure_aware_fuzz() -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("atheris") is None,
                     reason="atheris not installed (pip install -e '.[dev]')")
+@pytest.mark.slow
 def test_atheris_bounded_run() -> None:
     """The coverage-guided engine, as scripts/fuzz_protocol.py runs it, for a
     bounded number of executions with a fixed seed."""

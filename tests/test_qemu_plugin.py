@@ -115,6 +115,7 @@ def sequences(stream: bytes) -> dict[str, set[int]]:
 
 
 @pytest.mark.parametrize("cpu", ["m3", "m4"])
+@pytest.mark.slow
 def test_known_sequences_in_cycles(plugin: Path, firmware: dict[str, dict[str, Path]],
                                    cpu: str, tmp_path: Path) -> None:
     spec = qemu_plugin.PluginSpec("cycles", cpu)
@@ -129,6 +130,7 @@ def test_known_sequences_in_cycles(plugin: Path, firmware: dict[str, dict[str, P
     assert summary["exception_entries"] == summary["exception_returns"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cpu", ["m3", "m4"])
 def test_known_sequences_in_instructions(plugin: Path, firmware: dict[str, dict[str, Path]],
                                          cpu: str, tmp_path: Path) -> None:
@@ -137,6 +139,7 @@ def test_known_sequences_in_instructions(plugin: Path, firmware: dict[str, dict[
     assert sequences(stream) == {n: {FRAME_INSNS + row[0]} for n, row in EXPECTED.items()}
 
 
+@pytest.mark.slow
 def test_wait_states_and_divide_cost_move_only_their_rows(
         plugin: Path, firmware: dict[str, dict[str, Path]], tmp_path: Path) -> None:
     """ws=2: +2 per pipeline refill (taken branch, load into PC) and per
@@ -153,6 +156,7 @@ def test_wait_states_and_divide_cost_move_only_their_rows(
     assert got == {name: {v} for name, v in base.items()}
 
 
+@pytest.mark.slow
 def test_two_runs_are_identical(plugin: Path, firmware: dict[str, dict[str, Path]],
                                 tmp_path: Path) -> None:
     spec = qemu_plugin.PluginSpec("cycles", "m4")
@@ -162,6 +166,7 @@ def test_two_runs_are_identical(plugin: Path, firmware: dict[str, dict[str, Path
     assert runs[0][1] == runs[1][1]
 
 
+@pytest.mark.slow
 def test_1000_nops_through_the_pipeline(plugin: Path,
                                         firmware: dict[str, dict[str, Path]],
                                         tmp_path: Path) -> None:
@@ -203,6 +208,7 @@ class _Qmp:
 
 
 @pytest.mark.parametrize("mode", ["instructions", "cycles"])
+@pytest.mark.slow
 def test_instruction_count_equals_qemu_icount(plugin: Path,
                                               firmware: dict[str, dict[str, Path]],
                                               mode: str, tmp_path: Path) -> None:
@@ -234,6 +240,7 @@ def test_instruction_count_equals_qemu_icount(plugin: Path,
     assert counted == icount
 
 
+@pytest.mark.slow
 def test_bad_arguments_are_refused_by_name(plugin: Path,
                                            firmware: dict[str, dict[str, Path]]) -> None:
     for arg, msg in (("mode=fast", "unknown mode 'fast'"), ("cpu=m7", "no cycle table"),

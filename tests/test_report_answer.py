@@ -73,6 +73,7 @@ def test_ranked_over_the_cases_every_contender_ran(view: RunView) -> None:
     assert lat.leads[0].ratio == pytest.approx((120 - 2) / (40 - 2))  # overhead: 2 ticks
 
 
+@pytest.mark.slow
 def test_the_answer_first_and_the_same_in_every_format(view: RunView) -> None:
     (a,) = _answer.answers(view)
     headline = _answer.sentences(a)[0]
@@ -100,6 +101,7 @@ def test_the_answer_first_and_the_same_in_every_format(view: RunView) -> None:
                 assert f"{pct:.1f} % · " in out
 
 
+@pytest.mark.slow
 def test_warnings_counted_and_marked(view: RunView) -> None:
     kinds = {(w.system.split("/")[0], w.kind, w.case_id) for w in view.warnings}
     assert ("fast", "guest-error", "") in kinds and ("slow", "guest-error", "") in kinds
@@ -118,6 +120,7 @@ def test_warnings_counted_and_marked(view: RunView) -> None:
         assert MISALIGNED in out_text and median in out_text
 
 
+@pytest.mark.slow
 def test_heap_and_settings_named_at_the_numbers(view: RunView) -> None:
     (a,) = _answer.answers(view)
     ram = dict(_answer.glance_rows(a))["RAM bytes (median firmware)"]
@@ -136,6 +139,7 @@ def test_guest_errors_by_message() -> None:
     assert guest_errors(log) == {MISALIGNED: 1, "Invalid read at addr N, size N": 2}
 
 
+@pytest.mark.slow
 def test_markdown_and_html_of_one_run_write_files(view: RunView, tmp_path: Path) -> None:
     md = html.write_markdown(html.prepare(view), tmp_path)
     assert md.read_text().startswith("# rtosmeter run")

@@ -96,6 +96,7 @@ def open_page(browser: Any, path: Path) -> tuple[Any, list[str], list[str]]:
     return page, errors, dialogs
 
 
+@pytest.mark.slow
 def test_report_two_ports_in_chromium(tmp_path: Path, browser: Any) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         run = store_run(store, ["posix", "posix-copy"], config={"tick_hz": "1000"})
@@ -150,6 +151,7 @@ def test_report_two_ports_in_chromium(tmp_path: Path, browser: Any) -> None:
     assert "posix" in heads and "posix-copy" in heads
 
 
+@pytest.mark.slow
 def test_names_from_the_run_are_escaped(tmp_path: Path, browser: Any) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         victim = parse_stream(streams()[0].read_bytes()).cases[-1].id
@@ -171,6 +173,7 @@ def test_names_from_the_run_are_escaped(tmp_path: Path, browser: Any) -> None:
     assert errors == []
 
 
+@pytest.mark.slow
 def test_report_is_reproducible(tmp_path: Path) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         run = store_run(store, ["posix"])
@@ -185,6 +188,7 @@ def test_registered_as_a_format() -> None:
     assert reports.get_format("html").SUFFIX == ".html"
 
 
+@pytest.mark.slow
 def test_markdown_with_chart_files(tmp_path: Path) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         run = store_run(store, ["posix", "posix-copy"])
@@ -269,6 +273,7 @@ def _rows(page: Any, selector: str) -> list[tuple[str, list[str]]]:
     return out
 
 
+@pytest.mark.slow
 def test_mixed_run_in_chromium(mixed: tuple[RunView, Path], browser: Any) -> None:
     view, path = mixed
     page, errors, dialogs = open_page(browser, path)
@@ -321,6 +326,7 @@ def test_mixed_run_in_chromium(mixed: tuple[RunView, Path], browser: Any) -> Non
     assert heads.index("baremetal") < heads.index("posix")
 
 
+@pytest.mark.slow
 def test_lifecycle_layouts_as_a_matrix(mixed: tuple[RunView, Path], browser: Any) -> None:
     """~105 lat.thread.lifecycle series: the calls alone in the chart, every
     layout as a call x threads by gap table of medians, the full statistics
@@ -366,6 +372,7 @@ def test_lifecycle_layouts_as_a_matrix(mixed: tuple[RunView, Path], browser: Any
     assert not details.query_selector("table").is_visible()
 
 
+@pytest.mark.slow
 def test_a_failed_check_keeps_its_count(tmp_path: Path) -> None:
     """A throughput case whose property check fails (e.g. a scheduler that is
     not round-robin fair) shows its count, marked ✗, not just "failed"."""
@@ -387,6 +394,7 @@ def test_a_failed_check_keeps_its_count(tmp_path: Path) -> None:
     assert f"✗ {html.fmt(result.score)}" in page
 
 
+@pytest.mark.slow
 def test_names_differing_in_unsafe_characters_get_their_own_charts(tmp_path: Path,
                                                                      browser: Any) -> None:
     """`lat.x<y` and `lat.x>y` map to one file-name-safe stem: each keeps
@@ -406,6 +414,7 @@ def test_names_differing_in_unsafe_characters_get_their_own_charts(tmp_path: Pat
     assert errors == []
 
 
+@pytest.mark.slow
 def test_emulated_is_what_the_unit_says_not_the_target_name(tmp_path: Path) -> None:
     """A QEMU run on a target whose name lacks "qemu" is emulated; a host run
     on a target named like one is not: the analysis' unit decides."""
@@ -423,6 +432,7 @@ def test_emulated_is_what_the_unit_says_not_the_target_name(tmp_path: Path) -> N
     assert html.ISR_NOTE in report.latency[0].notes
 
 
+@pytest.mark.slow
 def test_stand_in_marked_beside_the_count(tmp_path: Path) -> None:
     """The HTML throughput table marks a count that rests on a stand-in and
     says under the table what was measured instead."""
@@ -467,6 +477,7 @@ OVERFLOW_JS = """() => {
 
 
 @pytest.mark.parametrize("width", [420, 1400, 2560])
+@pytest.mark.slow
 def test_layout_fits_every_width(mixed: tuple[RunView, Path], browser: Any, width: int) -> None:
     """Nothing sticks out of the page (wide tables scroll in their box), ids
     are unique, and the answer is on the first screen."""
@@ -485,6 +496,7 @@ def test_layout_fits_every_width(mixed: tuple[RunView, Path], browser: Any, widt
     assert "fastest" in lead.inner_text()
 
 
+@pytest.mark.slow
 def test_filter_by_port_and_search(mixed: tuple[RunView, Path], browser: Any) -> None:
     view, path = mixed
     page, errors, _ = open_page(browser, path)

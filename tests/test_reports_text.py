@@ -172,6 +172,7 @@ QEMU_STREAMS = sorted(DATA.glob("baremetal-qemu-mps2-an386-*.rmstream"))
 SNAPSHOT = DATA / "report-baremetal-qemu-mps2-an386.md"
 
 
+@pytest.mark.slow
 def test_reports_of_recorded_real_streams(tmp_path: Path) -> None:
     assert REAL, "tests/data/posix-host-*.rmstream: the recorded host streams are missing"
     streams = [p.read_bytes() for p in REAL]
@@ -259,6 +260,7 @@ def _stable(md: str) -> str:
     return re.sub(r"^# rtosmeter run \d+ .*$", "# rtosmeter run N", md, count=1, flags=re.M)
 
 
+@pytest.mark.slow
 def test_qemu_units_everywhere(qemu_view: RunView) -> None:
     units = {d.unit.label for c in qemu_view.cases for d in c.distributions}
     assert units == {"instructions (QEMU icount)"}

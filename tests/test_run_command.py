@@ -75,6 +75,7 @@ def test_read_only_out_is_a_clear_error(read_only_dir: Path) -> None:
     assert "Pass a writable folder with --out." in result.output
 
 
+@pytest.mark.slow
 def test_an_empty_run_is_not_stored_and_latest_stays(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RTOSMETER_THREADX", raising=False)
@@ -92,6 +93,7 @@ def test_an_empty_run_is_not_stored_and_latest_stays(tmp_path: Path,
         assert len(st.builds(1)) == 1
 
 
+@pytest.mark.slow
 def test_profile_file_is_accepted_and_reloaded_by_resume(tmp_path: Path, root: Path) -> None:
     text = (root / "profiles" / "quick.toml").read_text().replace('name = "quick"',
                                                                   'name = "mine"')
@@ -154,6 +156,7 @@ def test_progress_has_an_eta_and_is_plain_under_no_color(
 
 
 @pytest.mark.skipif(not HAVE_QEMU, reason="needs qemu-system-arm and arm-none-eabi-gcc")
+@pytest.mark.slow
 def test_sigterm_during_qemu_runs_stops_them_and_prints_the_resume(tmp_path: Path) -> None:
     out = tmp_path / "o"
     cmd = [sys.executable, "-c", "from rtosmeter.cli import main; main()", "run", "--port",
@@ -182,6 +185,7 @@ def test_sigterm_during_qemu_runs_stops_them_and_prints_the_resume(tmp_path: Pat
         assert len(st.builds(1)) == 1
 
 
+@pytest.mark.slow
 def test_sigterm_during_a_build_ends_the_compilers_too(tmp_path: Path) -> None:
     out = tmp_path / "o"
     cmd = [sys.executable, "-c", "from rtosmeter.cli import main; main()", "run", "--port",
@@ -207,6 +211,7 @@ IRQ_STREAM = Path(__file__).parent / "data" / "baremetal-qemu-mps2-an386-irq.rms
 
 @pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None,
                     reason="needs arm-none-eabi-gcc (the firmware is built for real)")
+@pytest.mark.slow
 def test_a_flooding_firmware_is_stopped_at_the_cap_in_bounded_memory(tmp_path: Path) -> None:
     """The real irq stream, its second case then repeating one S record for
     ever (tests/fake_qemu): the run stops the execution at the 64 MiB cap,

@@ -103,6 +103,7 @@ def run_board(target: Target, elf: Path, wall_s: float = 120.0, **board: str) ->
     return runner.run()
 
 
+@pytest.mark.slow
 def test_full_stream_through_pyocd_semihosting(target: Target, firmware: dict[str, Path],
                                                gdbstub) -> None:  # type: ignore[no-untyped-def]
     out = run_board(target, firmware["lat_isr"], probe="gdb", gdb=gdbstub())
@@ -119,6 +120,7 @@ def test_full_stream_through_pyocd_semihosting(target: Target, firmware: dict[st
     assert int(out.info["loaded_bytes"]) == sum(len(s.data) for s in segments(firmware["lat_isr"]))
 
 
+@pytest.mark.slow
 def test_exit_status_passes_through(target: Target, firmware: dict[str, Path],
                                     gdbstub) -> None:  # type: ignore[no-untyped-def]
     out = run_board(target, firmware["early_exit"], probe="gdb",
@@ -127,6 +129,7 @@ def test_exit_status_passes_through(target: Target, firmware: dict[str, Path],
     assert b"before_exit" in out.stream and "before BYE" in out.message
 
 
+@pytest.mark.slow
 def test_fault_is_reported_with_its_record(target: Target, firmware: dict[str, Path],
                                            gdbstub) -> None:  # type: ignore[no-untyped-def]
     out = run_board(target, firmware["fault"], probe="gdb", gdb=gdbstub())
@@ -134,6 +137,7 @@ def test_fault_is_reported_with_its_record(target: Target, firmware: dict[str, P
     assert b" FAULT " in out.stream and "addr2line" in out.message
 
 
+@pytest.mark.slow
 def test_hang_stops_at_the_wall_limit_keeping_the_stream(
         target: Target, firmware: dict[str, Path], gdbstub) -> None:  # type: ignore[no-untyped-def]
     out = run_board(target, firmware["hang"], wall_s=3, probe="gdb",
@@ -146,6 +150,7 @@ no_probe = pytest.mark.skipif(bool(os.environ.get("RTOSMETER_PROBE_UID")),
                               reason="a probe is configured (RTOSMETER_PROBE_UID)")
 
 
+@pytest.mark.slow
 @no_probe
 def test_no_probe_pyocd_names_board_and_probe(target: Target,
                                               firmware: dict[str, Path]) -> None:
@@ -155,6 +160,7 @@ def test_no_probe_pyocd_names_board_and_probe(target: Target,
     assert "stm32f407vg" in out.message
 
 
+@pytest.mark.slow
 @no_probe
 def test_no_probe_openocd_names_board_and_config(target: Target,
                                                  firmware: dict[str, Path]) -> None:
@@ -189,6 +195,7 @@ def _plugin_args(elf: Path) -> list[str]:
             "-plugin", ",".join([str(so), *PLUGIN.args(qemu_plugin.counter_address(elf))])]
 
 
+@pytest.mark.slow
 def test_rtt_stream_equals_the_uart_stream(mps2_firmware: dict[str, Path],
                                            gdbstub) -> None:  # type: ignore[no-untyped-def]
     """The RTT build, loaded into an empty MPS2 through the gdbstub, streams
@@ -226,6 +233,7 @@ def test_rtt_is_the_board_files_build_option(target: Target, tmp_path: Path) -> 
     assert "stm32f407/target.toml (key 'board.stream')" in exc.value.where
 
 
+@pytest.mark.slow
 def test_openocd_refuses_an_rtt_build_by_name(target: Target,
                                               mps2_firmware: dict[str, Path]) -> None:
     out = run_board(target, mps2_firmware["rtt"], probe="openocd")
@@ -233,6 +241,7 @@ def test_openocd_refuses_an_rtt_build_by_name(target: Target,
     assert "rm_lat_isr.elf writes its stream to RTT" in out.message and "stm32f407" in out.message
 
 
+@pytest.mark.slow
 def test_no_gdb_server_is_a_clear_error(target: Target, firmware: dict[str, Path]) -> None:
     out = run_board(target, firmware["lat_isr"], probe="gdb", gdb=f"127.0.0.1:{_free_port()}")
     assert out.status == "error" and "no GDB server at 127.0.0.1:" in out.message

@@ -7,6 +7,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunOutcome, RunRequest
@@ -54,6 +56,7 @@ def test_signal_is_a_crash(tmp_path: Path) -> None:
     assert "SIGSEGV" in message
 
 
+@pytest.mark.slow
 def test_hang_is_killed_with_its_children_and_output_kept(tmp_path: Path) -> None:
     pidfile = tmp_path / "child.pid"
     exe = script(tmp_path, "hang",

@@ -58,6 +58,7 @@ def run(elf: Path, machine: str = "mps2-an385", **kw: float) -> RunOutcome:
     return run_once(request(elf, machine, **kw))
 
 
+@pytest.mark.slow
 def test_same_firmware_twice_gives_identical_streams(irq_an385: Path) -> None:
     a, b = run(irq_an385), run(irq_an385)
     assert a.status == "ok", a.message
@@ -83,6 +84,7 @@ def test_same_firmware_twice_gives_identical_streams(irq_an385: Path) -> None:
     assert int(rate["max_rate_hz"]) * int(rate["max_rate_period_ticks"]) <= 25_000_000
 
 
+@pytest.mark.slow
 def test_info_records_the_qemu_run(irq_an385: Path) -> None:
     out = run(irq_an385)
     assert out.info["runner"] == "qemu"
@@ -95,6 +97,7 @@ def test_info_records_the_qemu_run(irq_an385: Path) -> None:
     assert out.info["command"].endswith(f"-kernel {irq_an385}")
 
 
+@pytest.mark.slow
 def test_exact_instruction_count_of_1000_nops(selftest: dict[str, Path]) -> None:
     """shift 6: one instruction = 64 ns = 1.6 ticks of the 25 MHz timer. The
     loop's timer phase cycles, so samples take two neighbouring values (NOPs
@@ -122,6 +125,7 @@ def _symbol_range(elf: Path, name: str) -> tuple[int, int]:
         return start, start + int(sym["st_size"])
 
 
+@pytest.mark.slow
 def test_bad_pointer_gives_a_fault_with_pc(selftest: dict[str, Path]) -> None:
     out = run(selftest["fault"])
     assert out.status == "fault" and out.exit_code == 3
@@ -136,6 +140,7 @@ def test_bad_pointer_gives_a_fault_with_pc(selftest: dict[str, Path]) -> None:
     assert f"pc={parsed.fault['pc']}" in out.message
 
 
+@pytest.mark.slow
 def test_hang_is_killed_at_the_wall_limit_and_kept(selftest: dict[str, Path]) -> None:
     out = run(selftest["hang"], wall=1.5, guest=1e6)
     assert out.status == "timeout"
@@ -148,6 +153,7 @@ def test_hang_is_killed_at_the_wall_limit_and_kept(selftest: dict[str, Path]) ->
     assert "raise [limits] wall_s in " in out.message and "target.toml" in out.message
 
 
+@pytest.mark.slow
 def test_hang_is_killed_at_the_guest_limit(selftest: dict[str, Path]) -> None:
     out = run(selftest["hang"], wall=60, guest=0.5)
     assert out.status == "timeout"
@@ -156,6 +162,7 @@ def test_hang_is_killed_at_the_guest_limit(selftest: dict[str, Path]) -> None:
     assert parse_stream(out.stream).case("selftest.hang").status == "incomplete"
 
 
+@pytest.mark.slow
 def test_early_exit_with_status(selftest: dict[str, Path]) -> None:
     out = run(selftest["early_exit"])
     assert out.status == "exit" and out.exit_code == 5
@@ -163,6 +170,7 @@ def test_early_exit_with_status(selftest: dict[str, Path]) -> None:
     assert parse_stream(out.stream).case("selftest.early_exit").meta["before_exit"] == "1"
 
 
+@pytest.mark.slow
 def test_lockup_is_a_fault(selftest: dict[str, Path]) -> None:
     out = run(selftest["lockup"])
     assert out.status == "fault"
@@ -170,12 +178,14 @@ def test_lockup_is_a_fault(selftest: dict[str, Path]) -> None:
     assert int(out.info["guest_errors"]) >= 1
 
 
+@pytest.mark.slow
 def test_missing_firmware_is_an_error(tmp_path: Path) -> None:
     out = run(tmp_path / "nothing.elf")
     assert out.status == "error"
     assert out.message.startswith("Error: firmware")
 
 
+@pytest.mark.slow
 def test_host_timed_run_is_labelled(irq_an385: Path) -> None:
     req = request(irq_an385, icount=False)
     assert "-icount" not in qemu_command(req, Path("console"))
@@ -187,6 +197,7 @@ def test_host_timed_run_is_labelled(irq_an385: Path) -> None:
 
 
 @pytest.mark.parametrize("target", ["qemu-mps2-an386", "qemu-mps2-an500", "qemu-microbit"])
+@pytest.mark.slow
 def test_irq_group_runs_on_every_qemu_target(target: str,
                                              tmp_path_factory: pytest.TempPathFactory) -> None:
     elf = fw.build(tmp_path_factory.mktemp(target), target, ["irq"],
@@ -200,12 +211,14 @@ def test_irq_group_runs_on_every_qemu_target(target: str,
     assert parsed.case("irq.latency").status == "ok"
 
 
+@pytest.mark.slow
 def test_jitter_delta_is_marked_no_subtraction(irq_an385: Path) -> None:
     parsed = parse_stream(run(irq_an385).stream)
     assert parsed.case("irq.latency_jitter").series["delta"].subtract is False
     assert parsed.case("irq.latency").series["latency"].subtract is True
 
 
+@pytest.mark.slow
 def test_baremetal_tm_basic_runs_the_loop_on_the_runner(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """No threads: the runner runs the loop and the periodic timer interrupt
@@ -233,6 +246,7 @@ def test_baremetal_tm_basic_runs_the_loop_on_the_runner(
 # ---- nothing left running, nothing taken from the host --------------------------
 
 
+@pytest.mark.slow
 def test_kill_9_of_the_harness_leaves_no_qemu(selftest: dict[str, Path]) -> None:
     """The parent-death signal: QEMU dies with the process that started it."""
     script = textwrap.dedent(f"""
@@ -256,6 +270,7 @@ def _busy_host(n: int) -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
 
 
+@pytest.mark.slow
 def test_streams_do_not_depend_on_host_load(irq_an385: Path) -> None:
     """The console is a file, so a host too busy to read it cannot slow the
     guest's UART: the stream under 4 busy processes is the idle one, byte

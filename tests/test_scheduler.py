@@ -87,6 +87,7 @@ def test_bench_glob_selects_groups(root: Path) -> None:
         make_plan(defs, catalog, defs.campaign(None), Selection(ports=("nosuch",)))
 
 
+@pytest.mark.slow
 def test_a_failing_build_never_stops_the_others(root: Path, tmp_path: Path) -> None:
     tree = broken_tree(tmp_path, root)
     out = tmp_path / "out"
@@ -106,6 +107,7 @@ def test_a_failing_build_never_stops_the_others(root: Path, tmp_path: Path) -> N
     assert run.status == "done"
 
 
+@pytest.mark.slow
 def test_an_executable_of_another_group_fails_its_execution(root: Path, tmp_path: Path) -> None:
     """A stale executable (newt once kept the previous group's archive) runs
     another group's cases: its execution fails naming both groups instead of
@@ -142,6 +144,7 @@ class _InterruptAfterFirstExecution(Reporter):
             raise KeyboardInterrupt
 
 
+@pytest.mark.slow
 def test_resume_skips_groups_already_stored(root: Path, tmp_path: Path) -> None:
     defs = Definitions.load(root)
     catalog = load_catalog(root)
@@ -177,6 +180,7 @@ def _units(root: Path, **sel: object) -> dict[str, str]:
     return {c.target: c.unit for c in plan.combos}
 
 
+@pytest.mark.slow
 def test_emulated_runs_count_instructions_unless_asked(root: Path) -> None:
     if qemu_plugin.plugin_path() is None:
         pytest.fail("the QEMU plugin is not built: run scripts/install.sh")
@@ -204,6 +208,7 @@ def test_emulated_runs_count_instructions_unless_asked(root: Path) -> None:
 @pytest.mark.skipif(shutil.which("qemu-system-arm") is None
                     or shutil.which("arm-none-eabi-gcc") is None,
                     reason="qemu-system-arm or arm-none-eabi-gcc not installed")
+@pytest.mark.slow
 def test_a_cycle_run_records_the_plugin_and_repeats_exactly(root: Path, tmp_path: Path) -> None:
     streams = []
     for out in (tmp_path / "a", tmp_path / "b"):

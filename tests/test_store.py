@@ -201,6 +201,7 @@ def test_resolve_run(tmp_path: Path) -> None:
             st.resolve_run("last")
 
 
+@pytest.mark.slow
 def test_killed_writer_loses_only_the_unfinished_execution(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
     data = stream([1, 2, 3])

@@ -44,6 +44,7 @@ def _open_and_add(path: str, barrier: Any, results: Any) -> None:
     results.put("")
 
 
+@pytest.mark.slow
 def test_processes_racing_to_create_one_store_all_succeed(tmp_path: Path) -> None:
     ctx = multiprocessing.get_context("fork")
     rounds, procs = 6, 8
@@ -119,6 +120,7 @@ def test_damaged_pages_give_a_message_naming_the_file(tmp_path: Path) -> None:
     assert "malformed" in info.value.message and ".recover" in info.value.message
 
 
+@pytest.mark.slow
 def test_a_run_lock_is_held_by_its_process_only(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
     with Store.open(path) as st:

@@ -43,6 +43,7 @@ def _builds(out: Path, run_id: int) -> dict[str, dict[str, str]]:
         return {b.axes["toolchain"]: b.config for b in store.builds(run_id)}
 
 
+@pytest.mark.slow
 def test_each_build_records_its_toolchain(run: tuple[Path, int]) -> None:
     builds = _builds(*run)
     assert set(builds) == {"gcc", "clang"}
@@ -64,6 +65,7 @@ def _elf(out: Path, run_id: int, toolchain: str, group: str) -> Path:
                     if builds[e.build_id] == toolchain and e.group == group)
 
 
+@pytest.mark.slow
 def test_clang_firmware_matches_newlibs_abi_and_was_linked_by_lld(
         run: tuple[Path, int]) -> None:
     """-fshort-enums: the enum size of arm-none-eabi's newlib and libgcc
@@ -81,6 +83,7 @@ def test_clang_firmware_matches_newlibs_abi_and_was_linked_by_lld(
         assert "Tag_ABI_enum_size: small" in attrs, obj
 
 
+@pytest.mark.slow
 def test_clang_firmware_is_deterministic(run: tuple[Path, int]) -> None:
     """Run again, the Clang firmware writes the stream it stored, bit for bit."""
     out, run_id = run
@@ -98,6 +101,7 @@ def test_clang_firmware_is_deterministic(run: tuple[Path, int]) -> None:
     assert again.stream == stored and b"BYE" in stored
 
 
+@pytest.mark.slow
 def test_report_sets_toolchains_side_by_side(run: tuple[Path, int]) -> None:
     """One column per toolchain, the compiler and its version at the number;
     footprints per toolchain; the CSV names each record's toolchain."""
@@ -118,6 +122,7 @@ def test_report_sets_toolchains_side_by_side(run: tuple[Path, int]) -> None:
         f"baremetal/{TARGET}/quick", f"baremetal/{TARGET}/quick+clang"}
 
 
+@pytest.mark.slow
 def test_compare_matches_each_toolchain_with_itself(run: tuple[Path, int]) -> None:
     """A run against itself: every figure the same, none of gcc's against clang's."""
     out, run_id = run
@@ -151,6 +156,7 @@ def _gnu_port(folder: Path, root: Path, limit: bool) -> None:
 
 
 @pytest.mark.parametrize("limit", [True, False], ids=["declared", "undeclared"])
+@pytest.mark.slow
 def test_a_port_clang_cannot_build_is_unsupported_with_clangs_error(
         tmp_path: Path, root: Path, monkeypatch: pytest.MonkeyPatch, limit: bool) -> None:
     """port.toml [toolchains.clang]: Clang's failure is the RTOS's, stored as

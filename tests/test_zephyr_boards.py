@@ -35,6 +35,7 @@ def board_for(tmp_path: Path, target: str, version: tuple[int, int, int]) -> tup
     return done.returncode, " ".join((done.stdout + done.stderr).split())  # CMake wraps lines
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("version", "board"), [((3, 5, 0), "mps2_an385"),
                                                 ((3, 6, 0), "mps2_an385"),
                                                 ((3, 7, 0), "mps2/an385"),
@@ -46,6 +47,7 @@ def test_an385_board_name_follows_the_hardware_model(tmp_path: Path, version: tu
     assert f"board={board} modules=cmsis" in out
 
 
+@pytest.mark.slow
 def test_microbit_board_and_module_in_both_models(tmp_path: Path) -> None:
     for version in ((3, 5, 0), (3, 7, 0)):
         rc, out = board_for(tmp_path, "qemu-microbit", version)
@@ -53,6 +55,7 @@ def test_microbit_board_and_module_in_both_models(tmp_path: Path) -> None:
         assert "board=qemu_cortex_m0 modules=cmsis;nordic" in out
 
 
+@pytest.mark.slow
 def test_own_boards_refused_on_model_v2_with_the_reason(tmp_path: Path) -> None:
     rc, _ = board_for(tmp_path, "qemu-mps2-an386", (3, 5, 0))
     assert rc == 0
@@ -61,6 +64,7 @@ def test_own_boards_refused_on_model_v2_with_the_reason(tmp_path: Path) -> None:
     assert "rm_mps2_an386" in out and "model v1" in out and "3.7" in out
 
 
+@pytest.mark.slow
 def test_unknown_target_named(tmp_path: Path) -> None:
     rc, out = board_for(tmp_path, "qemu-nowhere", (3, 5, 0))
     assert rc != 0 and "qemu-nowhere" in out and "boards.cmake" in out
