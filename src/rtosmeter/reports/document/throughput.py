@@ -124,27 +124,48 @@ def throughput_section(view: RunView, target: str) -> Section | None:
 
 # ---- Thread-Metric's relative tables (the thread-metric view) ---------------------
 
-RELATIVE: tuple[tuple[str, Callable[[Normalised], str]], ...] = (
+# (what the table shows, its cell, what its note says)
+RELATIVE: tuple[tuple[str, Callable[[Normalised], str], str], ...] = (
+    ("count per period", lambda n: fmt(n.score),
+     "The mean count per measurement period (the report's throughput table has the "
+     "per-iteration cost and the checks)."),
     ("relative to the slowest system (slowest = 1.0x)",
-     lambda n: f"{n.multiple_of_slowest:.2f}x"),
+     lambda n: f"{n.multiple_of_slowest:.2f}x",
+     "Each test's count divided by the slowest system's on this target (per ms of the "
+     "period where periods differ): 2.00x completes the loop twice as often."),
     ("relative to the best system (best = 100 %)",
-     lambda n: f"{n.percent_of_best:.1f} %"),
+     lambda n: f"{n.percent_of_best:.1f} %",
+     "Each test's count as a share of the best system's on this target (per ms of the "
+     "period where periods differ)."),
 )
 
 
 def _relative(case: CaseResult | None, norm: Normalised | None,
               text: Callable[[Normalised], str]) -> Cell:
+    """A figure of a test that ran; a failed one has none (left out of the
+    normalisation), an unsupported one says so."""
     if case is None or norm is None:
         return empty(case) if case is None or case.score is None else Cell(case.status,
                                                                             flag="fail")
     return Cell(marked(text(norm), case))
 
 
+def _period_note(view: RunView, sys_: Systems) -> str:
+    periods = dict.fromkeys(period_text(build_of(view, k)) for k in sys_.keys)
+    note = "Measurement period: " + "; ".join(periods) + "."
+    emulated = {d.unit.deterministic for c in view.cases for d in c.distributions
+                if system(c) in sys_.keys}
+    if True in emulated:
+        note += (" Emulated (QEMU -icount): counts are exact, so a period shorter than "
+                 "Thread-Metric's 30 s gives the same ratios.")
+    return note
+
+
 def relative_sections(view: RunView) -> list[Section]:
-    """Per target, each tm.* test normalised to the slowest system (1.0x),
-    then to the best (100 %): the tables Thread-Metric results are quoted in
-    (BENCHMARKS.md section 1). A case that failed or did not run has no
-    ratio; the counts are in the report's throughput table."""
+    """Per target, each tm.* test's count, then normalised to the slowest
+    system (1.0x) and to the best (100 %): the tables Thread-Metric results
+    are quoted in (BENCHMARKS.md section 1). A case that failed or did not
+    run has no figure here; its count stays in the report's throughput table."""
     out = []
     for target in sorted({c.target for c in view.cases}):
         tm = [c for c in view.cases if c.target == target and family(c) == "throughput"]
@@ -153,18 +174,13 @@ def relative_sections(view: RunView) -> list[Section]:
         sys_ = Systems.of(target, tm)
         norm = {(n.system, n.case_id): n for n in normalise_throughput(tm)}
         by = {(system(c), c.case_id): c for c in tm}
-        periods = dict.fromkeys(period_text(build_of(view, k)) for k in sys_.keys)
-        for head, text in RELATIVE:
-            sec = Section(f"Thread-Metric on {target}, {head}", ["test", *sys_.headers],
-                          numeric=1)
+        for head, text, note in RELATIVE:
+            sec = Section(f"Thread-Metric on {target}: {head} (higher is better)",
+                          ["test", *sys_.headers], numeric=1)
             for cid in sorted({c.case_id for c in tm}):
                 sec.rows.append([cid, *(_relative(by.get((k, cid)), norm.get((k, cid)), text)
                                         for k in sys_.keys)])
-            sec.notes.append("Each test's count per period (per ms where periods differ) "
-                             "divided by the slowest system's on this target (first table) "
-                             "or by the best's (second); higher is better. Measurement "
-                             "period: " + "; ".join(periods) + ".")
-            sec.notes += stand_in_notes(tm)
+            sec.notes = [note, _period_note(view, sys_), *stand_in_notes(tm)]
             out.append(sec)
     return out
 
