@@ -67,7 +67,7 @@ VIEWS = (REPORT, "load", "thread-metric")
 
 @dataclass
 class View:
-    """A titled list of sections: the report, or another view of it."""
+    """Another reading of the report: a titled list of sections."""
 
     heading: str  # after the run's title
     sections: list[Section]
@@ -155,6 +155,8 @@ class Page:
 
 @dataclass
 class Document:
+    """The report of one run, for every format to render."""
+
     view: RunView  # the analysed run, for the formats that dump it (JSON)
     title: str
     host: str
@@ -220,9 +222,10 @@ def build(view: RunView) -> Document:
     warnings = warnings_section(view)
     apart = [s for s in (warnings, unsupported_section(view), failures_section(view),
                          not_run_section(view), errors_section(view)) if s is not None]
-    doc = Document(view, title(view), ", ".join(f"{k}: {v}" for k, v in sorted(view.host.items())),
-                   found, answer_sections(found), [_target(view, t) for t in names], warnings,
-                   apart, statistics_sections(view), records(view), {})
+    host = ", ".join(f"{k}: {v}" for k, v in sorted(view.host.items()))
+    doc = Document(view, title(view), host, found, answer_sections(found),
+                   [_target(view, t) for t in names], warnings, apart,
+                   statistics_sections(view), records(view), {})
     doc.views = {
         "load": View("under load and application benchmarks", load.sections(view), load.EMPTY),
         "thread-metric": View("Thread-Metric, relative", relative_sections(view),
