@@ -62,7 +62,8 @@ DEPRECATED_FORMATS = {"load": ("markdown", "load")}
 @out_option
 @click.option("--format", "fmt", type=click.Choice([*reports.choices(), *DEPRECATED_FORMATS]),
               default="table", show_default=True,
-              help="Output format; html is written to OUT/report-<run>.html.")
+              help="Output format; html is written to OUT/report-<run>.html "
+                   "(load: deprecated, use --view load).")
 @click.option("--view", "view_name", type=click.Choice(VIEWS), default=REPORT,
               show_default=True,
               help="What to show: the report, behaviour under load and the application "
