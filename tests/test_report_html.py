@@ -421,7 +421,7 @@ def test_emulated_is_what_the_unit_says_not_the_target_name(tmp_path: Path) -> N
         report = document.build(analysis.load_run(st, run))
     assert {c.key[1]: c.emulated for c in report.page.columns} == {"mps2-renamed": True,
                                                               "qemu-lookalike": False}
-    assert any(n.startswith("Emulated targets run under QEMU") for n in report.notices)
+    assert any(n.startswith("Emulated targets run under QEMU") for n in report.page.notices)
     assert ISR_NOTE in report.page.latency[0].notes
 
 
