@@ -233,31 +233,30 @@ def unit_origin(view: RunView, target: str) -> str:
 
 
 class _Bars:
-    """The two charts' bars, gathered row by row."""
+    """The two charts' bars, gathered row by row: (case, column, normalised)."""
 
     def __init__(self) -> None:
-        from rtosmeter import charts
-
-        self.bar = charts.Bar
-        self.best: list[charts.Bar] = []
-        self.slowest: list[charts.Bar] = []
+        self.found: list[tuple[str, Column, Normalised]] = []
 
     def add(self, cid: str, col: Column, n: Normalised) -> None:
-        self.best.append(self.bar(cid, col.label, n.percent_of_best, col.colour))
-        self.slowest.append(self.bar(cid, col.label, n.multiple_of_slowest, col.colour))
+        self.found.append((cid, col, n))
 
     def charts(self, name: str, clock: str) -> list[Chart]:
-        from rtosmeter import charts
+        from rtosmeter import charts  # matplotlib: only for the page
 
-        if not self.best:
+        if not self.found:
             return []
+        best = [charts.Bar(cid, col.label, n.percent_of_best, col.colour)
+                for cid, col, n in self.found]
+        slowest = [charts.Bar(cid, col.label, n.multiple_of_slowest, col.colour)
+                   for cid, col, n in self.found]
         return [
             Chart(f"{name}-best", "Normalised to the best (100 %)",
-                  charts.grouped_bars(self.best, "count per period, % of the best "
+                  charts.grouped_bars(best, "count per period, % of the best "
                                       f"(period timed by the {clock})", "{:.1f} %",
                                       reference=100.0)),
             Chart(f"{name}-slowest", "Normalised to the slowest (1.0x)",
-                  charts.grouped_bars(self.slowest, "count per period, multiple of the slowest "
+                  charts.grouped_bars(slowest, "count per period, multiple of the slowest "
                                       f"(period timed by the {clock})", "{:.2f}x",
                                       reference=1.0)),
         ]
