@@ -367,18 +367,20 @@ def test_thread_metric_relative_view(tmp_path: Path) -> None:
     (100 %) system, the figures the report's table and the CSV give too."""
     slow = _tm_stream("posix", [[10, 10, 10, 10, 10]] * 3, 0)
     fast = _tm_stream("baremetal", [[25, 25, 25, 25, 25]] * 3, 0)
-    run = store_run(tmp_path / "r.sqlite", [(slow, HOST), (fast, HOST)])
+    failed = _tm_stream("zephyr", [[30, 10, 10, 10, 10]] * 3, 12)  # "within 1" failed
+    run = store_run(tmp_path / "r.sqlite", [(slow, HOST), (fast, HOST), (failed, HOST)])
     with Store.open(tmp_path / "r.sqlite") as st:
         view = load_run(st, run)
     text = reports.render(view, "table", "thread-metric")
     assert "Thread-Metric on host: relative to the slowest system (slowest = 1.0x)" in text
-    assert _row(text, "│ tm.cooperative")[1:] == ["125", "50"]  # bare metal first
+    # bare metal first; a failed case keeps its count, marked, and has no ratio
+    assert _row(text, "│ tm.cooperative")[1:] == ["125", "50", "✗ 70"]
     rows = [r for r in text.splitlines() if r.startswith("│ tm.cooperative")]
-    assert [[c.strip() for c in r.split("│")[2:4]] for r in rows[1:]] == [
-        ["2.50x", "1.00x"], ["100.0 %", "40.0 %"]]
+    assert [[c.strip() for c in r.split("│")[2:5]] for r in rows[1:]] == [
+        ["2.50x", "1.00x", "✗ failed"], ["100.0 %", "40.0 %", "✗ failed"]]
     md = reports.render(view, "md", "thread-metric")
-    assert "| tm.cooperative | 2.50x | 1.00x |" in md
-    assert "| tm.cooperative | 100.0 % | 40.0 % |" in md
+    assert "| tm.cooperative | 2.50x | 1.00x | ✗ failed |" in md
+    assert "| tm.cooperative | 100.0 % | 40.0 % | ✗ failed |" in md
     # the same figures as the report's own table and the CSV
     assert _row(table.render(view), "│ tm.cooperative")[1] == "125 (100.0 % · 2.50x)"
     rec = {r["port"]: r for r in csv.DictReader(io.StringIO(csv_report.render(view)))

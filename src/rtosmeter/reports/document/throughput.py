@@ -19,6 +19,7 @@ from rtosmeter.reports.document.cells import (
     Value,
     anchor,
     empty,
+    flag,
     fmt,
     marked,
     stand_in_notes,
@@ -124,35 +125,44 @@ def throughput_section(view: RunView, target: str) -> Section | None:
 
 # ---- Thread-Metric's relative tables (the thread-metric view) ---------------------
 
+def _count(case: CaseResult, norm: Normalised | None) -> Cell:
+    """The count; a failed case keeps it, marked (it has no ratio)."""
+    return Cell(marked(fmt(case.score), case), flag=flag(case)) if case.score is not None \
+        else empty(case)
+
+
+def _ratio(text: Callable[[Normalised], str]) -> Callable[[CaseResult, Normalised | None], Cell]:
+    """A ratio of a test that ran; a failed one has none (it is left out of
+    the normalisation), an unsupported one says so."""
+    def cell(case: CaseResult, norm: Normalised | None) -> Cell:
+        if norm is None:
+            return empty(case) if case.score is None else Cell(case.status, flag="fail")
+        return Cell(marked(text(norm), case))
+    return cell
+
+
 # (what the table shows, its cell, what its note says)
-RELATIVE: tuple[tuple[str, Callable[[Normalised], str], str], ...] = (
-    ("count per period", lambda n: fmt(n.score),
-     "The mean count per measurement period (the report's throughput table has the "
-     "per-iteration cost and the checks)."),
+RELATIVE: tuple[tuple[str, Callable[[CaseResult, Normalised | None], Cell], str], ...] = (
+    ("count per period", _count,
+     "The mean count per measurement period; higher is better (the report's throughput "
+     "table has the per-iteration cost and the checks)."),
     ("relative to the slowest system (slowest = 1.0x)",
-     lambda n: f"{n.multiple_of_slowest:.2f}x",
+     _ratio(lambda n: f"{n.multiple_of_slowest:.2f}x"),
      "Each test's count divided by the slowest system's on this target (per ms of the "
-     "period where periods differ): 2.00x completes the loop twice as often."),
+     "period where periods differ): 2.00x completes the loop twice as often; higher is "
+     "better."),
     ("relative to the best system (best = 100 %)",
-     lambda n: f"{n.percent_of_best:.1f} %",
+     _ratio(lambda n: f"{n.percent_of_best:.1f} %"),
      "Each test's count as a share of the best system's on this target (per ms of the "
-     "period where periods differ)."),
+     "period where periods differ); higher is better."),
 )
 
 
-def _relative(case: CaseResult | None, norm: Normalised | None,
-              text: Callable[[Normalised], str]) -> Cell:
-    """A figure of a test that ran; a failed one has none (left out of the
-    normalisation), an unsupported one says so."""
-    if case is None or norm is None:
-        return empty(case) if case is None or case.score is None else Cell(case.status,
-                                                                            flag="fail")
-    return Cell(marked(text(norm), case))
-
-
 def _period_note(view: RunView, sys_: Systems) -> str:
-    periods = dict.fromkeys(period_text(build_of(view, k)) for k in sys_.keys)
-    note = "Measurement period: " + "; ".join(periods) + "."
+    periods = {sys_.labels[k]: period_text(build_of(view, k)) for k in sys_.keys}
+    note = ("Measurement period: " + next(iter(periods.values())) if len(set(periods.values()))
+            == 1 else "Measurement periods: " + "; ".join(f"{k}: {p}" for k, p in
+                                                          periods.items())) + "."
     emulated = {d.unit.deterministic for c in view.cases for d in c.distributions
                 if system(c) in sys_.keys}
     if True in emulated:
@@ -174,12 +184,12 @@ def relative_sections(view: RunView) -> list[Section]:
         sys_ = Systems.of(target, tm)
         norm = {(n.system, n.case_id): n for n in normalise_throughput(tm)}
         by = {(system(c), c.case_id): c for c in tm}
-        for head, text, note in RELATIVE:
-            sec = Section(f"Thread-Metric on {target}: {head} (higher is better)",
+        for head, cell, note in RELATIVE:
+            sec = Section(f"Thread-Metric on {target}: {head}",
                           ["test", *sys_.headers], numeric=1)
             for cid in sorted({c.case_id for c in tm}):
-                sec.rows.append([cid, *(_relative(by.get((k, cid)), norm.get((k, cid)), text)
-                                        for k in sys_.keys)])
+                sec.rows.append([cid, *(cell(c, norm.get((k, cid))) if (c := by.get((k, cid)))
+                                        else Cell("") for k in sys_.keys)])
             sec.notes = [note, _period_note(view, sys_), *stand_in_notes(tm)]
             out.append(sec)
     return out
