@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from rtosmeter import reports
 from rtosmeter.commands.report import load_view
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.model import CaseResult
-from rtosmeter.reports import load as load_report
 
 TARGET = "qemu-mps2-an386"
 TREES = {"freertos": ("RTOSMETER_FREERTOS", "tasks.c"),
@@ -98,5 +98,5 @@ def test_rtos_qemu(tmp_path: Path, port: str) -> None:
     cases = _run(tmp_path, port, TARGET, "app.*", {port: Path(tree)})
     best = _check_sampling(cases["app.sampling"])
     _check_hartstone(cases["app.schedulability"])
-    text = load_report.render(load_view(tmp_path, "latest"))
+    text = reports.render(load_view(tmp_path, "latest"), "md", "load")
     assert f"| {port}/{TARGET}/quick | {best} |" in text

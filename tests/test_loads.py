@@ -1,4 +1,4 @@
-"""Load profiles (rtosmeter.loads, bench/core/load.c, reports/load.py), built
+"""Load profiles (rtosmeter.loads, bench/core/load.c, reports/document/load.py), built
 and run for real: bare metal on QEMU MPS2-AN386 idle and under the irq,
 reject and accept loads, POSIX on the host under tasks:2. The assertions are
 properties of what the firmware measured: a loaded count below the idle one
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from rtosmeter import reports
 from rtosmeter.build import BuildSpec, config_header
 from rtosmeter.catalog import load_catalog
 from rtosmeter.commands.report import load_view
@@ -22,7 +23,6 @@ from rtosmeter.definitions import Definitions, load_campaign
 from rtosmeter.errors import UserError
 from rtosmeter.loads import Load, parse, profile_name, split
 from rtosmeter.model import CaseResult, RunView
-from rtosmeter.reports import load as load_report
 
 TARGET = "qemu-mps2-an386"
 
@@ -123,7 +123,7 @@ def test_load_report_is_the_change_against_idle(baremetal_loaded: tuple[Path, Ru
     _, view = baremetal_loaded
     idle, irq = _case(view, "quick"), _case(view, "quick+irq:2000:50")
     assert idle.score and irq.score
-    text = load_report.render(view)
+    text = reports.render(view, "md", "load")
     want = f"{(irq.score - idle.score) / idle.score * 100:+.1f} %"
     row = next(line for line in text.splitlines() if line.startswith("| tm.basic | baremetal"))
     cells = [c.strip() for c in row.strip("|").split("|")]

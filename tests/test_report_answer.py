@@ -1,4 +1,4 @@
-"""The answer first (reports/_answer.py): rankings over the cases every
+"""The answer first (reports/document/answer.py): rankings over the cases every
 compared system ran, the same figures in every format, warnings and heap
 caveats at the numbers. Runs are real streams written by the real writer and
 stored in a real SQLite store."""
@@ -16,9 +16,10 @@ from _datahalf import craft, store_run
 
 from rtosmeter.analysis import load_run
 from rtosmeter.model import RunView
-from rtosmeter.reports import _answer, html, markdown, table
 from rtosmeter.reports import csv as csv_report
+from rtosmeter.reports import html, markdown, table
 from rtosmeter.reports import json as json_report
+from rtosmeter.reports.document import answer as _answer
 from rtosmeter.runners.qemu import guest_errors
 from rtosmeter.store import Store
 
@@ -141,6 +142,6 @@ def test_guest_errors_by_message() -> None:
 
 @pytest.mark.slow
 def test_markdown_and_html_of_one_run_write_files(view: RunView, tmp_path: Path) -> None:
-    md = html.write_markdown(html.prepare(view), tmp_path)
+    md = markdown.write(view, tmp_path)
     assert md.read_text().startswith("# rtosmeter run")
     assert (tmp_path / "charts").is_dir()

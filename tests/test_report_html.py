@@ -25,7 +25,9 @@ from rtosmeter import analysis
 from rtosmeter.definitions import Definitions
 from rtosmeter.model import RunView
 from rtosmeter.protocol import parse_stream
-from rtosmeter.reports import html
+from rtosmeter.reports import document, html, markdown
+from rtosmeter.reports.document.cells import fmt
+from rtosmeter.reports.document.listing import ISR_NOTE
 from rtosmeter.store import Store
 
 DATA = Path(__file__).parent / "data"
@@ -101,7 +103,7 @@ def test_report_two_ports_in_chromium(tmp_path: Path, browser: Any) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         run = store_run(store, ["posix", "posix-copy"], config={"tick_hz": "1000"})
         view = analysis.load_run(store, run)
-    path = html.write(html.prepare(view), tmp_path / "report.html")
+    path = html.write(view, tmp_path / "report.html")
     text = path.read_text()
     assert "http://" not in text.replace("http://www.w3.org", "")
     assert "https://" not in text
@@ -113,7 +115,7 @@ def test_report_two_ports_in_chromium(tmp_path: Path, browser: Any) -> None:
 
     # Every chart drawn: an inline SVG with a size and drawn shapes.
     charts = page.query_selector_all("figure.chart svg")
-    expected = len(html.prepare(view).all_charts)
+    expected = len(document.build(view).page.charts)
     assert len(charts) == expected and expected >= 3
     for svg in charts:
         box = svg.bounding_box()
@@ -158,7 +160,7 @@ def test_names_from_the_run_are_escaped(tmp_path: Path, browser: Any) -> None:
         run = store_run(store, ["posix", EVIL_PORT], rename_case=(victim, EVIL_CASE),
                         config={"flags": EVIL_CONFIG})
         view = analysis.load_run(store, run)
-    path = html.write(html.prepare(view), tmp_path / "evil.html")
+    path = html.write(view, tmp_path / "evil.html")
     page, errors, dialogs = open_page(browser, path)
     page.hover("body")
     assert dialogs == []
@@ -193,18 +195,18 @@ def test_markdown_with_chart_files(tmp_path: Path) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         run = store_run(store, ["posix", "posix-copy"])
         view = analysis.load_run(store, run)
-    md = html.write_markdown(html.prepare(view), tmp_path / "md")
+    md = markdown.write(view, tmp_path / "md")
     text = md.read_text()
     links = [line[line.index("](") + 2:-1] for line in text.splitlines()
              if line.startswith("![")]
-    assert len(links) == len(html.prepare(view).all_charts)
+    assert len(links) == len(document.build(view).page.charts)
     for link in links:
         svg = (md.parent / link).read_text()
         assert svg.startswith("<?xml") and "<path" in svg
     # written again: the run's chart folder holds exactly the charts linked
     stale = md.parent / f"charts/run-{run}/c-stale.svg"
     stale.write_text("<svg/>")
-    html.write_markdown(html.prepare(view), tmp_path / "md")
+    markdown.write(view, tmp_path / "md")
     assert not stale.exists()
     assert len(list(stale.parent.glob("*.svg"))) == len(links)
 
@@ -259,7 +261,7 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunView, Path]:
     out = tmp_path_factory.mktemp("mixed")
     with Store.open(out / "rtosmeter.sqlite") as store:
         view = analysis.load_run(store, store_mixed(store))
-    return view, html.write(html.prepare(view), out / "report.html")
+    return view, html.write(view, out / "report.html")
 
 
 def _rows(page: Any, selector: str) -> list[tuple[str, list[str]]]:
@@ -357,13 +359,13 @@ def test_lifecycle_layouts_as_a_matrix(mixed: tuple[RunView, Path], browser: Any
             for tr in matrix.query_selector_all("tbody tr")}
     assert len(rows) == len(calls) * (1 + len(threads))
     for call in calls:
-        assert rows[f"{call} · alone"] == [html.fmt(by_name[call].p50)]
+        assert rows[f"{call} · alone"] == [fmt(by_name[call].p50)]
         for n in threads:
             want = []
             for g in gaps:
                 d = by_name[f"{call}@{n}" if g == 1 else f"{call}@{n}/g{g}"]
                 clamped = case.meta.get(f"clamped@{n}/g{g}", "0")
-                want.append(html.fmt(d.p50) + ("†" if int(clamped) > 0 else ""))
+                want.append(fmt(d.p50) + ("†" if int(clamped) > 0 else ""))
             assert rows[f"{call} · {n} others"] == want
     # The 105 rows of statistics are there, folded.
     details = section.query_selector("details.stats")
@@ -391,7 +393,7 @@ def test_a_failed_check_keeps_its_count(tmp_path: Path) -> None:
     result = next(c for c in view.cases if c.case_id == "tm.cooperative")
     assert result.status == "failed" and result.score
     page = html.render(view)
-    assert f"✗ {html.fmt(result.score)}" in page
+    assert f"✗ {fmt(result.score)}" in page
 
 
 @pytest.mark.slow
@@ -403,8 +405,8 @@ def test_names_differing_in_unsafe_characters_get_their_own_charts(tmp_path: Pat
                  latency=[("lat.x<y", {"s": [9, 1, 2]}), ("lat.x>y", {"s": [9, 30, 40]})])
     run = store_crafted(tmp_path / "r.sqlite", [(data, {"runner": "host"})])
     with Store.open(tmp_path / "r.sqlite") as st:
-        report = html.prepare(analysis.load_run(st, run))
-    md = html.write_markdown(report, tmp_path / "md")
+        report = document.build(analysis.load_run(st, run))
+    md = markdown.write(report, tmp_path / "md")
     folder = f"charts/run-{run}"
     assert len(list((tmp_path / "md" / folder).glob("c-lat.x-y*.svg"))) == 2
     assert md.read_text().count(f"]({folder}/c-lat.x-y") == 2
@@ -425,11 +427,11 @@ def test_emulated_is_what_the_unit_says_not_the_target_name(tmp_path: Path) -> N
     run = store_crafted(tmp_path / "r.sqlite", [(qemu, {"runner": "qemu", "icount_shift": 6}),
                                                 (host, {"runner": "host"})])
     with Store.open(tmp_path / "r.sqlite") as st:
-        report = html.prepare(analysis.load_run(st, run))
-    assert {c.key[1]: c.emulated for c in report.columns} == {"mps2-renamed": True,
+        report = document.build(analysis.load_run(st, run))
+    assert {c.key[1]: c.emulated for c in report.page.columns} == {"mps2-renamed": True,
                                                               "qemu-lookalike": False}
-    assert any(n.startswith("Emulated targets run under QEMU") for n in report.notices)
-    assert html.ISR_NOTE in report.latency[0].notes
+    assert any(n.startswith("Emulated targets run under QEMU") for n in report.page.notices)
+    assert ISR_NOTE in report.page.latency[0].notes
 
 
 @pytest.mark.slow
@@ -500,7 +502,7 @@ def test_layout_fits_every_width(mixed: tuple[RunView, Path], browser: Any, widt
 def test_filter_by_port_and_search(mixed: tuple[RunView, Path], browser: Any) -> None:
     view, path = mixed
     page, errors, _ = open_page(browser, path)
-    column = next(c.label for c in html.prepare(view).columns if c.key[0] == "copy")
+    column = next(c.label for c in document.build(view).page.columns if c.key[0] == "copy")
     cells = _column_cells(page, "#throughput", column)
     assert cells and all(td.is_visible() for td in cells)
     page.uncheck(f"#controls input[data-sys='{column}']")

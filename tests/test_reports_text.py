@@ -14,15 +14,17 @@ from pathlib import Path
 import pytest
 from _datahalf import craft, parse_named, store_run
 
+from rtosmeter import reports
 from rtosmeter.analysis import family, load_run, normalise_throughput
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
 from rtosmeter.model import Distribution, RunView
 from rtosmeter.protocol import StreamWriter, parse_stream
-from rtosmeter.reports import choices, get_format, markdown, names, table
+from rtosmeter.reports import choices, document, get_format, markdown, names, table
 from rtosmeter.reports import csv as csv_report
 from rtosmeter.reports import json as json_report
-from rtosmeter.reports._common import STAT_HEADERS, fmt, marked
+from rtosmeter.reports.document.cells import fmt, marked
+from rtosmeter.reports.document.statistics import STAT_HEADERS
 from rtosmeter.store import Store
 
 HOST = {"runner": "host"}
@@ -51,7 +53,8 @@ def view(tmp_path_factory: pytest.TempPathFactory) -> RunView:
 
 
 def test_formats_found_by_name() -> None:
-    assert set(names()) == {"table", "markdown", "csv", "json", "html", "load"}  # no helper module
+    # no helper module, and not the document package: load is a view of it
+    assert set(names()) == {"table", "markdown", "csv", "json", "html"}
     assert get_format("csv") is csv_report
     assert get_format("md") is markdown  # an alias
     assert {"md", "html"} <= set(choices())
@@ -359,6 +362,61 @@ def _tm_stream(port: str, counters: list[list[int]], spread: int) -> bytes:
     w.record("END", {"id": "tm.cooperative", "status": "ok"})
     w.record("BYE", {"cases": 2, "status": 0})
     return w.getvalue()
+
+
+def test_thread_metric_relative_view(tmp_path: Path) -> None:
+    """--view thread-metric: each test against the slowest (1.0x) and the best
+    (100 %) system, the figures the report's table and the CSV give too."""
+    slow = _tm_stream("posix", [[10, 10, 10, 10, 10]] * 3, 0)
+    fast = _tm_stream("baremetal", [[25, 25, 25, 25, 25]] * 3, 0)
+    failed = _tm_stream("zephyr", [[30, 10, 10, 10, 10]] * 3, 12)  # "within 1" failed
+    run = store_run(tmp_path / "r.sqlite", [(slow, HOST), (fast, HOST), (failed, HOST)])
+    with Store.open(tmp_path / "r.sqlite") as st:
+        view = load_run(st, run)
+    text = reports.render(view, "table", "thread-metric")
+    assert "Thread-Metric on host: relative to the slowest system (slowest = 1.0x)" in text
+    # bare metal first; a failed case keeps its count, marked, and has no ratio
+    assert _row(text, "│ tm.cooperative")[1:] == ["125", "50", "✗ 70"]
+    rows = [r for r in text.splitlines() if r.startswith("│ tm.cooperative")]
+    assert [[c.strip() for c in r.split("│")[2:5]] for r in rows[1:]] == [
+        ["2.50x", "1.00x", "✗ failed"], ["100.0 %", "40.0 %", "✗ failed"]]
+    md = reports.render(view, "md", "thread-metric")
+    assert "| tm.cooperative | 2.50x | 1.00x | ✗ failed |" in md
+    assert "| tm.cooperative | 100.0 % | 40.0 % | ✗ failed |" in md
+    # the same figures as the report's own table and the CSV
+    assert _row(table.render(view), "│ tm.cooperative")[1] == "125 (100.0 % · 2.50x)"
+    rec = {r["port"]: r for r in csv.DictReader(io.StringIO(csv_report.render(view)))
+           if r["case_id"] == "tm.cooperative" and r["series"] == "total"}
+    assert float(rec["baremetal"]["multiple_of_slowest"]) == 2.5
+    assert float(rec["posix"]["percent_of_best"]) == 40.0
+    with pytest.raises(UserError, match="the thread-metric view has no csv format"):
+        reports.render(view, "csv", "thread-metric")
+    with pytest.raises(UserError, match=r"unknown report view .x.*Use one of: report, load"):
+        reports.render(view, "md", "x")
+
+
+def test_views_from_the_command_line(tmp_path: Path) -> None:
+    """`report --view NAME` renders a view of the stored run; `--format load`
+    still works, saying it is deprecated; a view is no CSV."""
+    from conftest import invoke
+
+    from rtosmeter.commands.report import VIEWS
+
+    assert VIEWS == document.VIEWS  # the CLI's copy (no numpy for --help)
+    store_run(tmp_path / "rtosmeter.sqlite",
+              [(_tm_stream("posix", [[10, 10, 10, 10, 10]] * 3, 0), HOST)])
+    out = str(tmp_path)
+    tm = invoke("report", "--out", out, "--view", "thread-metric")
+    assert tm.exit_code == 0 and "relative to the slowest system" in tm.stdout
+    load = invoke("report", "--out", out, "--view", "load", "--format", "md")
+    assert load.stdout.startswith("# rtosmeter run 1 (done)") and "`--load`" in load.stdout
+    old = invoke("report", "--out", out, "--format", "load")
+    assert old.exit_code == 0 and old.stdout == load.stdout
+    assert "--format load is deprecated: use --format md --view load" in old.stderr
+    written = invoke("report", "--out", out, "--view", "load", "--format", "md", "--write")
+    assert written.stdout.strip() == str(tmp_path / "report-1-load.md")
+    bad = invoke("report", "--out", out, "--view", "load", "--format", "csv")
+    assert bad.exit_code == 1 and "the load view has no csv format" in bad.output
 
 
 def test_failed_throughput_keeps_its_count(tmp_path: Path) -> None:

@@ -82,7 +82,8 @@ def test_one_list_of_statistics_for_summary_reports_and_schema() -> None:
     """stats.STATISTICS is the one list: Summary's fields, the statistics
     tables' columns and the results schema's columns follow it."""
     from rtosmeter.model import Summary
-    from rtosmeter.reports._common import RESULT_FIELDS, STAT_HEADERS
+    from rtosmeter.reports.document.records import RESULT_FIELDS
+    from rtosmeter.reports.document.statistics import STAT_HEADERS
 
     names = [s.name for s in STATISTICS]
     assert [f.name for f in dataclasses.fields(Summary)] == names

@@ -16,7 +16,7 @@ from rtosmeter import analysis, compare, reports
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.qemu_plugin import spec_for
-from rtosmeter.reports._common import records
+from rtosmeter.reports.document.records import records
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
 from rtosmeter.store import Store

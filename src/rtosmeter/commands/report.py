@@ -9,6 +9,11 @@ import click
 
 from rtosmeter import reports
 from rtosmeter.commands.common import open_store, out_option, resolve_run
+from rtosmeter.reports import REPORT
+
+# The views, without importing the document (numpy, for --help): see
+# reports.document.VIEWS, which a test holds this to.
+VIEWS = (REPORT, "load", "thread-metric")
 
 if TYPE_CHECKING:
     from rtosmeter.model import RunView
@@ -25,55 +30,71 @@ def load_view(out: Path, ref: str, clock: str | None = None) -> RunView:
         return analysis.load_run(store, resolve_run(store, ref), clock_hz=clock_hz)
 
 
-def render_run(out: Path, ref: str, fmt: str) -> str:
+def render_run(out: Path, ref: str, fmt: str, view: str = "report") -> str:
     """The run `ref` of the store in `out`, rendered."""
-    return reports.render(load_view(out, ref), fmt)
+    return reports.render(load_view(out, ref), fmt, view)
 
 
 def write_reports(out: Path, view: RunView) -> list[Path]:
     """OUT/report-<run>.html and OUT/report-<run>.md (its charts in
-    OUT/charts/run-<run>/), both from one prepared report (the charts are
-    drawn once), and OUT/report.html and report.md: copies of the latest."""
+    OUT/charts/run-<run>/), both from one document (the charts are drawn
+    once), and OUT/report.html and report.md: copies of the latest."""
     import shutil
 
-    from rtosmeter.reports import html
+    from rtosmeter.reports import document, html, markdown
 
-    prepared = html.prepare(view)
+    doc = document.build(view)
     run = view.run_id
-    written = [html.write(prepared, out / f"report-{run}.html"),
-               html.write_markdown(prepared, out, f"report-{run}.md")]
+    written = [html.write(doc, out / f"report-{run}.html"),
+               markdown.write(doc, out, f"report-{run}.md")]
     latest = [out / "report.html", out / "report.md"]
     for src, dst in zip(written, latest, strict=True):
         shutil.copyfile(src, dst)
     return latest + written
 
 
+# Former formats that are views now: `--format load` is `--format md --view load`.
+DEPRECATED_FORMATS = {"load": ("markdown", "load")}
+
+
 @click.command("report")
 @click.argument("run", default="latest")
 @out_option
-@click.option("--format", "fmt", type=click.Choice(reports.choices()), default="table",
-              show_default=True, help="Output format; html is written to OUT/report-<run>.html.")
+@click.option("--format", "fmt", type=click.Choice([*reports.choices(), *DEPRECATED_FORMATS]),
+              default="table", show_default=True,
+              help="Output format; html is written to OUT/report-<run>.html "
+                   "(load: deprecated, use --view load).")
+@click.option("--view", "view_name", type=click.Choice(VIEWS), default=REPORT,
+              show_default=True,
+              help="What to show: the report, behaviour under load and the application "
+                   "benchmarks (load), or Thread-Metric's relative tables (thread-metric); "
+                   "the views are written as table or md.")
 @click.option("--clock", metavar="RATE",
               help="Show the QEMU plugin's counts as estimated µs at this clock, e.g. 80MHz "
                    "(always labelled estimated).")
 @click.option("--write", is_flag=True,
               help="Write OUT/report-<run>.<format> instead of printing it; Markdown with "
                    "its charts in OUT/charts/run-<run>/ (html is always written).")
-def report(run: str, out: Path, fmt: str, clock: str | None, write: bool) -> None:
+def report(run: str, out: Path, fmt: str, view_name: str, clock: str | None,
+           write: bool) -> None:
     """Render a stored run (latest, latest~N or a run id)."""
+    if fmt in DEPRECATED_FORMATS:
+        fmt, view_name = DEPRECATED_FORMATS[fmt]
+        click.echo(f"--format {view_name} is deprecated: use --format md --view {view_name}",
+                   err=True)
     view = load_view(out, run, clock)
     name = reports.ALIASES.get(fmt, fmt)
     suffix = reports.get_format(fmt).SUFFIX
-    # Another Markdown format (load) must not take the Markdown report's file.
-    tag = f"-{name}" if suffix == ".md" and name != "markdown" else ""
+    # A view must not take the report's file.
+    tag = f"-{view_name}" if view_name != REPORT else ""
     path = out / f"report-{view.run_id}{tag}{suffix}"
-    if name == "markdown" and write:  # the charts are drawn by the HTML report's preparation
-        from rtosmeter.reports import html
+    if name == "markdown" and write and view_name == REPORT:  # with its charts
+        from rtosmeter.reports import markdown
 
         out.mkdir(parents=True, exist_ok=True)
-        click.echo(str(html.write_markdown(html.prepare(view), out, path.name)))
+        click.echo(str(markdown.write(view, out, path.name)))
         return
-    text = reports.render(view, fmt)
+    text = reports.render(view, fmt, view_name)
     if suffix == ".html" or write:
         path.write_text(text, encoding="utf-8")
         click.echo(str(path))

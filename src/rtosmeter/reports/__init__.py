@@ -1,11 +1,14 @@
 """Report formats: one module per format, found by name in this package.
 
-A format module exposes `render(view: RunView) -> str` and `SUFFIX` (the
-file extension its output is saved with, e.g. ".md"). Every module of this
-package whose name does not start with "_" is a format (helpers such as
-`_common` do): adding a format is adding a module here, and the CLI's
-`--format` choices follow. Names are listed without importing the modules,
-as html pulls in matplotlib and Jinja2.
+Every format renders the one report document (the `document` package,
+built once from the analysed run). A format module exposes
+`render(source: RunView | Document) -> str` and `SUFFIX` (the file
+extension its output is saved with, e.g. ".md"); those that also render the
+document's other views (`--view load`, `--view thread-metric`) take
+`view=`. Every module of this package whose name does not start with "_" is
+a format (the `document` package is none): adding a format is adding a
+module here, and the CLI's `--format` choices follow. Names are listed
+without importing the modules, as html pulls in matplotlib and Jinja2.
 """
 
 from __future__ import annotations
@@ -18,20 +21,29 @@ from rtosmeter.errors import UserError
 
 if TYPE_CHECKING:
     from rtosmeter.model import RunView
+    from rtosmeter.reports.document import Document
 
 # Short names the CLI also accepts; each points at a format module.
 ALIASES = {"md": "markdown", "htm": "html", "text": "table"}
+# Formats that render the document's other views, not only the report.
+VIEW_FORMATS = ("table", "markdown")
+REPORT = "report"  # the report itself; document.VIEWS lists the others
 
 
 class ReportFormat(Protocol):
     SUFFIX: str
 
-    def render(self, view: RunView) -> str: ...
+    def render(self, source: RunView | Document) -> str: ...
+
+
+class ViewFormat(Protocol):
+    def render(self, source: RunView | Document, view: str = REPORT) -> str: ...
 
 
 def names() -> list[str]:
     """The formats: the public modules of this package."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    return sorted(m.name for m in pkgutil.iter_modules(__path__)
+                  if not m.name.startswith("_") and not m.ispkg)
 
 
 def choices() -> list[str]:
@@ -49,5 +61,13 @@ def get_format(name: str) -> ReportFormat:
     return cast(ReportFormat, importlib.import_module(f"{__name__}.{name}"))
 
 
-def render(view: RunView, name: str) -> str:
-    return get_format(name).render(view)
+def render(source: RunView | Document, name: str, view: str = REPORT) -> str:
+    """The report (or its view `view`) in the format `name`."""
+    fmt = get_format(name)
+    if view == REPORT:
+        return fmt.render(source)
+    if ALIASES.get(name, name) not in VIEW_FORMATS:
+        raise UserError(f"the {view} view has no {name} format", "--view",
+                        "Use --format table or --format md")
+    return cast(ViewFormat, fmt).render(source, view=view)
+

@@ -7,7 +7,9 @@ import csv
 import io
 
 from rtosmeter.model import RunView
-from rtosmeter.reports._common import RESULT_FIELDS, records
+from rtosmeter.reports import document
+from rtosmeter.reports.document import Document
+from rtosmeter.reports.document.records import RESULT_FIELDS
 from rtosmeter.textsafe import csv_safe
 
 SUFFIX = ".csv"
@@ -23,10 +25,10 @@ def _cell(value: object) -> object:
     return csv_safe(value)
 
 
-def render(view: RunView) -> str:
+def render(source: RunView | Document) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(RESULT_FIELDS)
-    for rec in records(view):
+    for rec in document.of(source).records:
         writer.writerow([_cell(rec[k]) for k in RESULT_FIELDS])
     return buf.getvalue()

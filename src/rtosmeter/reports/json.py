@@ -10,8 +10,10 @@ from typing import Any
 
 from rtosmeter import axes
 from rtosmeter.model import RunView
-from rtosmeter.reports._answer import answers, sentences
-from rtosmeter.reports._common import SCHEMA_VERSION, records
+from rtosmeter.reports import document
+from rtosmeter.reports.document import Document
+from rtosmeter.reports.document.answer import sentences
+from rtosmeter.reports.document.records import SCHEMA_VERSION
 
 SUFFIX = ".json"
 
@@ -27,14 +29,17 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def document(view: RunView) -> dict[str, Any]:
+def data(source: RunView | Document) -> dict[str, Any]:
+    """The report as one JSON value: the run, its records and its answer."""
+    report = document.of(source)
+    view = report.view
     doc: dict[str, Any] = _clean({
         "schema": "rtosmeter-results",
         "version": SCHEMA_VERSION,
         "run": {"id": view.run_id, "started": view.started, "finished": view.finished,
                 "status": view.status, "campaign": view.campaign, "host": view.host},
         "builds": [asdict(b) for b in view.builds],
-        "results": records(view),
+        "results": report.records,
         "checks": [{"port": c.port, "target": c.target, "profile": c.profile,
                     "toolchain": axes.complete(c.axes)["toolchain"],
                     "case_id": c.case_id, **asdict(k)} for c in view.cases for k in c.checks],
@@ -48,10 +53,10 @@ def document(view: RunView) -> dict[str, Any]:
                     "rankings": [asdict(r) for r in a.rankings],
                     "footprint": a.footprint, "heap_bytes": a.heap,
                     "failed": a.failed_checks, "settings_differ": dict(a.settings)}
-                   for a in answers(view)],
+                   for a in report.answers],
     })
     return doc
 
 
-def render(view: RunView) -> str:
-    return json.dumps(document(view), indent=2, allow_nan=False) + "\n"
+def render(source: RunView | Document) -> str:
+    return json.dumps(data(source), indent=2, allow_nan=False) + "\n"

@@ -3,16 +3,13 @@ terminal's subset), then the full per-series statistics."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rtosmeter.model import FAIL_MARK, RunView
-from rtosmeter.reports._common import (
-    Cell,
-    Section,
-    Value,
-    answer_sections,
-    sections,
-    statistics_sections,
-    title,
-)
+from rtosmeter.reports import REPORT, document
+from rtosmeter.reports.document import Document
+from rtosmeter.reports.document.cases import BOX_LEGEND
+from rtosmeter.reports.document.cells import Cell, Chart, Section, Value
 from rtosmeter.textsafe import markdown_safe
 
 SUFFIX = ".md"
@@ -44,17 +41,63 @@ def table(sec: Section) -> str:
     return "\n".join(lines)
 
 
-def render(view: RunView) -> str:
-    parts = [f"# {_escape(title(view))}", ""]
-    host = ", ".join(f"{k}: {v}" for k, v in sorted(view.host.items()))
-    if host:
-        parts += [f"Host: {_escape(host)}", ""]
-    parts += [table(sec) for sec in answer_sections(view)]  # the answer first
-    secs = sections(view, compact=False)
-    if not secs:
-        parts.append("No results stored for this run.\n")
-    parts += [table(sec) for sec in secs]
-    stats = statistics_sections(view)
-    if stats:
-        parts += ["# Full statistics", ""] + [table(sec) for sec in stats]
+def _view(doc: Document, name: str) -> str:
+    v = doc.view_named(name)
+    parts = [f"# {_escape(doc.title)}: {_escape(v.heading)}", ""]
+    if not v.sections:
+        parts.append(v.empty + "\n")
+    parts += [table(sec) for sec in v.sections]
     return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def render(source: RunView | Document, view: str = REPORT) -> str:
+    """The report: the answer first, the comparison, the full statistics
+    (or another view of the report)."""
+    doc = document.of(source)
+    if view != REPORT:
+        return _view(doc, view)
+    parts = [f"# {_escape(doc.title)}", ""]
+    if doc.host:
+        parts += [f"Host: {_escape(doc.host)}", ""]
+    parts += [table(sec) for sec in doc.answer]  # the answer first
+    if not doc.comparison:
+        parts.append("No results stored for this run.\n")
+    parts += [table(sec) for sec in doc.comparison]
+    if doc.statistics:
+        parts += ["# Full statistics", ""] + [table(sec) for sec in doc.statistics]
+    return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def write(source: RunView | Document, out_dir: Path, name: str = "report.md") -> Path:
+    """The report followed by its charts, as SVG files in
+    `out_dir/charts/run-<id>/` linked with relative paths, so the page
+    renders with its images on GitHub. The run's folder is emptied first:
+    no stale chart stays."""
+    from rtosmeter import charts
+
+    doc = document.of(source)
+    folder = f"charts/run-{doc.view.run_id}"
+    chart_dir = out_dir / folder
+    if chart_dir.is_dir():
+        for old in chart_dir.glob("*.svg"):
+            old.unlink()
+    chart_dir.mkdir(parents=True, exist_ok=True)
+    lines = [render(doc).rstrip("\n"), "", "## Charts", "",
+             f"Latency charts: {BOX_LEGEND}", ""]
+    page = doc.page
+    groups: list[tuple[str, list[Chart]]] = [
+        (_escape(f"Throughput, {g.title}"), g.charts) for g in page.throughput]
+    groups += [(_escape(c.case_id), c.charts) for c in page.latency]
+    if page.footprint_charts:
+        groups.append(("Footprint", page.footprint_charts))
+    for heading, chart_list in groups:
+        if not chart_list:
+            continue
+        lines += [f"### {heading}", ""]
+        for chart in chart_list:
+            file = f"{chart.name}.svg"
+            charts.save(chart.svg, str(chart_dir / file))
+            lines += [f"![{_escape(chart.title)}]({folder}/{file})", ""]
+    path = out_dir / name
+    path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+    return path

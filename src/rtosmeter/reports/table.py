@@ -17,7 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from rtosmeter.model import FAIL_MARK, RunView
-from rtosmeter.reports._common import Cell, Section, Value, answer_sections, sections, title
+from rtosmeter.reports import REPORT, document
+from rtosmeter.reports.document import Document
+from rtosmeter.reports.document.cells import Cell, Section, Value
 from rtosmeter.textsafe import terminal_safe
 
 SUFFIX = ".txt"
@@ -58,15 +60,27 @@ def terminal_width() -> int:
         shutil.get_terminal_size((160, 24)).columns
 
 
-def render(view: RunView, width: int | None = None, color: bool = False) -> str:
-    """The tables, then the answer per target: the last lines a terminal shows."""
+def _sections(doc: Document, view: str) -> tuple[str, list[Section], str]:
+    """(title, sections, what to say without any) of the report or a view:
+    the report's tables, then the answer per target, the last lines a
+    terminal shows; the latency layouts left out (Section.compact)."""
+    if view == REPORT:
+        return (doc.title, [s.compact() for s in doc.comparison] + doc.answer,
+                "No results stored for this run." if not doc.comparison else "")
+    v = doc.view_named(view)
+    return f"{doc.title}: {v.heading}", v.sections, "" if v.sections else v.empty
+
+
+def render(source: RunView | Document, width: int | None = None, color: bool = False,
+           view: str = REPORT) -> str:
+    """The report (or another view of it) as the terminal shows it."""
+    heading, secs, empty = _sections(document.of(source), view)
     console = Console(record=True, width=width or terminal_width(), force_terminal=color,
                       no_color=not color, file=io.StringIO())
-    console.print(terminal_safe(title(view)), markup=False, highlight=False)
-    secs = sections(view, compact=True)
-    if not secs:
-        console.print("No results stored for this run.")
-    for sec in secs + answer_sections(view):
+    console.print(terminal_safe(heading), markup=False, highlight=False)
+    if empty:
+        console.print(empty)
+    for sec in secs:
         # title and notes at the console's width, not folded to a narrow table's
         console.print()
         console.print(Text(terminal_safe(sec.title), style="bold"))

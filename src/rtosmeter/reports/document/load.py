@@ -1,5 +1,5 @@
-"""Behaviour under load and the application benchmarks, as Markdown
-(`rtosmeter report RUN --format load`).
+"""The load view of the report (`rtosmeter report RUN --view load`):
+behaviour under load and the application benchmarks.
 
 Every figure of a loaded build (profile `<profile>+<load>`, rtosmeter.loads)
 is shown as its change against the same case of the same port, target and
@@ -18,11 +18,7 @@ from collections.abc import Iterable
 from rtosmeter.analysis import family
 from rtosmeter.loads import IDLE, split
 from rtosmeter.model import STAND_IN_MARK, CaseResult, CaseStatus, Distribution, RunView
-from rtosmeter.reports._common import Cell, Section, Value, fmt, title
-from rtosmeter.reports.markdown import table
-from rtosmeter.textsafe import markdown_safe
-
-SUFFIX = ".md"
+from rtosmeter.reports.document.cells import Cell, Section, Value, fmt
 
 SAMPLING = "app.sampling"
 SCHEDULABILITY = "app.schedulability"
@@ -214,11 +210,5 @@ def sections(view: RunView) -> list[Section]:
     return out + [s for s in (sampling_section(view), hartstone_section(view)) if s is not None]
 
 
-def render(view: RunView) -> str:
-    secs = sections(view)
-    parts = [f"# {markdown_safe(title(view))}: under load and application benchmarks", ""]
-    if not secs:
-        parts.append("No loaded build and no application benchmark in this run: run with "
-                     "`--load` (e.g. `--load idle,irq:2000:50`) or `--bench 'app.*'`.\n")
-    parts += [table(sec) for sec in secs]
-    return "\n".join(parts).rstrip("\n") + "\n"
+EMPTY = ("No loaded build and no application benchmark in this run: run with "
+         "`--load` (e.g. `--load idle,irq:2000:50`) or `--bench 'app.*'`.")

@@ -9,7 +9,7 @@ ratios (Fleming & Wallace, "How not to lie with statistics: the correct way
 to summarize benchmark results", CACM 29(3), 1986), with the smallest and
 largest per-case ratio and its case, so the spread is never hidden.
 
-`answers(view)` is the model; `glance(view)` the "at a glance" table of
+`answers(view)` is the model; `answer_sections` the "at a glance" table of
 every format (a `Section`), `sentences(answer)` the headline lines. Adding a
 row to the table (another axis) is adding a `Row` builder to `GLANCE_ROWS`.
 """
@@ -40,6 +40,7 @@ from rtosmeter.model import (
     CaseStatus,
     RunView,
 )
+from rtosmeter.reports.document.cells import Cell, Section
 
 # Settings that differ between builds by nature (which port, where its tree
 # lives, what ran it), not a fairness question.
@@ -248,42 +249,52 @@ def differing_settings(builds: Iterable[BuildInfo], labels: dict[str, str]
     return sorted(out, key=lambda kv: (len(kv[1]) < len(found), kv[0]))
 
 
-def answers(view: RunView) -> list[Answer]:
-    out = []
+def _failed_cases(cases: list[CaseResult], labels: dict[str, str]) -> list[str]:
+    """Failed checks, then cases that did not finish without a failed check."""
+    failed = [f"{labels[system(c)]} {c.case_id}: {k.name.replace('_', ' ')} "
+              f"(got {k.got}, want {k.want})"
+              for c in cases for k in c.checks if not k.ok]
+    failed += [f"{labels[system(c)]} {c.case_id}: {c.status}" + (f" ({c.reason})"
+               if c.reason else "") for c in cases
+               if c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED)
+               and all(k.ok for k in c.checks)]
+    return failed
+
+
+def _per_profile(cases: list[CaseResult], systems: list[str]
+                 ) -> list[tuple[str, list[Ranking]]]:
+    profiles = list(dict.fromkeys(k.rsplit("/", 1)[1] for k in systems))
+    return [(p, _rankings(cases, same)) for p in profiles
+            if len(same := [k for k in systems if k.endswith("/" + p)]) > 1
+            and len(profiles) > 1]
+
+
+def answer(view: RunView, target: str) -> Answer:
     builds = {f"{b.port}/{b.target}/{b.profile}": b for b in view.builds}
-    for target in sorted({c.target for c in view.cases}):
-        cases = [c for c in view.cases if c.target == target]
-        keys = list(dict.fromkeys(sorted({system(c) for c in cases},
-                                         key=lambda k: (k.startswith(FLOOR_PORT + "/"), k))))
-        systems, floor = _compared(keys)
-        labels = {k: label_of(k, keys) for k in keys}
-        rankings = _rankings(cases, systems)
-        profiles = list(dict.fromkeys(k.rsplit("/", 1)[1] for k in systems))
-        per_profile = [(p, _rankings(cases, same)) for p in profiles
-                       if len(same := [k for k in systems if k.endswith("/" + p)]) > 1
-                       and len(profiles) > 1]
-        common = {c.split(" · ")[0] for r in rankings for c in r.cases}
-        failed = [f"{labels[system(c)]} {c.case_id}: {k.name.replace('_', ' ')} "
-                  f"(got {k.got}, want {k.want})"
-                  for c in cases for k in c.checks if not k.ok]
-        failed += [f"{labels[system(c)]} {c.case_id}: {c.status}" + (f" ({c.reason})"
-                   if c.reason else "") for c in cases
-                   if c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED)
-                   and all(k.ok for k in c.checks)]
-        warned: dict[str, int] = defaultdict(int)
-        for w in view.warnings:
-            if w.system in labels:
-                warned[w.system] += 1
-        stand_ins = _grouped((f"{cap} measured as {what}", labels[system(c)], c.case_id)
-                             for c in cases if system(c) in systems and c.case_id in common
-                             for cap, what in sorted(c.stand_ins.items()))
-        out.append(Answer(target, systems, labels, rankings, _footprint(view, target, systems),
-                          {k: h for k in systems if (h := heap_of(builds.get(k)))},
-                          failed, dict(warned),
-                          differing_settings([builds[k] for k in systems if k in builds],
-                                             {k: labels[k] for k in systems}),
-                          stand_ins, [labels[k] for k in floor], per_profile))
-    return out
+    cases = [c for c in view.cases if c.target == target]
+    keys = list(dict.fromkeys(sorted({system(c) for c in cases},
+                                     key=lambda k: (k.startswith(FLOOR_PORT + "/"), k))))
+    systems, floor = _compared(keys)
+    labels = {k: label_of(k, keys) for k in keys}
+    rankings = _rankings(cases, systems)
+    common = {c.split(" · ")[0] for r in rankings for c in r.cases}
+    warned: dict[str, int] = defaultdict(int)
+    for w in view.warnings:
+        if w.system in labels:
+            warned[w.system] += 1
+    stand_ins = _grouped((f"{cap} measured as {what}", labels[system(c)], c.case_id)
+                         for c in cases if system(c) in systems and c.case_id in common
+                         for cap, what in sorted(c.stand_ins.items()))
+    return Answer(target, systems, labels, rankings, _footprint(view, target, systems),
+                  {k: h for k in systems if (h := heap_of(builds.get(k)))},
+                  _failed_cases(cases, labels), dict(warned),
+                  differing_settings([builds[k] for k in systems if k in builds],
+                                     {k: labels[k] for k in systems}),
+                  stand_ins, [labels[k] for k in floor], _per_profile(cases, systems))
+
+
+def answers(view: RunView) -> list[Answer]:
+    return [answer(view, target) for target in sorted({c.target for c in view.cases})]
 
 
 def _grouped(found: Iterable[tuple[str, str, str]]) -> list[str]:
@@ -426,4 +437,20 @@ def glance_rows(a: Answer) -> list[tuple[str, list[str]]]:
         cells = [row(a, k) for k in a.systems]
         if any(cells):
             out.append((label, cells))
+    return out
+
+
+def answer_sections(found: list[Answer]) -> list[Section]:
+    """Per target: who is fastest at what and by how much, as a table of the
+    compared systems with the headline sentences as notes."""
+    out = []
+    for a in found:
+        sec = Section(f"The answer on {a.target}", ["", *(a.labels[k] for k in a.systems)],
+                      numeric=1)
+        for label, cells in glance_rows(a):
+            sec.add([label, *(Cell(c.removeprefix(FAIL_MARK).strip(), flag="fail")
+                              if c.startswith(FAIL_MARK) else Cell(c) for c in cells)])
+        sec.notes = sentences(a)
+        sec.lead = len(a.rankings) + sum(len(r) for _, r in a.per_profile)
+        out.append(sec)
     return out

@@ -1,0 +1,162 @@
+"""Checks (the properties the cases verify, tm.basic against bare metal),
+interrupt responsiveness (irq.max_rate) and the measurement overhead: one
+table per target, the same in every format."""
+
+from __future__ import annotations
+
+from rtosmeter.analysis import (
+    CALIB_CASE,
+    FLOOR_CASE,
+    FLOOR_CHECK,
+    FLOOR_PORT,
+    family,
+    floor_checks,
+    is_interrupt_rate,
+    system,
+)
+from rtosmeter.model import FAIL_MARK, CaseResult, CaseStatus, Check, RunView, Unit
+from rtosmeter.reports.document.cells import Cell, Section, Value, empty, flag, fmt
+from rtosmeter.reports.document.systems import Systems
+
+
+def _check_cell(k: Check) -> Cell:
+    """within-1 checks report the largest deviation as `got` (the spread)."""
+    if "within_1" in k.name:
+        return Cell(("yes" if k.ok else "no") + f" (spread {k.got})", flag="" if k.ok else "fail")
+    return Cell("yes" if k.ok else f"no (got {k.got}, want {k.want})",
+                flag="" if k.ok else "fail")
+
+
+def _floor_row(view: RunView, target: str, sys_: Systems) -> list[Value] | None:
+    cals = {c.system: c for c in floor_checks(view.cases) if c.target == target}
+    basic = {system(c): c for c in view.cases
+             if c.target == target and c.case_id == FLOOR_CASE}
+    if not cals:
+        return None
+    cells: list[Value] = []
+    for k in sys_.keys:
+        cal = cals.get(k)
+        if cal is not None:
+            flag = "fail" if cal.ok is False else ("dim" if cal.ok is None else "")
+            cells.append(Cell(cal.describe(), flag=flag))
+        elif k in basic and basic[k].port == FLOOR_PORT and basic[k].score is not None:
+            cells.append(Cell("the floor", flag="dim"))
+        else:
+            cells.append(Cell(""))
+    return [FLOOR_CASE, "within 1 % of bare metal", *cells]
+
+
+def checks_section(view: RunView, target: str) -> Section | None:
+    """Every property check, side by side: throughput first (the
+    Thread-Metric "deterministic scheduler" checks), then the others; and the
+    tm.basic floor check against bare metal (BENCHMARKS.md)."""
+    cases = [c for c in view.cases if c.target == target]
+    sys_ = Systems.of(target, cases)
+    by = {(system(c), c.case_id): c for c in cases}
+    names: dict[tuple[str, str], None] = {}
+    for c in sorted(cases, key=lambda c: (family(c) != "throughput", c.case_id)):
+        for k in c.checks:
+            if k.name != FLOOR_CHECK:
+                names.setdefault((c.case_id, k.name))
+    sec = Section(f"Checks on {target} (properties the cases verify; {FAIL_MARK} = failed)",
+                  ["case", "check", *sys_.headers])
+    for cid, name in names:
+        row: list[Value] = [cid, name.replace("_", " ")]
+        for key in sys_.keys:
+            case = by.get((key, cid))
+            chk = next((k for k in case.checks if k.name == name), None) if case else None
+            row.append(_check_cell(chk) if chk else empty(case) if case and not case.checks
+                       else Cell(""))
+        sec.rows.append(row)
+    cal = _floor_row(view, target, sys_)
+    if cal is not None:
+        sec.rows.append(cal)
+        sec.notes.append("tm.basic makes no kernel call: it should score the same on every "
+                         "RTOS on one target and compiler; more than 1 % away from bare metal "
+                         "is flagged.")
+    return sec if sec.rows else None
+
+
+
+# ---- interrupt responsiveness --------------------------------------------------
+
+
+def _units(view: RunView) -> dict[str, Unit]:
+    """system -> the unit of its samples (any series of it says)."""
+    out: dict[str, Unit] = {}
+    for c in view.cases:
+        for d in c.distributions:
+            out.setdefault(system(c), d.unit)
+    return out
+
+
+def _meta_int(case: CaseResult, key: str) -> int | None:
+    value = case.meta.get(key, "")
+    return int(value) if value.isdigit() else None
+
+
+
+def _rate_cells(c: CaseResult | None, unit: Unit | None) -> tuple[Cell, Cell, Cell]:
+    """One system's (highest rate, its inverse, rates tried)."""
+    hz, period = (_meta_int(c, "max_rate_hz"), _meta_int(c, "max_rate_period_ticks")) \
+        if c else (None, None)
+    steps = Cell(str(_meta_int(c, "steps") or "")) if c else Cell("")
+    if c is None or hz is None or period is None:
+        cell = empty(c)
+        if c is not None and c.status not in (CaseStatus.OK, CaseStatus.UNSUPPORTED):
+            cell = Cell(c.status, c.reason[:60], "fail")
+        return cell, Cell(""), steps
+    lower_bound = c.meta.get("loss_found") == "0"  # no loss up to the fastest rate tried
+    rate = Cell(("≥ " if lower_bound else "") + fmt(hz),
+                "no loss up to the last rate tried" if lower_bound else "", flag(c))
+    inverse = (Cell(fmt(period * unit.per_tick), f"{fmt(period)} ticks") if unit
+               else Cell(f"{fmt(period)} ticks"))
+    return rate, inverse, steps
+
+
+def interrupt_section(view: RunView, target: str) -> Section | None:
+    """irq.max_rate: the highest periodic-interrupt rate with no event lost
+    and its inverse, the worst-case response (BENCHMARKS.md section 3)."""
+    cases = [c for c in view.cases if c.target == target and is_interrupt_rate(c)]
+    if not any(c.status != CaseStatus.UNSUPPORTED for c in cases):
+        return None
+    sys_ = Systems.of(target, cases)
+    units = _units(view)
+    sec = Section(f"Interrupt responsiveness on {target} (irq.max_rate: the handler signals "
+                  "a task that records each event)", ["figure", *sys_.headers], numeric=1)
+    by = {system(c): c for c in cases}
+    cells = [_rate_cells(by.get(key), units.get(key)) for key in sys_.keys]
+    labels = {units[k].label for k in sys_.keys if k in units}
+    inverse = "its inverse: worst-case response" + (f" in {labels.pop()}"
+                                                    if len(labels) == 1 else "")
+    for i, label in enumerate(("highest rate with no lost event (Hz of the target clock)",
+                               inverse, "rates tried (x1.25 each step)")):
+        sec.rows.append([label, *(c[i] for c in cells)])
+    if any(u.deterministic for k, u in units.items() if k in sys_.keys):
+        sec.notes.append("Under QEMU icount the rate counts events per second of virtual time.")
+    return sec
+
+
+# ---- overhead --------------------------------------------------------------------
+
+
+def overhead_section(view: RunView, target: str) -> Section | None:
+    """The measured cost of an empty measurement, per firmware (group)."""
+    calib = [c for c in view.cases if c.target == target and c.case_id == CALIB_CASE]
+    if not any(c.distributions for c in calib):
+        return None
+    sys_ = Systems.of(target, calib)
+    labels = sorted({d.unit.label for c in calib for d in c.distributions})
+    sec = Section(f"Measurement overhead on {target} in {' / '.join(labels)}: median "
+                  "subtracted from every interval of the same firmware (p99 small)",
+                  ["group", *sys_.headers], numeric=1)
+    by = {(system(c), c.group): c for c in calib}
+    for group in sorted({c.group for c in calib}):
+        row: list[Value] = [group]
+        for key in sys_.keys:
+            c = by.get((key, group))
+            d = c.distributions[0] if c and c.distributions else None
+            row.append(Cell(fmt(d.p50), f"p99 {fmt(d.p99)}") if d else Cell(""))
+        sec.rows.append(row)
+    return sec
+
