@@ -221,3 +221,66 @@ def assert_port_measures_alone(build: Path,
     elves = [build / f"rm_{g}.elf" for g in MEASURING_GROUPS if (build / f"rm_{g}.elf").is_file()]
     assert elves, f"no firmware of {MEASURING_GROUPS} in {build}"
     return sum(assert_measured_calls_alone(elf, allowed) for elf in elves)
+
+
+# ---- Thread-Metric's loops call its porting layer ----------------------------
+# Each tm.* loop body (bench/cases/tm_*.c) and the services it must call
+# through bench/core/tm_porting_layer.c, Thread-Metric's rule (its readme,
+# section 2.2): real functions in their own translation unit.
+TM_LOOPS = {
+    "rm_tm_ipc": {"message_thread": {"tm_queue_send", "tm_queue_receive"},
+                  "sync_thread": {"tm_semaphore_get", "tm_semaphore_put"},
+                  "memory_thread": {"tm_memory_pool_allocate", "tm_memory_pool_deallocate"}},
+    "rm_tm_sched": {"coop_thread": {"tm_thread_relinquish"},
+                    "preempt_thread": {"tm_thread_resume", "tm_thread_suspend"}},
+    "rm_tm_interrupt": {"irq_thread": {"tm_semaphore_get"},
+                        "isr_give": {"tm_isr_semaphore_put"},
+                        "high_thread": {"tm_thread_suspend"},
+                        "isr_resume": {"tm_isr_thread_resume"}},
+}
+# What else a loop body may call: parking after a failed check.
+_TM_OTHER_CALLS = ("rm_park",)
+_ANY_CALL = re.compile(r"^(bl|b(\.w|\.n)?)\s+[0-9a-f]+ <([\w.]+)>")
+
+
+def tm_loop_calls(dis: str) -> dict[str, set[str]]:
+    """Function -> the functions it calls or tail-calls, from
+    `objdump -d --no-show-raw-insn` (local branches, <fn+0x..>, excluded)."""
+    calls: dict[str, set[str]] = {}
+    for block in dis.split("\n\n"):
+        name = re.search(r"<([\w.]+)>:\n", block)
+        if name is None:
+            continue
+        insns = [m.group(1).strip() for m in map(_INSN.match, block.splitlines()) if m]
+        calls[name.group(1)] = {c.group(3) for c in map(_ANY_CALL.match, insns)
+                                if c is not None and c.group(3) != name.group(1)}
+    return calls
+
+
+def assert_tm_loops_call_layer(build: Path) -> int:
+    """Every tm.* loop body of the build's tm firmware calls its Thread-Metric
+    services out of line (bench/core/tm_porting_layer.c) and calls no kernel
+    directly; the layer's functions are in the ELF, not inlined away.
+    Returns how many loop bodies were checked."""
+    need("arm-none-eabi-objdump")
+    checked = 0
+    for group, loops in TM_LOOPS.items():
+        elf = build / f"{group}.elf"
+        assert elf.is_file(), f"no {elf.name} in {build}"
+        dis = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", str(elf)],
+                             capture_output=True, text=True, check=True).stdout
+        calls = tm_loop_calls(dis)
+        for body, services in loops.items():
+            # the compiler may clone a body (preempt_thread.part.0, ...): all count
+            made = set().union(*(c for fn, c in calls.items()
+                                 if fn == body or fn.startswith(body + ".")))
+            assert services <= made, (
+                f"{elf.name}: {body} does not call {sorted(services - made)} through the "
+                f"porting layer (it calls {sorted(made)})")
+            # (a handler may hold the port's RM_PORT_ISR_ENTER/EXIT calls)
+            other = {c for c in made if not c.startswith("tm_") and c not in _TM_OTHER_CALLS
+                     and not body.startswith("isr_")}
+            assert not other, f"{elf.name}: {body} calls {sorted(other)} outside the layer"
+            assert all(s in calls for s in services), f"{elf.name}: a tm_* service is inlined"
+            checked += 1
+    return checked
