@@ -1,6 +1,8 @@
 """rtosmeter's tm.* counts against upstream Thread-Metric (BENCHMARKS.md
 section 1), on the same emulated machine: a permanent cross-check that the
-measured loops hold the kernel calls and nothing of rtosmeter's own.
+tm.* loops hold what Thread-Metric's do (the calls into a porting layer of
+real functions and the kernel calls inside them) and nothing else of
+rtosmeter's own.
 
 For each port, the reference (tests/thread_metric: Thread-Metric's tests from
 the ThreadX tree with ThreadX's shipped porting layer, or the one-call-per-
