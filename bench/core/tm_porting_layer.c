@@ -21,14 +21,21 @@ rm_obj_t tm_queue_array[TM_MAX_QUEUES];
 rm_obj_t tm_semaphore_array[TM_MAX_SEMAPHORES];
 static rm_pool_t tm_pool_array[TM_MAX_MEMORY_POOLS];
 
+/* The port's status as Thread-Metric's (ThreadX's layer: "if (status ==
+ * TX_SUCCESS) return(TM_SUCCESS); else return(TM_ERROR);"). */
+static inline int tm_status(int rc)
+{
+    return rc == RM_OK ? TM_SUCCESS : TM_ERROR;
+}
+
 int tm_thread_resume(int thread_id)
 {
-    return rm_thread_resume(tm_thread_array[thread_id]);
+    return tm_status(rm_thread_resume(tm_thread_array[thread_id]));
 }
 
 int tm_thread_suspend(int thread_id)
 {
-    return rm_thread_suspend(tm_thread_array[thread_id]);
+    return tm_status(rm_thread_suspend(tm_thread_array[thread_id]));
 }
 
 void tm_thread_relinquish(void)
@@ -44,59 +51,59 @@ void tm_thread_sleep_ticks(uint32_t ticks)
 
 int tm_queue_create(int queue_id)
 {
-    return rm_obj_create(&tm_queue_array[queue_id], RM_OBJ_QUEUE, NULL, 0u);
+    return tm_status(rm_obj_create(&tm_queue_array[queue_id], RM_OBJ_QUEUE, NULL, 0u));
 }
 
 int tm_queue_send(int queue_id, const rm_msg_t *message)
 {
-    return rm_queue_signal(tm_queue_array[queue_id], message);
+    return tm_status(rm_queue_signal(tm_queue_array[queue_id], message));
 }
 
 int tm_queue_receive(int queue_id, rm_msg_t *message)
 {
-    return rm_queue_wait(tm_queue_array[queue_id], message, RM_NO_WAIT);
+    return tm_status(rm_queue_wait(tm_queue_array[queue_id], message, RM_NO_WAIT));
 }
 
 int tm_semaphore_create(int semaphore_id)
 {
-    return rm_obj_create(&tm_semaphore_array[semaphore_id], RM_OBJ_SEM, NULL, 1u);
+    return tm_status(rm_obj_create(&tm_semaphore_array[semaphore_id], RM_OBJ_SEM, NULL, 1u));
 }
 
 int tm_semaphore_get(int semaphore_id)
 {
-    return rm_sem_wait(tm_semaphore_array[semaphore_id], NULL, RM_NO_WAIT);
+    return tm_status(rm_sem_wait(tm_semaphore_array[semaphore_id], NULL, RM_NO_WAIT));
 }
 
 int tm_semaphore_put(int semaphore_id)
 {
-    return rm_sem_signal(tm_semaphore_array[semaphore_id], NULL);
+    return tm_status(rm_sem_signal(tm_semaphore_array[semaphore_id], NULL));
 }
 
 /* port.h has no pool delete: the pool is created once per firmware. */
 int tm_memory_pool_create(int pool_id)
 {
     if (tm_pool_array[pool_id] != NULL) {
-        return RM_OK;
+        return TM_SUCCESS;
     }
-    return rm_pool_create(&tm_pool_array[pool_id], RM_BLOCK_SIZE, 4u);
+    return tm_status(rm_pool_create(&tm_pool_array[pool_id], RM_BLOCK_SIZE, 4u));
 }
 
 int tm_memory_pool_allocate(int pool_id, void **block)
 {
-    return rm_pool_alloc(tm_pool_array[pool_id], block);
+    return tm_status(rm_pool_alloc(tm_pool_array[pool_id], block));
 }
 
 int tm_memory_pool_deallocate(int pool_id, void *block)
 {
-    return rm_pool_free(tm_pool_array[pool_id], block);
+    return tm_status(rm_pool_free(tm_pool_array[pool_id], block));
 }
 
 int tm_isr_semaphore_put(int semaphore_id)
 {
-    return rm_isr_sem_signal(tm_semaphore_array[semaphore_id]);
+    return tm_status(rm_isr_sem_signal(tm_semaphore_array[semaphore_id]));
 }
 
 int tm_isr_thread_resume(int thread_id)
 {
-    return rm_isr_resume(tm_thread_array[thread_id]);
+    return tm_status(rm_isr_resume(tm_thread_array[thread_id]));
 }

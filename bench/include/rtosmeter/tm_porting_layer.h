@@ -18,7 +18,6 @@
  * objects through tm_*_create. Differences from tm_api.h, each because
  * rtosmeter's calls differ:
  * - the message is an rm_msg_t (16 bytes), the block a void *;
- * - statuses are RM_OK (== TM_SUCCESS) or an RM_E* code;
  * - the two interrupt tests' handlers call tm_isr_semaphore_put and
  *   tm_isr_thread_resume (the port's interrupt-safe calls; Thread-Metric's
  *   handlers call the same service, which its FreeRTOS ports compile as the
@@ -34,7 +33,9 @@
 
 #include "rtosmeter/bench.h"
 
-#define TM_SUCCESS RM_OK
+/* Every service's status, as tm_api.h's (the layer translates the port's). */
+#define TM_SUCCESS 0
+#define TM_ERROR 1
 
 #define TM_MAX_THREADS 5
 #define TM_MAX_QUEUES 1
