@@ -23,8 +23,9 @@ static volatile uint32_t high_count; /* tm.interrupt_preempt: the high thread's 
 static volatile uint32_t handler_count;
 static volatile bool failed;
 
-/* tm.interrupt_preempt: thread 0 is the low thread, thread 1 the high one
- * (resumed by the handler); tm.interrupt: thread 0 takes semaphore 0. */
+/* The layer's ids. tm.interrupt: thread 0 takes semaphore 0, which the
+ * handler gives. tm.interrupt_preempt: thread 0 is the low thread, thread 1
+ * the high one, which the handler resumes. */
 RM_ISR(isr_give)
 {
     handler_count++;
