@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,94 @@ def assert_port_measures_alone(build: Path,
     elves = [build / f"rm_{g}.elf" for g in MEASURING_GROUPS if (build / f"rm_{g}.elf").is_file()]
     assert elves, f"no firmware of {MEASURING_GROUPS} in {build}"
     return sum(assert_measured_calls_alone(elf, allowed) for elf in elves)
+
+
+# ---- Thread-Metric's loops call its porting layer ----------------------------
+# Each tm.* loop body (bench/cases/tm_*.c) and the services it must call
+# through bench/core/tm_porting_layer.c, Thread-Metric's rule (its readme,
+# section 2.2): real functions in their own translation unit.
+TM_LOOPS = {
+    "rm_tm_ipc": {"message_thread": {"tm_queue_send", "tm_queue_receive"},
+                  "sync_thread": {"tm_semaphore_get", "tm_semaphore_put"},
+                  "memory_thread": {"tm_memory_pool_allocate", "tm_memory_pool_deallocate"}},
+    "rm_tm_sched": {"coop_thread": {"tm_thread_relinquish"},
+                    "preempt_thread": {"tm_thread_resume", "tm_thread_suspend"}},
+    "rm_tm_interrupt": {"irq_thread": {"tm_semaphore_get"},
+                        "isr_give": {"tm_isr_semaphore_put"},
+                        "high_thread": {"tm_thread_suspend"},
+                        "isr_resume": {"tm_isr_thread_resume"}},
+}
+_ADDR_INSN = re.compile(r"^\s+([0-9a-f]+):\t(.*)$")
+_ANY_CALL = re.compile(r"^(bl|b(\.w|\.n)?)\s+[0-9a-f]+ <([\w.]+)>")
+# A branch (conditional too, cbz/cbnz included) to an address of the same function.
+_LOCAL_BRANCH = re.compile(r"^(b\w*|cbn?z\s+\w+,)(\.[nw])?\s+([0-9a-f]+) <([\w.]+)\+0x")
+
+
+@dataclass(frozen=True)
+class TmCalls:
+    """A function's calls and tail calls: all, and those inside its
+    Thread-Metric loops (the spans a backward branch closes that call a tm_*
+    service; parking after a failed check, rm_park's own loop, is not one)."""
+
+    made: frozenset[str]
+    in_loops: frozenset[str]
+
+
+def tm_loop_calls(dis: str, ends: dict[str, int]) -> dict[str, TmCalls]:
+    """Function -> its TmCalls, from `objdump -d --no-show-raw-insn`; `ends`:
+    function -> the address after its last byte (`nm -S`), so that the
+    padding objdump decodes after a function is not read as code."""
+    found: dict[str, TmCalls] = {}
+    for block in dis.split("\n\n"):
+        name = re.search(r"<([\w.]+)>:\n", block)
+        if name is None:
+            continue
+        end = ends.get(name.group(1), 1 << 32)
+        insns = [(addr, m.group(2).strip())
+                 for m in map(_ADDR_INSN.match, block.splitlines())
+                 if m and (addr := int(m.group(1), 16)) < end]
+        loops = [(int(b.group(3), 16), addr) for addr, insn in insns
+                 if (b := _LOCAL_BRANCH.match(insn)) and b.group(4) == name.group(1)
+                 and int(b.group(3), 16) < addr]
+        calls = [(addr, c.group(3)) for addr, insn in insns
+                 if (c := _ANY_CALL.match(insn)) and c.group(3) != name.group(1)]
+        in_loops: set[str] = set()
+        for lo, hi in loops:
+            inside = {callee for addr, callee in calls if lo <= addr <= hi}
+            if any(callee.startswith("tm_") for callee in inside):
+                in_loops |= inside  # a Thread-Metric loop, not rm_park's own
+        found[name.group(1)] = TmCalls(frozenset(c for _, c in calls), frozenset(in_loops))
+    return found
+
+
+def assert_tm_loops_call_layer(build: Path) -> int:
+    """Every tm.* loop body of the build's tm firmware calls its Thread-Metric
+    services out of line (bench/core/tm_porting_layer.c), and its loops call
+    nothing else (no kernel function directly); the layer's functions are in
+    the ELF, not inlined away. Handlers have no loop: only their service
+    call is checked.
+    Returns how many loop bodies were checked."""
+    need("arm-none-eabi-objdump", "arm-none-eabi-nm")
+    checked = 0
+    for group, loops in TM_LOOPS.items():
+        elf = build / f"{group}.elf"
+        assert elf.is_file(), f"no {elf.name} in {build}"
+        dis = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", str(elf)],
+                             capture_output=True, text=True, check=True).stdout
+        sizes = subprocess.run(["arm-none-eabi-nm", "-S", "--defined-only", str(elf)],
+                               capture_output=True, text=True, check=True).stdout
+        ends = {f[3]: (int(f[0], 16) & ~1) + int(f[1], 16)
+                for f in (line.split() for line in sizes.splitlines()) if len(f) == 4}
+        calls = tm_loop_calls(dis, ends)
+        for body, services in loops.items():
+            # the compiler may clone a body (preempt_thread.part.0, ...): all count
+            parts = [c for fn, c in calls.items() if fn == body or fn.startswith(body + ".")]
+            made = set().union(*(c.made for c in parts))
+            assert services <= made, (
+                f"{elf.name}: {body} does not call {sorted(services - made)} through the "
+                f"porting layer (it calls {sorted(made)})")
+            other = {c for part in parts for c in part.in_loops if not c.startswith("tm_")}
+            assert not other, f"{elf.name}: {body}'s loop calls {sorted(other)} outside the layer"
+            assert all(s in calls for s in services), f"{elf.name}: a tm_* service is inlined"
+            checked += 1
+    return checked

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rtosmeter.build import BuildSpec, build, check_tools, config_header
+from rtosmeter.build import BuildSpec, build, check_tools, config_header, tm_method
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import ToolMissing
@@ -114,3 +114,17 @@ def test_a_toolchain_without_the_targets_prefix_needs_nothing_here(root: Path) -
     defs = Definitions.load(root)
     target = replace(defs.targets["host"], toolchain="nosuch-none-eabi")
     assert defs.toolchains["gcc"].use_for(target) is None
+
+
+def test_tm_method_says_the_layer_and_a_short_emulated_period(root: Path, tmp_path: Path) -> None:
+    """The stored build says how tm.* was measured (docs/measuring.md): through
+    Thread-Metric's porting layer always; a period shorter than Thread-Metric's
+    30 s only on an emulated target, with the reason."""
+    defs = Definitions.load(root)
+    qemu = tm_method(spec_for(defs, tmp_path, ("tm_ipc",), "default", "freertos",
+                              "qemu-mps2-an386"))
+    assert "tm_porting_layer.c" in qemu["tm_porting_layer"]
+    assert qemu["tm_period_note"].startswith("100 ms periods, shorter than Thread-Metric's 30 s")
+    assert "-icount" in qemu["tm_period_note"]
+    host = tm_method(spec_for(defs, tmp_path, ("tm_ipc",), "default"))
+    assert set(host) == {"tm_porting_layer"}

@@ -16,6 +16,7 @@ import pytest
 from rtos_ports import (
     assert_port_measures_alone,
     assert_reruns_identical,
+    assert_tm_loops_call_layer,
     build_folder,
     case_passes,
     check_streams,
@@ -55,6 +56,8 @@ def test_qemu_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> N
     assert_reruns_identical(tmp_path, "freertos", QEMU_TARGET, first)
     # Between each measured call and the closing read: nothing.
     assert assert_port_measures_alone(build_folder(tmp_path, "freertos", QEMU_TARGET)) >= 47
+    # tm.* by Thread-Metric's rules: every loop calls out into its porting layer.
+    assert assert_tm_loops_call_layer(build_folder(tmp_path, "freertos", QEMU_TARGET)) == 9
 
 
 def test_host_posix_port(tmp_path: Path, catalog: Catalog) -> None:

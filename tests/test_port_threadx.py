@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from rtos_ports import (
     assert_port_measures_alone,
+    assert_tm_loops_call_layer,
     build_folder,
     case_passes,
     check_streams,
@@ -61,6 +62,9 @@ def test_qemu_all_cases_and_deterministic(tmp_path: Path, catalog: Catalog) -> N
     # Between each measured call (the heap's too) and the closing read: nothing.
     assert assert_port_measures_alone(
         build_folder(tmp_path / "a", "threadx", "qemu-mps2-an386")) >= 34
+    # tm.* by Thread-Metric's rules: every loop calls out into its porting layer.
+    assert assert_tm_loops_call_layer(build_folder(tmp_path / "a", "threadx",
+                                                   "qemu-mps2-an386")) == 9
     # Under -icount the same firmware gives the same stream, byte for byte.
     second = run_port(tmp_path / "b", "threadx", "qemu-mps2-an386", TREE)
     assert set(first) == set(second)

@@ -14,6 +14,7 @@ from rtos_ports import (
     MEASURING_GROUPS,
     assert_port_measures_alone,
     assert_reruns_identical,
+    assert_tm_loops_call_layer,
     build_folder,
     call_to_closing_read,
     case_passes,
@@ -40,6 +41,8 @@ def run_an386(tmp_path: Path, port: str, tree: str, catalog: Catalog,
     case_passes(streams["tm_ipc"], "tm.message")
     assert_reruns_identical(tmp_path, port, "qemu-mps2-an386", first)
     assert assert_measures_alone(build_folder(tmp_path, port, "qemu-mps2-an386")) >= 40
+    # tm.* by Thread-Metric's rules: every loop calls out into its porting layer.
+    assert assert_tm_loops_call_layer(build_folder(tmp_path, port, "qemu-mps2-an386")) == 9
     return streams
 
 

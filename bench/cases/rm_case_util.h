@@ -18,6 +18,7 @@
 #define RTOSMETER_CASE_UTIL_H
 
 #include "rtosmeter/bench.h"
+#include "rtosmeter/tm_porting_layer.h"
 
 /* Makes v look redefined at this point. A measured call is timed as
  *     t0 = rm_ts(); raw = rm_<call>_raw(...); t1 = rm_ts(); RM_SETTLE_RAW(raw);
@@ -135,7 +136,8 @@ static inline void rm_delete_obj(rm_obj_t *o)
 #define RM_TM_MAX_THREADS 5u
 
 /* The reporter: the runner sleeps RM_TM_PERIOD_MS (rm_tm_period_ticks()
- * kernel ticks) per period and snapshots `n` counters at each period end;
+ * kernel ticks, through the porting layer's tm_thread_sleep_ticks, as
+ * Thread-Metric's reporter calls tm_thread_sleep) per period and snapshots `n` counters at each period end;
  * after the last period it emits their per-period increments (`total` and
  * t0..t<n-1>). Leaves the final (cumulative) values in `final`, and the
  * values of the `n_extra` uncounted counters (handler counts...) read at the
@@ -179,7 +181,7 @@ static inline void rm_tm_report_ex(volatile uint32_t *counters, unsigned n,
         last[i] = counters[i]; /* 0 unless a case thread ran before the reporter */
     }
     for (uint32_t p = 0; p < (uint32_t)(RM_TM_PERIODS); p++) {
-        (void)rm_thread_sleep(ticks);
+        tm_thread_sleep_ticks(ticks);
         for (unsigned i = 0; i < n; i++) {
             snap[p][i] = counters[i]; /* the runner preempts all: a consistent cut */
         }

@@ -8,6 +8,11 @@
  * tm.interrupt_preempt: a low thread raises the interrupt and counts; the
  * handler counts and resumes a suspended higher thread, which counts and
  * suspends itself. Handler and thread counts must agree within 1.
+ * Threads and handlers call Thread-Metric's services through rtosmeter's
+ * porting layer (bench/core/tm_porting_layer.c: real functions in their own
+ * translation unit, as Thread-Metric's rules require); the interrupt is
+ * raised inline (rm_irq_trigger), as Thread-Metric's TM_CAUSE_INTERRUPT is
+ * a macro: "an instruction that generates an interrupt".
  * The loops run for ever; the runner stops them after the report.
  */
 #include "rm_case_util.h"
@@ -15,31 +20,24 @@
 /* cnt[0]: the triggering thread's loops (an array for rm_tm_report). */
 static volatile uint32_t cnt[1];
 static volatile uint32_t high_count; /* tm.interrupt_preempt: the high thread's runs */
+static volatile uint32_t handler_count;
 static volatile bool failed;
-static rm_thread_t threads[2];
 
-/* What a handler touches, in one place: one address reaches the count and
- * the handle, as with Thread-Metric's globals (two separate statics cost the
- * handler a second literal load). */
-static struct {
-    volatile uint32_t count; /* handler runs */
-    rm_obj_t sem;            /* tm.interrupt: given by the handler */
-    rm_thread_t high;        /* tm.interrupt_preempt: resumed by the handler */
-} isr;
-
+/* The layer's ids. tm.interrupt: thread 0 takes semaphore 0, which the
+ * handler gives. tm.interrupt_preempt: thread 0 is the low thread, thread 1
+ * the high one, which the handler resumes. */
 RM_ISR(isr_give)
 {
-    isr.count++;
-    (void)rm_isr_sem_signal(isr.sem);
+    handler_count++;
+    (void)tm_isr_semaphore_put(0);
 }
 
 static void irq_thread(void *arg)
 {
     (void)arg;
-    rm_obj_t s = isr.sem;
     for (;;) {
         rm_irq_trigger();
-        if (rm_sem_wait(s, NULL, RM_NO_WAIT) != RM_OK) {
+        if (tm_semaphore_get(0) != TM_SUCCESS) {
             break;
         }
         cnt[0]++;
@@ -52,19 +50,21 @@ static void run_interrupt(const rm_case_t *c)
 {
     (void)c;
     cnt[0] = 0u;
-    isr.count = 0u;
+    handler_count = 0u;
     failed = false;
-    threads[0] = NULL;
-    RM_TRY(rm_obj_create(&isr.sem, RM_OBJ_SEM, NULL, 0u));
+    tm_thread_array[0] = NULL;
+    /* Created empty: Thread-Metric's creates it holding 1 and takes it
+     * once before the loop, the same start. */
+    RM_TRY(rm_obj_create(&tm_semaphore_array[0], RM_OBJ_SEM, NULL, 0u));
     int rc = rm_irq_set_handler(isr_give);
     if (rc == RM_OK) {
-        rc = rm_thread_create(&threads[0], "irq", irq_thread, NULL, RM_PRIO_MIN + 1, 0);
+        rc = rm_thread_create(&tm_thread_array[0], "irq", irq_thread, NULL, RM_PRIO_MIN + 1, 0);
     }
     if (rc == RM_OK) {
         uint32_t final[1], handler;
-        volatile uint32_t *const extra[1] = {&isr.count};
+        volatile uint32_t *const extra[1] = {&handler_count};
         rm_tm_report_ex(cnt, 1u, final, extra, 1u, &handler);
-        rm_stop_threads(threads, 1u);
+        rm_stop_threads(tm_thread_array, 1u);
         rm_meta("handler", handler);
         rm_check_within_1("handler_thread_within_1", handler, final[0]);
         if (failed) {
@@ -74,13 +74,13 @@ static void run_interrupt(const rm_case_t *c)
         rm_fatal("rm_irq_set_handler/rm_thread_create", rc);
     }
     (void)rm_irq_set_handler(NULL);
-    rm_delete_obj(&isr.sem);
+    rm_delete_obj(&tm_semaphore_array[0]);
 }
 
 RM_ISR(isr_resume)
 {
-    isr.count++;
-    (void)rm_isr_resume(isr.high);
+    handler_count++;
+    (void)tm_isr_thread_resume(1);
 }
 
 static void low_thread(void *arg)
@@ -95,9 +95,8 @@ static void low_thread(void *arg)
 static void high_thread(void *arg)
 {
     (void)arg;
-    rm_thread_t self = threads[1];
     for (;;) {
-        (void)rm_thread_suspend(self);
+        (void)tm_thread_suspend(1);
         high_count++;
     }
 }
@@ -106,22 +105,22 @@ static void run_interrupt_preempt(const rm_case_t *c)
 {
     (void)c;
     cnt[0] = 0u;
-    isr.count = 0u;
+    handler_count = 0u;
     high_count = 0u;
-    threads[0] = threads[1] = NULL;
+    tm_thread_array[0] = tm_thread_array[1] = NULL;
     int rc = rm_irq_set_handler(isr_resume);
     if (rc == RM_OK) {
-        rc = rm_thread_create(&threads[1], "high", high_thread, NULL, RM_PRIO_MIN + 2, 0);
+        rc = rm_thread_create(&tm_thread_array[1], "high", high_thread, NULL, RM_PRIO_MIN + 2,
+                              0);
     }
-    isr.high = threads[1];
     if (rc == RM_OK) {
-        rc = rm_thread_create(&threads[0], "low", low_thread, NULL, RM_PRIO_MIN + 1, 0);
+        rc = rm_thread_create(&tm_thread_array[0], "low", low_thread, NULL, RM_PRIO_MIN + 1, 0);
     }
     if (rc == RM_OK) {
         uint32_t final[1], ex[2];
-        volatile uint32_t *const extra[2] = {&isr.count, &high_count};
+        volatile uint32_t *const extra[2] = {&handler_count, &high_count};
         rm_tm_report_ex(cnt, 1u, final, extra, 2u, ex);
-        rm_stop_threads(threads, 2u);
+        rm_stop_threads(tm_thread_array, 2u);
         uint32_t handler = ex[0], high = ex[1];
         rm_meta("handler", handler);
         rm_meta("high", high);
@@ -129,7 +128,7 @@ static void run_interrupt_preempt(const rm_case_t *c)
         rm_check_within_1("low_high_within_1", final[0], high);
     } else {
         rm_fatal("rm_irq_set_handler/rm_thread_create", rc);
-        rm_stop_threads(threads, 2u);
+        rm_stop_threads(tm_thread_array, 2u);
     }
     (void)rm_irq_set_handler(NULL);
 }

@@ -7,6 +7,9 @@
  *   tm.sync: take a semaphore, give it (the give's status is checked), count.
  *   tm.memory: allocate a 128-byte block from a fixed-block pool, free it
  *     (the free's status is checked), count.
+ * The loops call Thread-Metric's services through rtosmeter's porting layer
+ * (bench/core/tm_porting_layer.c: real functions in their own translation
+ * unit, as Thread-Metric's rules require), by object id as tm_api.h does.
  * The loops run for ever (no stop flag): the runner stops the thread after
  * the report (rm_stop_threads). A failed check ends the loop and parks the
  * thread; the count then stands still and the case fails.
@@ -21,17 +24,13 @@ static struct {
     volatile uint32_t cnt[1];
 } st;
 static volatile bool failed;
-static rm_obj_t obj;
-static rm_pool_t pool;
-static rm_thread_t threads[1];
 
 static void message_thread(void *arg)
 {
     (void)arg;
-    rm_obj_t q = obj;
     for (;;) {
-        (void)rm_queue_signal(q, &st.sent);
-        (void)rm_queue_wait(q, &st.received, RM_NO_WAIT);
+        (void)tm_queue_send(0, &st.sent);
+        (void)tm_queue_receive(0, &st.received);
         if (st.received.w[3] != st.sent.w[3]) {
             break;
         }
@@ -45,10 +44,9 @@ static void message_thread(void *arg)
 static void sync_thread(void *arg)
 {
     (void)arg;
-    rm_obj_t s = obj;
     for (;;) {
-        (void)rm_sem_wait(s, NULL, RM_NO_WAIT);
-        if (rm_sem_signal(s, NULL) != RM_OK) {
+        (void)tm_semaphore_get(0);
+        if (tm_semaphore_put(0) != TM_SUCCESS) {
             break;
         }
         st.cnt[0]++;
@@ -60,11 +58,10 @@ static void sync_thread(void *arg)
 static void memory_thread(void *arg)
 {
     (void)arg;
-    rm_pool_t p = pool;
     void *blk = NULL;
     for (;;) {
-        (void)rm_pool_alloc(p, &blk);
-        if (rm_pool_free(p, blk) != RM_OK) {
+        (void)tm_memory_pool_allocate(0, &blk);
+        if (tm_memory_pool_deallocate(0, blk) != TM_SUCCESS) {
             break;
         }
         st.cnt[0]++;
@@ -78,11 +75,11 @@ static void tm_one_thread(rm_entry_t body, const char *what_failed)
 {
     failed = false;
     st.cnt[0] = 0u;
-    threads[0] = NULL;
-    RM_TRY(rm_thread_create(&threads[0], "tm", body, NULL, RM_PRIO_MIN + 1, 0));
+    tm_thread_array[0] = NULL;
+    RM_TRY(rm_thread_create(&tm_thread_array[0], "tm", body, NULL, RM_PRIO_MIN + 1, 0));
     uint32_t final[1];
     rm_tm_report(st.cnt, 1u, final);
-    rm_stop_threads(threads, 1u);
+    rm_stop_threads(tm_thread_array, 1u);
     if (failed) {
         rm_fail(what_failed);
     }
@@ -93,9 +90,9 @@ static void run_message(const rm_case_t *c)
     (void)c;
     const rm_msg_t first = {{0x11112222u, 0x33334444u, 0x55556666u, 0x77778888u}};
     st.sent = first;
-    RM_TRY(rm_obj_create(&obj, RM_OBJ_QUEUE, NULL, 0u));
+    RM_TRY(tm_queue_create(0));
     tm_one_thread(message_thread, "a received message's last word differed from the sent one");
-    rm_delete_obj(&obj);
+    rm_delete_obj(&tm_queue_array[0]);
     /* The full comparison, once: the last message received is the last one
      * sent (the thread was stopped after its increment, or before it). */
     uint32_t lag = st.sent.w[3] - st.received.w[3];
@@ -107,17 +104,15 @@ static void run_message(const rm_case_t *c)
 static void run_sync(const rm_case_t *c)
 {
     (void)c;
-    RM_TRY(rm_obj_create(&obj, RM_OBJ_SEM, NULL, 1u));
+    RM_TRY(tm_semaphore_create(0));
     tm_one_thread(sync_thread, "semaphore give failed");
-    rm_delete_obj(&obj);
+    rm_delete_obj(&tm_semaphore_array[0]);
 }
 
 static void run_memory(const rm_case_t *c)
 {
     (void)c;
-    if (pool == NULL) { /* port.h has no pool delete: one pool per firmware */
-        RM_TRY(rm_pool_create(&pool, RM_BLOCK_SIZE, 4u));
-    }
+    RM_TRY(tm_memory_pool_create(0)); /* once per firmware: port.h has no pool delete */
     tm_one_thread(memory_thread, "pool free failed");
 }
 

@@ -5,15 +5,17 @@
  * up, each counts, resumes the next and suspends itself, so control falls
  * back down the chain; the counters stay within 1 of their mean.
  * Loop bodies as in Thread-Metric's tm_cooperative_scheduling_test.c and
- * tm_preemptive_scheduling_test.c; they run for ever, and the runner stops
- * them after the report (rm_stop_threads).
+ * tm_preemptive_scheduling_test.c, calling Thread-Metric's services through
+ * rtosmeter's porting layer (bench/core/tm_porting_layer.c: real functions
+ * in their own translation unit, as Thread-Metric's rules require); they run
+ * for ever, and the runner stops them after the report (rm_stop_threads).
  */
 #include "rm_case_util.h"
 
 #define N_THREADS 5u
+_Static_assert(N_THREADS <= TM_MAX_THREADS, "the porting layer holds TM_MAX_THREADS");
 
 static volatile uint32_t cnt[N_THREADS];
-static rm_thread_t threads[N_THREADS];
 
 /* arg: the thread's index in cnt[] (an index, not a pointer: a pointer
  * to a volatile counter would lose its qualifier through void *). */
@@ -21,7 +23,7 @@ static void coop_thread(void *arg)
 {
     volatile uint32_t *mine = &cnt[(uintptr_t)arg];
     for (;;) {
-        (void)rm_thread_yield();
+        tm_thread_relinquish();
         (*mine)++;
     }
 }
@@ -33,22 +35,22 @@ static void run_threads(rm_entry_t entry, int base_prio, int step, bool chain)
 {
     for (unsigned i = 0; i < N_THREADS; i++) {
         cnt[i] = 0u;
-        threads[i] = NULL;
+        tm_thread_array[i] = NULL;
     }
     rm_meta("threads", N_THREADS);
     for (unsigned i = 0; i < N_THREADS; i++) {
         unsigned flags = chain && i > 0u ? RM_THREAD_SUSPENDED : 0u;
-        int rc = rm_thread_create(&threads[i], "tm", entry, (void *)(uintptr_t)i,
+        int rc = rm_thread_create(&tm_thread_array[i], "tm", entry, (void *)(uintptr_t)i,
                                   base_prio + (int)i * step, flags);
         if (rc != RM_OK) {
             rm_fatal("rm_thread_create", rc);
-            rm_stop_threads(threads, N_THREADS);
+            rm_stop_threads(tm_thread_array, N_THREADS);
             return;
         }
     }
     uint32_t final[N_THREADS];
     rm_tm_report(cnt, N_THREADS, final);
-    rm_stop_threads(threads, N_THREADS);
+    rm_stop_threads(tm_thread_array, N_THREADS);
     rm_tm_check_within_1("counters_within_1_of_mean", final, N_THREADS);
 }
 
@@ -65,27 +67,24 @@ static void run_cooperative(const rm_case_t *c)
  * thread 4 counts and suspends itself. */
 static void preempt_thread(void *arg)
 {
-    unsigned i = (unsigned)(uintptr_t)arg;
+    int i = (int)(uintptr_t)arg;
     volatile uint32_t *mine = &cnt[i];
-    rm_thread_t self = threads[i];
-    if (i == 0u) {
-        rm_thread_t next = threads[1];
+    if (i == 0) {
         for (;;) {
-            (void)rm_thread_resume(next);
+            (void)tm_thread_resume(1);
             (*mine)++;
         }
     }
-    if (i + 1u == N_THREADS) {
+    if (i + 1 == (int)N_THREADS) {
         for (;;) {
             (*mine)++;
-            (void)rm_thread_suspend(self);
+            (void)tm_thread_suspend(i);
         }
     }
-    rm_thread_t next = threads[i + 1u];
     for (;;) {
-        (void)rm_thread_resume(next);
+        (void)tm_thread_resume(i + 1);
         (*mine)++;
-        (void)rm_thread_suspend(self);
+        (void)tm_thread_suspend(i);
     }
 }
 

@@ -74,7 +74,7 @@ void rm_uc2_no_msg(rm_msg_t *msg) __attribute__((cold));
 /* An error code (returned, or stored through `err`). */
 RM_UC2_INLINE int uc2_err_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_UC2_OK(raw) ? RM_OK : rm_uc2_failure((INT8U)raw, timeout);
+    return RM_UC2_OK(raw) ? RM_OK : rm_failure(rm_uc2_failure((INT8U)raw, timeout));
 }
 
 /* A call that fails only on a misuse (OSMutexPost, OSMemPut). */

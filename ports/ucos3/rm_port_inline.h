@@ -75,7 +75,7 @@ void rm_uc3_no_msg(rm_msg_t *msg) __attribute__((cold));
 /* A call's OS_ERR; timeout: the wait's (RM_NO_WAIT for the others). */
 RM_UC3_INLINE int uc3_err_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_UC3_OK(raw) ? RM_OK : rm_uc3_failure((OS_ERR)raw, timeout);
+    return RM_UC3_OK(raw) ? RM_OK : rm_failure(rm_uc3_failure((OS_ERR)raw, timeout));
 }
 
 /* A call that fails only on a misuse (OSMutexPost, OSMemPut). */

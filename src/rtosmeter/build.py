@@ -163,6 +163,23 @@ def config_header(spec: BuildSpec, catalog: Catalog) -> str:
     return "\n".join(lines)
 
 
+def tm_method(spec: BuildSpec) -> dict[str, str]:
+    """How the tm.* counts were taken, for the stored run and its reports
+    (docs/measuring.md): through Thread-Metric's porting layer, and, on an
+    emulated target, why its period may be shorter than Thread-Metric's."""
+    method = {"tm_porting_layer": "real functions in their own translation unit "
+              "(bench/core/tm_porting_layer.c), as Thread-Metric's readme 2.2 requires"}
+    board_ms = spec.profile.params_for("board").tm_period_ms
+    if spec.target.qemu is not None and spec.params.tm_period_ms < board_ms:
+        method["tm_period_note"] = (
+            f"{spec.params.tm_period_ms} ms periods, shorter than Thread-Metric's "
+            f"{board_ms / 1000:g} s (the board default): under QEMU -icount "
+            f"(shift {spec.target.qemu.icount_shift}; unless the run is host-timed) the counts are "
+            "exact, so a short period "
+            "carries the same information")
+    return method
+
+
 def source_hash(root: Path, spec: BuildSpec) -> str:
     """SHA-256 over the benchmark, port and target sources (paths and bytes)."""
     digest = hashlib.sha256()
@@ -321,6 +338,7 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
         "unit": spec.plugin.unit if spec.plugin is not None else spec.target.counter.unit,
         "load": spec.profile.load.name if spec.profile.load is not None else "idle",
     }
+    config.update(tm_method(spec))
     if spec.source is not None:
         config.update(spec.source.as_config())
 

@@ -322,6 +322,7 @@ def _comparable(a: RunView, b: RunView, common: int, names: tuple[str, str]) -> 
 METHODS = {
     "1": "a generic signal/wait layer and a forwarding interrupt path between the timestamps",
     "2": "typed inline kernel calls, the interrupt handler as the vector",
+    "3": "as 2, with tm.* calling Thread-Metric's porting layer, its own translation unit",
 }
 
 

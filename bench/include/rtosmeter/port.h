@@ -172,6 +172,20 @@ static inline int rm_block_rc(rm_raw_t raw, void **block)
     return __builtin_expect(raw != 0, 1) ? RM_OK : RM_EAGAIN;
 }
 
+/* For a port whose failure translation is an out-of-line const function of
+ * the kernel's status: wraps its result to say what is true of it, that a
+ * failure is never RM_OK. A caller that only asks "success or not"
+ * (Thread-Metric's porting layer, tm_porting_layer.c) then compiles to the
+ * kernel's status test alone, as a hand-written layer's "status ==
+ * SUCCESS", instead of a success-first branch around the translator. */
+static inline int rm_failure(int rc)
+{
+    if (rc == RM_OK) {
+        __builtin_unreachable();
+    }
+    return rc;
+}
+
 /* ---- the port's inline calls -------------------------------------------- */
 /* A port (or target) MAY define any call of this header (or target.h)
  * `static inline` in ports/<port>/rm_port_inline.h (targets: rm_target_inline.h
