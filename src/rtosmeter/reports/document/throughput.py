@@ -168,6 +168,22 @@ def _period_note(view: RunView, sys_: Systems) -> str:
     if True in emulated:
         note += (" Emulated (QEMU -icount): counts are exact, so a period shorter than "
                  "Thread-Metric's 30 s gives the same ratios.")
+    return note + _rules_note(view, sys_)
+
+
+def _rules_note(view: RunView, sys_: Systems) -> str:
+    """Where the counts keep Thread-Metric's porting rules (its readme 2.2) and
+    where they do not: the tick that serves the reporter's sleep."""
+    builds = [b for k in sys_.keys if (b := build_of(view, k)) is not None]
+    note = ""
+    if any("tm_porting_layer" in b.config for b in builds):
+        note += (" Every loop calls Thread-Metric's services through its porting layer: "
+                 "real functions in their own translation unit, as its readme (2.2) asks.")
+    ticks = {fmt(hz) for b in builds if (hz := _number(b.config, "tick_hz")) is not None}
+    if ticks - {"100"}:
+        note += (f" The reporter sleeps on the kernel tick at {' / '.join(sorted(ticks))} Hz, "
+                 "not Thread-Metric's 10 ms (100 Hz): one tick rate serves every case family "
+                 "(BENCHMARKS.md); the tick's own cost per period is part of every count.")
     return note
 
 
