@@ -83,8 +83,10 @@ def test_parts_follow_the_objects(elf: Path) -> None:
     assert fp.symbols["run_max_rate"][0] == "benchmark"
     assert fp.symbols["Reset_Handler"][0] == "startup"
     assert fp.symbols["main"][0] == "kernel"  # the bare-metal port owns main()
-    # The main stack the start-up reserves (mps2.ld: 8 KiB) is start-up RAM.
-    assert fp.parts["startup"][1] >= 0x2000
+    # The main stack the start-up reserves (mps2.ld: 8 KiB) is a stack.
+    stack = next(s.size for s in fp.sections if s.name == ".stack")
+    assert stack >= 0x2000 and fp.parts["stacks"] == (0, stack)
+    assert [(r.name, r.kind, r.ram) for r in fp.reserved] == [(".stack", "stacks", stack)]
     assert fp.parts["benchmark"][0] > 0 and fp.parts["framework"][0] > 0
     # only alignment fill, and with ld.lld the strings it merged
     assert fp.parts.get("other", (0, 0))[0] < 64 + _lld_merged_strings(elf)
@@ -94,7 +96,10 @@ def test_without_map_everything_is_other(elf: Path, tmp_path: Path) -> None:
     copy = tmp_path / "fw.elf"
     shutil.copy(elf, copy)
     fp = footprint(copy)
-    assert fp.parts == {"other": (fp.flash, fp.ram)} and fp.map_file == ""
+    stack = next(s.size for s in fp.sections if s.name == ".stack")
+    # The main stack is a section of its own: a stack without a map too.
+    assert fp.parts == {"other": (fp.flash, fp.ram - stack), "stacks": (0, stack)}
+    assert fp.map_file == ""
 
 
 def test_origin_of_objects() -> None:
@@ -174,8 +179,8 @@ def test_lld_map_entries() -> None:
         "      d8       d8        8     1                 x",
     ])
     assert _map_entries(text) == [
-        (".vectors", ".vectors", 0xc0, "CMakeFiles/rm_target.dir/s.c.obj"),
-        (".rodata", ".rodata.x", 8, "lib/libc_nano.a(lib_a-x.o)")]
+        (".vectors", ".vectors", 0, 0xc0, "CMakeFiles/rm_target.dir/s.c.obj"),
+        (".rodata", ".rodata.x", 0xd8, 8, "lib/libc_nano.a(lib_a-x.o)")]
 
 
 def test_merged_strings_are_not_counted_twice() -> None:
@@ -190,6 +195,6 @@ def test_merged_strings_are_not_counted_twice() -> None:
         "",
     ])
     entries = _map_entries(text)
-    assert entries == [(".rodata", ".rodata.a", 0x18, "a.o"),
-                       (".rodata", ".rodata.b", 0x18, "b.o")]
-    assert sum(e[2] for e in entries) == 0x30
+    assert entries == [(".rodata", ".rodata.a", 0x1000, 0x18, "a.o"),
+                       (".rodata", ".rodata.b", 0x1018, 0x18, "b.o")]
+    assert sum(e.size for e in entries) == 0x30
