@@ -52,6 +52,8 @@ from rtosmeter.model import (
     stand_in_text,
 )
 from rtosmeter.reports._answer import HEAP_KEY, answers, glance_rows, heap_of, sentences
+from rtosmeter.reports._ram import COMPARED
+from rtosmeter.reports._ram import breakdown as ram_breakdown
 
 SCHEMA_VERSION = 1
 STAT_NAMES = [s.name for s in stats.STATISTICS]
@@ -530,10 +532,11 @@ def overhead_section(view: RunView, target: str) -> Section | None:
     return sec
 
 
-def footprint_section(view: RunView, target: str) -> Section | None:
+def footprint_section(view: RunView, target: str) -> list[Section]:
+    """Flash and RAM per firmware, then RAM by part (ram_breakdown_section)."""
     fps = [f for f in view.footprints if f.target == target]
     if not fps:
-        return None
+        return []
     sys_ = Systems.of(target, fps)
     sec = Section(f"Footprint on {target}: Flash bytes (RAM in small text)",
                   ["group", *sys_.headers], numeric=1)
@@ -547,6 +550,18 @@ def footprint_section(view: RunView, target: str) -> Section | None:
             row.append(Cell(fmt(f.flash), f"RAM {fmt(f.ram)}{mark}") if f else Cell(""))
         sec.rows.append(row)
     sec.notes += heap_notes(heaps)
+    return [sec, ram_breakdown_section(fps, sys_)]
+
+
+def ram_breakdown_section(fps: list[Footprint], sys_: Systems) -> Section:
+    """RAM by part, median firmware per system: what the answer compares
+    (the kernel row) apart from what each port sizes for the benchmark."""
+    rows, notes = ram_breakdown(fps, sys_.keys, sys_.labels)
+    sec = Section(f"RAM on {sys_.target} by part: bytes, median firmware (the answer compares "
+                  "the kernel row)", ["part", *sys_.headers], numeric=1)
+    sec.rows = [[label, *(fmt(v) if v is not None else "" for v in cells)]
+                for label, cells in rows]
+    sec.notes = [COMPARED[0].upper() + COMPARED[1:] + ": the kernel row.", *notes]
     return sec
 
 
