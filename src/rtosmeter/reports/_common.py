@@ -561,7 +561,7 @@ def ram_breakdown_section(fps: list[Footprint], sys_: Systems) -> Section:
                   "the kernel row)", ["part", *sys_.headers], numeric=1)
     sec.rows = [[label, *(fmt(v) if v is not None else "" for v in cells)]
                 for label, cells in rows]
-    sec.notes = [COMPARED[0].upper() + COMPARED[1:] + ": the kernel row.", *notes]
+    sec.notes = [f"The answer compares the kernel row: {COMPARED}.", *notes]
     return sec
 
 
