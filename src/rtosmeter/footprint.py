@@ -28,8 +28,8 @@ Bytes no input section accounts for (alignment fill) are `other`; so are
 the string literals ld.lld merges across objects into one section of its
 own (`<internal>` in its map: they are no single object's).
 
-RAM that is reserved rather than used is then taken out of whichever part
-holds it, so that systems compare like with like (a port that gives each
+RAM a port sizes for the benchmark, rather than the kernel's own, is then
+taken out of whichever part holds it, so that systems compare like with like (a port that gives each
 thread a static stack against one whose stacks live in the kernel's heap):
 
 - `stacks`: thread stacks (the port's static stack arrays, the kernel's own
@@ -62,7 +62,7 @@ from rtosmeter.errors import UserError
 
 PARTS = ("kernel", "benchmark", "framework", "startup", "libc", "objects", "stacks", "heaps",
          "other")
-RESERVED = ("objects", "stacks", "heaps")  # parts sized by the port for the benchmark
+RESERVED = ("stacks", "heaps", "objects")  # parts sized by the port for the benchmark
 # Sections that are a reservation as a whole: the main stack, a heap.
 RESERVED_SECTIONS = {".stack": "stacks", ".heap": "heaps"}
 
@@ -111,9 +111,10 @@ class Reservations:
     objects: tuple[str, ...] = ()
 
     def kind(self, symbol: str) -> str | None:
-        """The part a symbol of that name goes to (RESERVED), or None."""
-        for kind, globs in (("stacks", self.stacks), ("heaps", self.heaps),
-                            ("objects", self.objects)):
+        """The part a symbol of that name goes to (the first of RESERVED
+        that names it), or None."""
+        for kind in RESERVED:
+            globs: tuple[str, ...] = getattr(self, kind)
             if any(fnmatch.fnmatchcase(symbol, g) for g in globs):
                 return kind
         return None
@@ -194,9 +195,9 @@ LLD_INPUT_INDENT = 8  # ld.lld: output sections at 0, input sections at 8, symbo
 
 
 def _lld_map_entries(text: str) -> list[MapEntry]:
-    """The input sections of an ld.lld map: one
-    line per output section, input section ("object:(section)") and symbol,
-    told apart by their indentation under the "Out In Symbol" columns."""
+    """The input sections of an ld.lld map: one line per output section,
+    input section ("object:(section)") and symbol, told apart by their
+    indentation under the "Out In Symbol" columns."""
     entries = []
     out_sec = ""
     for line in text.splitlines()[1:]:
