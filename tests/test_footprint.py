@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from rtosmeter.config import project_root
-from rtosmeter.definitions import Definitions
+from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.footprint import Reservations, Reserved, _map_entries, footprint, origin
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

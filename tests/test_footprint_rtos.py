@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 from rtos_ports import build_folder, run_port
 
-from rtosmeter.config import project_root
-from rtosmeter.definitions import Definitions
+from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.footprint import footprint
 from rtosmeter.store import Store
 
