@@ -80,8 +80,11 @@ def test_the_footprint_section_breaks_ram_down(tmp_path: Path) -> None:
              for ln in md.splitlines() if ln.startswith("| ") and "RAM" not in ln}
     assert lines["stacks (threads, kernel, main)"] == ["8,192", "73,728"]
     assert lines["heaps and pools"] == ["262,144", "16,384"]
-    assert lines["kernel (RTOS and port data)"] == ["840", "448"]
-    assert lines["total"] == ["274,728", "101,568"]
+    # the kernel's code in small text
+    assert lines["kernel (RTOS and port data)"] == ["840 <sub>Flash 8,652</sub>",
+                                                    "448 <sub>Flash 7,017</sub>"]
+    assert lines["total"] == ["274,728 <sub>Flash 13,899</sub>",
+                              "101,568 <sub>Flash 12,547</sub>"]
     assert "threadx: stacks .stack 8,192, rm_tx_stacks 63,488; heaps rm_tx_free_memory " \
         "16,384" in md
 

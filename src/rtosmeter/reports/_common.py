@@ -554,13 +554,13 @@ def footprint_section(view: RunView, target: str) -> list[Section]:
 
 
 def ram_breakdown_section(fps: list[Footprint], sys_: Systems) -> Section:
-    """RAM by part, median firmware per system: what the answer compares
-    (the kernel row) apart from what each port sizes for the benchmark."""
+    """RAM (and Flash) by part, median firmware per system: what the answer
+    compares (the kernel row) apart from what each port sizes for the benchmark."""
     rows, notes = ram_breakdown(fps, sys_.keys, sys_.labels)
-    sec = Section(f"RAM on {sys_.target} by part: bytes, median firmware (the answer compares "
-                  "the kernel row)", ["part", *sys_.headers], numeric=1)
-    sec.rows = [[label, *(fmt(v) if v is not None else "" for v in cells)]
-                for label, cells in rows]
+    sec = Section(f"RAM on {sys_.target} by part: bytes, median firmware (Flash in small text; "
+                  "the answer compares the kernel row)", ["part", *sys_.headers], numeric=1)
+    sec.rows = [[label, *(Cell(fmt(c[0]), f"Flash {fmt(c[1])}" if c[1] else "") if c else Cell("")
+                          for c in cells)] for label, cells in rows]
     sec.notes = [f"The answer compares the kernel row: {COMPARED}.", *notes]
     return sec
 

@@ -114,20 +114,23 @@ def ram_sentences(figures: dict[str, RamFigure], labels: dict[str, str]) -> list
 
 
 def breakdown(footprints: Iterable[Footprint], keys: list[str], labels: dict[str, str]
-              ) -> tuple[list[tuple[str, list[float | None]]], list[str]]:
-    """The footprint section's RAM table: (row label, one median per system
-    in `keys`, None where it has no footprint) for each part and the total,
-    and notes naming the symbols each system's reservations hold."""
+              ) -> tuple[list[tuple[str, list[tuple[float, float] | None]]], list[str]]:
+    """The footprint section's table: (row label, per system in `keys` its
+    median (RAM, Flash), None where it has no footprint) for each part and
+    the total, and notes naming the symbols each system's reservations hold."""
     per: dict[str, list[Footprint]] = defaultdict(list)
     for f in footprints:
         if system(f) in keys:
             per[system(f)].append(f)
-    rows: list[tuple[str, list[float | None]]] = []
+    rows: list[tuple[str, list[tuple[float, float] | None]]] = []
     for part, label in BREAKDOWN:
-        cells = [median([_ram(f, part) for f in per[k]]) if per[k] else None for k in keys]
-        if any(cells):
+        cells = [(median([_ram(f, part) for f in per[k]]),
+                  median([f.parts.get(part, (0, 0))[0] for f in per[k]])) if per[k] else None
+                 for k in keys]
+        if any(c and any(c) for c in cells):
             rows.append((label, cells))
-    rows.append(("total", [median([f.ram for f in per[k]]) if per[k] else None for k in keys]))
+    rows.append(("total", [(median([f.ram for f in per[k]]), median([f.flash for f in per[k]]))
+                           if per[k] else None for k in keys]))
     notes = []
     for k in keys:
         if per[k] and not all(f.declared for f in per[k]):
