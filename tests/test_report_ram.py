@@ -16,7 +16,7 @@ from _datahalf import craft
 from rtosmeter.analysis import load_run
 from rtosmeter.model import RunView
 from rtosmeter.protocol import parse_stream
-from rtosmeter.reports import _answer, markdown
+from rtosmeter.reports import _answer, html, markdown
 from rtosmeter.reports import json as json_report
 from rtosmeter.reports._ram import COMPARED, LABEL_SPLIT
 from rtosmeter.store import Store
@@ -87,6 +87,9 @@ def test_the_footprint_section_breaks_ram_down(tmp_path: Path) -> None:
                               "101,568 <sub>Flash 12,547</sub>"]
     assert "threadx: stacks .stack 8,192, rm_tx_stacks 63,488; heaps rm_tx_free_memory " \
         "16,384" in md
+    page = html.render(view)
+    assert f"<h3>RAM on {T} by part" in page
+    assert '<th scope="row">kernel (RTOS and port data)</th><td class="">840 ' in page
 
 
 def test_a_footprint_stored_unsplit_is_shown_whole_and_marked(tmp_path: Path) -> None:

@@ -173,6 +173,7 @@ class Report:
     unsupported_by_all: list[str] = field(default_factory=list)
     tool_version: str = __version__
     extra_charts: list[Chart] = field(default_factory=list)
+    ram_breakdown: list[Section] = field(default_factory=list)  # per target: RAM by part
 
     @property
     def all_charts(self) -> list[Chart]:
@@ -711,6 +712,9 @@ def prepare(view: RunView) -> Report:
         latency=latency,
         footprint_charts=fp_charts,
         footprint=fp_table,
+        ram_breakdown=[_common.ram_breakdown_section(fps, _common.Systems.of(t, fps))
+                       for t in dict.fromkeys(f.target for f in view.footprints)
+                       if (fps := [f for f in view.footprints if f.target == t])],
         config=config,
         config_differs=differs,
         environment=environment,
