@@ -489,7 +489,7 @@ class Scheduler:
         if runner.get("clock_warning") and self.reporter:
             self.reporter.note(f"{job.combo.key}: warning: {runner['clock_warning']}")
         # A footprint is a firmware's flash/RAM: cross-compiled images only.
-        footprint = (_footprint(job.executable, self.defs.ports[job.combo.port].reservations)
+        footprint = (_footprint(job.executable, self.defs.port(job.combo.port).reservations)
                      if job.target.toolchain else {})
         self.store.add_execution(
             run_id, job.build_id, job.group, status=status, error=error,
