@@ -108,7 +108,7 @@ def test_declared_symbols_move_to_their_part(elf: Path) -> None:
     (a symbol named under two kinds goes to the first)."""
     nm = nm_sizes(elf)
     plain = footprint(elf)
-    rules = Reservations(stacks=("series_buf",), heaps=("series_*", "out_b?f"),
+    rules = Reservations(stacks=("series_buf",), heaps=("series_buf", "out_b?f"),
                          objects=("no_such_symbol",))
     fp = footprint(elf, reservations=rules)
     moved = nm["series_buf"] + nm["out_buf"]
