@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rtosmeter.footprint import STACK_SECTIONS, footprint
+from rtosmeter.footprint import footprint
 
 GOAL_FLASH = 4096
 GOAL_RAM = 1024
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Error: no linker map next to {args.elf}. Build it with a Cortex-M target "
               "(targets/common/cortex-m/cortex-m.cmake writes <name>.map)", file=sys.stderr)
         return 1
-    stack = sum(s.size for s in fp.sections if s.name in STACK_SECTIONS)
+    stack = fp.parts.get("stacks", (0, 0))[1]  # the main stack: a part of its own
     buffers = sum(size for name, (part, size) in fp.symbols.items()
                   if name in SAMPLE_BUFFERS and part == "framework")
     rows = []
@@ -41,8 +41,6 @@ def main(argv: list[str] | None = None) -> int:
         flash, ram = fp.parts.get(part, (0, 0))
         if part == "framework":
             ram -= buffers
-        else:
-            ram -= stack
         rows.append((part, flash, ram))
     total_flash = sum(r[1] for r in rows)
     total_ram = sum(r[2] for r in rows)

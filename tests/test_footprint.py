@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from rtosmeter.footprint import _map_entries, footprint, origin
+from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.footprint import Reservations, Reserved, _map_entries, footprint, origin
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cortexm_firmware as fw
@@ -85,11 +86,55 @@ def test_parts_follow_the_objects(elf: Path) -> None:
     assert fp.symbols["run_max_rate"][0] == "benchmark"
     assert fp.symbols["Reset_Handler"][0] == "startup"
     assert fp.symbols["main"][0] == "kernel"  # the bare-metal port owns main()
-    # The main stack the start-up reserves (mps2.ld: 8 KiB) is start-up RAM.
-    assert fp.parts["startup"][1] >= 0x2000
+    # The main stack the start-up reserves (mps2.ld: 8 KiB) is a stack.
+    stack = next(s.size for s in fp.sections if s.name == ".stack")
+    assert stack >= 0x2000 and fp.parts["stacks"] == (0, stack)
+    assert [(r.name, r.kind, r.ram) for r in fp.reserved] == [(".stack", "stacks", stack)]
     assert fp.parts["benchmark"][0] > 0 and fp.parts["framework"][0] > 0
     # only alignment fill, and with ld.lld the strings it merged
     assert fp.parts.get("other", (0, 0))[0] < 64 + _lld_merged_strings(elf)
+
+
+def nm_sizes(elf: Path) -> dict[str, int]:
+    """RAM objects (.bss, .data) by name, as `arm-none-eabi-nm --size-sort -S` lists them."""
+    out = subprocess.run(["arm-none-eabi-nm", "--size-sort", "-S", str(elf)],
+                         capture_output=True, text=True, check=True).stdout
+    return {f[3]: int(f[1], 16) for ln in out.splitlines()
+            if len(f := ln.split()) == 4 and f[2] in "bBdD"}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("arm-none-eabi-nm") is None, reason="binutils absent")
+def test_declared_symbols_move_to_their_part(elf: Path) -> None:
+    """A declared symbol's RAM (nm's size) leaves the part that held it for
+    its own; Flash and the totals stay; a glob matches; each byte moves once
+    (a symbol named under two kinds goes to the first)."""
+    nm = nm_sizes(elf)
+    plain = footprint(elf)
+    rules = Reservations(stacks=("series_buf",), heaps=("series_buf", "out_b?f"),
+                         objects=("no_such_symbol",))
+    fp = footprint(elf, reservations=rules)
+    moved = nm["series_buf"] + nm["out_buf"]
+    assert fp.parts["stacks"][1] == plain.parts["stacks"][1] + nm["series_buf"]
+    assert fp.parts["heaps"] == (0, nm["out_buf"])
+    assert "objects" not in fp.parts
+    framework = plain.parts["framework"]
+    assert fp.parts["framework"] == (framework[0], framework[1] - moved)
+    assert (fp.flash, fp.ram) == (plain.flash, plain.ram)
+    assert sum(r for _, r in fp.parts.values()) == fp.ram
+    assert Reserved("series_buf", "stacks", nm["series_buf"], "framework") in fp.reserved
+    assert Reserved("out_buf", "heaps", nm["out_buf"], "framework") in fp.reserved
+
+
+@pytest.mark.slow
+def test_the_bare_metal_port_declares_only_the_main_stack(elf: Path) -> None:
+    """ports/baremetal/port.toml [footprint]: nothing but the main stack
+    section is reserved; the port's own RAM stays kernel."""
+    port = Definitions.load(project_root()).port("baremetal")
+    assert port.reservations is not None
+    fp = footprint(elf, reservations=port.reservations)
+    assert [r.name for r in fp.reserved] == [".stack"]
+    assert fp.parts == footprint(elf).parts
 
 
 @pytest.mark.slow
@@ -97,7 +142,15 @@ def test_without_map_everything_is_other(elf: Path, tmp_path: Path) -> None:
     copy = tmp_path / "fw.elf"
     shutil.copy(elf, copy)
     fp = footprint(copy)
-    assert fp.parts == {"other": (fp.flash, fp.ram)} and fp.map_file == ""
+    stack = next(s.size for s in fp.sections if s.name == ".stack")
+    # The main stack is a section of its own: a stack without a map too.
+    assert fp.parts == {"other": (fp.flash, fp.ram - stack), "stacks": (0, stack)}
+    assert fp.map_file == ""
+    # Declared symbols come from the ELF: they leave `other` without a map too.
+    buf = nm_sizes(copy)["series_buf"]
+    fp = footprint(copy, reservations=Reservations(heaps=("series_buf",)))
+    assert fp.parts == {"other": (fp.flash, fp.ram - stack - buf), "stacks": (0, stack),
+                        "heaps": (0, buf)}
 
 
 def test_origin_of_objects() -> None:
@@ -179,8 +232,8 @@ def test_lld_map_entries() -> None:
         "      d8       d8        8     1                 x",
     ])
     assert _map_entries(text) == [
-        (".vectors", ".vectors", 0xc0, "CMakeFiles/rm_target.dir/s.c.obj"),
-        (".rodata", ".rodata.x", 8, "lib/libc_nano.a(lib_a-x.o)")]
+        (".vectors", ".vectors", 0, 0xc0, "CMakeFiles/rm_target.dir/s.c.obj"),
+        (".rodata", ".rodata.x", 0xd8, 8, "lib/libc_nano.a(lib_a-x.o)")]
 
 
 def test_merged_strings_are_not_counted_twice() -> None:
@@ -195,6 +248,6 @@ def test_merged_strings_are_not_counted_twice() -> None:
         "",
     ])
     entries = _map_entries(text)
-    assert entries == [(".rodata", ".rodata.a", 0x18, "a.o"),
-                       (".rodata", ".rodata.b", 0x18, "b.o")]
-    assert sum(e[2] for e in entries) == 0x30
+    assert entries == [(".rodata", ".rodata.a", 0x1000, 0x18, "a.o"),
+                       (".rodata", ".rodata.b", 0x1018, 0x18, "b.o")]
+    assert sum(e.size for e in entries) == 0x30

@@ -186,8 +186,11 @@ def _footprint(b: BuildRow, ex: ExecutionRow) -> Footprint | None:
                 parts[origin] = (int(value.get("flash", 0)), int(value.get("ram", 0)))
             else:
                 parts[origin] = (int(value[0]), int(value[1]))
+        reserved = [(str(r["name"]), str(r["kind"]), int(r["ram"]))
+                    for r in fp.get("reserved", [])]
         return Footprint(b.port, b.target, b.profile, ex.group, int(fp["flash"]),
-                         int(fp.get("ram", 0)), parts, b.axes, compiler_text(b.config))
+                         int(fp.get("ram", 0)), parts, b.axes, compiler_text(b.config),
+                         bool(fp.get("declared", False)), reserved)
     except (TypeError, ValueError, KeyError, IndexError):
         return None  # a footprint of another shape: extra information, not the run
 

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from rtosmeter.catalog import Capability, load_caps
 from rtosmeter.errors import UserError
+from rtosmeter.footprint import Reservations
 from rtosmeter.instances import split as split_instance
 from rtosmeter.loads import Load
 from rtosmeter.loads import parse as parse_load
@@ -223,6 +224,9 @@ class Port:
     # ([toolchains.<name>] archs, why): such a build that fails is unsupported,
     # with the compiler's own error, not a failure of rtosmeter.
     toolchain_limits: dict[str, ToolchainLimit] = field(default_factory=dict)
+    # [footprint]: which RAM symbols are stacks, heaps or pools, object slots
+    # (rtosmeter.footprint); None where the port has not declared them.
+    reservations: Reservations | None = None
 
     def supports(self, target: Target) -> bool:
         return target.arch in self.archs
@@ -462,13 +466,19 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     for tc, entry in t.named_tables("toolchains").items():
         limits[tc] = ToolchainLimit(entry.strs("archs", _REQUIRED), entry.text("why", _REQUIRED))
         entry.done()
+    reservations = None
+    if (ft := t.table("footprint")) is not None:
+        reservations = Reservations(ft.strs("stacks", ()), ft.strs("heaps", ()),
+                                    ft.strs("objects", ()))
+        ft.done()
     cmake_project = t.text("cmake_project", "")
     if cmake_project and not (path.parent / cmake_project / "CMakeLists.txt").is_file():
         raise UserError(f"cmake_project '{cmake_project}' has no CMakeLists.txt",
                         str(path), "Name a folder of the port holding a CMake project")
     t.done()
     return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
-                cmake_project=cmake_project, toolchain_limits=limits)
+                cmake_project=cmake_project, toolchain_limits=limits,
+                reservations=reservations)
 
 
 def load_target(path: Path) -> Target:

@@ -27,22 +27,44 @@ who wrote it (CMake's `CMakeFiles/<library>.dir/` of the build contract):
 Bytes no input section accounts for (alignment fill) are `other`; so are
 the string literals ld.lld merges across objects into one section of its
 own (`<internal>` in its map: they are no single object's).
+
+RAM a port sizes for the benchmark, rather than the kernel's own, is then
+taken out of whichever part holds it, so that systems compare like with like (a port that gives each
+thread a static stack against one whose stacks live in the kernel's heap):
+
+- `stacks`: thread stacks (the port's static stack arrays, the kernel's own
+  idle/interrupt stacks) and the main stack section (`.stack`);
+- `heaps`: heap arrays, byte pools, block-pool arenas, slabs (whoever owns
+  them: the RTOS's heap, the port's pools), and a `.heap` section;
+- `objects`: the port's static slots for the benchmark's threads, objects
+  and pools (their control blocks: a kernel that allocates them takes them
+  from its heap instead).
+
+Which symbols those are is declared next to each port (port.toml
+`[footprint]`, `Reservations`): names and globs of ELF object symbols, whose
+sizes come from the ELF's symbol table. `reserved` says what moved where.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from elftools.common.exceptions import ELFError
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
+from elftools.elf.sections import SymbolTableSection
 
 from rtosmeter.errors import UserError
 
-PARTS = ("kernel", "benchmark", "framework", "startup", "libc", "other")
-STACK_SECTIONS = (".stack", ".heap")
+PARTS = ("kernel", "benchmark", "framework", "startup", "libc", "objects", "stacks", "heaps",
+         "other")
+RESERVED = ("stacks", "heaps", "objects")  # parts sized by the port for the benchmark
+# Sections that are a reservation as a whole: the main stack, a heap.
+RESERVED_SECTIONS = {".stack": "stacks", ".heap": "heaps"}
 
 _INPUT = re.compile(r"^ (\S+)?\s+0x([0-9a-fA-F]+)\s+0x([0-9a-fA-F]+)\s+(\S.*)$")
 _OUTPUT = re.compile(r"^(\S+)(?:\s+0x([0-9a-fA-F]+)\s+0x([0-9a-fA-F]+))?")
@@ -61,12 +83,51 @@ _TOOLCHAIN = re.compile(
     r"(/arm-none-eabi/|/gcc/|lib(c|c_nano|g|g_nano|m|nosys|gcc|stdc\+\+)[^/]*\.a\(|crt[^/]*\.o$)")
 
 
+class MapEntry(NamedTuple):
+    """One input section of a linker map, as laid out."""
+
+    section: str  # the output section
+    input: str  # the input section
+    addr: int
+    size: int
+    obj: str  # the object (or archive member) it came from
+
+
 @dataclass(frozen=True)
 class SectionSize:
     name: str
     size: int
     flash: bool  # occupies Flash (has contents: code, constants, .data's initial values)
     ram: bool  # occupies RAM (zero-filled, or copied there at start-up)
+
+
+@dataclass(frozen=True)
+class Reservations:
+    """Which RAM objects of a port's firmware are stacks, heaps or pools, and
+    object slots (port.toml `[footprint]`): ELF symbol names, or fnmatch globs."""
+
+    stacks: tuple[str, ...] = ()
+    heaps: tuple[str, ...] = ()
+    objects: tuple[str, ...] = ()
+
+    def kind(self, symbol: str) -> str | None:
+        """The part a symbol of that name goes to (the first of RESERVED
+        that names it), or None."""
+        for kind in RESERVED:
+            globs: tuple[str, ...] = getattr(self, kind)
+            if any(fnmatch.fnmatchcase(symbol, g) for g in globs):
+                return kind
+        return None
+
+
+@dataclass(frozen=True)
+class Reserved:
+    """One reservation taken out of its part: a symbol or a whole section."""
+
+    name: str
+    kind: str  # one of RESERVED
+    ram: int
+    part: str  # the part that held it (kernel, startup, ...)
 
 
 @dataclass
@@ -80,6 +141,7 @@ class ElfFootprint:
     sections: list[SectionSize] = field(default_factory=list)
     symbols: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (part, size)
     map_file: str = ""
+    reserved: list[Reserved] = field(default_factory=list)
 
 
 def origin(obj: str, group_libs: tuple[str, ...] = ()) -> str:
@@ -132,10 +194,10 @@ _LLD_ADDR = re.compile(r"^\s*([0-9a-fA-F]+)")
 LLD_INPUT_INDENT = 8  # ld.lld: output sections at 0, input sections at 8, symbols at 16
 
 
-def _lld_map_entries(text: str) -> list[tuple[str, str, int, str]]:
-    """(output section, input section, size, object) from an ld.lld map: one
-    line per output section, input section ("object:(section)") and symbol,
-    told apart by their indentation under the "Out In Symbol" columns."""
+def _lld_map_entries(text: str) -> list[MapEntry]:
+    """The input sections of an ld.lld map: one line per output section,
+    input section ("object:(section)") and symbol, told apart by their
+    indentation under the "Out In Symbol" columns."""
     entries = []
     out_sec = ""
     for line in text.splitlines()[1:]:
@@ -158,8 +220,8 @@ def _lld_map_entries(text: str) -> list[tuple[str, str, int, str]]:
     return _clip_overlaps(entries)
 
 
-def _map_entries(text: str) -> list[tuple[str, str, int, str]]:
-    """(output section, input section, size, object) from a GNU ld or ld.lld map."""
+def _map_entries(text: str) -> list[MapEntry]:
+    """The input sections of a GNU ld or ld.lld map."""
     if _LLD_HEADER.match(text.split("\n", 1)[0]):
         return _lld_map_entries(text)
     start = text.find("Linker script and memory map")
@@ -193,8 +255,7 @@ def _map_entries(text: str) -> list[tuple[str, str, int, str]]:
     return _clip_overlaps(entries)
 
 
-def _clip_overlaps(entries: list[tuple[str, str, int, int, str]]
-                   ) -> list[tuple[str, str, int, str]]:
+def _clip_overlaps(entries: list[tuple[str, str, int, int, str]]) -> list[MapEntry]:
     """Sizes as laid out: where the linker merged strings across input
     sections, the map lists entries that overlap the next one; each is cut at
     the next entry's address so that no byte is counted twice."""
@@ -204,27 +265,67 @@ def _clip_overlaps(entries: list[tuple[str, str, int, int, str]]
         if nxt is not None and nxt[0] == out_sec and addr <= nxt[2] < addr + size:
             size = nxt[2] - addr
         if size > 0:
-            out.append((out_sec, name, size, obj))
+            out.append(MapEntry(out_sec, name, addr, size, obj))
     return out
 
 
-def _symbol_sizes(elf: Path) -> dict[int, list[tuple[str, int]]]:
-    """Function/object symbols by address (for the per-symbol view)."""
-    out: dict[int, list[tuple[str, int]]] = {}
+def _ram_objects(elf: Path, ram_sections: set[str]) -> list[tuple[str, int, int]]:
+    """(name, address, size) of the sized object symbols in RAM sections."""
+    out: list[tuple[str, int, int]] = []
     with elf.open("rb") as f:
-        symtab = ELFFile(f).get_section_by_name(".symtab")
-        if symtab is None:
+        ef = ELFFile(f)
+        symtab = ef.get_section_by_name(".symtab")
+        if not isinstance(symtab, SymbolTableSection):
             return out
-        for sym in symtab.iter_symbols():  # type: ignore[attr-defined]
-            if sym["st_info"]["type"] in ("STT_FUNC", "STT_OBJECT") and sym["st_size"]:
-                out.setdefault(int(sym["st_value"]) & ~1, []).append(
-                    (sym.name, int(sym["st_size"])))
+        names = {i: sec.name for i, sec in enumerate(ef.iter_sections())}
+        for sym in symtab.iter_symbols():
+            shndx = sym["st_shndx"]
+            if (sym["st_info"]["type"] == "STT_OBJECT" and sym["st_size"]
+                    and isinstance(shndx, int) and names.get(shndx) in ram_sections):
+                out.append((sym.name, int(sym["st_value"]), int(sym["st_size"])))
     return out
 
 
-def footprint(elf: Path, map_file: Path | None = None) -> ElfFootprint:
+def _reserve(elf: Path, sections: list[SectionSize], entries: list[MapEntry],
+             rules: Reservations, parts: dict[str, tuple[int, int]]) -> list[Reserved]:
+    """Move the RAM of the declared symbols out of the parts that hold them
+    (by the map's input sections; bytes no input section covers are
+    `other`'s) into their RESERVED part; each byte moves once."""
+    ram = {s.name for s in sections if s.ram}
+    ranges = sorted((e.addr, e.addr + e.size, origin(e.obj)) for e in entries
+                    if e.section in ram and e.input != "*fill*")
+    out: list[Reserved] = []
+    taken_to = 0  # claims are handled by address: the end of the last one taken
+    claims = sorted((addr, addr + size, name, kind) for name, addr, size
+                    in _ram_objects(elf, ram) if (kind := rules.kind(name)) is not None)
+    for start, end, name, kind in claims:
+        start = max(start, taken_to)
+        if start >= end:
+            continue  # an alias of a symbol already taken
+        taken_to = end
+        moved: dict[str, int] = {}
+        for lo, hi, part in ranges:
+            n = min(end, hi) - max(start, lo)
+            if n > 0:
+                moved[part] = moved.get(part, 0) + n
+        uncovered = end - start - sum(moved.values())
+        if uncovered > 0:
+            moved["other"] = moved.get("other", 0) + uncovered
+        for part, n in moved.items():
+            pf, pr = parts[part]
+            parts[part] = (pf, pr - n)
+        kf, kr = parts[kind]
+        parts[kind] = (kf, kr + end - start)
+        # The part that held most of it: one name in the record.
+        out.append(Reserved(name, kind, end - start, max(moved, key=lambda k: moved[k])))
+    return out
+
+
+def footprint(elf: Path, map_file: Path | None = None,
+              reservations: Reservations | None = None) -> ElfFootprint:
     """Flash/RAM of `elf`, split by origin using its map file (next to the ELF
-    as <name>.map unless given); without a map everything is `other`."""
+    as <name>.map unless given; without a map everything is `other`), the
+    main stack section and the `reservations`' symbols taken out (RESERVED)."""
     elf = Path(elf)
     sections = elf_sections(elf)
     by_name = {s.name: s for s in sections}
@@ -238,27 +339,30 @@ def footprint(elf: Path, map_file: Path | None = None) -> ElfFootprint:
 
     mpath = map_file if map_file is not None else elf.with_suffix(".map")
     symbols: dict[str, tuple[str, int]] = {}
-    if mpath.is_file():
-        accounted: dict[str, int] = {}
-        for out_sec, in_sec, size, obj in _map_entries(mpath.read_text(errors="replace")):
-            sec = by_name.get(out_sec)
-            if sec is None or in_sec == "*fill*":
-                continue
-            part = origin(obj)
-            add(part, size if sec.flash else 0, size if sec.ram else 0)
-            accounted[out_sec] = accounted.get(out_sec, 0) + size
-            sym = _SECTION_SYMBOL.match(in_sec)
-            if sym is not None:
-                symbols[sym.group(1)] = (part, size)
-        for sec in sections:
-            rest = sec.size - accounted.get(sec.name, 0)
-            if rest <= 0:
-                continue
-            part = "startup" if sec.name in STACK_SECTIONS else "other"
-            add(part, rest if sec.flash else 0, rest if sec.ram else 0)
-    else:
-        for sec in sections:
-            add("other", sec.size if sec.flash else 0, sec.size if sec.ram else 0)
-        mpath = Path()
+    entries = _map_entries(mpath.read_text(errors="replace")) if mpath.is_file() else []
+    accounted: dict[str, int] = {}
+    for e in entries:
+        sec = by_name.get(e.section)
+        if sec is None or e.input == "*fill*":
+            continue
+        part = origin(e.obj)
+        add(part, e.size if sec.flash else 0, e.size if sec.ram else 0)
+        accounted[e.section] = accounted.get(e.section, 0) + e.size
+        sym = _SECTION_SYMBOL.match(e.input)
+        if sym is not None:
+            symbols[sym.group(1)] = (part, e.size)
+    reserved = []
+    for sec in sections:
+        rest = sec.size - accounted.get(sec.name, 0)
+        if rest <= 0:
+            continue
+        kind = RESERVED_SECTIONS.get(sec.name) if sec.ram else None
+        if kind is not None:
+            # Reserved by the linker script (targets/common/cortex-m/sections.ld)
+            # for the start-up code: the main stack.
+            reserved.append(Reserved(sec.name, kind, rest, "startup"))
+        add(kind or "other", rest if sec.flash else 0, rest if sec.ram else 0)
+    reserved += _reserve(elf, sections, entries, reservations or Reservations(), parts)
     return ElfFootprint(flash, ram, {k: v for k, v in parts.items() if v != (0, 0)},
-                        sections, symbols, str(mpath) if mpath != Path() else "")
+                        sections, symbols, str(mpath) if mpath.is_file() else "",
+                        reserved)

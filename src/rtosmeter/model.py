@@ -153,6 +153,10 @@ class Footprint:
     parts: dict[str, tuple[int, int]]  # origin -> (flash, ram)
     axes: dict[str, str] = field(default_factory=dict)  # as CaseResult's
     compiler: str = ""
+    # Its port declared its stacks, heaps/pools and object slots (port.toml
+    # [footprint]), so `parts` holds them apart from the kernel's own RAM.
+    declared: bool = False
+    reserved: list[tuple[str, str, int]] = field(default_factory=list)  # (symbol, part, RAM)
 
 
 @dataclass

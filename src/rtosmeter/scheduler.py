@@ -16,7 +16,6 @@ here is stored with the reason.
 from __future__ import annotations
 
 import fnmatch
-import importlib
 import os
 import platform
 import shutil
@@ -56,6 +55,8 @@ from rtosmeter.definitions import (
     load_profile,
 )
 from rtosmeter.errors import ToolMissing, UserError
+from rtosmeter.footprint import Reservations
+from rtosmeter.footprint import footprint as elf_footprint
 from rtosmeter.loads import profile_name as loaded_name
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
 from rtosmeter.qemu_plugin import PluginSpec, resolve_unit, spec_for
@@ -374,21 +375,16 @@ def _run_one(job: RunJob, icount: bool,
     return JobResult(job, outcome)
 
 
-def _footprint(elf: Path) -> dict[str, Any]:
-    """Flash/RAM split of a firmware (rtosmeter.footprint), stored with its execution."""
+def _footprint(elf: Path, reservations: Reservations | None) -> dict[str, Any]:
+    """Flash/RAM split of a firmware (rtosmeter.footprint), stored with its
+    execution; `declared` says whether its port named its stacks and heaps
+    (port.toml [footprint]), without which they stay in their parts."""
     try:
-        module = importlib.import_module("rtosmeter.footprint")
-    except ImportError:
-        return {}
-    fn: Callable[..., Any] | None = getattr(module, "footprint", None)
-    if fn is None:
-        return {}
-    try:
-        result = fn(elf)
+        data = asdict(elf_footprint(elf, reservations=reservations))
     except Exception as exc:  # footprint is extra information, not the run
         return {"error": f"{type(exc).__name__}: {exc}"}
-    data = asdict(result) if hasattr(result, "__dataclass_fields__") else dict(result)
     data.pop("symbols", None)  # per-symbol sizes stay in the map file next to the ELF
+    data["declared"] = reservations is not None
     return data
 
 
@@ -493,7 +489,8 @@ class Scheduler:
         if runner.get("clock_warning") and self.reporter:
             self.reporter.note(f"{job.combo.key}: warning: {runner['clock_warning']}")
         # A footprint is a firmware's flash/RAM: cross-compiled images only.
-        footprint = _footprint(job.executable) if job.target.toolchain else {}
+        footprint = (_footprint(job.executable, self.defs.port(job.combo.port).reservations)
+                     if job.target.toolchain else {})
         self.store.add_execution(
             run_id, job.build_id, job.group, status=status, error=error,
             exit_code=outcome.exit_code, wall_s=outcome.wall_s, runner=runner,

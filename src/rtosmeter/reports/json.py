@@ -52,6 +52,7 @@ def data(source: RunView | Document) -> dict[str, Any]:
         "answer": [{"target": a.target, "systems": a.systems, "sentences": sentences(a),
                     "rankings": [asdict(r) for r in a.rankings],
                     "footprint": a.footprint, "heap_bytes": a.heap,
+                    "ram": {k: asdict(f) for k, f in a.ram.items()},
                     "failed": a.failed_checks, "settings_differ": dict(a.settings)}
                    for a in report.answers],
     })

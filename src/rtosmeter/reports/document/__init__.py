@@ -36,7 +36,7 @@ from rtosmeter.reports.document.checks import (
     interrupt_section,
     overhead_section,
 )
-from rtosmeter.reports.document.footprint import footprint_section, page_footprint
+from rtosmeter.reports.document.footprint import footprint_section, page_footprint, ram_section
 from rtosmeter.reports.document.latency import latency_sections
 from rtosmeter.reports.document.listing import (
     campaign,
@@ -85,18 +85,20 @@ class Target:
     interrupts: Section | None
     overhead: Section | None
     footprint: Section | None
+    ram: Section | None  # RAM by part: what the answer's RAM row compares
 
     @property
     def sections(self) -> list[Section]:
         found = [self.throughput, self.checks, *self.latency, self.interrupts, self.overhead,
-                 self.footprint]
+                 self.footprint, self.ram]
         return [s for s in found if s is not None]
 
 
 def _target(view: RunView, target: str) -> Target:
     return Target(target, throughput_section(view, target), checks_section(view, target),
                   latency_sections(view, target), interrupt_section(view, target),
-                  overhead_section(view, target), footprint_section(view, target))
+                  overhead_section(view, target), footprint_section(view, target),
+                  ram_section(view, target))
 
 
 @dataclass
@@ -135,6 +137,7 @@ class Page:
     unsupported_by_all: list[str]
     footprint_charts: list[Chart]
     footprint: Section | None
+    ram_breakdown: list[Section]  # per target: RAM by part
     config: Section
     config_differs: int
     runner: Section
@@ -202,6 +205,7 @@ class Document:
             columns=cols, summary=summary(view, cols), facts=facts(view, cols),
             notices=notices(cols), throughput=throughput, latency=latency,
             unsupported_by_all=nobody, footprint_charts=fp_charts, footprint=fp_table,
+            ram_breakdown=[t.ram for t in order if t.ram is not None],
             config=config, config_differs=differs, runner=runner,
             environment=Section("", ["", "value"], [[k, Cell(str(v))] for k, v in
                                                     view.host.items()]),

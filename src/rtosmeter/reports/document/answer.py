@@ -41,6 +41,13 @@ from rtosmeter.model import (
     RunView,
 )
 from rtosmeter.reports.document.cells import Cell, Section
+from rtosmeter.reports.document.ram import (
+    RamFigure,
+    ram_cell,
+    ram_figures,
+    ram_label,
+    ram_sentences,
+)
 
 # Settings that differ between builds by nature (which port, where its tree
 # lives, what ran it), not a fairness question.
@@ -112,6 +119,7 @@ class Answer:
     floor_only: list[str] = field(default_factory=list)  # systems left out (bare metal)
     # with several profiles: the ports compared within each profile alone
     per_profile: list[tuple[str, list[Ranking]]] = field(default_factory=list)
+    ram: dict[str, RamFigure] = field(default_factory=dict)  # system -> like-with-like RAM
 
 
 def geometric_mean(values: Sequence[float]) -> float:
@@ -290,7 +298,8 @@ def answer(view: RunView, target: str) -> Answer:
                   _failed_cases(cases, labels), dict(warned),
                   differing_settings([builds[k] for k in systems if k in builds],
                                      {k: labels[k] for k in systems}),
-                  stand_ins, [labels[k] for k in floor], _per_profile(cases, systems))
+                  stand_ins, [labels[k] for k in floor], _per_profile(cases, systems),
+                  ram_figures(view.footprints, target, systems))
 
 
 def answers(view: RunView) -> list[Answer]:
@@ -360,7 +369,10 @@ def sentences(a: Answer) -> list[str]:
         out.append(f"Smallest Flash: {a.labels[small]} "
                    f"({a.footprint[small][0]:,.0f} B, median over "
                    f"{a.footprint[small][2]} firmwares).")
-    for heap in dict.fromkeys(a.heap.values()):
+    ram = ram_sentences(a.ram, a.labels)
+    out += ram
+    # Footprints stored unsplit: the heap a port reserves is named instead.
+    for heap in dict.fromkeys(a.heap.values()) if not ram else ():
         who = ", ".join(a.labels[k] for k, h in a.heap.items() if h == heap)
         out.append(f"{SETTING_MARK} {who}: the RAM figure holds a {heap:,} B heap "
                    f"({HEAP_KEY}, a setting of the profile, not the kernel's need).")
@@ -384,6 +396,7 @@ def sentences(a: Answer) -> list[str]:
 # ---- the "at a glance" table --------------------------------------------------------
 
 Row = Callable[[Answer, str], str]
+Label = str | Callable[[Answer], str]  # a row's label, or what tells it from the answer
 
 
 def _score(fam: str) -> Row:
@@ -401,12 +414,7 @@ def _flash(a: Answer, k: str) -> str:
 
 
 def _ram(a: Answer, k: str) -> str:
-    if k not in a.footprint:
-        return ""
-    heap = a.heap.get(k, 0)
-    ram = a.footprint[k][1]
-    return (f"{ram:,.0f} {SETTING_MARK} ({ram - heap:,.0f} without the heap)" if heap
-            else f"{ram:,.0f}")
+    return ram_cell(a.ram, k, a.heap.get(k, 0))
 
 
 def _failed(a: Answer, k: str) -> str:
@@ -419,12 +427,12 @@ def _warned(a: Answer, k: str) -> str:
     return f"{WARN_MARK} {n}" if n else "0"
 
 
-GLANCE_ROWS: list[tuple[str, Row]] = [
+GLANCE_ROWS: list[tuple[Label, Row]] = [
     ("throughput: geo. mean % of the best (common cases; higher is better)", _score("throughput")),
     ("latency: geo. mean multiple of the lowest median (common series; lower is better)",
      _score("latency")),
     ("Flash bytes (median firmware)", _flash),
-    ("RAM bytes (median firmware)", _ram),
+    (lambda a: ram_label(a.ram), _ram),
     ("failed checks or cases", _failed),
     ("warnings", _warned),
 ]
@@ -436,7 +444,7 @@ def glance_rows(a: Answer) -> list[tuple[str, list[str]]]:
     for label, row in GLANCE_ROWS:
         cells = [row(a, k) for k in a.systems]
         if any(cells):
-            out.append((label, cells))
+            out.append((label if isinstance(label, str) else label(a), cells))
     return out
 
 

@@ -8,10 +8,11 @@ from rtosmeter.analysis import system
 from rtosmeter.model import SETTING_MARK, Footprint, RunView
 from rtosmeter.reports.document.answer import HEAP_KEY, heap_of
 from rtosmeter.reports.document.cells import Cell, Chart, Section, Value, anchor, fmt
+from rtosmeter.reports.document.ram import COMPARED
+from rtosmeter.reports.document.ram import breakdown as ram_breakdown
 from rtosmeter.reports.document.systems import BuildKey, Column, Systems, build_of, key_of
 
 PART_ORDER = ("kernel", "benchmark", "libc", "startup", "start-up")
-
 
 
 def footprint_section(view: RunView, target: str) -> Section | None:
@@ -31,6 +32,22 @@ def footprint_section(view: RunView, target: str) -> Section | None:
             row.append(Cell(fmt(f.flash), f"RAM {fmt(f.ram)}{mark}") if f else Cell(""))
         sec.rows.append(row)
     sec.notes += heap_notes(heaps)
+    return sec
+
+
+def ram_section(view: RunView, target: str) -> Section | None:
+    """RAM (and Flash) by part, median firmware per system: what the answer
+    compares (the kernel row) apart from what each port sizes for the benchmark."""
+    fps = [f for f in view.footprints if f.target == target]
+    if not fps:
+        return None
+    sys_ = Systems.of(target, fps)
+    rows, notes = ram_breakdown(fps, sys_.keys, sys_.labels)
+    sec = Section(f"RAM on {target} by part: bytes, median firmware (Flash in small text; "
+                  "the answer compares the kernel row)", ["part", *sys_.headers], numeric=1)
+    sec.rows = [[label, *(Cell(fmt(c[0]), f"Flash {fmt(c[1])}" if c[1] else "") if c else Cell("")
+                          for c in cells)] for label, cells in rows]
+    sec.notes = [f"The answer compares the kernel row: {COMPARED}.", *notes]
     return sec
 
 
