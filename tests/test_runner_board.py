@@ -30,6 +30,7 @@ from rtosmeter.build import config_header
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions, Target
 from rtosmeter.errors import UserError
+from rtosmeter.measure import Unit
 from rtosmeter.protocol import parse_stream
 from rtosmeter.runners import runner_for
 from rtosmeter.runners.base import RunOutcome, RunRequest
@@ -167,7 +168,7 @@ def test_no_probe_openocd_names_board_and_config(target: Target,
 # ---- RTT: the stream out of RAM, read by pyOCD's RTT code through the adapter ----
 
 MPS2 = "qemu-mps2-an385"
-PLUGIN = qemu_plugin.PluginSpec("instructions")  # exact counts: the stream is phase-free
+PLUGIN = qemu_plugin.PluginSpec(Unit.INSTRUCTIONS)  # exact counts: a phase-free stream
 
 
 @pytest.fixture(scope="module")

@@ -85,11 +85,13 @@ def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any],
              clock_hz: int | None = None) -> Unit:
     """The unit of one stream's samples (see the module docstring)."""
     hz = stream_hz(hello, runner)
-    if qemu_plugin.is_plugin_unit(hello.get("unit", "")):
+    counted = qemu_plugin.unit_of(runner)  # the plugin's unit, as the run recorded it
+    if counted is not None:
+        declared = hello.get("unit") or str(runner.get("unit", counted.value))
         if clock_hz:
-            label, per_count = qemu_plugin.estimated_time(hello["unit"], clock_hz)
+            label, per_count = qemu_plugin.estimated_time(counted, declared, clock_hz)
             return Unit(label, per_count, True, True)
-        return Unit(hello["unit"], 1.0, True, True)
+        return Unit(declared, 1.0, True, True)
     counter = f"{hello.get('ts', '')} {hello.get('unit', '')}".lower()
     kind = str(runner.get("runner", "")).lower()
     if hz <= 0:

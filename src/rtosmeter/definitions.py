@@ -137,6 +137,18 @@ class Counter:
 
 
 @dataclass(frozen=True)
+class FirmwareCounter:
+    """A timestamp counter a runner gives the firmware instead of the
+    target's [counter] (the QEMU plugin's: runners/qemu.py). rm_ts() reads it
+    (rm_build_config.h: RM_TS_NAME/UNIT/HZ and `defines`), and a build with
+    it is a tree of its own (`tree`, the build folder's suffix)."""
+
+    counter: Counter
+    defines: tuple[tuple[str, str], ...]  # further rm_build_config.h entries, in order
+    tree: str
+
+
+@dataclass(frozen=True)
 class QemuSpec:
     machine: str
     icount_shift: int = 6
