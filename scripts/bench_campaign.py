@@ -27,10 +27,10 @@ SECTIONS_1_2 = "tm.*,lat.*,sw.*"
 GOAL_S = 60.0
 
 
-def timed_builds(scheduler: Any) -> list[float]:
-    """Wrap the scheduler's build() so each build's wall time is recorded."""
+def timed_builds(executor: Any) -> list[float]:
+    """Wrap the executor's build() so each build's wall time is recorded."""
     seconds: list[float] = []
-    real: Callable[..., Any] = scheduler.build
+    real: Callable[..., Any] = executor.build
 
     def build(*args: Any, **kwargs: Any) -> Any:
         t0 = time.perf_counter()
@@ -39,7 +39,7 @@ def timed_builds(scheduler: Any) -> list[float]:
         finally:
             seconds.append(time.perf_counter() - t0)
 
-    scheduler.build = build
+    executor.build = build
     return seconds
 
 
@@ -53,7 +53,7 @@ def main() -> int:
     ap.add_argument("--keep", type=Path, help="Keep the output here (default: a temp dir)")
     args = ap.parse_args()
 
-    from rtosmeter import scheduler
+    from rtosmeter import execute
     from rtosmeter.commands.run import RunOptions, run_campaign
     from rtosmeter.errors import UserError
     from rtosmeter.sources import parse_source_options
@@ -65,7 +65,7 @@ def main() -> int:
             print(f"Error: {out} is not empty in --keep. Give a new directory, so the "
                   "build starts cold", file=sys.stderr)
             return 1
-        builds = timed_builds(scheduler)
+        builds = timed_builds(execute)
         opts = RunOptions(out=out, ports=(args.port,), targets=(args.target,),
                           bench=args.bench, sources=parse_source_options(tuple(args.source)),
                           jobs=args.jobs, quiet=True)

@@ -20,10 +20,12 @@ from _datahalf import parse_named
 from rtosmeter.catalog import Catalog
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.measure import Unit
 from rtosmeter.protocol import ParsedStream
 from rtosmeter.qemu_plugin import PluginSpec
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
+from rtosmeter.runners.qemu import QemuOptions
 from rtosmeter.store import Store
 
 ROOT = project_root()
@@ -62,11 +64,12 @@ def assert_reruns_identical(out: Path, port: str, target: str, first: dict[str, 
     links with the shared linker script, else by the target's timer."""
     builds = out / "build" / port / target
     counted = builds / f"{profile}@instructions"
-    build, plugin = (counted, PluginSpec("instructions")) if counted.is_dir() else (
+    build, plugin = (counted, PluginSpec(Unit.INSTRUCTIONS)) if counted.is_dir() else (
         builds / profile, None)
     spec = Definitions.load(project_root()).target(target)
     for group, data in first.items():
-        again = run_once(RunRequest(build / f"rm_{group}.elf", spec, plugin=plugin))
+        again = run_once(RunRequest(build / f"rm_{group}.elf", spec,
+                                    options=QemuOptions(plugin=plugin)))
         assert again.stream == data, f"{group}: two QEMU runs of one firmware differ"
 
 

@@ -19,7 +19,7 @@ from rtosmeter.catalog import load_catalog
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.footprint import footprint
-from rtosmeter.scheduler import Selection, make_plan
+from rtosmeter.plan import Selection, make_plan
 from rtosmeter.store import Store
 
 BOARDS = ("stm32f407", "frdm-k64f", "b-l475e-iot01a", "nrf52840dk", "nucleo-l053r8")
@@ -43,7 +43,7 @@ def test_declared_unsupported_port_is_not_built() -> None:
     plan = make_plan(defs, load_catalog(ROOT), defs.campaign(None),
                      Selection(ports=("freertos", "baremetal"), targets=("nucleo-l053r8",),
                                bench="tm.basic"))
-    by_port = {c.port: c for c in plan.combos}
+    by_port = {c.port: c for c in plan.builds}
     assert by_port["freertos"].skip_status == "unsupported"
     assert "8 KiB of RAM" in by_port["freertos"].skip_reason
     assert "nucleo-l053r8/target.toml [unsupported]" in by_port["freertos"].skip_reason

@@ -1,5 +1,6 @@
 """docs/architecture.md stays true to the code: every module its table names
-exists and every module is named; every TOML example loads through the
+exists and every module is named; the store's version and tables are the
+schema's; every TOML example loads through the
 strict loader of its kind (unknown keys are errors there, so each documented
 key is one the harness reads)."""
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rtosmeter import config, definitions, reports
+from rtosmeter import config, definitions, reports, store
 from rtosmeter.catalog import load_caps
 from rtosmeter.errors import UserError
 
@@ -51,6 +52,18 @@ def test_every_documented_module_exists_and_every_module_is_documented() -> None
               if p.name != "__init__.py" or _defines_something(p)}
     undocumented = sorted(actual - documented)
     assert not undocumented, f"modules missing from docs/architecture.md: {undocumented}"
+
+
+def test_the_store_section_is_the_store_of_the_code() -> None:
+    """The schema version it names is store.SCHEMA_VERSION, and its table
+    lists every table the schema creates, no more."""
+    section = DOC.read_text().split("## Store", 1)[1].split("\n## ", 1)[0]
+    version = re.search(r"`PRAGMA user_version` \(now (\d+)", section)
+    assert version is not None, "docs/architecture.md: the store's version is not named"
+    assert int(version.group(1)) == store.SCHEMA_VERSION
+    documented = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
+    created = set(re.findall(r"CREATE TABLE (\w+)", store._SCHEMA))
+    assert documented == created, f"documented {sorted(documented)}, created {sorted(created)}"
 
 
 def _examples() -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from rtosmeter import instances
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions, Port, SourceSpec
 from rtosmeter.errors import UserError
-from rtosmeter.scheduler import Selection, make_plan
+from rtosmeter.plan import Selection, make_plan
 from rtosmeter.sources import SourceMissing, fetch, find_source
 
 
@@ -114,13 +114,13 @@ def test_plan_has_one_system_per_version(root: Path) -> None:
     plan = make_plan(defs, catalog, defs.campaign(None), Selection(
         ports=("freertos",), targets=("qemu-mps2-an386",), sources=sources,
         unit="ticks"))
-    assert [c.key for c in plan.combos] == ["freertos@V9.0.0/qemu-mps2-an386/default",
+    assert [c.key for c in plan.builds] == ["freertos@V9.0.0/qemu-mps2-an386/default",
                                             "freertos@V10.4.6/qemu-mps2-an386/default"]
     assert plan.sources == {k: str(v) for k, v in sources.items()}
     # named directly, and checked like any port name
     plan = make_plan(defs, catalog, defs.campaign(None), Selection(
         ports=("freertos@V9.0.0",), targets=("qemu-microbit",), unit="ticks"))
-    assert [c.port for c in plan.combos] == ["freertos@V9.0.0"]
+    assert [c.port for c in plan.builds] == ["freertos@V9.0.0"]
     with pytest.raises(UserError, match="no versions"):
         defs.port("baremetal@V1")
     with pytest.raises(UserError, match="unknown port 'nosuch'"):

@@ -181,7 +181,7 @@ def test_posix_under_tasks(tmp_path: Path) -> None:
 
 def test_plan_builds_each_load_and_merges_entries(root: Path, tmp_path: Path) -> None:
     """Each load is a build; two entries naming one build add up their cases."""
-    from rtosmeter.scheduler import Selection, make_plan
+    from rtosmeter.plan import Selection, make_plan
 
     path = tmp_path / "c.toml"
     path.write_text('name = "c"\n'
@@ -191,14 +191,14 @@ def test_plan_builds_each_load_and_merges_entries(root: Path, tmp_path: Path) ->
     defs = Definitions.load(root)
     catalog = load_catalog(root)
     plan = make_plan(defs, catalog, load_campaign(path), Selection())
-    combos = {c.profile: c for c in plan.combos}
-    assert set(combos) == {"default", "default+tasks:2:8"}
-    assert combos["default"].bench == "tm.*,app.*"
-    assert "app_sampling" in combos["default"].groups
-    assert "app_sampling" not in combos["default+tasks:2:8"].groups
+    builds = {c.profile: c for c in plan.builds}
+    assert set(builds) == {"default", "default+tasks:2:8"}
+    assert builds["default"].bench == "tm.*,app.*"
+    assert "app_sampling" in builds["default"].groups
+    assert "app_sampling" not in builds["default+tasks:2:8"].groups
     # --load replaces the campaign's loads
     plan = make_plan(defs, catalog, load_campaign(path), Selection(loads=("reject",)))
-    assert {c.profile for c in plan.combos} == {"default+reject:2000:64"}
+    assert {c.profile for c in plan.builds} == {"default+reject:2000:64"}
 
 
 def test_bad_load_option_is_a_user_error(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ import pytest
 from rtosmeter import qemu_plugin
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.errors import UserError
+from rtosmeter.measure import Unit
 from rtosmeter.protocol import ParsedStream, parse_stream
 from rtosmeter.store import Store
 
@@ -81,7 +82,7 @@ def plugin_defines(spec: qemu_plugin.PluginSpec) -> dict[str, str]:
 def firmware(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Path]]:
     """cpu -> group -> ELF, built with RM_TS_PLUGIN (the unit text does not
     change the code)."""
-    spec = qemu_plugin.PluginSpec("instructions")
+    spec = qemu_plugin.PluginSpec(Unit.INSTRUCTIONS)
     out: dict[str, dict[str, Path]] = {}
     for cpu, machine in MACHINES.items():
         out[cpu] = fw.build(tmp_path_factory.mktemp(f"plugin-{cpu}"), f"qemu-{machine}",
@@ -118,7 +119,7 @@ def sequences(stream: bytes) -> dict[str, set[int]]:
 @pytest.mark.slow
 def test_known_sequences_in_cycles(plugin: Path, firmware: dict[str, dict[str, Path]],
                                    cpu: str, tmp_path: Path) -> None:
-    spec = qemu_plugin.PluginSpec("cycles", cpu)
+    spec = qemu_plugin.PluginSpec(Unit.CYCLES, cpu)
     stream, summary = run_plugin(plugin, cpu, firmware[cpu]["cycles"], spec,
                                  tmp_path / "s.json")
     got = sequences(stream)
@@ -134,7 +135,7 @@ def test_known_sequences_in_cycles(plugin: Path, firmware: dict[str, dict[str, P
 @pytest.mark.parametrize("cpu", ["m3", "m4"])
 def test_known_sequences_in_instructions(plugin: Path, firmware: dict[str, dict[str, Path]],
                                          cpu: str, tmp_path: Path) -> None:
-    spec = qemu_plugin.PluginSpec("instructions")
+    spec = qemu_plugin.PluginSpec(Unit.INSTRUCTIONS)
     stream, _ = run_plugin(plugin, cpu, firmware[cpu]["cycles"], spec, tmp_path / "s.json")
     assert sequences(stream) == {n: {FRAME_INSNS + row[0]} for n, row in EXPECTED.items()}
 
@@ -144,7 +145,7 @@ def test_wait_states_and_divide_cost_move_only_their_rows(
         plugin: Path, firmware: dict[str, dict[str, Path]], tmp_path: Path) -> None:
     """ws=2: +2 per pipeline refill (taken branch, load into PC) and per
     literal load; div=2: UDIV 2 instead of 12."""
-    spec = qemu_plugin.PluginSpec("cycles", "m4", ws=2, div=2)
+    spec = qemu_plugin.PluginSpec(Unit.CYCLES, "m4", ws=2, div=2)
     got = sequences(run_plugin(plugin, "m4", firmware["m4"]["cycles"], spec,
                                tmp_path / "s.json")[0])
     base = {name: FRAME_CYCLES + row[2] for name, row in EXPECTED.items()}
@@ -159,7 +160,7 @@ def test_wait_states_and_divide_cost_move_only_their_rows(
 @pytest.mark.slow
 def test_two_runs_are_identical(plugin: Path, firmware: dict[str, dict[str, Path]],
                                 tmp_path: Path) -> None:
-    spec = qemu_plugin.PluginSpec("cycles", "m4")
+    spec = qemu_plugin.PluginSpec(Unit.CYCLES, "m4")
     runs = [run_plugin(plugin, "m4", firmware["m4"]["cycles"], spec, tmp_path / f"{i}.json")
             for i in range(2)]
     assert runs[0][0] == runs[1][0]
@@ -172,7 +173,8 @@ def test_1000_nops_through_the_pipeline(plugin: Path,
                                         tmp_path: Path) -> None:
     """tests/firmware/nops.c with the inline rm_ts(): no fractions, every
     sample equal, samples minus the timestamp's own cost = 1000 in both units."""
-    for spec in (qemu_plugin.PluginSpec("instructions"), qemu_plugin.PluginSpec("cycles", "m3")):
+    for spec in (qemu_plugin.PluginSpec(Unit.INSTRUCTIONS),
+                 qemu_plugin.PluginSpec(Unit.CYCLES, "m3")):
         stream, _ = run_plugin(plugin, "m3", firmware["m3"]["nops"], spec, tmp_path / "s.json")
         parsed = parse_stream(stream)
         nops = np.array(parsed.case("selftest.nops").series["nops"].samples)
@@ -216,7 +218,7 @@ def test_instruction_count_equals_qemu_icount(plugin: Path,
     runs a while; QMP stops the VM and reads QEMU's icount (query-replay);
     quitting then makes the plugin write its own count: they must be equal."""
     elf = firmware["m3"]["hang"]
-    spec = qemu_plugin.PluginSpec(mode, "m3" if mode == "cycles" else "")
+    spec = qemu_plugin.PluginSpec(Unit(mode), "m3" if mode == "cycles" else "")
     qmp_path, summary = tmp_path / "qmp.sock", tmp_path / "s.json"
     cmd = qemu_cmd(plugin, MACHINES["m3"], elf,
                    spec.args(qemu_plugin.counter_address(elf), summary))
@@ -253,7 +255,7 @@ def test_bad_arguments_are_refused_by_name(plugin: Path,
 
 def test_units_and_arguments() -> None:
     spec = qemu_plugin.spec_for("cycles", "cortex-m4", "mps2-an386", "target t", ws=1)
-    assert spec == qemu_plugin.PluginSpec("cycles", "m4", 1, 12)
+    assert spec == qemu_plugin.PluginSpec(Unit.CYCLES, "m4", 1, 12)
     assert spec.unit == f"cycles (estimated: {qemu_plugin.MODEL}, m4, ws=1)"
     assert spec.args(0x3FFFF0) == ["mode=cycles", "cpu=m4", "ws=1", "div=12",
                                    "counter=0x3ffff0"]
@@ -302,11 +304,17 @@ def test_clock_and_units_for_reports() -> None:
     assert qemu_plugin.parse_clock("120000000") == 120_000_000
     with pytest.raises(UserError, match="'fast' is not a clock rate in --clock"):
         qemu_plugin.parse_clock("fast")
-    cyc = qemu_plugin.PluginSpec("cycles", "m4").unit
-    assert qemu_plugin.is_plugin_unit(cyc)
-    assert qemu_plugin.is_plugin_unit("instructions (QEMU, exact)")
-    assert not qemu_plugin.is_plugin_unit("timer ticks")
-    label, per = qemu_plugin.estimated_time(cyc, 80_000_000)
+    spec = qemu_plugin.PluginSpec(Unit.CYCLES, "m4")
+    cyc = spec.unit
+    assert cyc == qemu_plugin.unit_label(Unit.CYCLES, "m4", 0)
+    # the unit comes from what the run recorded, not from the label's text
+    assert qemu_plugin.unit_of({"plugin": "rmcycles", "mode": "cycles"}) is Unit.CYCLES
+    assert qemu_plugin.unit_of({"plugin": "rmcycles", "mode": "instructions"}) \
+        is Unit.INSTRUCTIONS
+    assert qemu_plugin.unit_of({"runner": "qemu", "unit": cyc}) is None
+    with pytest.raises(ValueError):
+        qemu_plugin.unit_label(Unit.TICKS)
+    label, per = qemu_plugin.estimated_time(Unit.CYCLES, cyc, 80_000_000)
     assert label.startswith("µs (estimated at 80 MHz from cycles") and per == 1 / 80
     assert "1 cycle per instruction" in qemu_plugin.estimated_time(
-        "instructions (QEMU, exact)", 64_000_000)[0]
+        Unit.INSTRUCTIONS, "instructions (QEMU, exact)", 64_000_000)[0]

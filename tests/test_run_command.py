@@ -23,7 +23,7 @@ from rich.console import Console
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
-from rtosmeter.scheduler import Reporter
+from rtosmeter.progress import Progress
 from rtosmeter.store import Store
 
 HAVE_QEMU = all(shutil.which(t) for t in ("qemu-system-arm", "arm-none-eabi-gcc"))
@@ -118,7 +118,7 @@ def test_profile_file_is_accepted_and_reloaded_by_resume(tmp_path: Path, root: P
 def test_resume_refuses_a_run_that_is_still_live(tmp_path: Path, root: Path) -> None:
     out = tmp_path / "o"
     with Store.open(out / "rtosmeter.sqlite") as st:
-        run = st.create_run({"combos": []}, {}, "t")
+        run = st.create_run({"builds": []}, {}, "t")
         lock = st.lock_run(run)
     try:
         with pytest.raises(UserError, match=f"run {run} is still running \\(process "
@@ -136,12 +136,12 @@ def _progress(monkeypatch: pytest.MonkeyPatch, no_color: bool) -> str:
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=True, width=100,
                       no_color=no_color, color_system="standard")
-    rep = Reporter(4, quiet=False, console=console)
-    assert rep.progress is not None
+    rep = Progress(4, quiet=False, console=console)
+    assert rep.bar is not None
     with rep.running():
         rep.current("building posix/host/default")
         rep.advance()
-        rep.progress.refresh()
+        rep.bar.refresh()
     return buf.getvalue()
 
 

@@ -30,8 +30,9 @@ from rtosmeter.build import config_header
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions, Target
 from rtosmeter.errors import UserError
+from rtosmeter.measure import Unit
 from rtosmeter.protocol import parse_stream
-from rtosmeter.runners import runner_for
+from rtosmeter.runners import firmware_defines, runner_for
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.runners.board_settings import board_settings
 from rtosmeter.runners.gdbload import segments
@@ -173,7 +174,7 @@ def test_no_probe_openocd_names_board_and_config(target: Target,
 # ---- RTT: the stream out of RAM, read by pyOCD's RTT code through the adapter ----
 
 MPS2 = "qemu-mps2-an385"
-PLUGIN = qemu_plugin.PluginSpec("instructions")  # exact counts: the stream is phase-free
+PLUGIN = qemu_plugin.PluginSpec(Unit.INSTRUCTIONS)  # exact counts: a phase-free stream
 
 
 @pytest.fixture(scope="module")
@@ -222,11 +223,15 @@ def test_rtt_is_the_board_files_build_option(target: Target, tmp_path: Path) -> 
     spec = spec_for(defs, tmp_path, ("lat_isr",), port="baremetal", target=BOARD)
     catalog = load_catalog(ROOT)
 
-    def header(stream: str) -> str:
-        board = {**target.board, "stream": stream}
-        return config_header(replace(spec, target=replace(target, board=board)), catalog)
+    def header(stream: str | None) -> str:
+        """The header as the executor has it built: the board runner's defines."""
+        board = {**target.board, "stream": stream} if stream else target.board
+        t = replace(target, board=board)
+        return config_header(replace(spec, target=t,
+                                     runner_defines=tuple(firmware_defines(t).items())),
+                             catalog)
 
-    assert "RM_STREAM_RTT" not in config_header(spec, catalog)  # semihosting by default
+    assert "RM_STREAM_RTT" not in header(None)  # semihosting by default
     assert "#define RM_STREAM_RTT 1" in header("rtt")
     with pytest.raises(UserError, match="unknown stream 'swo'") as exc:
         header("swo")

@@ -21,7 +21,7 @@ from rtosmeter.definitions import Definitions
 from rtosmeter.protocol import name_missing, parse_stream
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunOutcome, RunRequest
-from rtosmeter.runners.qemu import qemu_command
+from rtosmeter.runners.qemu import QemuOptions, qemu_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cortexm_firmware as fw
@@ -51,7 +51,7 @@ def request(elf: Path, machine: str = "mps2-an385", icount: bool = True,
             **kw: float) -> RunRequest:
     target = replace(DEFS.target(f"qemu-{machine}"), wall_limit_s=kw.get("wall", 30.0),
                      guest_limit_s=kw.get("guest", 10.0))
-    return RunRequest(elf, target, icount)
+    return RunRequest(elf, target, options=QemuOptions(icount))
 
 
 def run(elf: Path, machine: str = "mps2-an385", **kw: float) -> RunOutcome:

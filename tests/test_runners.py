@@ -11,9 +11,8 @@ import pytest
 
 from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.errors import UserError
-from rtosmeter.runners import run_once, runner_class, runner_for, unavailable
+from rtosmeter.runners import is_exclusive, run_once, runner_class, runner_for, unavailable
 from rtosmeter.runners.base import RunRequest
-from rtosmeter.scheduler import is_exclusive
 
 DEFS = Definitions.load(project_root())
 STREAM = Path(__file__).parent / "data" / "posix-host-irq.rmstream"

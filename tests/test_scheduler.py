@@ -15,9 +15,12 @@ from rtosmeter.commands.report import load_view
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
+from rtosmeter.measure import Unit
+from rtosmeter.plan import Selection, make_plan
+from rtosmeter.progress import Progress
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunOutcome, RunRequest
-from rtosmeter.scheduler import Reporter, RunInterrupted, Selection, execute, make_plan
+from rtosmeter.runs import RunInterrupted, execute
 from rtosmeter.store import Store
 
 
@@ -29,7 +32,7 @@ def test_explicit_pairs_record_unsupported_combinations(root: Path) -> None:
         pytest.skip("no qemu target defined yet")
     plan = make_plan(defs, catalog, defs.campaign(None),
                      Selection(ports=("posix",), targets=("host", qemu.name)))
-    by_target = {c.target: c for c in plan.combos}
+    by_target = {c.target: c for c in plan.builds}
     assert by_target["host"].skip_status == ""
     assert by_target[qemu.name].skip_status == "unsupported"
     assert f"posix does not run on {qemu.name}" in by_target[qemu.name].skip_reason
@@ -48,7 +51,7 @@ def test_unavailable_targets_skip_only_when_optional(root: Path) -> None:
     defs.toolchains["gcc"] = replace(gcc, uses={
         **gcc.uses, prefix: replace(gcc.uses[prefix], needs=("nosuch-none-eabi-gcc",))})
     plan = make_plan(defs, catalog, campaign, Selection())
-    skipped = [c for c in plan.combos if c.target == name]
+    skipped = [c for c in plan.builds if c.target == name]
     assert skipped and skipped[0].skip_status == "skipped"
     assert "nosuch-none-eabi-gcc" in skipped[0].skip_reason
     assert "apt-get install" in skipped[0].skip_reason
@@ -64,13 +67,13 @@ def test_toolchains_multiply_the_combinations(root: Path) -> None:
     catalog = load_catalog(root)
     plan = make_plan(defs, catalog, defs.campaign(None),
                      Selection(ports=("posix",), targets=("host",), toolchains=("gcc", "clang")))
-    assert [c.key for c in plan.combos] == ["posix/host/default", "posix/host/default+clang"]
-    assert [c.toolchain for c in plan.combos] == ["gcc", "clang"]
+    assert [c.key for c in plan.builds] == ["posix/host/default", "posix/host/default+clang"]
+    assert [c.toolchain for c in plan.builds] == ["gcc", "clang"]
     clang = defs.toolchains["clang"]
     defs.toolchains["clang"] = replace(clang, uses={"arm-none-eabi": clang.uses["arm-none-eabi"]})
     (combo,) = make_plan(defs, catalog, defs.campaign(None),
                          Selection(ports=("posix",), targets=("host",), toolchains=("clang",))
-                         ).combos
+                         ).builds
     assert combo.skip_status == "unsupported" and "[targets.host]" in combo.skip_reason
     with pytest.raises(UserError, match=r"unknown toolchain 'icc'.*Valid toolchains: clang, gcc"):
         make_plan(defs, catalog, defs.campaign(None), Selection(toolchains=("icc",)))
@@ -82,7 +85,7 @@ def test_bench_glob_selects_groups(root: Path) -> None:
     case = catalog.cases[0]
     plan = make_plan(defs, catalog, defs.campaign(None),
                      Selection(ports=("posix",), targets=("host",), bench=case.id))
-    assert [c.groups for c in plan.combos] == [[case.group]]
+    assert [c.groups for c in plan.builds] == [[case.group]]
     with pytest.raises(UserError, match=r"unknown port 'nosuch' in --port. Valid ports:"):
         make_plan(defs, catalog, defs.campaign(None), Selection(ports=("nosuch",)))
 
@@ -132,7 +135,7 @@ def test_an_executable_of_another_group_fails_its_execution(root: Path, tmp_path
     assert "rm_lat_memory runs group lat_ipc, not lat_memory" in bad.error
 
 
-class _InterruptAfterFirstExecution(Reporter):
+class _InterruptAfterFirstExecution(Progress):
     """Stands in for Ctrl-C right after the first execution is stored."""
 
     def __init__(self, store: Store) -> None:
@@ -156,7 +159,7 @@ def test_resume_skips_groups_already_stored(root: Path, tmp_path: Path) -> None:
     with Store.open(tmp_path / "rtosmeter.sqlite") as store:
         with pytest.raises(RunInterrupted):
             execute(defs, catalog, store, tmp_path, plan,
-                    reporter=_InterruptAfterFirstExecution(store))
+                    progress=_InterruptAfterFirstExecution(store))
         run = store.runs()[-1]
         assert run.status == "interrupted"
         first = store.executions(run.id)
@@ -173,11 +176,11 @@ def test_resume_skips_groups_already_stored(root: Path, tmp_path: Path) -> None:
 
 # ---- the unit of emulated runs (plugins/qemu, rtosmeter.qemu_plugin) --------
 
-def _units(root: Path, **sel: object) -> dict[str, str]:
+def _units(root: Path, **sel: object) -> dict[str, Unit]:
     defs = Definitions.load(root)
     plan = make_plan(defs, load_catalog(root), defs.campaign(None),
                      Selection(**sel))  # type: ignore[arg-type]
-    return {c.target: c.unit for c in plan.combos}
+    return {c.target: c.unit for c in plan.builds}
 
 
 @pytest.mark.slow
@@ -185,15 +188,15 @@ def test_emulated_runs_count_instructions_unless_asked(root: Path) -> None:
     if qemu_plugin.plugin_path() is None:
         pytest.fail("the QEMU plugin is not built: run scripts/install.sh")
     pair = {"ports": ("baremetal",), "targets": ("qemu-mps2-an386", "host")}
-    assert _units(root, **pair) == {"qemu-mps2-an386": "instructions", "host": ""}
-    assert _units(root, unit="cycles", **pair)["qemu-mps2-an386"] == "cycles"
-    assert _units(root, unit="ticks", **pair)["qemu-mps2-an386"] == ""
-    assert _units(root, icount=False, **pair)["qemu-mps2-an386"] == ""
+    assert _units(root, **pair) == {"qemu-mps2-an386": Unit.INSTRUCTIONS, "host": Unit.TICKS}
+    assert _units(root, unit="cycles", **pair)["qemu-mps2-an386"] is Unit.CYCLES
+    assert _units(root, unit="ticks", **pair)["qemu-mps2-an386"] is Unit.TICKS
+    assert _units(root, icount=False, **pair)["qemu-mps2-an386"] is Unit.TICKS
     with pytest.raises(UserError, match="no cycle table for CPU 'cortex-m7'"):
         _units(root, ports=("baremetal",), targets=("qemu-mps2-an500",), unit="cycles")
     # a port that links with its own script (Zephyr) keeps the timer by default
     assert _units(root, ports=("zephyr",), targets=("qemu-mps2-an386",)) == {
-        "qemu-mps2-an386": ""}
+        "qemu-mps2-an386": Unit.TICKS}
     with pytest.raises(UserError, match="this port links with its own linker script"):
         _units(root, ports=("zephyr",), targets=("qemu-mps2-an386",), unit="cycles")
     with pytest.raises(UserError, match="20 flash wait states are out of range"):
@@ -201,8 +204,8 @@ def test_emulated_runs_count_instructions_unless_asked(root: Path) -> None:
     defs = Definitions.load(root)
     plan = make_plan(defs, load_catalog(root), defs.campaign(None),
                      Selection(unit="cycles", ws=2, div=6, **pair))  # type: ignore[arg-type]
-    combo = next(c for c in plan.combos if c.target == "qemu-mps2-an386")
-    assert (combo.unit, combo.ws, combo.div) == ("cycles", 2, 6)
+    combo = next(c for c in plan.builds if c.target == "qemu-mps2-an386")
+    assert (combo.unit, combo.ws, combo.div) == (Unit.CYCLES, 2, 6)
 
 
 @pytest.mark.skipif(shutil.which("qemu-system-arm") is None

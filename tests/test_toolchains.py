@@ -19,6 +19,7 @@ from rtosmeter.qemu_plugin import spec_for
 from rtosmeter.reports.document.records import records
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
+from rtosmeter.runners.qemu import QemuOptions
 from rtosmeter.store import Store
 
 TARGET = "qemu-mps2-an386"
@@ -97,7 +98,7 @@ def test_clang_firmware_is_deterministic(run: tuple[Path, int]) -> None:
     # counted as it was: with the rmcycles plugin in the mode the run used, or the timer
     plugin = spec_for(ex.runner["mode"], target.cpu, target.qemu.machine, TARGET) \
         if "plugin" in ex.runner else None
-    again = run_once(RunRequest(Path(ex.elf), target, plugin=plugin))
+    again = run_once(RunRequest(Path(ex.elf), target, options=QemuOptions(plugin=plugin)))
     assert again.stream == stored and b"BYE" in stored
 
 

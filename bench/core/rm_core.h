@@ -55,9 +55,10 @@ typedef enum {
     RM_CS_UNSUP,   /* UNSUP written (instead of CASE, or ending it) */
 } rm_case_state_t;
 
-/* Writes the CASE record if it is still pending; false when the case may
- * not emit any more (failed or unsupported). */
-bool rm_case_emit_ok(void);
+/* Opens the current case for records: writes its CASE record if it is
+ * still pending; false when the case may not emit any more (failed or
+ * unsupported), true outside a case. */
+bool rm_case_open(void);
 void rm_series_reset_all(void); /* start of a case: release the buffers */
 
 /* The load profile of a loaded firmware (load.c): rm_build_config.h

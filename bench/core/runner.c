@@ -33,7 +33,7 @@ RM_COLD_BEGIN /* case control: outside measured intervals */
 
 /* ---- case state ------------------------------------------------------- */
 /* Not inlined: end_early and run_one would each carry a copy (Flash). */
-__attribute__((noinline)) bool rm_case_emit_ok(void)
+__attribute__((noinline)) bool rm_case_open(void)
 {
     if (case_state == RM_CS_PENDING) {
         case_state = RM_CS_OPEN;
@@ -53,7 +53,7 @@ __attribute__((noinline)) static bool end_early(rm_case_state_t st)
         return false;
     }
     if (st == RM_CS_FAILED) {
-        (void)rm_case_emit_ok();
+        (void)rm_case_open();
     }
     case_state = st;
     return true;
@@ -268,7 +268,7 @@ static bool run_one(const rm_case_t *c)
     }
     bool failed = case_state == RM_CS_FAILED;
     if (case_state != RM_CS_UNSUP) {
-        (void)rm_case_emit_ok();
+        (void)rm_case_open();
         rm_rec("END id=%s status=%s", c->id, failed ? "failed" : "ok");
     }
     case_state = RM_CS_NONE;

@@ -187,7 +187,7 @@ void rm_rec_unlocked(const char *fmt, ...)
  * once the case has failed or is unsupported. */
 static void case_rec(const char *fmt, ...)
 {
-    if (rm_case_emit_ok()) {
+    if (rm_case_open()) {
         va_list ap;
         va_start(ap, fmt);
         locked_vrec(fmt, ap);
@@ -287,10 +287,10 @@ void rm_series_open_diff(rm_series_t *s, const char *name, const char *what)
 
 /* With the lock held: several threads may add to one series (lat.yield), and
  * time slicing may switch between them anywhere. The case cannot be pending
- * here (the SERIES record wrote CASE), so rm_case_emit_ok() only tests. */
+ * here (the SERIES record wrote CASE), so rm_case_open() only tests. */
 RM_SMALL static void series_flush(rm_series_t *s)
 {
-    if (s->fill != 0u && rm_case_emit_ok()) {
+    if (s->fill != 0u && rm_case_open()) {
         rm_rec_unlocked("S %u %u %b", (uint32_t)s->id, s->total - s->fill, s->buf,
                         s->fill);
     }

@@ -85,11 +85,13 @@ def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any],
              clock_hz: int | None = None) -> Unit:
     """The unit of one stream's samples (see the module docstring)."""
     hz = stream_hz(hello, runner)
-    if qemu_plugin.is_plugin_unit(hello.get("unit", "")):
+    counted = qemu_plugin.unit_of(runner)  # the plugin's unit, as the run recorded it
+    if counted is not None:
+        declared = hello.get("unit") or str(runner.get("unit", counted.value))
         if clock_hz:
-            label, per_count = qemu_plugin.estimated_time(hello["unit"], clock_hz)
+            label, per_count = qemu_plugin.estimated_time(counted, declared, clock_hz)
             return Unit(label, per_count, True, True)
-        return Unit(hello["unit"], 1.0, True, True)
+        return Unit(declared, 1.0, True, True)
     counter = f"{hello.get('ts', '')} {hello.get('unit', '')}".lower()
     kind = str(runner.get("runner", "")).lower()
     if hz <= 0:
@@ -195,23 +197,11 @@ def _footprint(b: BuildRow, ex: ExecutionRow) -> Footprint | None:
         return None  # a footprint of another shape: extra information, not the run
 
 
-def load_run(store: Store, run_id: int, keep_samples: bool = False,
-             clock_hz: int | None = None) -> RunView:
-    """Everything reports need about one run, computed from its raw rows;
-    with `keep_samples`, each distribution keeps its values (compare)."""
-    run = store.run(run_id)
-    builds = {b.id: b for b in store.builds(run_id)}
-    execs = {e.id: e for e in store.executions(run_id)}
-    overhead = overheads(store, run_id)
-    units = {e.id: unit_for(e.hello, e.runner, clock_hz) for e in execs.values()}
-
-    # A combination that cannot run here is not an error: reports list it apart
-    # (not_run_here()).
-    errors = [f"{build_name(b)}: build {b.status}: {b.error}"
-              for b in builds.values() if b.status not in (BuildStatus.OK, *NOT_RUN_STATUSES)]
-    for ex in execs.values():
-        errors += _execution_errors(builds, ex)
-
+def _case_results(store: Store, run_id: int, builds: Mapping[int, BuildRow],
+                  execs: Mapping[int, ExecutionRow]
+                  ) -> tuple[dict[int, CaseResult], dict[int, int], dict[int, dict[str, str]]]:
+    """The run's cases by row, the execution of each row, and each build's
+    stream CFG."""
     results: dict[int, CaseResult] = {}
     exec_of: dict[int, int] = {}
     stream_cfg: dict[int, dict[str, str]] = {}
@@ -223,7 +213,14 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
                                      compiler=compiler_text(b.config))
         exec_of[row.id] = ex.id
         stream_cfg.setdefault(ex.build_id, row.cfg)
+    return results, exec_of, stream_cfg
 
+
+def _add_rows(store: Store, run_id: int, results: Mapping[int, CaseResult],
+              exec_of: Mapping[int, int], units: Mapping[int, Unit], keep_samples: bool,
+              overhead: Mapping[int, float]) -> None:
+    """Each case's distributions (overhead subtracted), counts and checks; a
+    failed check fails its case."""
     for srow in store.iter_series(run_id):
         case = results[srow.case_row]
         ex_id = exec_of[srow.case_row]
@@ -239,31 +236,30 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
             case.status = CaseStatus.FAILED
             case.reason = f"check {name} failed: got {got}, want {want}"
 
-    infos = []
-    for b in builds.values():
-        first = next((e for e in execs.values() if e.build_id == b.id), None)
-        # The stream's own word on the throughput period backs up the build's.
-        hello = ({f"{k}_ticks" if k == "tm_period" else k: first.hello[k]
-                  for k in ("tm_period", "tm_periods", "tm_period_ms", "tick_hz")
-                  if k in first.hello} if first else {})
-        cfg = stream_cfg.get(b.id, {})
-        # the build's word wins, but an empty value does not hide the stream's
-        built = {k: v for k, v in _str_dict(b.config).items() if v or not cfg.get(k)}
-        config = {**hello, **cfg, **built}
-        runner = _str_dict(first.runner) if first else {}
-        if first:  # the unit figures are in; the counter's own unit stays apart
-            if runner.get("unit", "") not in ("", units[first.id].label):
-                runner["counter_unit"] = runner["unit"]
-            runner["unit"] = units[first.id].label
-        infos.append(BuildInfo(b.port, b.target, b.profile, b.status, b.error, config, runner,
-                               b.axes))
-    footprints = [fp for ex in execs.values()
-                  if (fp := _footprint(builds[ex.build_id], ex)) is not None]
-    runs_of = {row: execs[e] for row, e in exec_of.items()}
-    _mark_stand_ins(results, runs_of, stream_cfg)
-    _add_per_iteration(results, runs_of, units)
-    _void_timings(results, runs_of, stream_cfg)
-    add_floor_checks(list(results.values()))
+
+def _build_info(b: BuildRow, first: ExecutionRow | None, cfg: Mapping[str, str],
+                units: Mapping[int, Unit]) -> BuildInfo:
+    """One build's settings: the build's, the stream's CFG and HELLO, and
+    its first execution's runner with the unit the figures are in."""
+    # The stream's own word on the throughput period backs up the build's.
+    hello = ({f"{k}_ticks" if k == "tm_period" else k: first.hello[k]
+              for k in ("tm_period", "tm_periods", "tm_period_ms", "tick_hz")
+              if k in first.hello} if first else {})
+    # the build's word wins, but an empty value does not hide the stream's
+    built = {k: v for k, v in _str_dict(b.config).items() if v or not cfg.get(k)}
+    config = {**hello, **cfg, **built}
+    runner = _str_dict(first.runner) if first else {}
+    if first:  # the unit figures are in; the counter's own unit stays apart
+        if runner.get("unit", "") not in ("", units[first.id].label):
+            runner["counter_unit"] = runner["unit"]
+        runner["unit"] = units[first.id].label
+    return BuildInfo(b.port, b.target, b.profile, b.status, b.error, config, runner, b.axes)
+
+
+def _run_warnings(builds: Mapping[int, BuildRow], execs: Mapping[int, ExecutionRow],
+                  results: Mapping[int, CaseResult]) -> list[RunWarning]:
+    """QEMU's guest errors, clock mismatches and the cases' own warnings;
+    each case lists those that concern it."""
     warnings = ([w for ex in execs.values() if (w := guest_warning(builds, ex)) is not None]
                 + [clock_warning(builds, ex) for ex in execs.values()
                    if ex.runner.get("clock_warning")]
@@ -271,6 +267,37 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
     for case in results.values():
         case.warned = [w.text for w in warnings if w.case_id == case.case_id
                        and w.system == system(case)]
+    return warnings
+
+
+def load_run(store: Store, run_id: int, keep_samples: bool = False,
+             clock_hz: int | None = None) -> RunView:
+    """Everything reports need about one run, computed from its raw rows;
+    with `keep_samples`, each distribution keeps its values (compare)."""
+    run = store.run(run_id)
+    builds = {b.id: b for b in store.builds(run_id)}
+    execs = {e.id: e for e in store.executions(run_id)}
+    units = {e.id: unit_for(e.hello, e.runner, clock_hz) for e in execs.values()}
+
+    # A combination that cannot run here is not an error: reports list it apart
+    # (not_run_here()).
+    errors = [f"{build_name(b)}: build {b.status}: {b.error}"
+              for b in builds.values() if b.status not in (BuildStatus.OK, *NOT_RUN_STATUSES)]
+    for ex in execs.values():
+        errors += _execution_errors(builds, ex)
+
+    results, exec_of, stream_cfg = _case_results(store, run_id, builds, execs)
+    _add_rows(store, run_id, results, exec_of, units, keep_samples, overheads(store, run_id))
+    infos = [_build_info(b, next((e for e in execs.values() if e.build_id == b.id), None),
+                         stream_cfg.get(b.id, {}), units) for b in builds.values()]
+    footprints = [fp for ex in execs.values()
+                  if (fp := _footprint(builds[ex.build_id], ex)) is not None]
+    runs_of = {row: execs[e] for row, e in exec_of.items()}
+    _mark_stand_ins(results, runs_of, stream_cfg)
+    _add_per_iteration(results, runs_of, units)
+    _void_timings(results, runs_of, stream_cfg)
+    add_floor_checks(list(results.values()))
+    warnings = _run_warnings(builds, execs, results)
     return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
                    _str_dict(run.host), infos, list(results.values()), footprints, errors,
                    warnings)

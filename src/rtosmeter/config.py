@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rtosmeter.definitions import TomlTable, read_toml
 from rtosmeter.errors import UserError
+from rtosmeter.toml_table import TomlTable, read_toml
 
 PROJECT_FILE = "rtosmeter.toml"
 PATH_ENV = "RTOSMETER_PATH"

@@ -11,12 +11,12 @@ and an unknown name lists the valid ones. Schemas: docs/architecture.md.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rtosmeter import config
 from rtosmeter.catalog import Capability, load_caps
 from rtosmeter.errors import UserError
 from rtosmeter.footprint import Reservations
@@ -24,6 +24,7 @@ from rtosmeter.instances import split as split_instance
 from rtosmeter.loads import Load
 from rtosmeter.loads import parse as parse_load
 from rtosmeter.loads import split as split_load
+from rtosmeter.toml_table import REQUIRED, TomlTable, read_toml
 
 T = TypeVar("T")
 KINDS = ("host", "qemu", "board")
@@ -59,116 +60,6 @@ def unknown_name(kind: str, name: str, valid: Iterable[str], where: str) -> User
         where,
         f"Valid {kind}s: {', '.join(names) if names else '(none found)'}",
     )
-
-
-# ---- a strict reader for one TOML table ------------------------------------
-
-
-class TomlTable:
-    """Reads typed keys from one table and rejects the keys nobody read."""
-
-    def __init__(self, data: dict[str, Any], path: Path, prefix: str = "") -> None:
-        self.data = data
-        self.path = path
-        self.prefix = prefix
-        self.used: set[str] = set()
-
-    def _where(self, key: str) -> str:
-        return f"{self.path} (key '{self.prefix}{key}')"
-
-    def _get(self, key: str, kind: type[T] | tuple[type, ...], what: str, default: Any) -> Any:
-        self.used.add(key)
-        if key not in self.data:
-            if default is _REQUIRED:
-                raise UserError(f"missing key '{self.prefix}{key}'", str(self.path),
-                                f"Add {key} = <{what}>")
-            return default
-        value = self.data[key]
-        ok = isinstance(value, kind) and not (isinstance(value, bool) and kind is int)
-        if not ok:
-            raise UserError(f"'{self.prefix}{key}' must be {what}, not {value!r}",
-                            str(self.path), f"Fix the value of {key}")
-        return value
-
-    def text(self, key: str, default: Any = None) -> Any:
-        return self._get(key, str, "a string", default)
-
-    def num(self, key: str, default: Any = None) -> Any:
-        return self._get(key, int, "an integer", default)
-
-    def flag(self, key: str, default: Any = None) -> Any:
-        return self._get(key, bool, "true or false", default)
-
-    def strs(self, key: str, default: Any = None) -> Any:
-        value = self._get(key, (list, str), "a list of strings", default)
-        if isinstance(value, str):
-            return (value,)
-        if isinstance(value, list):
-            if not all(isinstance(v, str) for v in value):
-                raise UserError(f"'{self.prefix}{key}' must be a list of strings",
-                                str(self.path), f"Fix the value of {key}")
-            return tuple(value)
-        return value
-
-    def table(self, key: str) -> TomlTable | None:
-        value = self._get(key, dict, "a table", None)
-        return None if value is None else TomlTable(value, self.path, f"{self.prefix}{key}.")
-
-    def tables(self, key: str) -> list[TomlTable]:
-        value = self._get(key, list, "an array of tables ([[...]])", [])
-        out = []
-        for i, item in enumerate(value):
-            if not isinstance(item, dict):
-                raise UserError(f"'{self.prefix}{key}' must be an array of tables",
-                                str(self.path), f"Write [[{key}]] sections")
-            out.append(TomlTable(item, self.path, f"{self.prefix}{key}[{i}]."))
-        return out
-
-    def named_tables(self, key: str) -> dict[str, TomlTable]:
-        """A table of tables ([key.<name>] sections), by name."""
-        sub = self.table(key)
-        if sub is None:
-            return {}
-        out = {}
-        for name in list(sub.data):
-            table = sub.table(name)
-            assert table is not None
-            out[name] = table
-        return out
-
-    def str_map(self, key: str) -> dict[str, str]:
-        sub = self.table(key)
-        if sub is None:
-            return {}
-        return {k: sub.text(k) for k in list(sub.data)}
-
-    def done(self) -> None:
-        extra = [k for k in self.data if k not in self.used]
-        if extra:
-            key = extra[0]
-            raise UserError(
-                f"unknown key '{self.prefix}{key}'",
-                str(self.path),
-                f"Remove it or fix the spelling; known keys here: "
-                f"{', '.join(sorted(self.used))}",
-            )
-
-
-_REQUIRED = object()
-
-
-def read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except OSError as exc:
-        raise UserError(f"cannot read the file ({exc.strerror})", str(path),
-                        "Check the path") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"invalid TOML ({exc})", str(path), "Fix the syntax") from exc
-    except UnicodeDecodeError as exc:
-        raise UserError(f"not UTF-8 text (byte {exc.start}: {exc.reason})", str(path),
-                        "Save the file as UTF-8, as TOML requires") from exc
 
 
 # ---- the definitions --------------------------------------------------------
@@ -247,6 +138,18 @@ class Counter:
     name: str
     unit: str
     hz: int
+
+
+@dataclass(frozen=True)
+class FirmwareCounter:
+    """A timestamp counter a runner gives the firmware instead of the
+    target's [counter] (the QEMU plugin's: runners/qemu.py). rm_ts() reads it
+    (rm_build_config.h: RM_TS_NAME/UNIT/HZ and `defines`), and a build with
+    it is a tree of its own (`tree`, the build folder's suffix)."""
+
+    counter: Counter
+    defines: tuple[tuple[str, str], ...]  # further rm_build_config.h entries, in order
+    tree: str
 
 
 @dataclass(frozen=True)
@@ -427,14 +330,14 @@ def _companions(st: TomlTable) -> tuple[Companion, ...]:
     """[source.companions] NAME = { git = "...", tag = "..." }."""
     out = []
     for name, entry in st.named_tables("companions").items():
-        out.append(Companion(name, entry.text("git", _REQUIRED), entry.text("tag", _REQUIRED)))
+        out.append(Companion(name, entry.text("git", REQUIRED), entry.text("tag", REQUIRED)))
         entry.done()
     return tuple(out)
 
 
 def _folder_name(t: TomlTable, path: Path, kind: str) -> str:
     """The `name` key, which must be the name of the file's folder."""
-    name: str = t.text("name", _REQUIRED)
+    name: str = t.text("name", REQUIRED)
     if name != path.parent.name:
         raise UserError(f"{kind} name '{name}' differs from its folder '{path.parent.name}'",
                         str(path), f"Set name = \"{path.parent.name}\"")
@@ -445,7 +348,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     t = TomlTable(read_toml(path), path)
     name = _folder_name(t, path, "port")
     description = t.text("description", "")
-    archs = t.strs("archs", _REQUIRED)
+    archs = t.strs("archs", REQUIRED)
     port_caps = t.strs("caps", ())
     _check_caps(port_caps, caps, path, "caps")
     unsupported = t.str_map("unsupported")
@@ -454,7 +357,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     st = t.table("source")
     if st is not None:
         source = SourceSpec(
-            env=st.text("env", _REQUIRED), probe=st.text("probe", _REQUIRED),
+            env=st.text("env", REQUIRED), probe=st.text("probe", REQUIRED),
             version_file=st.text("version_file", ""), version_regex=st.text("version_regex", ""),
             git=st.text("git", ""), tag=st.text("tag", ""),
             west_modules=st.strs("west_modules", ()), subdirs=st.strs("subdirs", ()),
@@ -464,7 +367,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
         st.done()
     limits: dict[str, ToolchainLimit] = {}
     for tc, entry in t.named_tables("toolchains").items():
-        limits[tc] = ToolchainLimit(entry.strs("archs", _REQUIRED), entry.text("why", _REQUIRED))
+        limits[tc] = ToolchainLimit(entry.strs("archs", REQUIRED), entry.text("why", REQUIRED))
         entry.done()
     reservations = None
     if (ft := t.table("footprint")) is not None:
@@ -485,11 +388,11 @@ def load_target(path: Path) -> Target:
     t = TomlTable(read_toml(path), path)
     name = _folder_name(t, path, "target")
     description = t.text("description", "")
-    kind = t.text("kind", _REQUIRED)
+    kind = t.text("kind", REQUIRED)
     if kind not in KINDS:
         raise UserError(f"unknown target kind '{kind}' (key 'kind')", str(path),
                         f"Use one of: {', '.join(KINDS)}")
-    arch = t.text("arch", _REQUIRED)
+    arch = t.text("arch", REQUIRED)
     cpu = t.text("cpu", "")
     cpu_hz = t.num("cpu_hz", 0)
     if kind != "host" and cpu_hz <= 0:
@@ -500,15 +403,15 @@ def load_target(path: Path) -> Target:
     if ct is None:
         raise UserError("missing table [counter]", str(path),
                         "Add [counter] with name, unit and hz of the timestamp counter")
-    unit = ct.text("unit", _REQUIRED)
+    unit = ct.text("unit", REQUIRED)
     # A cycle counter (DWT) counts the core clock: its rate is cpu_hz, not a second copy.
-    counter = Counter(ct.text("name", _REQUIRED), unit,
-                      ct.num("hz", cpu_hz if unit == "cycles" and cpu_hz > 0 else _REQUIRED))
+    counter = Counter(ct.text("name", REQUIRED), unit,
+                      ct.num("hz", cpu_hz if unit == "cycles" and cpu_hz > 0 else REQUIRED))
     ct.done()
     qemu = None
     qt = t.table("qemu")
     if qt is not None:
-        qemu = QemuSpec(qt.text("machine", _REQUIRED), qt.num("icount_shift", 6),
+        qemu = QemuSpec(qt.text("machine", REQUIRED), qt.num("icount_shift", 6),
                         qt.strs("extra_args", ()))
         qt.done()
     if kind == "qemu" and qemu is None:
@@ -524,12 +427,12 @@ def load_target(path: Path) -> Target:
     unsupported: dict[str, str] = {}
     ut = t.table("unsupported")
     if ut is not None:
-        unsupported = {key: ut.text(key, _REQUIRED) for key in list(ut.data)}
+        unsupported = {key: ut.text(key, REQUIRED) for key in list(ut.data)}
         ut.done()
     params: dict[str, int] = {}
     pt = t.table("params")
     if pt is not None:
-        params = {key: pt.num(key, _REQUIRED) for key in ("samples", "batch", "tm_period_ms",
+        params = {key: pt.num(key, REQUIRED) for key in ("samples", "batch", "tm_period_ms",
                                                           "tm_periods") if key in pt.data}
         pt.done()
     t.done()
@@ -543,12 +446,12 @@ def load_toolchain(path: Path) -> Toolchain:
     description = t.text("description", "")
     uses: dict[str, ToolchainUse] = {}
     for prefix, ut in t.named_tables("targets").items():
-        cmake = path.parent / ut.text("cmake", _REQUIRED)
+        cmake = path.parent / ut.text("cmake", REQUIRED)
         if not cmake.is_file():
             raise UserError(f"CMake toolchain file {cmake.name} not found "
                             f"(key 'targets.{prefix}.cmake')", str(path),
                             "Name a file of the toolchain's folder")
-        compiler = ut.text("compiler", _REQUIRED)
+        compiler = ut.text("compiler", REQUIRED)
         uses[prefix] = ToolchainUse(cmake, compiler, ut.text("assembler", compiler),
                                     ut.text("linker", compiler), ut.strs("needs", (compiler,)))
         ut.done()
@@ -570,7 +473,7 @@ def load_toolchain(path: Path) -> Toolchain:
 def load_board(path: Path) -> Board:
     t = TomlTable(read_toml(path), path)
     name = t.text("name", path.stem)
-    target = t.text("target", _REQUIRED)
+    target = t.text("target", REQUIRED)
     description = t.text("description", "")
     tested = t.flag("tested", False)
     probe: dict[str, str] = {}
@@ -621,7 +524,7 @@ def load_campaign(path: Path) -> Campaign:
     entries = []
     for et in t.tables("run"):
         entries.append(CampaignEntry(
-            ports=et.strs("ports", _REQUIRED), targets=et.strs("targets", _REQUIRED),
+            ports=et.strs("ports", REQUIRED), targets=et.strs("targets", REQUIRED),
             profiles=et.strs("profiles", default_profiles), bench=et.text("bench", default_bench),
             optional=et.flag("if_available", False), where=f"{path} ([[run]] {et.prefix[4:-2]})",
             loads=et.strs("loads", default_loads),
@@ -672,8 +575,6 @@ class Definitions:
     def load(cls, root: Path | None = None) -> Definitions:
         """The tree's definitions, and the ports, targets and boards of the
         folders on the search path (RTOSMETER_PATH, the config's `path`)."""
-        from rtosmeter import config  # it reads its TOML through this module
-
         root = root or project_root()
         settings = config.load()
         roots = [root, *(folder for folder, _ in config.search_path(settings))]

@@ -10,7 +10,8 @@ The firmware reads the count like CYCCNT (mps2 targets, RM_TS_PLUGIN: `dbg
 #0`, then a load of the NOLOAD word `rm_plugin_counter`), so the pipeline
 after the firmware is unchanged; only the unit's name differs.
 
-Units (what `--unit` chooses):
+Units (what `--unit` chooses: rtosmeter.measure.Unit; the labels are
+made from it by `unit_label`):
   instructions  "instructions (QEMU, exact)", integers, deterministic
   cycles        "cycles (estimated: rmcm-1, m4, ws=0)", integers, deterministic
   ticks         the target's own counter (the CMSDK timer), as before
@@ -22,25 +23,29 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtosmeter.definitions import Counter, FirmwareCounter
 from rtosmeter.elf_symbols import symbol_address
 from rtosmeter.errors import UserError
+from rtosmeter.measure import DEFAULT_DIV, Unit
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PLUGIN_DIR = ROOT / "plugins" / "qemu"
 PLUGIN_ENV = "RTOSMETER_QEMU_PLUGIN"  # another build of the plugin
 MODEL = "rmcm-1"  # the cycle table's version; plugins/qemu/rmcycles.c MODEL
 COUNTER_SYMBOL = "rm_plugin_counter"
-UNITS = ("instructions", "cycles", "ticks")
+COUNTER_NAME = "rmcycles (QEMU plugin)"  # RM_TS_NAME of a plugin build
+UNITS = tuple(u.value for u in Unit)
+NAME = "rmcycles"  # what a run records as its "plugin"
 # QEMU CPU models with a cycle table (the M0's ARMv6-M and the M7's dual
 # issue have none: instructions only there).
 CYCLE_CPUS = {"cortex-m3": "m3", "cortex-m4": "m4"}
 # Targets whose rm_ts() can read the plugin counter (RM_TS_PLUGIN).
 PLUGIN_MACHINES = ("mps2-an385", "mps2-an386", "mps2-an500")
 CODE_BLOCK = 0x400000  # MPS2: the 4 MiB ZBT SSRAM1 at 0 that holds the code
-DEFAULT_DIV = 12  # SDIV/UDIV: the TRM's worst case (2-12, data dependent)
 MIN_DIV, MAX_DIV, MAX_WS = 2, 12, 15  # what the plugin accepts
 
 
@@ -48,22 +53,23 @@ MIN_DIV, MAX_DIV, MAX_WS = 2, 12, 15  # what the plugin accepts
 class PluginSpec:
     """One way of running the plugin: its mode and the cycle model's inputs."""
 
-    mode: str  # instructions | cycles
+    mode: Unit  # INSTRUCTIONS | CYCLES
     cpu: str = ""  # m3 | m4 (cycles only)
     ws: int = 0  # flash wait states (cycles only)
     div: int = DEFAULT_DIV  # SDIV/UDIV cycles (cycles only)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mode", Unit(self.mode))  # "cycles" given as a string
+
     @property
     def unit(self) -> str:
         """The unit's full name, as the firmware's HELLO declares it."""
-        if self.mode == "instructions":
-            return "instructions (QEMU, exact)"
-        return f"cycles (estimated: {MODEL}, {self.cpu}, ws={self.ws})"
+        return unit_label(self.mode, self.cpu, self.ws)
 
     def args(self, counter: int | None = None, out: Path | None = None) -> list[str]:
         """The `-plugin so,arg,...` arguments, in order."""
-        args = [f"mode={self.mode}"]
-        if self.mode == "cycles":
+        args = [f"mode={self.mode.value}"]
+        if self.mode is Unit.CYCLES:
             args += [f"cpu={self.cpu}", f"ws={self.ws}", f"div={self.div}"]
         if counter is not None:
             args.append(f"counter=0x{counter:x}")
@@ -73,11 +79,20 @@ class PluginSpec:
 
     def record(self, so: Path) -> dict[str, str]:
         """What a run stores about the plugin: enough to say two runs are comparable."""
-        rec = {"plugin": "rmcycles", "plugin_sha256": plugin_hash(so), "mode": self.mode,
+        rec = {"plugin": NAME, "plugin_sha256": plugin_hash(so), "mode": self.mode.value,
                "unit": self.unit}
-        if self.mode == "cycles":
+        if self.mode is Unit.CYCLES:
             rec.update(model=MODEL, cpu=self.cpu, ws=str(self.ws), div=str(self.div))
         return rec
+
+
+def unit_label(unit: Unit, cpu: str = "", ws: int = 0) -> str:
+    """The display label of a plugin unit (what RM_TS_UNIT and HELLO say)."""
+    if unit is Unit.INSTRUCTIONS:
+        return "instructions (QEMU, exact)"
+    if unit is Unit.CYCLES:
+        return f"cycles (estimated: {MODEL}, {cpu}, ws={ws})"
+    raise ValueError(f"{unit} is the target's own counter, not the plugin's")
 
 
 def plugin_path() -> Path | None:
@@ -102,14 +117,14 @@ def spec_for(unit: str, cpu: str, machine: str, where: str, ws: int = 0,
     Raises UserError naming what is valid where the unit cannot be had."""
     if unit not in UNITS:
         raise UserError(f"unknown unit '{unit}'", where, f"Valid units: {', '.join(UNITS)}")
-    if unit == "ticks":
+    if unit == Unit.TICKS:
         return None
     if machine not in PLUGIN_MACHINES:
         raise UserError(f"unit '{unit}' needs the plugin counter, which machine '{machine}' "
                         "cannot read", where,
                         f"Machines that can: {', '.join(PLUGIN_MACHINES)}; or use --unit ticks")
-    if unit == "instructions":
-        return PluginSpec("instructions")
+    if unit == Unit.INSTRUCTIONS:
+        return PluginSpec(Unit.INSTRUCTIONS)
     if cpu not in CYCLE_CPUS:
         raise UserError(f"no cycle table for CPU '{cpu}'", where,
                         f"Cycle estimates exist for {', '.join(CYCLE_CPUS)}; "
@@ -120,7 +135,7 @@ def spec_for(unit: str, cpu: str, machine: str, where: str, ws: int = 0,
     if not MIN_DIV <= div <= MAX_DIV:
         raise UserError(f"a divide of {div} cycles is out of range", where,
                         f"Give {MIN_DIV} to {MAX_DIV} (--cycle-div, or cycle_div in the campaign)")
-    return PluginSpec("cycles", CYCLE_CPUS[cpu], ws, div)
+    return PluginSpec(Unit.CYCLES, CYCLE_CPUS[cpu], ws, div)
 
 
 def instruction_hz(icount_shift: int) -> int:
@@ -140,28 +155,36 @@ def build_defines(spec: PluginSpec, icount_shift: int) -> dict[str, str]:
     clock (expected times from RM_TS_HZ) that this counter is not one."""
     defines = {
         "RM_TS_PLUGIN": "1",
-        "RM_TS_NAME": _c_string("rmcycles (QEMU plugin)"),
+        "RM_TS_NAME": _c_string(COUNTER_NAME),
         "RM_TS_UNIT": _c_string(spec.unit),
         "RM_TS_HZ": f"{instruction_hz(icount_shift)}u",
     }
-    if spec.mode == "cycles":
+    if spec.mode is Unit.CYCLES:
         defines["RM_TS_IS_TIME"] = "0"
     return defines
 
 
-def resolve_unit(requested: str | None, kind: str, cpu: str, machine: str, icount: bool,
-                 where: str, ws: int = 0, div: int = DEFAULT_DIV, own_link: bool = False) -> str:
-    """The unit one (port, target) combination measures in: "" (the target's
-    own counter: host clock, DWT, or QEMU timer ticks), "instructions" or
-    "cycles". Without a request, QEMU targets that can read the plugin count
-    exact instructions when the plugin is built and -icount is on."""
-    if kind != "qemu":
-        return ""
+def firmware_counter(spec: PluginSpec, icount_shift: int) -> FirmwareCounter:
+    """The plugin's counter as the build compiles it in (build_defines), in
+    its own tree (`@instructions`, `@cycles`)."""
+    defines = build_defines(spec, icount_shift)
+    for key in ("RM_TS_NAME", "RM_TS_UNIT", "RM_TS_HZ"):  # the build writes the Counter's
+        del defines[key]
+    counter = Counter(COUNTER_NAME, spec.unit, instruction_hz(icount_shift))
+    return FirmwareCounter(counter, tuple(defines.items()), f"@{spec.mode.value}")
+
+
+def resolve_unit(requested: str | None, cpu: str, machine: str, icount: bool,
+                 where: str, ws: int = 0, div: int = DEFAULT_DIV, own_link: bool = False) -> Unit:
+    """The unit one (port, QEMU target) combination measures in: TICKS (the
+    QEMU timer), INSTRUCTIONS or CYCLES. Without a request, targets that can
+    read the plugin count exact instructions when the plugin is built and
+    -icount is on."""
     if requested is None:
         usable = (machine in PLUGIN_MACHINES and icount and not own_link
                   and plugin_path() is not None)
-        return "instructions" if usable else ""
-    if own_link and requested != "ticks":
+        return Unit.INSTRUCTIONS if usable else Unit.TICKS
+    if own_link and requested != Unit.TICKS:
         raise UserError(f"unit '{requested}' needs the plugin counter word in the code's RAM "
                         "block (targets/common/mps2/mps2.ld places it), and this port links "
                         "with its own linker script", where, "Use --unit ticks for this port")
@@ -170,7 +193,7 @@ def resolve_unit(requested: str | None, kind: str, cpu: str, machine: str, icoun
         raise UserError(f"unit '{requested}' needs the rmcycles QEMU plugin, which is not "
                         f"built ({PLUGIN_DIR / 'build' / 'rmcycles.so'})", where,
                         "Run scripts/install.sh (or make -C plugins/qemu)")
-    return "" if spec is None else spec.mode
+    return Unit.TICKS if spec is None else spec.mode
 
 
 def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path) -> tuple[list[str], dict[str, str]]:
@@ -222,16 +245,19 @@ def parse_clock(text: str, where: str = "--clock") -> int:
     return round(float(m.group(1)) * _CLOCK_SCALE[(m.group(2) or "hz").lower()])
 
 
-def is_plugin_unit(label: str) -> bool:
-    """A unit the plugin counts (the firmware's HELLO unit): integers, exact
-    for instructions, deterministic estimates for cycles."""
-    return label.startswith(("instructions (QEMU, exact)", "cycles (estimated"))
+def unit_of(runner: Mapping[str, object]) -> Unit | None:
+    """The plugin unit an execution counted in, from what its run recorded
+    (PluginSpec.record); None when it did not run with the plugin."""
+    if runner.get("plugin") != NAME:
+        return None
+    mode = str(runner.get("mode", ""))
+    return Unit(mode) if mode in (Unit.INSTRUCTIONS, Unit.CYCLES) else None
 
 
-def estimated_time(label: str, clock_hz: int) -> tuple[str, float]:
-    """Plugin counts as time at a named clock: (unit label, µs per count).
-    Always "estimated": cycles are a model's, and instructions assume one
-    cycle each."""
+def estimated_time(unit: Unit, label: str, clock_hz: int) -> tuple[str, float]:
+    """Plugin counts (`label`: the firmware's name of `unit`) as time at a
+    named clock: (unit label, µs per count). Always "estimated": cycles are a
+    model's, and instructions assume one cycle each."""
     mhz = clock_hz / 1e6
-    basis = "cycles" if label.startswith("cycles") else "1 cycle per instruction"
+    basis = "cycles" if unit is Unit.CYCLES else "1 cycle per instruction"
     return f"µs (estimated at {mhz:g} MHz from {basis}; {label})", 1.0 / mhz

@@ -48,7 +48,7 @@ def collect(defs: Definitions, catalog: Catalog) -> Listing:
     benchmarks = [(c.id, c.group, " | ".join(c.needs) or "-") for c in catalog.cases]
     ports = [(p.name, ", ".join(p.caps), ", ".join(p.archs), _source_status(defs, p.name))
              for p in defs.ports.values()]
-    from rtosmeter.scheduler import unavailable_reason  # the run pipeline: not for --help
+    from rtosmeter.plan import unavailable_reason  # the run pipeline: not for --help
 
     targets = []
     gcc = defs.toolchain(DEFAULT_TOOLCHAIN, "toolchains/")

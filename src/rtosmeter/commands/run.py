@@ -29,7 +29,7 @@ from rtosmeter.textsafe import terminal_safe
 if TYPE_CHECKING:
     from rtosmeter.model import RunView
     from rtosmeter.runners.base import RunOutcome, RunRequest
-    from rtosmeter.scheduler import RunSummary
+    from rtosmeter.runs import RunSummary
 
 
 @dataclass
@@ -93,7 +93,8 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
     """Plan, build, run and store; the tests call this."""
     # the run pipeline loads numpy and rich: imported here, not for --help
     from rtosmeter.catalog import load_catalog
-    from rtosmeter.scheduler import Selection, execute, make_plan
+    from rtosmeter.plan import Selection, make_plan
+    from rtosmeter.runs import execute
 
     if opts.jobs < 1:
         raise UserError(f"-j {opts.jobs} is not a job count", "-j", "Give -j 1 or more")
@@ -136,7 +137,7 @@ def _farm(url: str | None) -> Iterator[Callable[[RunRequest], RunOutcome]]:
 def signals_interrupt() -> Iterator[None]:
     """SIGTERM and SIGHUP raise `Interrupted` in the main thread, as SIGINT
     raises KeyboardInterrupt; a repeat while the run winds down is ignored."""
-    from rtosmeter.scheduler import Interrupted
+    from rtosmeter.runs import Interrupted
 
     def handler(signum: int, frame: FrameType | None) -> None:
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
@@ -204,7 +205,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
 
         parse_clock(clock)  # a bad rate fails before the campaign, not after
     from rtosmeter import reports
-    from rtosmeter.scheduler import Interrupted, RunInterrupted
+    from rtosmeter.runs import Interrupted, RunInterrupted
     from rtosmeter.sources import parse_source_options
 
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,

@@ -11,10 +11,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from importlib.metadata import entry_points
+from typing import Any
 
 from rtosmeter.definitions import Target
 from rtosmeter.errors import UserError
-from rtosmeter.runners.base import Runner, RunOutcome, RunRequest
+from rtosmeter.measure import Measure, Unit
+from rtosmeter.runners.base import Runner, RunnerOptions, RunOutcome, RunRequest
 
 GROUP = "rtosmeter.runners"
 
@@ -42,6 +44,44 @@ def unavailable(target: Target) -> str:
     return _missing(target) if cls is None else cls().available()
 
 
+def is_exclusive(target: Target) -> bool:
+    """Whether the target's executions must run alone, after every build."""
+    cls = runner_class(target.kind)
+    return bool(cls and cls.exclusive)
+
+
+def _hook(target: Target, name: str) -> Any:
+    """A runner's optional static method (base.py), or None."""
+    return getattr(runner_class(target.kind), name, None)
+
+
+def resolve_unit(target: Target, requested: str | None, measure: Measure, where: str,
+                 own_link: bool) -> Unit:
+    """What executions on `target` count, for `--unit requested` (None: the
+    default); a runner without units of its own counts with the target's
+    counter whatever is asked."""
+    hook = _hook(target, "resolve_unit")
+    if hook is None:
+        return Unit.TICKS
+    unit: Unit = hook(requested, target, measure, where, own_link)
+    return unit
+
+
+def runner_options(target: Target, measure: Measure) -> RunnerOptions | None:
+    """The options the target's runner makes of the plan's `measure`."""
+    hook = _hook(target, "options_for")
+    if hook is None:
+        return None
+    options: RunnerOptions = hook(measure, target)
+    return options
+
+
+def firmware_defines(target: Target) -> dict[str, str]:
+    """rm_build_config.h entries the firmware needs to talk to its runner."""
+    hook = _hook(target, "firmware_defines")
+    return {} if hook is None else dict(hook(target))
+
+
 def runner_for(target: Target) -> Runner:
     cls = runner_class(target.kind)
     if cls is None:
@@ -61,7 +101,12 @@ __all__ = [
     "RunOutcome",
     "RunRequest",
     "Runner",
+    "RunnerOptions",
+    "firmware_defines",
+    "is_exclusive",
+    "resolve_unit",
     "run_once",
     "runner_for",
+    "runner_options",
     "unavailable",
 ]

@@ -10,7 +10,20 @@ target.toml -> rtosmeter/runners/qemu.py), exposing `RUNNER`, a class with:
 - `run() -> RunOutcome`: run it, keeping everything received.
 
 and the class attribute `exclusive`: True when its executions measure real
-time, so the scheduler runs them one at a time after every build.
+time, so the executor runs them one at a time after every build.
+
+A runner may also define, as static methods:
+
+- `resolve_unit(requested, target, measure, where, own_link) -> Unit`: what
+  its executions count (without it: the target's own counter, TICKS);
+- `options_for(measure, target) -> RunnerOptions`: what its executions take
+  beyond the executable (runners/qemu.py: -icount and the plugin), from the
+  plan's measurement choices; `RunnerOptions.counter` then names the counter
+  the firmware must be built to read;
+- `firmware_defines(target) -> dict[str, str]`: rm_build_config.h entries
+  the firmware needs to talk to it (runners/board.py: the RTT stream).
+
+so that neither the planner, the build nor the executor names a kind.
 """
 
 from __future__ import annotations
@@ -19,8 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol
 
-from rtosmeter.definitions import Target
-from rtosmeter.qemu_plugin import PluginSpec
+from rtosmeter.definitions import FirmwareCounter, Target
 
 # What one execution may write before it is stopped: far above a real stream
 # (a full host group with 4,096 samples per series is ~300 kB), far below
@@ -28,13 +40,23 @@ from rtosmeter.qemu_plugin import PluginSpec
 STREAM_CAP = 64 << 20
 
 
+class RunnerOptions:
+    """What one runner kind takes beyond the executable and its target, made
+    by that runner's `options_for`; a runner given none (or another kind's)
+    runs with its defaults."""
+
+    def counter(self, target: Target) -> FirmwareCounter | None:
+        """The counter the firmware must read instead of the target's (None:
+        the target's own)."""
+        return None
+
+
 @dataclass(frozen=True)
 class RunRequest:
     executable: Path
     target: Target  # its kind picks the runner; limits and machine come from it
-    icount: bool = True  # False: QEMU runs host-timed (noisy, labelled so)
     stream_cap: int = STREAM_CAP  # bytes of stream kept; more stops the execution
-    plugin: PluginSpec | None = None  # QEMU: count with the rmcycles plugin (plugins/qemu)
+    options: RunnerOptions | None = None  # the runner's own (runners/qemu.py QemuOptions)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from rtosmeter import children
 from rtosmeter.definitions import Target
 from rtosmeter.errors import UserError
 from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
-from rtosmeter.runners.board_settings import BoardSettings, board_settings
+from rtosmeter.runners.board_settings import BoardSettings, board_settings, stream_of
 from rtosmeter.runners.gdbload import load
 from rtosmeter.runners.gdbremote import GdbContext, GdbError, GdbRemote, semihost_sites
 from rtosmeter.runners.probe_openocd import (
@@ -79,6 +79,11 @@ class BoardRunner:
         """A probe tool is installed (whether a board is attached, the run says)."""
         missing = [m for m in (pyocd_missing(), openocd_missing()) if m]
         return "; ".join(missing) if len(missing) == 2 else ""
+
+    @staticmethod
+    def firmware_defines(target: Target) -> dict[str, str]:
+        """The RTT stream is compiled in (targets/common/cortex-m/rtt.c)."""
+        return {"RM_STREAM_RTT": "1"} if stream_of(target) == "rtt" else {}
 
     def prepare(self, request: RunRequest) -> None:
         self.request = request

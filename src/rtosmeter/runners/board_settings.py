@@ -23,8 +23,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from rtosmeter.definitions import Target, TomlTable
+from rtosmeter.definitions import Target
 from rtosmeter.errors import UserError
+from rtosmeter.toml_table import TomlTable
 
 TOOLS = ("pyocd", "openocd", "gdb")
 STREAMS = ("semihosting", "rtt")

@@ -31,13 +31,17 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
 from rtosmeter import children, qemu_plugin
+from rtosmeter.definitions import FirmwareCounter, Target
 from rtosmeter.errors import UserError
-from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
+from rtosmeter.measure import Measure, Unit
+from rtosmeter.qemu_plugin import PluginSpec
+from rtosmeter.runners.base import RunnerOptions, RunOutcome, RunRequest, stream_cap_message
 
 QEMU = "qemu-system-arm"
 _BYE = re.compile(rb"^@RM \d+ BYE ", re.MULTILINE)
@@ -70,10 +74,29 @@ def guest_errors(lines: Iterable[str]) -> Counter[str]:
     return Counter(_NUMBER.sub("N", line.strip()) for line in lines if _GUEST_ERROR.match(line))
 
 
+@dataclass(frozen=True)
+class QemuOptions(RunnerOptions):
+    """What a QEMU run takes beyond its firmware (QemuRunner.options_for)."""
+
+    icount: bool = True  # False: host-timed (noisy, labelled so)
+    plugin: PluginSpec | None = None  # count with the rmcycles plugin (plugins/qemu)
+
+    def counter(self, target: Target) -> FirmwareCounter | None:
+        if self.plugin is None or target.qemu is None:
+            return None
+        return qemu_plugin.firmware_counter(self.plugin, target.qemu.icount_shift)
+
+
+def options(request: RunRequest) -> QemuOptions:
+    """The request's QEMU options; the defaults when it has none."""
+    opts = request.options
+    return opts if isinstance(opts, QemuOptions) else QemuOptions()
+
+
 def icount_shift(request: RunRequest) -> int | None:
     """The -icount shift of this run; None when it runs host-timed."""
     qemu = request.target.qemu
-    return qemu.icount_shift if qemu is not None and request.icount else None
+    return qemu.icount_shift if qemu is not None and options(request).icount else None
 
 
 def qemu_command(request: RunRequest, console: Path, qemu: str = QEMU,
@@ -158,6 +181,22 @@ class QemuRunner:
             return f"missing {self.qemu}: apt-get install qemu-system-arm"
         return ""
 
+    @staticmethod
+    def resolve_unit(requested: str | None, target: Target, measure: Measure, where: str,
+                     own_link: bool) -> Unit:
+        return qemu_plugin.resolve_unit(requested, target.cpu,
+                                        target.qemu.machine if target.qemu else "",
+                                        measure.icount, where, measure.ws, measure.div, own_link)
+
+    @staticmethod
+    def options_for(measure: Measure, target: Target) -> QemuOptions:
+        plugin = None
+        if measure.unit is not Unit.TICKS:
+            plugin = qemu_plugin.spec_for(measure.unit, target.cpu,
+                                          target.qemu.machine if target.qemu else "",
+                                          f"target {target.name}", measure.ws, measure.div)
+        return QemuOptions(measure.icount, plugin)
+
     def prepare(self, request: RunRequest) -> None:
         self.request = request
 
@@ -165,6 +204,7 @@ class QemuRunner:
         request = self.request
         if request is None:
             raise RuntimeError("QemuRunner.run() before prepare()")
+        spec = options(request).plugin
         elf = Path(request.executable)
         shift = icount_shift(request)
         info = {"runner": self.name, "qemu": qemu_version(self.qemu),
@@ -182,16 +222,16 @@ class QemuRunner:
                               "rtosmeter run", 0.0, info)
         plugin: list[str] = []
         summary = qemu_plugin.summary_path(elf)
-        if request.plugin is not None:  # the counter: exact instructions or estimated cycles
+        if spec is not None:  # the counter: exact instructions or estimated cycles
             try:
-                plugin, record = qemu_plugin.qemu_arguments(request.plugin, elf, summary)
+                plugin, record = qemu_plugin.qemu_arguments(spec, elf, summary)
             except UserError as exc:
                 return RunOutcome(b"", "error", None, f"Error: {exc.message}", 0.0, info)
             info.update(record)
             summary.unlink(missing_ok=True)
         with tempfile.TemporaryDirectory(prefix="rtosmeter-qemu-") as tmp:
             outcome = self._run(request, elf, Path(tmp), info, plugin)
-        if request.plugin is not None:
+        if spec is not None:
             outcome.info.update(qemu_plugin.read_summary(summary))
         return outcome
 

@@ -1,0 +1,317 @@
+"""The planner: a campaign and the command line's selection -> the plan.
+
+A campaign names (port, target, profile) combinations, each built with one or
+more toolchains (an axis: rtosmeter.axes); each becomes one `PlannedBuild`
+(one build tree, one execution per benchmark group). Every combination that
+will not be built says why (`skip_status`, `skip_reason`): support is decided
+in one place, `check_support`, and what this machine lacks in
+`unavailable_reason`. The planner builds and runs nothing (the executor,
+execute.py, does), and never names a runner kind (rtosmeter.runners).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from rtosmeter import axes, instances, runners
+from rtosmeter.build import missing_tools
+from rtosmeter.catalog import Catalog
+from rtosmeter.definitions import (
+    DEFAULT_TOOLCHAIN,
+    Campaign,
+    Definitions,
+    Port,
+    Target,
+    Toolchain,
+)
+from rtosmeter.errors import UserError
+from rtosmeter.loads import profile_name as loaded_name
+from rtosmeter.measure import DEFAULT_DIV, Measure, Unit
+
+IDLE_ONLY = ("idle",)
+
+
+@dataclass
+class PlannedBuild:
+    """One (port, target, profile) and its axes (toolchain): one build tree,
+    one execution per group; or, with a skip status, one that is not built."""
+
+    port: str
+    target: str
+    profile: str
+    bench: str
+    groups: list[str]
+    params: dict[str, int]
+    optional: bool = False
+    skip_status: str = ""  # "" | unsupported | skipped
+    skip_reason: str = ""
+    unit: Unit = Unit.TICKS  # what the executions count (rtosmeter.measure)
+    ws: int = 0  # cycles: flash wait states
+    div: int = DEFAULT_DIV  # cycles: SDIV/UDIV cycles
+    axes: dict[str, str] = field(default_factory=dict)  # rtosmeter.axes: every axis
+
+    def __post_init__(self) -> None:
+        self.axes = axes.complete(self.axes)  # a plan stored before an axis existed
+        self.unit = Unit.stored(self.unit)  # a stored plan's string
+
+    @property
+    def toolchain(self) -> str:
+        return self.axes["toolchain"]
+
+    @property
+    def key(self) -> str:
+        return axes.name(self.port, self.target, self.profile, self.axes)
+
+    @property
+    def done_key(self) -> tuple[str, str, str, str]:
+        """(port, target, profile, canonical axes): Store.done_groups' key, less the group."""
+        return (self.port, self.target, self.profile, axes.canonical(self.axes))
+
+    def measure(self, icount: bool) -> Measure:
+        return Measure(self.unit, icount, self.ws, self.div)
+
+
+@dataclass
+class Plan:
+    campaign: str
+    campaign_file: str
+    builds: list[PlannedBuild]
+    jobs: int
+    icount: bool
+    sources: dict[str, str] = field(default_factory=dict)
+    profile_file: str = ""  # --profile FILE: loaded again by --resume
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Plan:
+        # "combos": how plans were stored before PlannedBuild had its name
+        builds = [PlannedBuild(**b) for b in data.get("builds", data.get("combos", []))]
+        return cls(data.get("campaign", "?"), data.get("campaign_file", ""), builds,
+                   int(data.get("jobs", 2)), bool(data.get("icount", True)),
+                   dict(data.get("sources", {})), str(data.get("profile_file", "")))
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Command-line choices that narrow or replace the campaign."""
+
+    ports: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    bench: str | None = None
+    profile: str | None = None
+    jobs: int = 2
+    icount: bool = True
+    sources: dict[str, Path] = field(default_factory=dict)
+    profile_file: Path | None = None  # --profile FILE (its profile is in the definitions)
+    unit: str | None = None  # --unit (None: the campaign's, else the default)
+    ws: int | None = None  # --cycle-ws (None: the campaign's, else 0)
+    div: int | None = None  # --cycle-div (None: the campaign's, else 12)
+    loads: tuple[str, ...] = ()  # --load (empty: the campaign's, else idle)
+    toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One (port, target) pair asked for, with what to build of it, before
+    support is checked."""
+
+    port: str  # a port or a version instance (`freertos@V9.0.0`, instances.py)
+    target: str
+    profiles: tuple[str, ...]
+    bench: str  # case globs, or "*"
+    optional: bool  # if_available: skipped, not an error, when it cannot run here
+    loads: tuple[str, ...]
+    toolchains: tuple[str, ...]
+
+
+# ---- support: the one place a combination is judged ------------------------
+
+
+@dataclass(frozen=True)
+class Support:
+    """Whether a (port, target, toolchain) combination is built: `reason`
+    says why not at all; `groups`, the groups it does not build and why."""
+
+    reason: str = ""
+    groups: dict[str, str] = field(default_factory=dict)
+
+
+def check_support(port: Port, target: Target, toolchain: Toolchain,
+                  groups: list[str]) -> Support:
+    """Every rule of where a port runs, in one place: its architectures
+    (port.toml `archs`), the toolchain's targets (toolchain.toml [targets.*]),
+    and the groups a target declares unsupported (target.toml [unsupported])."""
+    if not port.supports(target):
+        return Support(f"port {port.name} does not run on {target.name}, a {target.arch} "
+                       f"(its archs: {', '.join(port.archs)})")
+    if toolchain.use_for(target) is None:
+        return Support(f"toolchain {toolchain.name} does not build for {target.name} (no "
+                       f"[targets.{target.toolchain or 'host'}] in {toolchain.file})")
+    return Support(groups=target.unsupported_groups(port.name, groups))
+
+
+def unavailable_reason(target: Target, toolchain: Toolchain) -> str:
+    """Why this target cannot be built with `toolchain` and run here ("" when
+    it can; what running needs, its runner says)."""
+    missing = missing_tools(target, toolchain)
+    if missing:
+        return ("missing " + ", ".join(p for p, _ in missing) + ": apt-get install "
+                + " ".join(dict.fromkeys(pkg for _, pkg in missing)))
+    return runners.unavailable(target)
+
+
+# ---- what is asked for ------------------------------------------------------
+
+
+def _check_names(defs: Definitions, sel: Selection) -> None:
+    for p in sel.ports:
+        defs.port(p)
+    for t in sel.targets:
+        defs.target(t)
+    for tc in sel.toolchains:
+        defs.toolchain(tc)
+
+
+def _from_campaign(campaign: Campaign, sel: Selection, wanted: tuple[str, ...]
+                   ) -> list[Candidate]:
+    """The campaign's entries, narrowed by --port/--target; a port or target
+    named on the command line is wanted, not optional."""
+    explicit = bool(sel.ports or sel.targets)
+    out = []
+    for e in campaign.entries:
+        for p in instances.expand(e.ports, sel.sources):
+            if sel.ports and p not in wanted and instances.split(p)[0] not in sel.ports:
+                continue
+            out += [Candidate(p, t, e.profiles, e.bench, e.optional and not explicit, e.loads,
+                              sel.toolchains or e.toolchains)
+                    for t in e.targets if not sel.targets or t in sel.targets]
+    return out
+
+
+def _declared(defs: Definitions, sel: Selection, wanted: tuple[str, ...]) -> list[Candidate]:
+    """What the ports declare, on the targets that have a runner here: for a
+    port or target the campaign does not name."""
+    targets = sel.targets or tuple(defs.targets)
+    out = [Candidate(p, t, ("default",), "*", not sel.targets, IDLE_ONLY,
+                     sel.toolchains or (DEFAULT_TOOLCHAIN,))
+           for p in wanted or tuple(defs.ports) for t in targets
+           if defs.port(p).supports(defs.targets[t])
+           and runners.runner_class(defs.targets[t].kind)]
+    if not out:
+        what = f"port {', '.join(sel.ports)}" if sel.ports else f"target {', '.join(targets)}"
+        raise UserError(f"nothing to run for {what}", "--port/--target",
+                        "Run `rtosmeter list` to see which ports run on which targets")
+    return out
+
+
+def candidates(defs: Definitions, campaign: Campaign, sel: Selection) -> list[Candidate]:
+    """The pairs asked for: every pair of --port and --target (unsupported
+    ones are planned, to say so), else the campaign's entries, else what the
+    ports declare. A port may be an instance (`freertos@V9.0.0`), and a plain
+    port with labelled --source trees runs as those instances."""
+    _check_names(defs, sel)
+    wanted = instances.expand(sel.ports, sel.sources)
+    if sel.ports and sel.targets:
+        return [Candidate(p, t, ("default",), "*", False, IDLE_ONLY,
+                          sel.toolchains or (DEFAULT_TOOLCHAIN,))
+                for p in wanted for t in sel.targets]
+    return _from_campaign(campaign, sel, wanted) or _declared(defs, sel, wanted)
+
+
+# ---- the plan -----------------------------------------------------------------
+
+
+def _merge_bench(first: PlannedBuild, again: PlannedBuild, catalog: Catalog) -> None:
+    """One build per (port, target, profile): the cases of both entries."""
+    if "*" in (first.bench, again.bench):
+        first.bench = "*"
+    elif again.bench not in first.bench.split(","):
+        first.bench = f"{first.bench},{again.bench}"
+    first.groups = catalog.groups_for(first.bench)
+
+
+def _blocked(build: PlannedBuild, target: Target, blocked: dict[str, str]) -> PlannedBuild:
+    """The groups a target declares unsupported: not built, stored with the reason."""
+    reasons = "; ".join(f"{', '.join(g for g in blocked if blocked[g] == why)} on "
+                        f"{target.name}: {why} ({target.file} [unsupported])"
+                        for why in dict.fromkeys(blocked.values()))
+    return replace(build, groups=list(blocked), skip_status="unsupported", skip_reason=reasons)
+
+
+class _Planner:
+    def __init__(self, defs: Definitions, catalog: Catalog, campaign: Campaign,
+                 sel: Selection) -> None:
+        self.defs, self.catalog, self.campaign, self.sel = defs, catalog, campaign, sel
+        self.ws = next(v for v in (sel.ws, campaign.cycle_ws, 0) if v is not None)
+        self.div = next(v for v in (sel.div, campaign.cycle_div, DEFAULT_DIV) if v is not None)
+
+    def builds_of(self, cand: Candidate) -> list[PlannedBuild]:
+        """Every profile under every load, with every toolchain."""
+        sel, target = self.sel, self.defs.targets[cand.target]
+        loaded = [loaded_name(p, load, "--load" if sel.loads else str(self.campaign.file))
+                  for p in ((sel.profile,) if sel.profile else cand.profiles)
+                  for load in sel.loads or cand.loads]
+        out = []
+        for profile_name in loaded:
+            for tc in cand.toolchains:
+                profile, toolchain = self.defs.profile(profile_name), self.defs.toolchain(tc)
+                params = profile.params_for(target.kind).merged(
+                    self.campaign.params.get(target.kind, {}))
+                params = params.merged({k: min(getattr(params, k), v)  # the target's RAM caps
+                                        for k, v in target.params.items()})
+                pattern = sel.bench or cand.bench
+                out.append(PlannedBuild(cand.port, target.name, profile.name, pattern,
+                                        self.catalog.groups_for(pattern), asdict(params),
+                                        cand.optional, ws=self.ws, div=self.div,
+                                        axes={"toolchain": toolchain.name}))
+        return out
+
+    def unit(self, port: Port, target: Target) -> Unit:
+        sel = self.sel
+        where = f"target {target.name} (--unit)" if sel.unit else str(self.campaign.file)
+        return runners.resolve_unit(target, sel.unit or self.campaign.unit,
+                                    Measure(Unit.TICKS, sel.icount, self.ws, self.div), where,
+                                    own_link=bool(port.cmake_project))
+
+    def settle(self, build: PlannedBuild) -> list[PlannedBuild]:
+        """The build as planned: skipped with its reason, or split into the
+        groups built and those declared unsupported."""
+        port, target = self.defs.port(build.port), self.defs.targets[build.target]
+        toolchain = self.defs.toolchain(build.toolchain)
+        build.unit = self.unit(port, target)
+        support = check_support(port, target, toolchain, build.groups)
+        if support.reason:
+            build.skip_status, build.skip_reason = "unsupported", support.reason
+        elif reason := unavailable_reason(target, toolchain):
+            if not build.optional:
+                raise UserError(f"target {target.name} cannot run here: {reason}",
+                                "--target" if self.sel.targets else str(self.campaign.file),
+                                "Install what is missing (scripts/install.sh), or mark the "
+                                "[[run]] entry if_available = true")
+            build.skip_status, build.skip_reason = "skipped", f"{target.name}: {reason}"
+        elif support.groups:
+            build.groups = [g for g in build.groups if g not in support.groups]
+            return [_blocked(build, target, support.groups)] + [build] * bool(build.groups)
+        return [build]
+
+
+def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Selection) -> Plan:
+    """The plan of a campaign narrowed by the selection; a later [[run]]
+    entry of the same build adds its cases to it."""
+    planner = _Planner(defs, catalog, campaign, sel)
+    planned: list[PlannedBuild] = []
+    seen: dict[str, PlannedBuild] = {}
+    for cand in candidates(defs, campaign, sel):
+        for build in planner.builds_of(cand):
+            if build.key in seen:
+                _merge_bench(seen[build.key], build, catalog)
+                continue
+            seen[build.key] = build
+            planned += planner.settle(build)
+    return Plan(campaign.name, str(campaign.file), planned, sel.jobs, sel.icount,
+                {k: str(v) for k, v in sel.sources.items()},
+                str(sel.profile_file) if sel.profile_file else "")

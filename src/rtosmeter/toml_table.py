@@ -1,0 +1,123 @@
+"""A strict reader for one TOML file and its tables: typed keys, and an
+error naming the file and key for a key nobody read (a misspelling).
+
+Its own module so that definitions.py and config.py both read TOML through
+it without importing each other.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, TypeVar
+
+from rtosmeter.errors import UserError
+
+T = TypeVar("T")
+
+
+class TomlTable:
+    """Reads typed keys from one table and rejects the keys nobody read."""
+
+    def __init__(self, data: dict[str, Any], path: Path, prefix: str = "") -> None:
+        self.data = data
+        self.path = path
+        self.prefix = prefix
+        self.used: set[str] = set()
+
+    def _where(self, key: str) -> str:
+        return f"{self.path} (key '{self.prefix}{key}')"
+
+    def _get(self, key: str, kind: type[T] | tuple[type, ...], what: str, default: Any) -> Any:
+        self.used.add(key)
+        if key not in self.data:
+            if default is REQUIRED:
+                raise UserError(f"missing key '{self.prefix}{key}'", str(self.path),
+                                f"Add {key} = <{what}>")
+            return default
+        value = self.data[key]
+        ok = isinstance(value, kind) and not (isinstance(value, bool) and kind is int)
+        if not ok:
+            raise UserError(f"'{self.prefix}{key}' must be {what}, not {value!r}",
+                            str(self.path), f"Fix the value of {key}")
+        return value
+
+    def text(self, key: str, default: Any = None) -> Any:
+        return self._get(key, str, "a string", default)
+
+    def num(self, key: str, default: Any = None) -> Any:
+        return self._get(key, int, "an integer", default)
+
+    def flag(self, key: str, default: Any = None) -> Any:
+        return self._get(key, bool, "true or false", default)
+
+    def strs(self, key: str, default: Any = None) -> Any:
+        value = self._get(key, (list, str), "a list of strings", default)
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, list):
+            if not all(isinstance(v, str) for v in value):
+                raise UserError(f"'{self.prefix}{key}' must be a list of strings",
+                                str(self.path), f"Fix the value of {key}")
+            return tuple(value)
+        return value
+
+    def table(self, key: str) -> TomlTable | None:
+        value = self._get(key, dict, "a table", None)
+        return None if value is None else TomlTable(value, self.path, f"{self.prefix}{key}.")
+
+    def tables(self, key: str) -> list[TomlTable]:
+        value = self._get(key, list, "an array of tables ([[...]])", [])
+        out = []
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise UserError(f"'{self.prefix}{key}' must be an array of tables",
+                                str(self.path), f"Write [[{key}]] sections")
+            out.append(TomlTable(item, self.path, f"{self.prefix}{key}[{i}]."))
+        return out
+
+    def named_tables(self, key: str) -> dict[str, TomlTable]:
+        """A table of tables ([key.<name>] sections), by name."""
+        sub = self.table(key)
+        if sub is None:
+            return {}
+        out = {}
+        for name in list(sub.data):
+            table = sub.table(name)
+            assert table is not None
+            out[name] = table
+        return out
+
+    def str_map(self, key: str) -> dict[str, str]:
+        sub = self.table(key)
+        if sub is None:
+            return {}
+        return {k: sub.text(k) for k in list(sub.data)}
+
+    def done(self) -> None:
+        extra = [k for k in self.data if k not in self.used]
+        if extra:
+            key = extra[0]
+            raise UserError(
+                f"unknown key '{self.prefix}{key}'",
+                str(self.path),
+                f"Remove it or fix the spelling; known keys here: "
+                f"{', '.join(sorted(self.used))}",
+            )
+
+
+REQUIRED = object()  # the default of a key that must be given
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except OSError as exc:
+        raise UserError(f"cannot read the file ({exc.strerror})", str(path),
+                        "Check the path") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"invalid TOML ({exc})", str(path), "Fix the syntax") from exc
+    except UnicodeDecodeError as exc:
+        raise UserError(f"not UTF-8 text (byte {exc.start}: {exc.reason})", str(path),
+                        "Save the file as UTF-8, as TOML requires") from exc
