@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions
 from rtosmeter.measure import Unit
