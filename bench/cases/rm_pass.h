@@ -273,21 +273,20 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
         if ((rc = signal_rc(raw)) != RM_OK) {
             break;
         }
-        if (do_wait) { /* tested here, not inside the wait's interval */
-            t2 = rm_ts();
-            raw = wait(o, &msg, RM_FOREVER);
-            t3 = rm_ts();
-            RM_SETTLE_RAW(raw);
-            if ((rc = wait_rc(raw, RM_FOREVER)) != RM_OK) {
-                break;
-            }
-            rm_series_add(&ws, t3 - t2);
-        }
-        /* After the wait: the add that fills a batch writes it, which must
-         * not come between the tick and the wait of a ".tick" pair. */
         if (p->signal_name != NULL) {
             rm_series_add(&ss, t1 - t0);
         }
+        if (!do_wait) { /* tested here, not inside the wait's interval */
+            continue;
+        }
+        t2 = rm_ts();
+        raw = wait(o, &msg, RM_FOREVER);
+        t3 = rm_ts();
+        RM_SETTLE_RAW(raw);
+        if ((rc = wait_rc(raw, RM_FOREVER)) != RM_OK) {
+            break;
+        }
+        rm_series_add(&ws, t3 - t2);
     }
     if (rc != RM_OK) {
         rm_fatal("signal/wait (no switch)", rc);
