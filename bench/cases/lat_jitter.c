@@ -76,7 +76,8 @@ static void j_a(void *arg)
         if (pause) { /* write, then resume on the next boundary of the grid */
             rm_series_flush(&period);
             rm_series_flush(&dev);
-            wake += (rm_tick_count() - wake) / JITTER_PERIOD * JITTER_PERIOD;
+            int32_t behind = (int32_t)(rm_tick_count() - wake);
+            wake += behind > 0 ? (uint32_t)behind / JITTER_PERIOD * JITTER_PERIOD : 0u;
         }
         if (rm_thread_sleep_until(&wake, JITTER_PERIOD) != RM_OK) {
             rm_fail("rm_thread_sleep_until failed");
