@@ -323,19 +323,19 @@ void rm_series_flush(rm_series_t *s)
 RM_COLD_END
 
 /* In the cases' loops, between two measurements: the build's level. Only a
- * series of single intervals is written from here (its samples hold no
- * time outside their own interval); a span series waits for its case's
- * rm_series_flush. */
+ * series of single intervals is written when its batch fills (its samples
+ * hold no time outside their own interval); a span series waits for its
+ * case's rm_series_flush, or, if the case missed it, is written before the
+ * next sample is stored (late: inside the measurement, as its samples show). */
 void rm_series_add(rm_series_t *s, uint32_t ticks)
 {
     if (s->buf == NULL) {
         return;
     }
-    if (s->span && s->fill == (uint32_t)(RM_BATCH)) {
-        rm_fail("a sample was added to a full span series (rm_series_flush it first)");
-        return;
-    }
     rm_port_sched_lock();
+    if (s->fill == (uint32_t)(RM_BATCH)) {
+        series_flush(s);
+    }
     s->buf[s->fill++] = ticks;
     s->total++;
     if (s->fill == (uint32_t)(RM_BATCH) && !s->span) {

@@ -67,8 +67,8 @@ void rm_series_open_diff(rm_series_t *s, const char *name, const char *what);
  * output would lie inside the samples that follow. rm_series_add never
  * writes such a series. When rm_series_full() says its buffer is full, the
  * case pauses the measurement, writes the buffer with rm_series_flush() and
- * resumes so that no sample spans the pause; a sample added to a full span
- * series fails the case. */
+ * resumes so that no sample spans the pause (one it missed is written
+ * before the next sample is stored, late, where the samples show it). */
 void rm_series_open_span(rm_series_t *s, const char *name, const char *what);
 bool rm_series_full(const rm_series_t *s);
 void rm_series_flush(rm_series_t *s);
