@@ -234,7 +234,9 @@ void rm_meta_str(const char *key, const char *value)
 /* At most two series are open at once (one per interval of a two-interval
  * case); their buffers are static so the RAM cost is visible in the map. A
  * full buffer is one S record: at 7 characters per sample at most, 2048
- * samples keep a line under 16 KiB. */
+ * samples keep a line under 16 KiB. Writing one costs far more than any
+ * interval (the CRC of every byte, the UART), so it happens only where no
+ * measurement runs: bench.h, rm_series_open_span. */
 #define RM_SERIES_SLOTS 2 /* rm_series_close assumes two */
 _Static_assert((RM_BATCH) >= 1 && (RM_BATCH) <= 2048,
                "RM_BATCH must be 1..2048 (one S record of at most 16 KiB)");
@@ -250,9 +252,10 @@ void rm_series_reset_all(void)
 }
 
 RM_SMALL static void series_open(rm_series_t *s, const char *name, const char *what,
-                        const char *extra)
+                                 const char *extra, bool span)
 {
     s->buf = NULL;
+    s->span = span;
     s->total = 0u;
     s->fill = 0u;
     s->id = series_next_id++;
@@ -277,12 +280,17 @@ static const char sub0[] = " sub=0";
 
 void rm_series_open(rm_series_t *s, const char *name, const char *what)
 {
-    series_open(s, name, what, &sub0[sizeof sub0 - 1u]);
+    series_open(s, name, what, &sub0[sizeof sub0 - 1u], false);
 }
 
 void rm_series_open_diff(rm_series_t *s, const char *name, const char *what)
 {
-    series_open(s, name, what, sub0);
+    series_open(s, name, what, sub0, false);
+}
+
+void rm_series_open_span(rm_series_t *s, const char *name, const char *what)
+{
+    series_open(s, name, what, &sub0[sizeof sub0 - 1u], true);
 }
 
 /* With the lock held: several threads may add to one series (lat.yield), and
@@ -297,18 +305,40 @@ RM_SMALL static void series_flush(rm_series_t *s)
     s->fill = 0u;
 }
 
+bool rm_series_full(const rm_series_t *s)
+{
+    return s->buf != NULL && s->fill == (uint32_t)(RM_BATCH);
+}
+
+/* A span series between two of its measurements (rm_series_open_span). */
+void rm_series_flush(rm_series_t *s)
+{
+    if (s->buf != NULL) {
+        rm_port_sched_lock();
+        series_flush(s);
+        rm_port_sched_unlock();
+    }
+}
+
 RM_COLD_END
 
-/* In the cases' loops, between two measurements: the build's level. */
+/* In the cases' loops, between two measurements: the build's level. Only a
+ * series of single intervals is written when its batch fills (its samples
+ * hold no time outside their own interval); a span series waits for its
+ * case's rm_series_flush, or, if the case missed it, is written before the
+ * next sample is stored (late: inside the measurement, as its samples show). */
 void rm_series_add(rm_series_t *s, uint32_t ticks)
 {
     if (s->buf == NULL) {
         return;
     }
     rm_port_sched_lock();
+    if (s->fill == (uint32_t)(RM_BATCH)) {
+        series_flush(s);
+    }
     s->buf[s->fill++] = ticks;
     s->total++;
-    if (s->fill == (uint32_t)(RM_BATCH)) {
+    if (s->fill == (uint32_t)(RM_BATCH) && !s->span) {
         series_flush(s);
     }
     rm_port_sched_unlock();

@@ -45,10 +45,12 @@ typedef struct rm_case {
 
 /* ---- reporting (call only from the case's own threads) --------------- */
 /* A series of interval samples in counter ticks. Buffered in batches of
- * RM_BATCH; a full batch is emitted as one S record. The first sample of a
- * series is the cold one: the harness reports it separately. */
+ * RM_BATCH; a full batch is emitted as one S record, by the rm_series_add
+ * that filled it: between two samples, outside every interval. The first
+ * sample of a series is the cold one: the harness reports it separately. */
 typedef struct rm_series {
     uint16_t id;
+    bool span;      /* rm_series_open_span: written only by rm_series_flush/close */
     uint32_t total; /* samples added so far */
     uint32_t fill;  /* samples waiting in buf */
     uint32_t *buf;
@@ -59,6 +61,17 @@ void rm_series_open(rm_series_t *s, const char *name, const char *what);
  * the timestamp overhead cancels in a difference, so the stream marks it
  * `sub=0` and the harness does not subtract the overhead from it. */
 void rm_series_open_diff(rm_series_t *s, const char *name, const char *what);
+/* A series whose samples are read off one measurement that runs across
+ * them (lat.jitter.periodic: the time between a periodic task's
+ * activations, and since the first) must not be written while it runs: the
+ * output would lie inside the samples that follow. rm_series_add never
+ * writes such a series. When rm_series_full() says its buffer is full, the
+ * case pauses the measurement, writes the buffer with rm_series_flush() and
+ * resumes so that no sample spans the pause (one it missed is written
+ * before the next sample is stored, late, where the samples show it). */
+void rm_series_open_span(rm_series_t *s, const char *name, const char *what);
+bool rm_series_full(const rm_series_t *s);
+void rm_series_flush(rm_series_t *s);
 void rm_series_add(rm_series_t *s, uint32_t ticks);
 void rm_series_close(rm_series_t *s);
 
