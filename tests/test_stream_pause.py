@@ -31,6 +31,7 @@ pytestmark = pytest.mark.skipif(not fw.have_toolchain(),
 TARGET = "qemu-mps2-an386"
 
 
+@pytest.mark.slow
 def test_a_span_series_is_written_only_between_its_measurements(tmp_path: Path) -> None:
     elf = fw.build(tmp_path, TARGET, ["span"])["span"]
     out = run_once(RunRequest(elf, Definitions.load(fw.ROOT).target(TARGET)))
