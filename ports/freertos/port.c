@@ -45,11 +45,6 @@
  */
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: FreeRTOS's headers */
 
-/* The slot tables' critical section (rtosmeter/port_slots.h). */
-#define RM_SLOTS_LOCK() taskENTER_CRITICAL()
-#define RM_SLOTS_UNLOCK() taskEXIT_CRITICAL()
-#include "rtosmeter/port_slots.h"
-
 #ifndef RM_FREERTOS_PORT_NAME
 #define RM_FREERTOS_PORT_NAME "unknown"
 #endif
@@ -65,13 +60,33 @@
 
 /* ---- threads (struct rm_thread: rm_port_inline.h) -------------------- */
 static struct rm_thread thread_slots[RM_MAX_THREADS];
+static struct rm_thread *thread_free_list;
+
+static void thread_slots_init(void)
+{
+    for (uint32_t i = 0; i < RM_MAX_THREADS; i++) {
+        thread_slots[i].next_free = thread_free_list;
+        thread_free_list = &thread_slots[i];
+    }
+}
+
+static struct rm_thread *thread_alloc(void)
+{
+    taskENTER_CRITICAL();
+    struct rm_thread *t = thread_free_list;
+    if (t != NULL)
+        thread_free_list = t->next_free;
+    taskEXIT_CRITICAL();
+    return t;
+}
 
 static void thread_release(struct rm_thread *t)
 {
-    RM_SLOTS_LOCK();
+    taskENTER_CRITICAL();
     t->task = NULL;
-    t->used = 0u;
-    RM_SLOTS_UNLOCK();
+    t->next_free = thread_free_list;
+    thread_free_list = t;
+    taskEXIT_CRITICAL();
 }
 
 static void thread_trampoline(void *param)
@@ -90,10 +105,9 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry,
 {
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER || entry == NULL)
         return RM_ERROR;
-    unsigned i = RM_SLOT_CLAIM(thread_slots, 0u, RM_MAX_THREADS);
-    if (i == RM_MAX_THREADS)
+    struct rm_thread *t = thread_alloc();
+    if (t == NULL)
         return RM_ERROR;
-    struct rm_thread *t = &thread_slots[i];
     t->entry = entry;
     t->arg = arg;
     *out = t; /* before the task can run and look at it */
@@ -344,6 +358,7 @@ void vApplicationStackOverflowHook(TaskHandle_t task, char *name)
 int main(void)
 {
     rm_target_init();
+    thread_slots_init();
     rm_thread_t runner;
     if (rm_thread_create(&runner, "runner", rm_runner_main, NULL, RM_PRIO_RUNNER, 0) != RM_OK) {
         static const char msg[] = "FATAL: xTaskCreate(runner) failed\n";

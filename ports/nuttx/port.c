@@ -50,11 +50,6 @@
  */
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: NuttX's headers */
 
-/* The slot tables' critical section (rtosmeter/port_slots.h). */
-#define RM_SLOTS_LOCK() sched_lock()
-#define RM_SLOTS_UNLOCK() sched_unlock()
-#include "rtosmeter/port_slots.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,13 +69,33 @@ int rm_nuttx_main(int argc, char *argv[]);
 
 /* ---- threads (struct rm_thread: rm_port_inline.h) -------------------- */
 static struct rm_thread thread_slots[RM_MAX_THREADS];
+static struct rm_thread *thread_free_list;
+
+static void thread_slots_init(void)
+{
+    for (uint32_t i = RM_MAX_THREADS; i-- > 0u;) {
+        thread_slots[i].next_free = thread_free_list;
+        thread_free_list = &thread_slots[i];
+    }
+}
+
+static struct rm_thread *thread_alloc(void)
+{
+    sched_lock();
+    struct rm_thread *t = thread_free_list;
+    if (t != NULL)
+        thread_free_list = t->next_free;
+    sched_unlock();
+    return t;
+}
 
 static void thread_release(struct rm_thread *t)
 {
-    RM_SLOTS_LOCK();
+    sched_lock();
     t->pid = 0;
-    t->used = 0u;
-    RM_SLOTS_UNLOCK();
+    t->next_free = thread_free_list;
+    thread_free_list = t;
+    sched_unlock();
 }
 
 static int thread_trampoline(int argc, char *argv[])
@@ -110,16 +125,15 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry,
 {
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER || entry == NULL)
         return RM_ERROR;
-    unsigned i = RM_SLOT_CLAIM(thread_slots, 0u, RM_MAX_THREADS);
-    if (i == RM_MAX_THREADS)
+    struct rm_thread *t = thread_alloc();
+    if (t == NULL)
         return RM_ERROR;
-    struct rm_thread *t = &thread_slots[i];
     t->entry = entry;
     t->arg = arg;
     t->pid = 0;
     *out = t; /* before the task can run and look at it */
     char index[12];
-    snprintf(index, sizeof index, "%u", i);
+    snprintf(index, sizeof index, "%u", (unsigned)(t - thread_slots));
     char *argv[] = {index, NULL};
     bool suspended = (flags & RM_THREAD_SUSPENDED) != 0u;
     sched_lock();
@@ -432,6 +446,7 @@ static struct notifier_block panic_block = {.notifier_call = on_panic};
 int rm_nuttx_main(int argc, char *argv[])
 {
     (void)argc, (void)argv;
+    thread_slots_init();
     panic_notifier_chain_register(&panic_block);
 #ifndef CONFIG_ARCH_SIM
     (void)irq_attach(RM_NX_IRQ(RM_CM_BENCH_IRQ), idle_isr, NULL);
