@@ -38,8 +38,33 @@ DECLARED = {
 }
 
 
+# port.h's generator of HEAP's four calls (a _raw / _rc pair each) for a
+# malloc/free-like allocator; an invocation in an inline header is read as the
+# four definitions it expands to, each holding the kernel call it names.
+HEAP_MACRO = re.compile(
+    r"^#define RM_HEAP_MALLOC_LIKE\(SPEC, ALLOC, FREE\)((?:.*\\\n)*.*)$", re.MULTILINE)
+HEAP_USE = re.compile(r"^RM_HEAP_MALLOC_LIKE\(([^,()]+),\s*(\w+),\s*(\w+)\)", re.MULTILINE)
+
+
+def expand_heap_macro(code: str) -> str:
+    """code with each RM_HEAP_MALLOC_LIKE(spec, alloc, free) line replaced by
+    what the macro expands to (its spec written `static inline`)."""
+    found = HEAP_MACRO.search((INCLUDE / "port.h").read_text(encoding="utf-8"))
+    assert found, "port.h no longer defines RM_HEAP_MALLOC_LIKE(SPEC, ALLOC, FREE)"
+    body = re.sub(r"\s*\\\n", "\n", found.group(1))
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.DOTALL)
+
+    def expand(use: re.Match[str]) -> str:
+        text = re.sub(r"\bALLOC\b", use.group(2), body)
+        text = re.sub(r"\bFREE\b", use.group(3), text)
+        return re.sub(r"^\s*SPEC\b", "static inline", text, flags=re.MULTILINE)
+
+    return HEAP_USE.sub(expand, code)
+
+
 def _code(path: Path) -> str:
-    return re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+    code = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return expand_heap_macro(code)
 
 
 def definitions(port: Path) -> list[tuple[str, str]]:
@@ -152,3 +177,18 @@ def test_a_missing_translator_is_caught(tmp_path: Path) -> None:
                       "\n{\n    return 0;\n}\n"
                       "static inline int rm_sem_signal_rc(rm_raw_t raw)\n{\n    return 0;\n}\n")
     assert untranslated(inline) == ["rm_sem_wait_raw"]
+
+
+def test_the_heap_generator_is_read_as_its_four_calls(tmp_path: Path) -> None:
+    """A port that writes HEAP with port.h's RM_HEAP_MALLOC_LIKE is checked
+    like one that writes the four calls out: the scan sees each definition,
+    with the kernel call it holds."""
+    inline = tmp_path / "rm_port_inline.h"
+    inline.write_text("#define RM_X_INLINE static inline\n"
+                      "RM_HEAP_MALLOC_LIKE(RM_X_INLINE, os_malloc, os_free)\n")
+    code = _code(inline)
+    names = sorted(m.group(2) for m in INLINE_DEFINITION.finditer(code))
+    assert names == ["rm_heap_alloc_raw", "rm_heap_alloc_rc",
+                     "rm_heap_free_raw", "rm_heap_free_rc"]
+    assert "os_malloc(size)" in code and "os_free(mem)" in code
+    assert not untranslated(inline)

@@ -81,7 +81,6 @@ struct rm_pool {
 };
 
 #define RM_FR_INLINE static inline __attribute__((always_inline))
-#define RM_FR_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 /* Success is the expected case: the compiler then lays out the loop around
  * the kernel call with the failure path out of line (no extra branch). */
 #define RM_FR_OK(cond) __builtin_expect((cond), 1)
@@ -141,7 +140,7 @@ RM_FR_INLINE int fr_sent_rc(rm_raw_t raw, rm_raw_t ok)
 
 RM_FR_INLINE int fr_received_rc(rm_raw_t raw, rm_raw_t ok, uint32_t timeout)
 {
-    return RM_FR_OK(raw == ok) ? RM_OK : RM_FR_WAIT_FAILED(timeout);
+    return rm_wait_rc(raw == ok, timeout);
 }
 
 /* ---- objects: signal / wait per kind ------------------------------------ */
@@ -375,31 +374,9 @@ RM_FR_INLINE int rm_pool_free_rc(rm_raw_t raw)
     return RM_FR_OK(raw == pdTRUE) ? RM_OK : RM_ERROR;
 }
 
-/* pvPortMalloc's pointer is the status, delivered to the caller by the
- * translator (NULL: no memory). */
-RM_FR_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
-{
-    (void)mem; /* delivered by the translator */
-    void *m = pvPortMalloc(size);
-    return (rm_raw_t)m;
-}
-
-RM_FR_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
-{
-    return rm_block_rc(raw, mem);
-}
-
-RM_FR_INLINE rm_raw_t rm_heap_free_raw(void *mem)
-{
-    vPortFree(mem);
-    return 0;
-}
-
-RM_FR_INLINE int rm_heap_free_rc(rm_raw_t raw)
-{
-    (void)raw;
-    return RM_OK;
-}
+/* HEAP: pvPortMalloc / vPortFree; the pointer is alloc's status, delivered to the
+ * caller by the translator (NULL: no memory). */
+RM_HEAP_MALLOC_LIKE(RM_FR_INLINE, pvPortMalloc, vPortFree)
 
 /* ---- interrupts ------------------------------------------------------------ */
 RM_FR_INLINE int rm_isr_resume(rm_thread_t t)

@@ -32,6 +32,13 @@
 #include "os/mynewt.h"
 #include "rtosmeter/bench.h"
 
+/* The slot tables' critical section (rtosmeter/port_slots.h). */
+#define RM_SLOTS_LOCK()                                                          \
+    os_sr_t rm_slots_sr_;                                                        \
+    OS_ENTER_CRITICAL(rm_slots_sr_)
+#define RM_SLOTS_UNLOCK() OS_EXIT_CRITICAL(rm_slots_sr_)
+#include "rtosmeter/port_slots.h"
+
 #define RM_MYNEWT_PRIO_BASE 40
 #define RM_MYNEWT_THREADS 28u
 #define RM_MYNEWT_STACK_WORDS 1024u /* before OS_STACK_ALIGN (x16 on native) */
@@ -40,11 +47,9 @@
 #define RM_MYNEWT_POOL_BLOCKS 8u
 
 static struct rm_thread threads[RM_MYNEWT_THREADS];
-static bool thread_used[RM_MYNEWT_THREADS];
 static os_stack_t stacks[RM_MYNEWT_THREADS][OS_STACK_ALIGN(RM_MYNEWT_STACK_WORDS)];
 
 static struct rm_obj objs[RM_MYNEWT_OBJS];
-static bool obj_used[RM_MYNEWT_OBJS];
 
 static struct rm_pool pools[RM_MYNEWT_POOLS];
 static os_membuf_t pool_mem[RM_MYNEWT_POOLS][OS_MEMPOOL_SIZE(RM_MYNEWT_POOL_BLOCKS, RM_BLOCK_SIZE)];
@@ -67,22 +72,18 @@ static void task_entry(void *arg)
 int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry, void *arg,
                      int prio, unsigned flags)
 {
-    unsigned slot = RM_MYNEWT_THREADS;
     for (unsigned i = 0; i < RM_MYNEWT_THREADS; i++) {
-        if (thread_used[i] && threads[i].task.t_prio == native_prio(prio)) {
+        if (threads[i].used && threads[i].task.t_prio == native_prio(prio)) {
             return RM_ENOTSUP; /* one task per priority */
         }
-        if (!thread_used[i] && slot == RM_MYNEWT_THREADS) {
-            slot = i;
-        }
     }
+    unsigned slot = RM_SLOT_CLAIM(threads, 0u, RM_MYNEWT_THREADS);
     if (slot == RM_MYNEWT_THREADS) {
         return RM_ERROR;
     }
     struct rm_thread *t = &threads[slot];
     t->entry = entry;
     t->arg = arg;
-    thread_used[slot] = true;
     *out = t;
     /* The caller is the runner or a more urgent case thread, so the new task
      * has not run when os_task_init returns; a suspended one is then put to
@@ -96,7 +97,7 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry, void 
     }
     OS_EXIT_CRITICAL(sr);
     if (rc != OS_OK) {
-        thread_used[slot] = false;
+        t->used = 0u;
         return RM_ERROR;
     }
     return RM_OK;
@@ -109,7 +110,7 @@ static void give_up_mutexes(struct rm_thread *t)
 {
     for (unsigned i = 0; i < RM_MYNEWT_OBJS && t->task.t_lockcnt > 0u; i++) {
         struct os_mutex *mu = &objs[i].u.mutex;
-        if (obj_used[i] && objs[i].kind == RM_OBJ_MUTEX && mu->mu_owner == &t->task &&
+        if (objs[i].used && objs[i].kind == RM_OBJ_MUTEX && mu->mu_owner == &t->task &&
             SLIST_EMPTY(&mu->mu_head)) {
             mu->mu_owner = NULL;
             mu->mu_level = 0u;
@@ -127,7 +128,7 @@ int rm_thread_delete(rm_thread_t t)
     if (os_task_remove(&t->task) != OS_OK) {
         return RM_ERROR;
     }
-    thread_used[t - threads] = false;
+    t->used = 0u;
     return RM_OK;
 }
 
@@ -161,10 +162,10 @@ uint32_t rm_tick_hz(void)
 int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner, uint32_t initial)
 {
     (void)owner;
-    unsigned i = 0;
-    while (i < RM_MYNEWT_OBJS && obj_used[i]) {
-        i++;
+    if (kind != RM_OBJ_SEM && kind != RM_OBJ_MUTEX && kind != RM_OBJ_FIFO) {
+        return RM_ENOTSUP;
     }
+    unsigned i = RM_SLOT_CLAIM(objs, 0u, RM_MYNEWT_OBJS);
     if (i == RM_MYNEWT_OBJS) {
         return RM_ERROR;
     }
@@ -178,7 +179,7 @@ int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner, uint32_t
     case RM_OBJ_MUTEX:
         rc = os_mutex_init(&o->u.mutex);
         break;
-    case RM_OBJ_FIFO:
+    default: /* FIFO */
         os_eventq_init(&o->u.fifo.q);
         o->u.fifo.qp = &o->u.fifo.q;
         o->u.fifo.free = NULL;
@@ -188,20 +189,18 @@ int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner, uint32_t
         }
         rc = OS_OK;
         break;
-    default:
-        return RM_ENOTSUP;
     }
     if (rc != OS_OK) {
+        o->used = 0u;
         return RM_ERROR;
     }
-    obj_used[i] = true;
     *out = o;
     return RM_OK;
 }
 
 int rm_obj_delete(rm_obj_t o)
 {
-    obj_used[o - objs] = false; /* Mynewt objects hold no resource */
+    o->used = 0u; /* Mynewt objects hold no resource */
     return RM_OK;
 }
 

@@ -28,6 +28,7 @@ struct rm_thread {
     rm_entry_t entry;
     void *arg;
     os_stack_t *stack;
+    uint8_t used; /* port.c's slot table (rtosmeter/port_slots.h) */
 };
 
 struct rm_item {
@@ -48,13 +49,13 @@ struct rm_obj {
             struct rm_item items[RM_QUEUE_DEPTH];
         } fifo;
     } u;
+    uint8_t used; /* port.c's slot table (rtosmeter/port_slots.h) */
 };
 
 struct rm_pool {
     struct os_mempool mp;
 };
 
-#define RM_MN_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 /* Success is the expected case: the failure path goes out of line. */
 #define RM_MN_OK(cond) __builtin_expect((cond), 1)
 
@@ -65,7 +66,7 @@ static inline int mn_wait_status(rm_raw_t raw, uint32_t timeout)
     if (RM_MN_OK(raw == OS_OK)) {
         return RM_OK;
     }
-    return raw == OS_TIMEOUT ? RM_MN_WAIT_FAILED(timeout) : RM_ERROR;
+    return raw == OS_TIMEOUT ? rm_wait_failed(timeout) : RM_ERROR;
 }
 
 static inline int mn_done_status(rm_raw_t raw)
@@ -156,7 +157,7 @@ static inline rm_raw_t rm_fifo_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t time
 
 static inline int rm_fifo_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_MN_OK(raw != 0) ? RM_OK : RM_MN_WAIT_FAILED(timeout);
+    return rm_wait_rc(raw != 0, timeout);
 }
 
 /* ---- threads ---------------------------------------------------------- */
@@ -230,29 +231,8 @@ static inline int rm_pool_free_rc(rm_raw_t raw)
     return mn_done_status(raw);
 }
 
-static inline rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
-{
-    (void)mem; /* delivered by the translator */
-    void *m = os_malloc(size);
-    return (rm_raw_t)m;
-}
-
-static inline int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
-{
-    return rm_block_rc(raw, mem);
-}
-
-/* os_free returns nothing: raw is 0. */
-static inline rm_raw_t rm_heap_free_raw(void *mem)
-{
-    os_free(mem);
-    return 0;
-}
-
-static inline int rm_heap_free_rc(rm_raw_t raw)
-{
-    (void)raw;
-    return RM_OK;
-}
+/* HEAP: os_malloc / os_free; the pointer is alloc's status, delivered to the
+ * caller by the translator (NULL: no memory). */
+RM_HEAP_MALLOC_LIKE(static inline, os_malloc, os_free)
 
 #endif /* RM_PORT_INLINE_H */

@@ -70,7 +70,6 @@ struct rm_pool {
 };
 
 #define RM_NX_INLINE static inline __attribute__((always_inline))
-#define RM_NX_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 /* Success is the expected case: the failure path goes out of line. */
 #define RM_NX_OK(cond) __builtin_expect((cond), 1)
 /* Where the timeout is not a constant (the shared pass body reads it), the
@@ -121,7 +120,7 @@ RM_NX_INLINE int nx_sent_rc(rm_raw_t raw, rm_raw_t ok, int failed)
 
 RM_NX_INLINE int nx_received_rc(rm_raw_t raw, rm_raw_t ok, uint32_t timeout)
 {
-    return RM_NX_OK(raw == ok) ? RM_OK : RM_NX_WAIT_FAILED(timeout);
+    return rm_wait_rc(raw == ok, timeout);
 }
 
 /* ---- objects: signal / wait per kind ------------------------------------ */
@@ -259,29 +258,9 @@ RM_NX_INLINE int rm_pool_free_rc(rm_raw_t raw)
     return RM_OK;
 }
 
-RM_NX_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
-{
-    (void)mem; /* delivered by the translator */
-    void *m = kmm_malloc(size);
-    return (rm_raw_t)m;
-}
-
-RM_NX_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
-{
-    return rm_block_rc(raw, mem);
-}
-
-RM_NX_INLINE rm_raw_t rm_heap_free_raw(void *mem)
-{
-    kmm_free(mem);
-    return 0;
-}
-
-RM_NX_INLINE int rm_heap_free_rc(rm_raw_t raw)
-{
-    (void)raw;
-    return RM_OK;
-}
+/* HEAP: kmm_malloc / kmm_free; the pointer is alloc's status, delivered to the
+ * caller by the translator (NULL: no memory). */
+RM_HEAP_MALLOC_LIKE(RM_NX_INLINE, kmm_malloc, kmm_free)
 
 /* ---- interrupts (both interrupt-safe in NuttX) ----------------------------- */
 RM_NX_INLINE int rm_isr_resume(rm_thread_t t)

@@ -508,7 +508,7 @@ static int cond_wait_ticks(rm_obj_t o, uint32_t timeout, bool need_flag)
         return RM_OK;
     }
     if (rc == ETIMEDOUT) {
-        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+        return rm_wait_failed(timeout);
     }
     return RM_ERROR;
 }
@@ -533,7 +533,7 @@ static int mq_wait_ticks(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
         return RM_OK;
     }
     if (n < 0 && errno == ETIMEDOUT) {
-        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+        return rm_wait_failed(timeout);
     }
     return RM_ERROR;
 }
@@ -547,7 +547,7 @@ static int pipe_wait_ticks(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
         while ((rc = poll(&pf, 1, (int)ms)) < 0 && errno == EINTR) {
         }
         if (rc == 0) {
-            return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+            return rm_wait_failed(timeout);
         }
     }
     rm_msg_t tmp;
@@ -589,7 +589,7 @@ rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout)
         rc = pthread_mutex_timedlock(&o->mutex, &dl);
     }
     if (rc == ETIMEDOUT) {
-        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+        return rm_wait_failed(timeout);
     }
     return rc == 0 ? RM_OK : RM_ERROR;
 }

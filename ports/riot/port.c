@@ -133,22 +133,10 @@ static void fatal(const char *what)
     rm_target_exit(1);
 }
 
-/* Claim the first free record of an array of n (its uint8_t `used` flag at
- * offset `used_off`); n when all are taken. */
-static unsigned slot_claim(void *records, size_t stride, size_t used_off, unsigned n)
-{
-    unsigned char *base = (unsigned char *)records + used_off;
-    unsigned state = irq_disable();
-    unsigned i = 0;
-    while (i < n && base[i * stride] != 0u)
-        i++;
-    if (i < n)
-        base[i * stride] = 1u;
-    irq_restore(state);
-    return i;
-}
-#define RM_R_CLAIM(array, n) \
-    slot_claim((array), sizeof (array)[0], offsetof(__typeof__((array)[0]), used), (n))
+/* The slot tables' critical section (rtosmeter/port_slots.h). */
+#define RM_SLOTS_LOCK() unsigned rm_slots_state_ = irq_disable()
+#define RM_SLOTS_UNLOCK() irq_restore(rm_slots_state_)
+#include "rtosmeter/port_slots.h"
 
 /* ---- threads ------------------------------------------------------------ */
 static char r_stacks[RM_R_MAX_THREADS][RM_R_STACK] __attribute__((aligned(8)));
@@ -193,7 +181,7 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry,
 {
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_MAX || entry == NULL)
         return RM_ERROR;
-    unsigned i = RM_R_CLAIM(r_threads, RM_R_MAX_THREADS);
+    unsigned i = RM_SLOT_CLAIM(r_threads, 0u, RM_R_MAX_THREADS);
     if (i == RM_R_MAX_THREADS)
         return RM_ERROR;
     struct rm_thread *t = &r_threads[i];
@@ -302,7 +290,7 @@ static struct rm_obj r_objs[RM_R_MAX_OBJS];
 
 int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner, uint32_t initial)
 {
-    unsigned i = RM_R_CLAIM(r_objs, RM_R_MAX_OBJS);
+    unsigned i = RM_SLOT_CLAIM(r_objs, 0u, RM_R_MAX_OBJS);
     if (i == RM_R_MAX_OBJS)
         return RM_ERROR;
     struct rm_obj *o = &r_objs[i];
@@ -361,19 +349,21 @@ int rm_obj_delete(rm_obj_t o)
 
 /* ---- memory (alloc/free: rm_port_inline.h) ----------------------------- */
 static struct rm_pool r_pools[RM_R_MAX_POOLS];
-static uint8_t r_pool_area[RM_R_POOL_BYTES] __attribute__((aligned(8)));
-static size_t r_pool_used;
+RM_ARENA(r_pool_area, RM_R_POOL_BYTES);
 
 int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
 {
-    size_t bytes = (size_t)block_size * count;
-    if (block_size % 8u != 0u || bytes > RM_R_POOL_BYTES - r_pool_used)
+    if (block_size % 8u != 0u)
         return RM_ERROR;
-    unsigned i = RM_R_CLAIM(r_pools, RM_R_MAX_POOLS);
+    unsigned i = RM_SLOT_CLAIM(r_pools, 0u, RM_R_MAX_POOLS);
     if (i == RM_R_MAX_POOLS)
         return RM_ERROR;
-    memarray_init(&r_pools[i].ma, r_pool_area + r_pool_used, block_size, count);
-    r_pool_used += bytes;
+    void *area = rm_arena_take(&r_pool_area, (size_t)block_size * count);
+    if (area == NULL) {
+        r_pools[i].used = 0u;
+        return RM_ERROR;
+    }
+    memarray_init(&r_pools[i].ma, area, block_size, count);
     *out = &r_pools[i];
     return RM_OK;
 }

@@ -94,7 +94,6 @@ struct rm_pool {
 };
 
 #define RM_R_INLINE static inline __attribute__((always_inline))
-#define RM_R_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 /* Success is the expected case: the failure path is laid out of line. */
 #define RM_R_OK(cond) __builtin_expect((cond), 1)
 #define RM_R_FLAG 1u /* THREAD_FLAGS: bit 0 */
@@ -169,7 +168,7 @@ RM_R_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeout
 
 RM_R_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_R_OK(raw == 0) ? RM_OK : RM_R_FAILED(timeout);
+    return rm_wait_rc(raw == 0, timeout);
 }
 
 RM_R_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
@@ -295,7 +294,7 @@ RM_R_INLINE rm_raw_t rm_thread_msg_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t 
 
 RM_R_INLINE int rm_thread_msg_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_R_OK(raw >= 0) ? RM_OK : RM_R_FAILED(timeout);
+    return rm_wait_rc(raw >= 0, timeout);
 }
 
 RM_R_INLINE rm_raw_t rm_thread_flags_signal_raw(rm_obj_t o, const rm_msg_t *msg)
@@ -326,7 +325,7 @@ RM_R_INLINE rm_raw_t rm_thread_flags_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_
 
 RM_R_INLINE int rm_thread_flags_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_R_OK((raw & RM_R_FLAG) != 0) ? RM_OK : RM_R_FAILED(timeout);
+    return rm_wait_rc((raw & RM_R_FLAG) != 0, timeout);
 }
 
 /* ---- memory --------------------------------------------------------------- */
@@ -352,25 +351,9 @@ RM_R_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 
 RM_R_INLINE int rm_pool_free_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
 
-RM_R_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
-{
-    (void)mem; /* delivered by the translator */
-    void *m = malloc(size);
-    return (rm_raw_t)m;
-}
-
-RM_R_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
-{
-    return rm_block_rc(raw, mem);
-}
-
-RM_R_INLINE rm_raw_t rm_heap_free_raw(void *mem)
-{
-    free(mem);
-    return 0;
-}
-
-RM_R_INLINE int rm_heap_free_rc(rm_raw_t raw) { return rmr_done_rc(raw); }
+/* HEAP: malloc / free; the pointer is alloc's status, delivered to the
+ * caller by the translator (NULL: no memory). */
+RM_HEAP_MALLOC_LIKE(RM_R_INLINE, malloc, free)
 
 /* ---- interrupts ------------------------------------------------------------ */
 RM_R_INLINE int rm_isr_resume(rm_thread_t t)

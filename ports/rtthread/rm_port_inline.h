@@ -46,7 +46,6 @@ struct rm_pool {
 /* Success is the expected case: the compiler then lays the failure path
  * out of line (no extra branch in a measured loop), as the other ports do. */
 #define RM_RTT_OK(cond) __builtin_expect((cond), 1)
-#define RM_RTT_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 
 /* The _rc translator: an rt_err_t (RT_EOK). */
 RM_RTT_INLINE int rtt_rc(rm_raw_t raw, int failed)
@@ -111,7 +110,7 @@ RM_RTT_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeo
 
 RM_RTT_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
+    return rtt_rc(raw, rm_wait_failed(timeout));
 }
 
 RM_RTT_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
@@ -133,7 +132,7 @@ RM_RTT_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t tim
 
 RM_RTT_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
+    return rtt_rc(raw, rm_wait_failed(timeout));
 }
 
 /* EVENT: bit 0, received with OR | CLEAR (the bits got are unused). */
@@ -158,7 +157,7 @@ RM_RTT_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t tim
 
 RM_RTT_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
+    return rtt_rc(raw, rm_wait_failed(timeout));
 }
 
 /* MAILBOX: one pointer-sized mail per message, RT-Thread's idiom for a
@@ -182,7 +181,7 @@ RM_RTT_INLINE rm_raw_t rm_mailbox_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t t
 
 RM_RTT_INLINE int rm_mailbox_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
+    return rtt_rc(raw, rm_wait_failed(timeout));
 }
 
 /* QUEUE: a message queue of 16-byte messages (copied in and out). */
@@ -203,7 +202,7 @@ RM_RTT_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t tim
 
 RM_RTT_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtt_rc(raw, RM_RTT_WAIT_FAILED(timeout));
+    return rtt_rc(raw, rm_wait_failed(timeout));
 }
 
 /* ---- memory --------------------------------------------------------------- */
@@ -235,29 +234,9 @@ RM_RTT_INLINE int rm_pool_free_rc(rm_raw_t raw)
     return RM_OK;
 }
 
-RM_RTT_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
-{
-    (void)mem; /* delivered by the translator */
-    void *m = rt_malloc(size);
-    return (rm_raw_t)m;
-}
-
-RM_RTT_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
-{
-    return rm_block_rc(raw, mem);
-}
-
-RM_RTT_INLINE rm_raw_t rm_heap_free_raw(void *mem)
-{
-    rt_free(mem);
-    return 0;
-}
-
-RM_RTT_INLINE int rm_heap_free_rc(rm_raw_t raw)
-{
-    (void)raw;
-    return RM_OK;
-}
+/* HEAP: rt_malloc / rt_free; the pointer is alloc's status, delivered to the
+ * caller by the translator (NULL: no memory). */
+RM_HEAP_MALLOC_LIKE(RM_RTT_INLINE, rt_malloc, rt_free)
 
 /* ---- interrupts ------------------------------------------------------------ */
 RM_RTT_INLINE int rm_isr_resume(rm_thread_t t)

@@ -38,7 +38,6 @@ struct rm_pool {
 /* Success is the expected case: the compiler then lays the failure path
  * out of line (no extra branch in a measured loop), as the other ports do. */
 #define RM_RTX_OK(cond) __builtin_expect((cond), 1)
-#define RM_RTX_WAIT_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 /* osFlagsError* have the top bit set; a flags value never has. */
 #define RM_RTX_FLAGS_OK(r) (((r) & osFlagsError) == 0u)
 
@@ -104,7 +103,7 @@ RM_RTX_INLINE rm_raw_t rm_sem_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeo
 
 RM_RTX_INLINE int rm_sem_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtx_status_rc(raw, RM_RTX_WAIT_FAILED(timeout));
+    return rtx_status_rc(raw, rm_wait_failed(timeout));
 }
 
 RM_RTX_INLINE rm_raw_t rm_mutex_signal_raw(rm_obj_t o, const rm_msg_t *msg)
@@ -126,7 +125,7 @@ RM_RTX_INLINE rm_raw_t rm_mutex_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t tim
 
 RM_RTX_INLINE int rm_mutex_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtx_status_rc(raw, RM_RTX_WAIT_FAILED(timeout));
+    return rtx_status_rc(raw, rm_wait_failed(timeout));
 }
 
 /* EVENT: an event flags object, bit 0 (osEventFlagsWait clears it). */
@@ -149,7 +148,7 @@ RM_RTX_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t tim
 
 RM_RTX_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtx_flags_rc(raw, RM_RTX_WAIT_FAILED(timeout));
+    return rtx_flags_rc(raw, rm_wait_failed(timeout));
 }
 
 RM_RTX_INLINE rm_raw_t rm_queue_signal_raw(rm_obj_t o, const rm_msg_t *msg)
@@ -169,7 +168,7 @@ RM_RTX_INLINE rm_raw_t rm_queue_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t tim
 
 RM_RTX_INLINE int rm_queue_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtx_status_rc(raw, RM_RTX_WAIT_FAILED(timeout));
+    return rtx_status_rc(raw, rm_wait_failed(timeout));
 }
 
 /* THREAD_FLAGS: the owner's thread flags, bit 0 (the wait clears it). */
@@ -192,7 +191,7 @@ RM_RTX_INLINE rm_raw_t rm_thread_flags_wait_raw(rm_obj_t o, rm_msg_t *msg, uint3
 
 RM_RTX_INLINE int rm_thread_flags_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return rtx_flags_rc(raw, RM_RTX_WAIT_FAILED(timeout));
+    return rtx_flags_rc(raw, rm_wait_failed(timeout));
 }
 
 /* ---- memory --------------------------------------------------------------- */

@@ -42,6 +42,11 @@
 
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: tx_api.h, the handles */
 
+/* The slot tables' critical section (rtosmeter/port_slots.h). */
+#define RM_SLOTS_LOCK() UINT rm_slots_old_ = tx_interrupt_control(TX_INT_DISABLE)
+#define RM_SLOTS_UNLOCK() tx_interrupt_control(rm_slots_old_)
+#include "rtosmeter/port_slots.h"
+
 _Static_assert(sizeof(ULONG) * 4u == RM_MSG_SIZE,
                "ThreadX ULONG must be 32-bit: queue messages are TX_4_ULONG");
 
@@ -101,19 +106,8 @@ static ULONG rm_tx_stacks[RM_TX_MAX_THREADS - 1][RM_TX_STACK_SIZE / sizeof(ULONG
     __attribute__((aligned(8)));
 static struct rm_obj rm_tx_objs[RM_TX_MAX_OBJS];
 static struct rm_pool rm_tx_pools[RM_TX_MAX_POOLS];
-static ULONG rm_tx_arena[RM_TX_POOL_ARENA / sizeof(ULONG)] __attribute__((aligned(8)));
-static size_t rm_tx_arena_used;
+RM_ARENA(rm_tx_arena, RM_TX_POOL_ARENA);
 TX_BYTE_POOL rm_tx_heap; /* HEAP: the inline calls allocate from it */
-
-/* ---- slot tables (set-up paths only, never inside a measured call) ---- */
-static int rm_tx_claim(uint8_t *used)
-{
-    UINT old = tx_interrupt_control(TX_INT_DISABLE);
-    int got = !*used;
-    *used = 1;
-    tx_interrupt_control(old);
-    return got;
-}
 
 int rm_tx_failure(UINT st, uint32_t timeout)
 {
@@ -123,7 +117,7 @@ int rm_tx_failure(UINT st, uint32_t timeout)
     case TX_NO_EVENTS:
     case TX_QUEUE_EMPTY:
     case TX_NO_MEMORY:
-        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+        return rm_wait_failed(timeout);
     case TX_QUEUE_FULL:
         return RM_EAGAIN;
     default:
@@ -144,10 +138,10 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER)
         return RM_ERROR;
     bool runner = entry == rm_runner_main;
-    for (ULONG i = runner ? 0u : 1u; i < (runner ? 1u : RM_TX_MAX_THREADS); i++) {
+    unsigned to = runner ? 1u : RM_TX_MAX_THREADS;
+    unsigned i = RM_SLOT_CLAIM(rm_tx_threads, runner ? 0u : 1u, to);
+    if (i < to) {
         struct rm_thread *s = &rm_tx_threads[i];
-        if (!rm_tx_claim(&s->used))
-            continue;
         VOID *stack = runner ? (VOID *)rm_tx_runner_stack : (VOID *)rm_tx_stacks[i - 1u];
         ULONG stack_bytes = runner ? sizeof rm_tx_runner_stack : sizeof rm_tx_stacks[i - 1u];
         s->entry = entry;
@@ -237,10 +231,9 @@ int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner,
     if (kind != RM_OBJ_SEM && kind != RM_OBJ_MUTEX && kind != RM_OBJ_EVENT &&
         kind != RM_OBJ_QUEUE)
         return RM_ENOTSUP;
-    for (int i = 0; i < RM_TX_MAX_OBJS; i++) {
+    unsigned i = RM_SLOT_CLAIM(rm_tx_objs, 0u, RM_TX_MAX_OBJS);
+    if (i < RM_TX_MAX_OBJS) {
         struct rm_obj *s = &rm_tx_objs[i];
-        if (!rm_tx_claim(&s->used))
-            continue;
         s->kind = kind;
         UINT st;
         switch (kind) {
@@ -300,19 +293,13 @@ int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
     size_t per = ((block_size + sizeof(ULONG) - 1u) & ~(sizeof(ULONG) - 1u)) +
                  sizeof(UCHAR *);
     size_t bytes = (per * count + 7u) & ~(size_t)7u;
-    for (int i = 0; i < RM_TX_MAX_POOLS; i++) {
+    unsigned i = RM_SLOT_CLAIM(rm_tx_pools, 0u, RM_TX_MAX_POOLS);
+    if (i < RM_TX_MAX_POOLS) {
         struct rm_pool *s = &rm_tx_pools[i];
-        if (!rm_tx_claim(&s->used))
-            continue;
-        UINT old = tx_interrupt_control(TX_INT_DISABLE);
-        size_t at = rm_tx_arena_used;
-        int room = at + bytes <= sizeof rm_tx_arena;
-        if (room)
-            rm_tx_arena_used = at + bytes;
-        tx_interrupt_control(old);
-        if (!room ||
-            tx_block_pool_create(&s->bp, "rm_pool", block_size,
-                                 (UCHAR *)rm_tx_arena + at, (ULONG)bytes) != TX_SUCCESS) {
+        void *area = rm_arena_take(&rm_tx_arena, bytes);
+        if (area == NULL ||
+            tx_block_pool_create(&s->bp, "rm_pool", block_size, area, (ULONG)bytes) !=
+                TX_SUCCESS) {
             s->used = 0;
             return RM_ERROR;
         }

@@ -53,6 +53,17 @@
 
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: ucos_ii.h, the handles */
 
+/* The slot tables' critical section (rtosmeter/port_slots.h). */
+#if OS_CRITICAL_METHOD == 3u
+#define RM_SLOTS_LOCK()                                                          \
+    OS_CPU_SR cpu_sr;                                                            \
+    OS_ENTER_CRITICAL()
+#else
+#define RM_SLOTS_LOCK() OS_ENTER_CRITICAL()
+#endif
+#define RM_SLOTS_UNLOCK() OS_EXIT_CRITICAL()
+#include "rtosmeter/port_slots.h"
+
 #ifndef RM_CPU_HZ
 #define RM_CPU_HZ RM_TS_HZ
 #endif
@@ -126,33 +137,18 @@ static OS_STK rm_uc2_runner_stack[RM_UC2_RUNNER_STACK_BYTES / sizeof(OS_STK)]
     __attribute__((aligned(8)));
 static struct rm_obj rm_uc2_objs[RM_UC2_MAX_OBJS];
 static struct rm_pool rm_uc2_pools[RM_UC2_MAX_POOLS];
-static uint32_t rm_uc2_arena[RM_UC2_POOL_ARENA / sizeof(uint32_t)] __attribute__((aligned(8)));
-static size_t rm_uc2_arena_used;
+RM_ARENA(rm_uc2_arena, RM_UC2_POOL_ARENA);
 /* The rtosmeter level of the thread at each native priority (0: free). */
 static INT8U rm_uc2_level_of[OS_LOWEST_PRIO + 1u];
 static INT8U rm_uc2_pip_used[RM_UC2_PIPS];
-
-/* ---- slot tables (set-up paths only) -------------------------------------- */
-static int rm_uc2_claim(INT8U *used)
-{
-#if OS_CRITICAL_METHOD == 3u
-    OS_CPU_SR cpu_sr;
-#endif
-    OS_ENTER_CRITICAL();
-    int got = !*used;
-    *used = 1u;
-    OS_EXIT_CRITICAL();
-    return got;
-}
 
 int rm_uc2_failure(INT8U err, uint32_t timeout)
 {
     switch (err) {
     case OS_ERR_TIMEOUT:
-        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
     case OS_ERR_FLAG_NOT_RDY:
     case OS_ERR_Q_EMPTY:
-        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+        return rm_wait_failed(timeout);
     case OS_ERR_MBOX_FULL:
     case OS_ERR_Q_FULL:
     case OS_ERR_SEM_OVF:
@@ -211,47 +207,42 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
     (void)name;
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER)
         return RM_ERROR;
-    for (unsigned i = 0; i < RM_UC2_MAX_THREADS; i++) {
-        struct rm_thread *s = &rm_uc2_threads[i];
-        if (!rm_uc2_claim(&s->used))
-            continue;
-        /* Slot 0 is the runner's (created first), with its own stack. */
-        const int runner = prio == RM_PRIO_RUNNER;
-        if (runner != (i == 0u)) {
-            s->used = 0u;
-            continue;
-        }
-        OSSchedLock();
-        int native = rm_uc2_native_prio(prio);
-        if (native < 0) {
-            OSSchedUnlock();
-            s->used = 0u;
-            return RM_ERROR;
-        }
-        s->prio = (INT8U)native;
-        s->level = (INT8U)prio;
-        s->stack = runner ? rm_uc2_runner_stack : rm_uc2_stacks[i - 1u];
-        *t = s; /* before the task can run and look at it */
-        const unsigned words =
-            (runner ? sizeof rm_uc2_runner_stack : RM_UC2_STACK_BYTES) / sizeof(OS_STK);
-#if RM_UC_VENDOR
-        const INT16U opt = OS_TASK_OPT_STK_CHK | OS_TASK_OPT_STK_CLR;
-#else
-        const INT16U opt = OS_TASK_OPT_NONE;
-#endif
-        INT8U err = OSTaskCreateExt(entry, arg, &s->stack[words - 1u], (INT8U)native,
-                                    (INT16U)native, &s->stack[0], words, s, opt);
-        if (err == OS_ERR_NONE && (flags & RM_THREAD_SUSPENDED) != 0u)
-            err = OSTaskSuspend((INT8U)native);
-        if (err != OS_ERR_NONE) {
-            rm_uc2_level_of[native] = 0u;
-            s->used = 0u;
-            *t = NULL;
-        }
+    /* Slot 0 is the runner's (created first), with its own stack. */
+    const int runner = prio == RM_PRIO_RUNNER;
+    const unsigned to = runner ? 1u : RM_UC2_MAX_THREADS;
+    const unsigned i = RM_SLOT_CLAIM(rm_uc2_threads, runner ? 0u : 1u, to);
+    if (i == to)
+        return RM_ERROR;
+    struct rm_thread *s = &rm_uc2_threads[i];
+    OSSchedLock();
+    int native = rm_uc2_native_prio(prio);
+    if (native < 0) {
         OSSchedUnlock();
-        return err == OS_ERR_NONE ? RM_OK : RM_ERROR;
+        s->used = 0u;
+        return RM_ERROR;
     }
-    return RM_ERROR;
+    s->prio = (INT8U)native;
+    s->level = (INT8U)prio;
+    s->stack = runner ? rm_uc2_runner_stack : rm_uc2_stacks[i - 1u];
+    *t = s; /* before the task can run and look at it */
+    const unsigned words =
+        (runner ? sizeof rm_uc2_runner_stack : RM_UC2_STACK_BYTES) / sizeof(OS_STK);
+#if RM_UC_VENDOR
+    const INT16U opt = OS_TASK_OPT_STK_CHK | OS_TASK_OPT_STK_CLR;
+#else
+    const INT16U opt = OS_TASK_OPT_NONE;
+#endif
+    INT8U err = OSTaskCreateExt(entry, arg, &s->stack[words - 1u], (INT8U)native,
+                                (INT16U)native, &s->stack[0], words, s, opt);
+    if (err == OS_ERR_NONE && (flags & RM_THREAD_SUSPENDED) != 0u)
+        err = OSTaskSuspend((INT8U)native);
+    if (err != OS_ERR_NONE) {
+        rm_uc2_level_of[native] = 0u;
+        s->used = 0u;
+        *t = NULL;
+    }
+    OSSchedUnlock();
+    return err == OS_ERR_NONE ? RM_OK : RM_ERROR;
 }
 
 int rm_thread_delete(rm_thread_t t)
@@ -333,11 +324,8 @@ uint32_t rm_tick_hz(void)
 /* ---- IPC objects ------------------------------------------------------ */
 static int rm_uc2_pip_alloc(void)
 {
-    for (unsigned i = 0; i < RM_UC2_PIPS; i++) {
-        if (rm_uc2_claim(&rm_uc2_pip_used[i]))
-            return (int)i;
-    }
-    return -1;
+    unsigned i = rm_slot_claim(rm_uc2_pip_used, 1u, 0u, RM_UC2_PIPS);
+    return i < RM_UC2_PIPS ? (int)i : -1;
 }
 
 int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner, uint32_t initial)
@@ -346,10 +334,9 @@ int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner, uint32_t i
     if (kind != RM_OBJ_SEM && kind != RM_OBJ_MUTEX && kind != RM_OBJ_EVENT &&
         kind != RM_OBJ_MAILBOX && kind != RM_OBJ_QUEUE && kind != RM_OBJ_LIFO)
         return RM_ENOTSUP;
-    for (unsigned i = 0; i < RM_UC2_MAX_OBJS; i++) {
+    unsigned i = RM_SLOT_CLAIM(rm_uc2_objs, 0u, RM_UC2_MAX_OBJS);
+    if (i < RM_UC2_MAX_OBJS) {
         struct rm_obj *s = &rm_uc2_objs[i];
-        if (!rm_uc2_claim(&s->used))
-            continue;
         s->kind = kind;
         INT8U err = OS_ERR_NONE;
         void *h;
@@ -428,16 +415,11 @@ int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
         struct rm_pool *s = &rm_uc2_pools[i];
         if (s->mem != NULL)
             continue;
-        OSSchedLock();
-        size_t at = rm_uc2_arena_used;
-        int room = at + bytes <= sizeof rm_uc2_arena;
-        if (room)
-            rm_uc2_arena_used = at + bytes;
-        OSSchedUnlock();
-        if (!room)
+        void *area = rm_arena_take(&rm_uc2_arena, bytes);
+        if (area == NULL)
             return RM_ERROR;
         INT8U err;
-        OS_MEM *m = OSMemCreate((uint8_t *)rm_uc2_arena + at, count, per, &err);
+        OS_MEM *m = OSMemCreate(area, count, per, &err);
         if (m == NULL || err != OS_ERR_NONE)
             return RM_ERROR;
         s->mem = m;

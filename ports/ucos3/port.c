@@ -61,6 +61,13 @@
 
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: os.h, the handles */
 
+/* The slot tables' critical section (rtosmeter/port_slots.h). */
+#define RM_SLOTS_LOCK()                                                          \
+    CPU_SR_ALLOC();                                                              \
+    CPU_CRITICAL_ENTER()
+#define RM_SLOTS_UNLOCK() CPU_CRITICAL_EXIT()
+#include "rtosmeter/port_slots.h"
+
 #ifndef RM_CPU_HZ
 #define RM_CPU_HZ RM_TS_HZ
 #endif
@@ -137,8 +144,7 @@ static CPU_STK rm_uc3_runner_stack[RM_UC3_RUNNER_STACK_BYTES / sizeof(CPU_STK)]
     __attribute__((aligned(8)));
 static struct rm_obj rm_uc3_objs[RM_UC3_MAX_OBJS];
 static struct rm_pool rm_uc3_pools[RM_UC3_MAX_POOLS];
-static uint32_t rm_uc3_arena[RM_UC3_POOL_ARENA / sizeof(uint32_t)] __attribute__((aligned(8)));
-static size_t rm_uc3_arena_used;
+RM_ARENA(rm_uc3_arena, RM_UC3_POOL_ARENA);
 
 #if RM_UC3_POSIX /* host.c */
 bool rm_uc3_host_can_start(void);
@@ -147,23 +153,12 @@ unsigned long rm_uc3_host_task_thread(const OS_TCB *tcb);
 void rm_uc3_host_task_join(unsigned long thread);
 #endif
 
-/* ---- slot tables (set-up paths only) ----------------------------------- */
-static int rm_uc3_claim(uint8_t *used)
-{
-    CPU_SR_ALLOC();
-    CPU_CRITICAL_ENTER();
-    int got = !*used;
-    *used = 1u;
-    CPU_CRITICAL_EXIT();
-    return got;
-}
-
 int rm_uc3_failure(OS_ERR err, uint32_t timeout)
 {
     switch (err) {
     case OS_ERR_TIMEOUT:
     case OS_ERR_PEND_WOULD_BLOCK:
-        return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+        return rm_wait_failed(timeout);
     case OS_ERR_Q_MAX:
     case OS_ERR_MSG_POOL_EMPTY:
     case OS_ERR_SEM_OVF:
@@ -184,54 +179,49 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
 {
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER)
         return RM_ERROR;
-    for (unsigned i = 0; i < RM_UC3_MAX_THREADS; i++) {
-        struct rm_thread *s = &rm_uc3_threads[i];
-        if (!rm_uc3_claim(&s->used))
-            continue;
-        /* Slot 0 is the runner's (created first), with its own stack. */
-        const int runner = prio == RM_PRIO_RUNNER;
-        if (runner != (i == 0u)) {
-            s->used = 0u;
-            continue;
-        }
-        s->stack = runner ? rm_uc3_runner_stack : rm_uc3_stacks[i - 1u];
-        *t = s; /* before the task can run and look at it */
-        const CPU_STK_SIZE words =
-            (runner ? sizeof rm_uc3_runner_stack : RM_UC3_STACK_BYTES) / sizeof(CPU_STK);
+    /* Slot 0 is the runner's (created first), with its own stack. */
+    const int runner = prio == RM_PRIO_RUNNER;
+    const unsigned to = runner ? 1u : RM_UC3_MAX_THREADS;
+    const unsigned i = RM_SLOT_CLAIM(rm_uc3_threads, runner ? 0u : 1u, to);
+    if (i == to)
+        return RM_ERROR;
+    struct rm_thread *s = &rm_uc3_threads[i];
+    s->stack = runner ? rm_uc3_runner_stack : rm_uc3_stacks[i - 1u];
+    *t = s; /* before the task can run and look at it */
+    const CPU_STK_SIZE words =
+        (runner ? sizeof rm_uc3_runner_stack : RM_UC3_STACK_BYTES) / sizeof(CPU_STK);
 #if RM_UC_VENDOR
-        const OS_OPT opt = OS_OPT_TASK_STK_CHK | OS_OPT_TASK_STK_CLR;
+    const OS_OPT opt = OS_OPT_TASK_STK_CHK | OS_OPT_TASK_STK_CLR;
 #else
-        const OS_OPT opt = OS_OPT_TASK_NONE;
+    const OS_OPT opt = OS_OPT_TASK_NONE;
 #endif
-        OS_ERR err, err2;
-        OSSchedLock(&err2);
+    OS_ERR err, err2;
+    OSSchedLock(&err2);
 #if RM_UC3_POSIX
-        /* The POSIX port creates the task's thread in OSTaskCreateHook, which
-         * the kernel calls with interrupts enabled: the thread would inherit
-         * an unblocked tick signal and could take a tick meant for the
-         * running task before it blocks it itself (OSIntNestingCtr then
-         * races and ends at 1: calls fail as "from an ISR"). The thread
-         * starts with the tick signal blocked, as the hook expects. */
-        CPU_SR_ALLOC();
-        CPU_CRITICAL_ENTER();
+    /* The POSIX port creates the task's thread in OSTaskCreateHook, which
+     * the kernel calls with interrupts enabled: the thread would inherit
+     * an unblocked tick signal and could take a tick meant for the
+     * running task before it blocks it itself (OSIntNestingCtr then
+     * races and ends at 1: calls fail as "from an ISR"). The thread
+     * starts with the tick signal blocked, as the hook expects. */
+    CPU_SR_ALLOC();
+    CPU_CRITICAL_ENTER();
 #endif
-        OSTaskCreate(&s->tcb, (CPU_CHAR *)(uintptr_t)name, entry, arg, RM_UC3_PRIO(prio),
-                     s->stack, words / 10u, words, RM_QUEUE_DEPTH, RM_UC3_QUANTUM, s, opt,
-                     &err);
+    OSTaskCreate(&s->tcb, (CPU_CHAR *)(uintptr_t)name, entry, arg, RM_UC3_PRIO(prio),
+                 s->stack, words / 10u, words, RM_QUEUE_DEPTH, RM_UC3_QUANTUM, s, opt,
+                 &err);
 #if RM_UC3_POSIX
-        CPU_CRITICAL_EXIT();
+    CPU_CRITICAL_EXIT();
 #endif
-        if (err == OS_ERR_NONE && (flags & RM_THREAD_SUSPENDED) != 0u)
-            OSTaskSuspend(&s->tcb, &err);
-        OSSchedUnlock(&err2);
-        if (err != OS_ERR_NONE) {
-            s->used = 0u;
-            *t = NULL;
-            return RM_ERROR;
-        }
-        return RM_OK;
+    if (err == OS_ERR_NONE && (flags & RM_THREAD_SUSPENDED) != 0u)
+        OSTaskSuspend(&s->tcb, &err);
+    OSSchedUnlock(&err2);
+    if (err != OS_ERR_NONE) {
+        s->used = 0u;
+        *t = NULL;
+        return RM_ERROR;
     }
-    return RM_ERROR;
+    return RM_OK;
 }
 
 int rm_thread_delete(rm_thread_t t)
@@ -310,10 +300,9 @@ int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner, uint32_t i
         return RM_ENOTSUP;
     if ((kind == RM_OBJ_NOTIFY || kind == RM_OBJ_THREAD_MSG) && owner == NULL)
         return RM_ERROR;
-    for (unsigned i = 0; i < RM_UC3_MAX_OBJS; i++) {
+    unsigned i = RM_SLOT_CLAIM(rm_uc3_objs, 0u, RM_UC3_MAX_OBJS);
+    if (i < RM_UC3_MAX_OBJS) {
         struct rm_obj *s = &rm_uc3_objs[i];
-        if (!rm_uc3_claim(&s->used))
-            continue;
         s->kind = kind;
         OS_ERR err = OS_ERR_NONE;
         switch (kind) {
@@ -381,22 +370,14 @@ int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
 {
     uint32_t per = (block_size + 7u) & ~7u;
     size_t bytes = (size_t)per * count;
-    for (unsigned i = 0; i < RM_UC3_MAX_POOLS; i++) {
+    unsigned i = RM_SLOT_CLAIM(rm_uc3_pools, 0u, RM_UC3_MAX_POOLS);
+    if (i < RM_UC3_MAX_POOLS) {
         struct rm_pool *s = &rm_uc3_pools[i];
-        if (!rm_uc3_claim(&s->used))
-            continue;
-        CPU_SR_ALLOC();
-        CPU_CRITICAL_ENTER();
-        size_t at = rm_uc3_arena_used;
-        int room = at + bytes <= sizeof rm_uc3_arena;
-        if (room)
-            rm_uc3_arena_used = at + bytes;
-        CPU_CRITICAL_EXIT();
+        void *area = rm_arena_take(&rm_uc3_arena, bytes);
         OS_ERR err = OS_ERR_NONE;
-        if (room)
-            OSMemCreate(&s->mem, "rm_pool", (uint8_t *)rm_uc3_arena + at, (OS_MEM_QTY)count,
-                        (OS_MEM_SIZE)per, &err);
-        if (!room || err != OS_ERR_NONE) {
+        if (area != NULL)
+            OSMemCreate(&s->mem, "rm_pool", area, (OS_MEM_QTY)count, (OS_MEM_SIZE)per, &err);
+        if (area == NULL || err != OS_ERR_NONE) {
             s->used = 0u;
             return RM_ERROR;
         }

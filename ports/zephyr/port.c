@@ -49,6 +49,11 @@
 
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: Zephyr's headers */
 
+/* The slot tables' critical section (rtosmeter/port_slots.h). */
+#define RM_SLOTS_LOCK() unsigned rm_slots_key_ = irq_lock()
+#define RM_SLOTS_UNLOCK() irq_unlock(rm_slots_key_)
+#include "rtosmeter/port_slots.h"
+
 /* Sizes: the Cortex-M0 target (micro:bit) has 16 KiB of RAM in all, so the
  * ARMv6-M build has 9 thread slots besides the runner's (irq's 8 load
  * threads and its measuring one fit; lat.thread.lifecycle's larger layouts
@@ -133,15 +138,10 @@ int rm_thread_create(rm_thread_t *out, const char *name, rm_entry_t entry,
     if (prio < RM_PRIO_MIN || prio > RM_PRIO_RUNNER || entry == NULL)
         return RM_ERROR;
     bool runner = entry == rm_runner_main;
-    unsigned key = irq_lock();
-    int i = runner ? RM_Z_MAX_THREADS : 0;
-    while (!runner && i < RM_Z_MAX_THREADS && rm_z_threads[i].used)
-        i++;
-    bool got = (runner || i < RM_Z_MAX_THREADS) && !rm_z_threads[i].used;
-    if (got)
-        rm_z_threads[i].used = 1u;
-    irq_unlock(key);
-    if (!got)
+    /* The last record is the runner's. */
+    unsigned to = runner ? RM_Z_MAX_THREADS + 1u : RM_Z_MAX_THREADS;
+    unsigned i = RM_SLOT_CLAIM(rm_z_threads, runner ? RM_Z_MAX_THREADS : 0u, to);
+    if (i == to)
         return RM_ERROR;
     struct rm_thread *t = &rm_z_threads[i];
     k_thread_stack_t *stack = runner ? rm_z_runner_stack : rm_z_stacks[i];
@@ -224,13 +224,7 @@ static struct rm_obj rm_z_objs[RM_Z_MAX_OBJS];
 int rm_obj_create(rm_obj_t *out, rm_obj_kind_t kind, rm_thread_t owner, uint32_t initial)
 {
     (void)owner;
-    unsigned key = irq_lock();
-    int i = 0;
-    while (i < RM_Z_MAX_OBJS && rm_z_objs[i].used)
-        i++;
-    if (i < RM_Z_MAX_OBJS)
-        rm_z_objs[i].used = 1u;
-    irq_unlock(key);
+    unsigned i = RM_SLOT_CLAIM(rm_z_objs, 0u, RM_Z_MAX_OBJS);
     if (i == RM_Z_MAX_OBJS)
         return RM_ERROR;
     struct rm_obj *o = &rm_z_objs[i];
@@ -309,22 +303,20 @@ int rm_obj_delete(rm_obj_t o)
 
 /* ---- memory (alloc/free: rm_port_inline.h) ----------------------------- */
 static struct rm_pool rm_z_pools[RM_Z_MAX_POOLS];
-static uint8_t rm_z_pool_area[RM_Z_POOL_BYTES] __aligned(8);
-static size_t rm_z_pool_used;
+RM_ARENA(rm_z_pool_area, RM_Z_POOL_BYTES);
 
 int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
 {
-    size_t bytes = (size_t)block_size * count;
-    int i = 0;
-    while (i < RM_Z_MAX_POOLS && rm_z_pools[i].used)
-        i++;
-    if (i == RM_Z_MAX_POOLS || block_size % 8u != 0u || bytes > RM_Z_POOL_BYTES - rm_z_pool_used)
+    if (block_size % 8u != 0u)
         return RM_ERROR;
-    if (k_mem_slab_init(&rm_z_pools[i].slab, rm_z_pool_area + rm_z_pool_used, block_size,
-                        count) != 0)
+    unsigned i = RM_SLOT_CLAIM(rm_z_pools, 0u, RM_Z_MAX_POOLS);
+    if (i == RM_Z_MAX_POOLS)
         return RM_ERROR;
-    rm_z_pool_used += bytes;
-    rm_z_pools[i].used = 1u;
+    void *area = rm_arena_take(&rm_z_pool_area, (size_t)block_size * count);
+    if (area == NULL || k_mem_slab_init(&rm_z_pools[i].slab, area, block_size, count) != 0) {
+        rm_z_pools[i].used = 0u;
+        return RM_ERROR;
+    }
     *out = &rm_z_pools[i];
     return RM_OK;
 }

@@ -101,7 +101,6 @@ struct rm_pool {
 };
 
 #define RM_Z_INLINE static inline __attribute__((always_inline))
-#define RM_Z_FAILED(timeout) ((timeout) == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT)
 /* Success is the expected case: the compiler then lays out the loop around
  * the kernel call with the failure path out of line (no extra branch). */
 #define RM_Z_OK(cond) __builtin_expect((cond), 1)
@@ -115,7 +114,7 @@ RM_Z_INLINE k_timeout_t rmz_timeout(uint32_t ticks)
 /* Zephyr's 0 / -errno of a wait (the timeout says which failure). */
 RM_Z_INLINE int rmz_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_Z_OK(raw == 0) ? RM_OK : RM_Z_FAILED(timeout);
+    return rm_wait_rc(raw == 0, timeout);
 }
 
 /* Zephyr's 0 / -errno of a send that does not wait: no room. */
@@ -217,7 +216,7 @@ RM_Z_INLINE rm_raw_t rm_event_wait_raw(rm_obj_t o, rm_msg_t *msg, uint32_t timeo
 
 RM_Z_INLINE int rm_event_wait_rc(rm_raw_t raw, uint32_t timeout)
 {
-    return RM_Z_OK((raw & 1) != 0) ? RM_OK : RM_Z_FAILED(timeout);
+    return rm_wait_rc((raw & 1) != 0, timeout);
 }
 
 /* k_mbox_async_put returns nothing (it never waits: s3 needs that). */
@@ -282,7 +281,7 @@ RM_Z_INLINE int rmz_item_rc(rm_raw_t raw, uint32_t timeout)
 {
     struct rmz_item *it = (struct rmz_item *)raw;
     if (__builtin_expect(it == NULL, 0)) {
-        return RM_Z_FAILED(timeout);
+        return rm_wait_failed(timeout);
     }
     rm_obj_t o = it->obj;
     *o->u.list.dst = it->msg;
@@ -444,27 +443,9 @@ RM_Z_INLINE rm_raw_t rm_pool_free_raw(rm_pool_t p, void *block)
 
 RM_Z_INLINE int rm_pool_free_rc(rm_raw_t raw) { return rmz_done_rc(raw); }
 
-/* k_malloc's pointer is the status, delivered to the caller by the
- * translator (NULL: no memory). */
-RM_Z_INLINE rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)
-{
-    (void)mem; /* delivered by the translator */
-    void *m = k_malloc(size);
-    return (rm_raw_t)m;
-}
-
-RM_Z_INLINE int rm_heap_alloc_rc(rm_raw_t raw, void **mem)
-{
-    return rm_block_rc(raw, mem);
-}
-
-RM_Z_INLINE rm_raw_t rm_heap_free_raw(void *mem)
-{
-    k_free(mem);
-    return 0;
-}
-
-RM_Z_INLINE int rm_heap_free_rc(rm_raw_t raw) { return rmz_done_rc(raw); }
+/* HEAP: k_malloc / k_free; the pointer is alloc's status, delivered to the
+ * caller by the translator (NULL: no memory). */
+RM_HEAP_MALLOC_LIKE(RM_Z_INLINE, k_malloc, k_free)
 
 /* ---- interrupts ------------------------------------------------------------ */
 RM_Z_INLINE int rm_isr_resume(rm_thread_t t)

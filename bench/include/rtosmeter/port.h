@@ -186,6 +186,50 @@ static inline int rm_failure(int rc)
     return rc;
 }
 
+/* What a wait that got nothing means: RM_EAGAIN if it was not to wait
+ * (RM_NO_WAIT), else RM_ETIMEOUT (the one timeout rule of every port). */
+static inline __attribute__((always_inline)) int rm_wait_failed(uint32_t timeout)
+{
+    return timeout == RM_NO_WAIT ? RM_EAGAIN : RM_ETIMEOUT;
+}
+
+/* A wait's translator where one test tells success: ok (the expected case,
+ * so the compiler lays the failure path out of line) gives RM_OK, else the
+ * timeout rule. */
+static inline __attribute__((always_inline)) int rm_wait_rc(bool ok, uint32_t timeout)
+{
+    return __builtin_expect(ok, 1) ? RM_OK : rm_wait_failed(timeout);
+}
+
+/* HEAP's four calls on a malloc/free-like allocator: ALLOC(size) returns the
+ * block (NULL: none left, translated by rm_block_rc), FREE(mem) returns
+ * nothing (always RM_OK). SPEC is the port's inline specifier. Written in a
+ * port's rm_port_inline.h as
+ *     RM_HEAP_MALLOC_LIKE(RM_FR_INLINE, pvPortMalloc, vPortFree)
+ * tests/test_port_conformance.py reads such a line as the four definitions
+ * (and the kernel calls they hold). */
+#define RM_HEAP_MALLOC_LIKE(SPEC, ALLOC, FREE)                                 \
+    SPEC rm_raw_t rm_heap_alloc_raw(size_t size, void **mem)                   \
+    {                                                                          \
+        (void)mem; /* delivered by the translator */                           \
+        void *m = ALLOC(size);                                                 \
+        return (rm_raw_t)m;                                                    \
+    }                                                                          \
+    SPEC int rm_heap_alloc_rc(rm_raw_t raw, void **mem)                        \
+    {                                                                          \
+        return rm_block_rc(raw, mem);                                          \
+    }                                                                          \
+    SPEC rm_raw_t rm_heap_free_raw(void *mem)                                  \
+    {                                                                          \
+        FREE(mem);                                                             \
+        return 0;                                                              \
+    }                                                                          \
+    SPEC int rm_heap_free_rc(rm_raw_t raw)                                     \
+    {                                                                          \
+        (void)raw;                                                             \
+        return RM_OK;                                                          \
+    }
+
 /* ---- the port's inline calls -------------------------------------------- */
 /* A port (or target) MAY define any call of this header (or target.h)
  * `static inline` in ports/<port>/rm_port_inline.h (targets: rm_target_inline.h
