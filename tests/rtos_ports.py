@@ -148,7 +148,7 @@ def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
     closing timestamp read follows (a measured call), with the instructions
     between the call's return and that read. The read is the QEMU plugin's
     `dbg #0` marker, or the target timer's load and its inversion (`mvn`:
-    targets/common/mps2), whose load is the read itself."""
+    targets/mps2), whose load is the read itself."""
     need("arm-none-eabi-objdump", "arm-none-eabi-nm")
     dis = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", str(elf)],
                          capture_output=True, text=True, check=True).stdout

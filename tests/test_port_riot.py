@@ -124,10 +124,10 @@ def test_microbit_vendor_profile(tmp_path: Path, catalog: Catalog) -> None:
 
 @_riot
 def test_mps2_an386_all_cases(tmp_path: Path, catalog: Catalog) -> None:
-    """The out-of-tree CPU ports/riot/cpu/mps2 on the Cortex-M4F: every group
-    runs to its end (Hartstone deletes its tasks in their sleeps), twice the
-    same stream, and the RIOT tree is left untouched (RIOTCPU is a folder of
-    links in the build folder)."""
+    """The mps2 family's own RIOT CPU (targets/mps2/native/riot/cpu/mps2) on
+    the Cortex-M4F: every group runs to its end (Hartstone deletes its tasks
+    in their sleeps), twice the same stream, and the RIOT tree is left
+    untouched (RIOTCPU is a folder of links in the build folder)."""
     need("cmake", "ninja", "make", "git", "arm-none-eabi-gcc", "qemu-system-arm")
     status = subprocess.run(["git", "-C", TREE, "status", "--porcelain"], capture_output=True,
                             text=True, check=False).stdout
@@ -142,7 +142,8 @@ def test_mps2_an386_all_cases(tmp_path: Path, catalog: Catalog) -> None:
     sampling = next(c for c in streams["app_sampling"].cases if c.id == "app.sampling")
     assert sampling.status == "ok" and "handler.1000hz" in sampling.series
     build = tmp_path / "build" / "riot" / "qemu-mps2-an386" / "quick"
-    assert (build / "riot-cpu" / "mps2").resolve() == project_root() / "ports/riot/cpu/mps2"
+    assert ((build / "riot-cpu" / "mps2").resolve()
+            == project_root() / "targets/mps2/native/riot/cpu/mps2")
     target = Definitions.load(project_root()).target("qemu-mps2-an386")
     for group in ("lat_isr", "app_schedulability"):
         again = run_once(RunRequest(build / f"rm_{group}.elf", target))

@@ -163,7 +163,7 @@ def resolve_unit(requested: str | None, kind: str, cpu: str, machine: str, icoun
         return "instructions" if usable else ""
     if own_link and requested != "ticks":
         raise UserError(f"unit '{requested}' needs the plugin counter word in the code's RAM "
-                        "block (targets/common/mps2/mps2.ld places it), and this port links "
+                        "block (targets/mps2/mps2.ld places it), and this port links "
                         "with its own linker script", where, "Use --unit ticks for this port")
     spec = spec_for(requested, cpu, machine, where, ws, div)
     if spec is not None and plugin_path() is None:
@@ -188,7 +188,7 @@ def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path) -> tuple[list[str
     if not counter < CODE_BLOCK:  # the plugin writes it through the code's host address
         raise UserError(f"{COUNTER_SYMBOL} at 0x{counter:x} is outside the code's RAM block "
                         f"(below 0x{CODE_BLOCK:x})", str(elf),
-                        "Place .rm_plugin_counter as targets/common/mps2/mps2.ld does")
+                        "Place .rm_plugin_counter as targets/mps2/mps2.ld does")
     record = spec.record(so) | {"plugin_counter": f"0x{counter:x}"}
     return ["-plugin", ",".join([str(so), *spec.args(counter, summary)])], record
 

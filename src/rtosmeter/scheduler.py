@@ -260,10 +260,8 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
                 target.qemu.machine if target.qemu else "", sel.icount,
                 f"target {target.name} (--unit)" if sel.unit else str(campaign.file),
                 combo.ws, combo.div, own_link=bool(port.cmake_project))
-            if not port.supports(target):
-                combo.skip_status = "unsupported"
-                combo.skip_reason = (f"port {port.name} does not run on {target.name}, a "
-                                     f"{target.arch} (its archs: {', '.join(port.archs)})")
+            if why := port.unsupported_reason(target, toolchain.name):  # port.toml [targets]
+                combo.skip_status, combo.skip_reason = "unsupported", why
             elif toolchain.use_for(target) is None:
                 combo.skip_status = "unsupported"
                 combo.skip_reason = (f"toolchain {toolchain.name} does not build for "
@@ -276,17 +274,6 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
                                     "Install what is missing (scripts/install.sh), or mark the "
                                     "[[run]] entry if_available = true")
                 combo.skip_status, combo.skip_reason = "skipped", f"{target.name}: {reason}"
-            elif blocked := target.unsupported_groups(port.name, combo.groups):
-                # Declared in target.toml [unsupported]: not built, stored with the reason.
-                combos.append(replace(
-                    combo, groups=list(blocked), skip_status="unsupported",
-                    skip_reason="; ".join(
-                        f"{', '.join(g for g in blocked if blocked[g] == why)} on "
-                        f"{target.name}: {why} ({target.file} [unsupported])"
-                        for why in dict.fromkeys(blocked.values()))))
-                combo.groups = [g for g in combo.groups if g not in blocked]
-                if not combo.groups:
-                    continue
             combos.append(combo)
     return Plan(campaign.name, str(campaign.file), combos, sel.jobs, sel.icount,
                 {k: str(v) for k, v in sel.sources.items()},
@@ -469,9 +456,9 @@ class Scheduler:
                              {"groups": ",".join(combo.groups)}, status=status, error=reason,
                              axes=combo.axes)
         self.summary["not_run"] += 1
-        self.not_run_reasons.append(f"{combo.key}: {reason}")
+        self.not_run_reasons.append(f"{combo.key} {status}: {reason}")
         if self.reporter:
-            self.reporter.note(f"{combo.key} not run here: {reason}")
+            self.reporter.note(f"{combo.key} not run here, {status}: {reason}")
 
     def _store_execution(self, run_id: int, result: JobResult) -> None:
         job, outcome = result.job, result.outcome

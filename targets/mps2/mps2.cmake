@@ -1,6 +1,6 @@
 # Shared target.cmake body for the QEMU MPS2 machines. The including
 # target.cmake sets RM_CPU_FLAGS (e.g. -mcpu=cortex-m4 -mfpu=... ) first.
-include(${CMAKE_CURRENT_LIST_DIR}/../cortex-m/cortex-m.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/cortex-m.cmake)
 rm_cortex_m_target(
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/mps2.c
   LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/mps2.ld
