@@ -187,11 +187,15 @@ def test_emulated_runs_count_instructions_unless_asked(root: Path) -> None:
     assert _units(root, icount=False, **pair)["qemu-mps2-an386"] == ""
     with pytest.raises(UserError, match="no cycle table for CPU 'cortex-m7'"):
         _units(root, ports=("baremetal",), targets=("qemu-mps2-an500",), unit="cycles")
-    # a port that links with its own script (Zephyr) keeps the timer by default
-    assert _units(root, ports=("zephyr",), targets=("qemu-mps2-an386",)) == {
-        "qemu-mps2-an386": ""}
-    with pytest.raises(UserError, match="this port links with its own linker script"):
-        _units(root, ports=("zephyr",), targets=("qemu-mps2-an386",), unit="cycles")
+    # a port that links with its RTOS's own script counts instructions too (it
+    # places the counter word through its hooks: targets/mps2/rm_plugin_counter.ld)
+    for port in ("zephyr", "riot", "contiki"):
+        assert _units(root, ports=(port,), targets=("qemu-mps2-an386",)) == {
+            "qemu-mps2-an386": "instructions"}
+        assert _units(root, ports=(port,), targets=("qemu-mps2-an386",), unit="cycles") == {
+            "qemu-mps2-an386": "cycles"}
+    assert _units(root, ports=("nuttx",), targets=("qemu-mps2-an500",)) == {
+        "qemu-mps2-an500": "instructions"}
     with pytest.raises(UserError, match="20 flash wait states are out of range"):
         _units(root, unit="cycles", ws=20, **pair)
     defs = Definitions.load(root)

@@ -25,3 +25,19 @@ function(rm_require_native_board what)
                         "(see docs/architecture.md, Build contract).")
   endif()
 endfunction()
+
+# The target's rmcycles plugin counter section (RM_TARGET_PLUGIN_COUNTER_LD,
+# from its target.cmake in RM_TARGET_MODE: one output section statement) as
+# a linker script of its own, for an RTOS whose link takes extra -T scripts
+# (RIOT's LINKFLAGS, NuttX's ARCHSCRIPT): written into the build folder;
+# "" when the target has none.
+function(rm_plugin_counter_script out_var)
+  set(script "")
+  if(RM_TARGET_PLUGIN_COUNTER_LD)
+    file(READ "${RM_TARGET_PLUGIN_COUNTER_LD}" section)
+    set(script "${CMAKE_BINARY_DIR}/rm_plugin_counter_sections.ld")
+    file(CONFIGURE OUTPUT "${script}" CONTENT
+         "/* generated from ${RM_TARGET_PLUGIN_COUNTER_LD} */\nSECTIONS\n{\n${section}}\n")
+  endif()
+  set(${out_var} "${script}" PARENT_SCOPE)
+endfunction()

@@ -150,21 +150,19 @@ def build_defines(spec: PluginSpec, icount_shift: int) -> dict[str, str]:
 
 
 def resolve_unit(requested: str | None, kind: str, cpu: str, machine: str, icount: bool,
-                 where: str, ws: int = 0, div: int = DEFAULT_DIV, own_link: bool = False) -> str:
+                 where: str, ws: int = 0, div: int = DEFAULT_DIV) -> str:
     """The unit one (port, target) combination measures in: "" (the target's
     own counter: host clock, DWT, or QEMU timer ticks), "instructions" or
     "cycles". Without a request, QEMU targets that can read the plugin count
-    exact instructions when the plugin is built and -icount is on."""
+    exact instructions when the plugin is built and -icount is on, on every
+    port: those built by bench/ link with mps2.ld, which places the counter
+    word, and those that link with their RTOS's own script add the target's
+    section (targets/mps2/rm_plugin_counter.ld) through its hooks."""
     if kind != "qemu":
         return ""
     if requested is None:
-        usable = (machine in PLUGIN_MACHINES and icount and not own_link
-                  and plugin_path() is not None)
+        usable = machine in PLUGIN_MACHINES and icount and plugin_path() is not None
         return "instructions" if usable else ""
-    if own_link and requested != "ticks":
-        raise UserError(f"unit '{requested}' needs the plugin counter word in the code's RAM "
-                        "block (targets/mps2/mps2.ld places it), and this port links "
-                        "with its own linker script", where, "Use --unit ticks for this port")
     spec = spec_for(requested, cpu, machine, where, ws, div)
     if spec is not None and plugin_path() is None:
         raise UserError(f"unit '{requested}' needs the rmcycles QEMU plugin, which is not "
@@ -188,7 +186,8 @@ def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path) -> tuple[list[str
     if not counter < CODE_BLOCK:  # the plugin writes it through the code's host address
         raise UserError(f"{COUNTER_SYMBOL} at 0x{counter:x} is outside the code's RAM block "
                         f"(below 0x{CODE_BLOCK:x})", str(elf),
-                        "Place .rm_plugin_counter as targets/mps2/mps2.ld does")
+                        "Place .rm_plugin_counter as targets/mps2/mps2.ld does (or link "
+                        "targets/mps2/rm_plugin_counter.ld)")
     record = spec.record(so) | {"plugin_counter": f"0x{counter:x}"}
     return ["-plugin", ",".join([str(so), *spec.args(counter, summary)])], record
 

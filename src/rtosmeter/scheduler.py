@@ -259,7 +259,7 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
                 sel.unit or campaign.unit, target.kind, target.cpu,
                 target.qemu.machine if target.qemu else "", sel.icount,
                 f"target {target.name} (--unit)" if sel.unit else str(campaign.file),
-                combo.ws, combo.div, own_link=bool(port.cmake_project))
+                combo.ws, combo.div)
             if why := port.unsupported_reason(target, toolchain.name):  # port.toml [targets]
                 combo.skip_status, combo.skip_reason = "unsupported", why
             elif toolchain.use_for(target) is None:
