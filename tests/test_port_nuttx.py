@@ -109,17 +109,25 @@ def test_sim_on_the_host(tmp_path: Path, catalog: Catalog) -> None:
 
 def test_build_names_the_missing_tree(tmp_path: Path) -> None:
     """Configuring ports/nuttx/app without a NuttX tree stops with the
-    variable and the command to use."""
+    variable and the command to use; without the board port.toml [targets]
+    names (RM_NATIVE_BOARD, which the harness passes), with that."""
     need("cmake")
-    proc = subprocess.run(
-        ["cmake", "-S", str(ROOT / "ports" / "nuttx" / "app"), "-B", str(tmp_path / "b"),
-         f"-DRM_TARGET_DIR={ROOT / 'targets' / 'host'}",
-         f"-DRM_PORT_DIR={ROOT / 'ports' / 'nuttx'}",
-         f"-DRM_CONFIG_DIR={tmp_path}", "-DRM_GROUPS=lat_ipc", f"-DRM_SOURCE_DIR={tmp_path}"],
-        capture_output=True, text=True, check=False)
-    assert proc.returncode != 0
-    text = " ".join(proc.stderr.split())
-    assert "no NuttX tree" in text and "RTOSMETER_NUTTX" in text, proc.stderr
+
+    def configure(*extra: str) -> str:
+        proc = subprocess.run(
+            ["cmake", "-S", str(ROOT / "ports" / "nuttx" / "app"), "-B", str(tmp_path / "b"),
+             f"-DRM_TARGET_DIR={ROOT / 'targets' / 'host'}",
+             f"-DRM_PORT_DIR={ROOT / 'ports' / 'nuttx'}",
+             f"-DRM_CONFIG_DIR={tmp_path}", "-DRM_GROUPS=lat_ipc",
+             f"-DRM_SOURCE_DIR={tmp_path}", *extra],
+            capture_output=True, text=True, check=False)
+        assert proc.returncode != 0
+        return " ".join(proc.stderr.split())
+
+    text = configure()
+    assert "RM_NATIVE_BOARD is not set" in text and "port.toml [targets]" in text, text
+    text = configure("-DRM_NATIVE_BOARD=sim/sim/sim")
+    assert "no NuttX tree" in text and "RTOSMETER_NUTTX" in text, text
 
 
 def test_companion_is_the_apps_of_the_same_release() -> None:
