@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import invoke
 from test_build import broken_tree
 
 from rtosmeter import qemu_plugin
@@ -242,3 +243,23 @@ def test_a_cycle_run_records_the_plugin_and_repeats_exactly(root: Path, tmp_path
     ((label, us),) = timed
     assert label.startswith("µs (estimated at 25 MHz from cycles")
     assert us == pytest.approx(next(iter(cycles)) / 25)
+
+
+def test_a_port_without_a_board_for_the_target_is_unsupported_at_plan_time(
+        root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rtosmeter run --port zephyr --target stm32f407`: the architecture
+    matches, but port.toml [targets] names no Zephyr board for it, so the
+    planner says unsupported with the reason (the file), and nothing is
+    configured or built: no Zephyr tree is needed to say so."""
+    monkeypatch.delenv("RTOSMETER_ZEPHYR", raising=False)
+    defs = Definitions.load(root)
+    (combo,) = make_plan(defs, load_catalog(root), defs.campaign(None),
+                         Selection(ports=("zephyr",), targets=("stm32f407",))).combos
+    assert combo.skip_status == "unsupported"
+    assert "no board for target stm32f407" in combo.skip_reason
+    assert "ports/zephyr/port.toml [targets]" in combo.skip_reason
+    result = invoke("run", "--port", "zephyr", "--target", "stm32f407", "--out", str(tmp_path))
+    said = " ".join((result.stdout + result.stderr).split())
+    assert result.exit_code != 0
+    assert "zephyr/stm32f407/default unsupported: port zephyr has no board for target" in said
+    assert not (tmp_path / "build").exists()  # nothing configured, nothing built
