@@ -57,8 +57,10 @@ def assert_reruns_identical(out: Path, port: str, target: str, first: dict[str, 
                             profile: str = "quick") -> None:
     """Under -icount the same firmware gives the same stream, byte for byte:
     each firmware of `first` (run_port's) run once more. Counted by the QEMU
-    plugin (folder `<profile>@instructions`, the default unit) where the port
-    links with the shared linker script, else by the target's timer."""
+    plugin (folder `<profile>@instructions`, the default unit) on the MPS2
+    machines, by every port (those with their RTOS's own link place the
+    counter through its hooks); elsewhere (qemu-microbit) by the target's
+    timer."""
     builds = out / "build" / port / target
     counted = builds / f"{profile}@instructions"
     build, plugin = (counted, PluginSpec("instructions")) if counted.is_dir() else (
@@ -137,7 +139,7 @@ def _timer_read(between: list[str], insn: str) -> int | None:
 
 def build_folder(out: Path, port: str, target: str, profile: str = "quick") -> Path:
     """Where run_port's firmware is: plugin-counted (`<profile>@instructions`)
-    where the port links with the shared linker script, else timer-counted."""
+    on the MPS2 machines, else (qemu-microbit) counted by the target's timer."""
     builds = out / "build" / port / target
     counted = builds / f"{profile}@instructions"
     return counted if counted.is_dir() else builds / profile
