@@ -19,14 +19,15 @@ def craft(port: str, target: str, hz: int, calib: Sequence[int],
           latency: Sequence[LatCase] = (), throughput: Mapping[str, Sequence[int]] | None = None,
           unsupported: Mapping[str, str] | None = None,
           checks: Mapping[str, tuple[int, int]] | None = None, group: str = "g",
-          cfg: Mapping[str, str] | None = None, period_ms: int | None = None) -> bytes:
+          cfg: Mapping[str, str] | None = None, period_ms: int | None = None,
+          unit: str = "ticks") -> bytes:
     """A complete stream: calib.overhead first, then the given cases; `cfg`
     adds CFG records (e.g. a port's stand_in.<CAP>), `period_ms` the HELLO's
     throughput period as a time (firmware of today sends it)."""
     w = StreamWriter()
     # HELLO announces the longest series: the parser refuses samples beyond it.
     longest = max([len(calib)] + [len(s) for _, ser in latency for s in ser.values()])
-    hello = dict(v=1, port=port, target=target, group=group, ts="counter", unit="ticks", hz=hz,
+    hello = dict(v=1, port=port, target=target, group=group, ts="counter", unit=unit, hz=hz,
                  samples=longest, batch=1024, tm_period=100, tm_periods=3, profile="default")
     if period_ms is not None:
         hello["tm_period_ms"] = period_ms

@@ -25,11 +25,18 @@ def have_toolchain() -> bool:
                                          "qemu-system-arm"))
 
 
+def target_dir(target: str) -> Path:
+    """The target's folder: targets/<target>, or inside its family's."""
+    (path,) = [p.parent for pattern in ("*/target.toml", "*/*/target.toml")
+               for p in (ROOT / "targets").glob(pattern) if p.parent.name == target]
+    return path
+
+
 def config_header(target: str, port: str, caps: int,
                   extra: dict[str, str] | None = None) -> str:
     """The hand-written rm_build_config.h; `extra` defines replace the
     target's (e.g. RM_TS_PLUGIN and the plugin's RM_TS_UNIT)."""
-    counter = load_target(ROOT / "targets" / target / "target.toml").counter
+    counter = load_target(target_dir(target) / "target.toml").counter
     lines = [
         f'#define RM_PORT_NAME "{port}"',
         f'#define RM_TARGET_NAME "{target}"',
@@ -67,7 +74,7 @@ def build(out: Path, target: str, groups: list[str], cases: Path = TEST_CASES,
     configure = [
         "cmake", "-S", str(bench), "-B", str(build_dir), "-G", "Ninja",
         f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'toolchains' / toolchain / 'arm-none-eabi.cmake'}",
-        f"-DRM_TARGET_DIR={ROOT / 'targets' / target}",
+        f"-DRM_TARGET_DIR={target_dir(target)}",
         f"-DRM_PORT_DIR={ROOT / 'ports' / port}",
         f"-DRM_CONFIG_DIR={cfg}", f"-DRM_GROUPS={';'.join(groups)}",
         f"-DRM_OPT_FLAGS={opt}",

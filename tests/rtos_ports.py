@@ -60,8 +60,10 @@ def assert_reruns_identical(out: Path, port: str, target: str, first: dict[str, 
                             profile: str = "quick") -> None:
     """Under -icount the same firmware gives the same stream, byte for byte:
     each firmware of `first` (run_port's) run once more. Counted by the QEMU
-    plugin (folder `<profile>@instructions`, the default unit) where the port
-    links with the shared linker script, else by the target's timer."""
+    plugin (folder `<profile>@instructions`, the default unit) on the MPS2
+    machines, by every port (those with their RTOS's own link place the
+    counter through its hooks); elsewhere (qemu-microbit) by the target's
+    timer."""
     builds = out / "build" / port / target
     counted = builds / f"{profile}@instructions"
     build, plugin = (counted, PluginSpec(Unit.INSTRUCTIONS)) if counted.is_dir() else (
@@ -141,7 +143,7 @@ def _timer_read(between: list[str], insn: str) -> int | None:
 
 def build_folder(out: Path, port: str, target: str, profile: str = "quick") -> Path:
     """Where run_port's firmware is: plugin-counted (`<profile>@instructions`)
-    where the port links with the shared linker script, else timer-counted."""
+    on the MPS2 machines, else (qemu-microbit) counted by the target's timer."""
     builds = out / "build" / port / target
     counted = builds / f"{profile}@instructions"
     return counted if counted.is_dir() else builds / profile
@@ -152,7 +154,7 @@ def call_to_closing_read(elf: Path) -> dict[str, list[tuple[str, list[str]]]]:
     closing timestamp read follows (a measured call), with the instructions
     between the call's return and that read. The read is the QEMU plugin's
     `dbg #0` marker, or the target timer's load and its inversion (`mvn`:
-    targets/common/mps2), whose load is the read itself."""
+    targets/mps2), whose load is the read itself."""
     need("arm-none-eabi-objdump", "arm-none-eabi-nm")
     dis = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", str(elf)],
                          capture_output=True, text=True, check=True).stdout

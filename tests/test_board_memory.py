@@ -36,8 +36,8 @@ RTOS_TREES = {
 
 @pytest.mark.slow
 def test_declared_unsupported_port_is_not_built() -> None:
-    """nucleo-l053r8's [unsupported] table: the port is stored unsupported with
-    the reason and the file before any build; baremetal still builds there, with
+    """freertos's port.toml [targets.nucleo-l053r8]: the port is stored
+    unsupported with the reason and the file before any build; baremetal still builds there, with
     the run length capped by the target's [params]."""
     defs = Definitions.load(ROOT)
     plan = make_plan(defs, load_catalog(ROOT), defs.campaign(None),
@@ -46,7 +46,7 @@ def test_declared_unsupported_port_is_not_built() -> None:
     by_port = {c.port: c for c in plan.builds}
     assert by_port["freertos"].skip_status == "unsupported"
     assert "8 KiB of RAM" in by_port["freertos"].skip_reason
-    assert "nucleo-l053r8/target.toml [unsupported]" in by_port["freertos"].skip_reason
+    assert "freertos/port.toml [targets.nucleo-l053r8]" in by_port["freertos"].skip_reason
     assert by_port["baremetal"].skip_status == ""
     assert by_port["baremetal"].params["batch"] == 128
 
@@ -99,9 +99,9 @@ def test_every_port_links_for_every_board(port: str, tmp_path: Path) -> None:
         builds = store.builds(summary.run_id)
     assert {b.target for b in builds} == set(BOARDS)
     for b in builds:
-        declared = defs.targets[b.target].unsupported_groups(port, b.config["groups"].split(","))
+        declared = defs.port(port).unsupported_reason(defs.targets[b.target])
         if b.status == "unsupported":
-            assert declared and "[unsupported]" in b.error, b.error
+            assert declared and f"[targets.{b.target}]" in b.error, b.error
             continue
         assert b.status == "ok", f"{port}/{b.target}: {b.error}"
         elfs = list(Path(b.config["build_dir"]).glob("rm_*.elf"))

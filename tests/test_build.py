@@ -24,7 +24,7 @@ def broken_tree(tmp: Path, root: Path) -> Path:
     tree.mkdir()
     shutil.copytree(root / "bench", tree / "bench")
     (tree / "bench" / "cases" / "zz_broken.c").write_text(BROKEN_CASE)
-    for name in ("ports", "targets", "profiles", "campaigns", "boards", "toolchains"):
+    for name in ("ports", "targets", "profiles", "campaigns", "toolchains"):
         if (root / name).exists():
             (tree / name).symlink_to(root / name)
     return tree

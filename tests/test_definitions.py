@@ -180,8 +180,8 @@ def test_adding_a_port_guide_example_is_valid(tmp_path: Path, root: Path) -> Non
     tree = make_tree(tmp_path, root, ports__myrtos__port_toml="")
     (tree / "ports/myrtos/port.toml").write_text(example)
     (tree / "ports/myrtos/port_toml").unlink()
-    for target in ("qemu-mps2-an385", "qemu-mps2-an386"):  # the archs the example names
-        shutil.copytree(root / "targets" / target, tree / "targets" / target)
+    shutil.copytree(root / "targets" / "mps2", tree / "targets" / "mps2")  # the example's archs
+    shutil.copytree(root / "targets" / "common", tree / "targets" / "common")
     defs = Definitions.load(tree)
     port = defs.port("myrtos")
     assert port.supports(defs.targets["qemu-mps2-an386"])
@@ -195,3 +195,71 @@ def test_a_misspelt_architecture_lists_the_known_ones(tmp_path: Path, root: Path
     with pytest.raises(UserError, match=r"unknown architecture 'armv7em' in .*demo/port.toml "
                                         r"\(key 'archs'\)\. Valid architectures: host"):
         Definitions.load(tree)
+
+
+FAMILY_TARGET = TARGET.replace('name = "host"', 'name = "m1"').replace('kind = "host"',
+                                                                       'kind = "qemu"')
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ('[targets.nowhere]\nboard = "b"\n',
+     r"unknown target or target family 'nowhere' in .*demo/port.toml "
+     r"\(table \[targets.nowhere\]\)"),
+    ('[targets.host]\nboard = "b"\nbord = "c"\n', r"unknown key 'targets.host.bord'"),
+    ('[targets.host]\nboard = "b"\nunsupported = "why"\n',
+     r"\[targets.host\] needs either board or unsupported"),
+    ('[targets.host]\nmodules = ["m"]\n', r"\[targets.host\] needs either board or unsupported"),
+    ('[targets]\ntoolchains = ["gcx"]\n[targets.host]\nboard = "b"\n',
+     r"unknown toolchain 'gcx' in .*demo/port.toml \(key 'targets.toolchains'\)"),
+])
+def test_port_targets_table_is_validated(tmp_path: Path, root: Path, table: str,
+                                         message: str) -> None:
+    """port.toml [targets] is read strictly: a misspelt target, key or
+    toolchain is an error naming the file."""
+    tree = make_tree(tmp_path, root, ports__demo__port_toml="")
+    (tree / "ports/demo/port.toml").write_text(PORT.replace("[unsupported]",
+                                                            table + "[unsupported]"))
+    with pytest.raises(UserError, match=message):
+        Definitions.load(tree)
+
+
+def test_port_targets_decide_support_with_the_reason(tmp_path: Path, root: Path) -> None:
+    """A port with boards runs on the targets (or family members) it names a
+    board for, with the toolchains it maps; `unsupported` says why not."""
+    table = ('[targets]\ntoolchains = ["gcc"]\n[targets.fam]\nboard = "famboard"\n'
+             '[targets.host]\nunsupported = "no room"\n')
+    tree = make_tree(tmp_path, root, ports__demo__port_toml="",
+                     targets__fam__m1__target_toml=FAMILY_TARGET.replace(
+                         "[counter]", 'cpu_hz = 1\n[counter]') + '[qemu]\nmachine = "m"\n',
+                     targets__m2__target_toml=FAMILY_TARGET.replace("m1", "m2").replace(
+                         "[counter]", 'cpu_hz = 1\n[counter]') + '[qemu]\nmachine = "m"\n')
+    for key in ("targets/fam/m1/target_toml", "targets/m2/target_toml"):
+        (tree / key).rename(tree / key.replace("target_toml", "target.toml"))
+    (tree / "ports/demo/port.toml").write_text(PORT.replace("[unsupported]",
+                                                            table + "[unsupported]"))
+    (tree / "targets/fam/native/demo").mkdir(parents=True)
+    defs = Definitions.load(tree)
+    port = defs.port("demo")
+    m1, m2, host = defs.target("m1"), defs.target("m2"), defs.target("host")
+    assert m1.family == "fam" and m1.native_dir("demo") == tree / "targets/fam/native/demo"
+    entry = port.entry(m1)
+    assert entry is not None and entry.board == "famboard"
+    assert port.unsupported_reason(m1, "gcc") == ""
+    assert "no board for target m2" in port.unsupported_reason(m2)
+    assert "no room" in (why := port.unsupported_reason(host)) and "[targets.host]" in why
+    assert "maps no toolchain 'clang'" in port.unsupported_reason(m1, "clang")
+
+
+def test_real_ports_name_only_real_boards(root: Path) -> None:
+    """Every port with its own build names a board for each target it runs
+    on, and the mps2 family folder holds the RTOSes' own board files."""
+    defs = Definitions.load(root)
+    for port in defs.ports.values():
+        if port.cmake_project:
+            assert port.needs_board, port.name
+    mps2 = defs.target("qemu-mps2-an386")
+    assert mps2.family == "mps2"
+    for rtos in ("riot", "zephyr", "contiki"):
+        assert mps2.native_dir(rtos) == root / "targets" / "mps2" / "native" / rtos
+    assert "no board for target stm32f407" in defs.port("zephyr").unsupported_reason(
+        defs.target("stm32f407"))

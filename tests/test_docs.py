@@ -16,6 +16,7 @@ import pytest
 from rtosmeter import config, definitions, reports, store
 from rtosmeter.catalog import load_caps
 from rtosmeter.errors import UserError
+from rtosmeter.runners.board_settings import board_settings
 
 DOC = Path(__file__).parents[1] / "docs" / "architecture.md"
 SRC = Path(__file__).parents[1] / "src" / "rtosmeter"
@@ -82,8 +83,7 @@ def _load(kind: str, text: str, tmp: Path, root: Path) -> None:
     paths: dict[str, tuple[Path, Callable[[Path], object]]] = {
         "ports/": (tmp / "ports" / stem / "port.toml",
                    lambda p: definitions.load_port(p, load_caps(root))),
-        "targets/": (tmp / "targets" / stem / "target.toml", definitions.load_target),
-        "boards/": (tmp / "boards" / f"{stem}.toml", definitions.load_board),
+        "targets/": (tmp / "targets" / stem / "target.toml", _load_target),
         "profiles/": (tmp / "profiles" / f"{stem}.toml", definitions.load_profile),
         "campaigns/": (tmp / "campaigns" / f"{stem}.toml", definitions.load_campaign),
         "toolchains/": (tmp / "toolchains" / stem / "toolchain.toml", _load_toolchain),
@@ -95,6 +95,14 @@ def _load(kind: str, text: str, tmp: Path, root: Path) -> None:
     loader(path)
 
 
+def _load_target(path: Path) -> object:
+    """A board target's [board] table is read by its runner's settings."""
+    target = definitions.load_target(path)
+    if target.kind == "board":
+        board_settings(target)
+    return target
+
+
 def _load_toolchain(path: Path) -> object:
     """A toolchain names CMake files of its folder: the example's exist (empty)."""
     for name in re.findall(r'^cmake = "([^"]+)"', path.read_text(), re.M):
@@ -102,8 +110,7 @@ def _load_toolchain(path: Path) -> object:
     return definitions.load_toolchain(path)
 
 
-KINDS = ("ports/", "targets/", "boards/", "profiles/", "campaigns/", "toolchains/",
-         "configuration")
+KINDS = ("ports/", "targets/", "profiles/", "campaigns/", "toolchains/", "configuration")
 
 
 def test_every_toml_example_loads_with_its_strict_loader(tmp_path: Path, root: Path) -> None:
@@ -113,12 +120,54 @@ def test_every_toml_example_loads_with_its_strict_loader(tmp_path: Path, root: P
         assert kind is not None, f"a TOML example whose kind is not said before it: {before!r}"
         _load(kind, text, tmp_path, root)
         found.append(kind)
-    assert sorted(found) == sorted(KINDS), found  # one example of each kind
+    assert set(found) == set(KINDS), found  # an example of each kind
 
 
 def test_a_key_the_loader_does_not_read_would_fail(tmp_path: Path, root: Path) -> None:
     """The check above can fail: a documented key nobody reads is refused."""
-    _, text = next(e for e in _examples() if "boards/" in e[0])
-    with pytest.raises(UserError, match="unknown key 'cpu_hz'"):
-        _load("boards/", text.replace("tested = false", "tested = false\ncpu_hz = 1"),
+    _, text = next(e for e in _examples() if 'kind = "board"' in e[1])
+    with pytest.raises(UserError, match=r"unknown key 'board\.cpu_hz'"):
+        _load("targets/", text.replace("tested = false", "tested = false\ncpu_hz = 1"),
               tmp_path, root)
+
+
+def _own_build_ports(doc: str) -> set[str]:
+    """The ports a doc names as building for boards of their own."""
+    text = (DOC.parent / doc).read_text()
+    found = re.search(r"builds for boards of its own \(`?(?:cmake_project`: today )?([a-z, ]+)\)",
+                      " ".join(text.split()))
+    assert found, f"docs/{doc} no longer names the ports that build for their own boards"
+    return {name.strip() for name in found.group(1).split(",")}
+
+
+@pytest.mark.parametrize("doc", ["adding-a-port.md", "boards.md"])
+def test_docs_name_the_ports_that_need_a_board(doc: str, root: Path) -> None:
+    """The ports the docs say need a [targets] board are those whose port.toml
+    names boards, and each of them (only them) has its own CMake project."""
+    defs = definitions.Definitions.load(root)
+    needing = {p.name for p in defs.ports.values() if p.needs_board}
+    assert _own_build_ports(doc) == needing
+    assert needing == {p.name for p in defs.ports.values() if p.cmake_project}
+
+
+def test_docs_board_table_lists_every_board_target(root: Path) -> None:
+    """docs/boards.md's table has a row per board target, with its pyOCD name."""
+    text = (DOC.parent / "boards.md").read_text()
+    defs = definitions.Definitions.load(root)
+    boards = [t for t in defs.targets.values() if t.kind == "board"]
+    assert boards
+    for target in boards:
+        assert f"| {target.name} | `{target.board['pyocd_target']}` |" in text, target.name
+
+
+def test_docs_family_layout_is_the_tree(root: Path) -> None:
+    """The family folder the docs describe holds the targets and every RTOS's
+    own board files for the machine, and no port keeps a copy of them."""
+    fam = root / "targets" / "mps2"
+    assert not (fam / "target.toml").exists()  # a family is no target itself
+    assert {p.parent.name for p in fam.glob("*/target.toml")} == {
+        "qemu-mps2-an385", "qemu-mps2-an386", "qemu-mps2-an500"}
+    assert {p.name for p in (fam / "native").iterdir()} == {"riot", "zephyr", "contiki"}
+    for stale in ("ports/riot/cpu", "ports/riot/boards", "ports/zephyr/boards",
+                  "ports/zephyr/soc", "ports/contiki/platform", "boards"):
+        assert not (root / stale).exists(), stale

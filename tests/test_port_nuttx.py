@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from rtos_ports import (
     assert_port_measures_alone,
+    assert_reruns_identical,
     build_folder,
     case_passes,
     check_streams,
@@ -31,8 +32,6 @@ from rtos_ports import (
 
 from rtosmeter.catalog import Catalog, load_catalog
 from rtosmeter.definitions import Definitions, project_root
-from rtosmeter.runners import run_once
-from rtosmeter.runners.base import RunRequest
 
 TREE = os.environ.get("RTOSMETER_NUTTX", "")
 ROOT = project_root()
@@ -78,13 +77,14 @@ def test_an500_all_cases_and_deterministic(an500: tuple[Path, dict[str, bytes]],
     for kind in ("sem", "mutex", "event", "queue"):
         assert {"s1", "s2", "s3"} <= set(sw[f"sw.{kind}"].series), kind
     assert sw["sw.fifo"].status == "unsupported"
-    # Under -icount the same firmware gives the same stream, byte for byte.
-    build = out / "build" / "nuttx" / "qemu-mps2-an500" / "quick"
-    target = Definitions.load(ROOT).target("qemu-mps2-an500")
-    for group in ("lat_ipc", "tm_sched"):
-        again = run_once(RunRequest(build / f"rm_{group}.elf", target))
-        assert again.stream == raw[group], f"{group}: two QEMU runs of one firmware differ"
-    # Between each measured call and the closing timer read: nothing.
+    # Under -icount the same firmware gives the same stream, byte for byte,
+    # counted in exact instructions: NuttX's link takes the plugin counter's
+    # section as one more ARCHSCRIPT (targets/mps2/rm_plugin_counter.ld).
+    assert build_folder(out, "nuttx", "qemu-mps2-an500").name == "quick@instructions"
+    assert_reruns_identical(out, "nuttx", "qemu-mps2-an500",
+                            {g: raw[g] for g in ("lat_ipc", "tm_sched")})
+    # Between each measured call and the closing read (the plugin's dbg #0
+    # marker): nothing.
     assert assert_port_measures_alone(build_folder(out, "nuttx", "qemu-mps2-an500")) >= 34
 
 
@@ -110,17 +110,25 @@ def test_sim_on_the_host(tmp_path: Path, catalog: Catalog) -> None:
 @pytest.mark.slow
 def test_build_names_the_missing_tree(tmp_path: Path) -> None:
     """Configuring ports/nuttx/app without a NuttX tree stops with the
-    variable and the command to use."""
+    variable and the command to use; without the board port.toml [targets]
+    names (RM_NATIVE_BOARD, which the harness passes), with that."""
     need("cmake")
-    proc = subprocess.run(
-        ["cmake", "-S", str(ROOT / "ports" / "nuttx" / "app"), "-B", str(tmp_path / "b"),
-         f"-DRM_TARGET_DIR={ROOT / 'targets' / 'host'}",
-         f"-DRM_PORT_DIR={ROOT / 'ports' / 'nuttx'}",
-         f"-DRM_CONFIG_DIR={tmp_path}", "-DRM_GROUPS=lat_ipc", f"-DRM_SOURCE_DIR={tmp_path}"],
-        capture_output=True, text=True, check=False)
-    assert proc.returncode != 0
-    text = " ".join(proc.stderr.split())
-    assert "no NuttX tree" in text and "RTOSMETER_NUTTX" in text, proc.stderr
+
+    def configure(*extra: str) -> str:
+        proc = subprocess.run(
+            ["cmake", "-S", str(ROOT / "ports" / "nuttx" / "app"), "-B", str(tmp_path / "b"),
+             f"-DRM_TARGET_DIR={ROOT / 'targets' / 'host'}",
+             f"-DRM_PORT_DIR={ROOT / 'ports' / 'nuttx'}",
+             f"-DRM_CONFIG_DIR={tmp_path}", "-DRM_GROUPS=lat_ipc",
+             f"-DRM_SOURCE_DIR={tmp_path}", *extra],
+            capture_output=True, text=True, check=False)
+        assert proc.returncode != 0
+        return " ".join(proc.stderr.split())
+
+    text = configure()
+    assert "RM_NATIVE_BOARD is not set" in text and "port.toml [targets]" in text, text
+    text = configure("-DRM_NATIVE_BOARD=sim/sim/sim")
+    assert "no NuttX tree" in text and "RTOSMETER_NUTTX" in text, text
 
 
 def test_companion_is_the_apps_of_the_same_release() -> None:

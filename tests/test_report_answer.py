@@ -145,3 +145,27 @@ def test_markdown_and_html_of_one_run_write_files(view: RunView, tmp_path: Path)
     md = markdown.write(view, tmp_path)
     assert md.read_text().startswith("# rtosmeter run")
     assert (tmp_path / "charts").is_dir()
+
+
+def test_a_family_split_by_units_says_why_and_what_brings_it_back(tmp_path: Path) -> None:
+    """One port counted by the QEMU plugin (exact instructions), one by the
+    target's timer: no latency series is in one unit for both, and the answer
+    says so, naming each side and the option, instead of dropping the verdict
+    without a word."""
+    plugin = craft("exact", T, 1_000_000_000 >> 6, [9, 2, 2],
+                   latency=[("lat.sem.pass", {"take": [90] + [40] * 200})],
+                   unit="instructions (QEMU, exact)")
+    timer = craft("timer", T, 25_000_000, [9, 2, 2],
+                  latency=[("lat.sem.pass", {"take": [90] + [120] * 200})])
+    db = tmp_path / "r.sqlite"
+    run = store_run(db, [(plugin, QEMU), (timer, QEMU)],
+                    footprint={"flash": 1000, "ram": 3000, "parts": {}})
+    with Store.open(db) as st:
+        (a,) = _answer.answers(load_run(st, run))
+    assert not [r for r in a.rankings if r.family == "latency"]
+    (why,) = a.no_verdict
+    assert "exact in instructions (QEMU, exact)" in why
+    assert "timer in instructions (QEMU icount)" in why
+    assert "--unit ticks" in why
+    text = _answer.sentences(a)
+    assert why in text and "nothing to rank" not in " ".join(text)

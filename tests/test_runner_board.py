@@ -265,8 +265,8 @@ def test_every_board_target_names_its_probe_settings() -> None:
 def test_bad_board_table_names_file_and_key(target: Target) -> None:
     with pytest.raises(UserError, match=r"unknown probe tool 'jtagfoo'.*key 'board.probe'"):
         board_settings(replace(target, board={**target.board, "probe": "jtagfoo"}))
-    with pytest.raises(UserError, match=r"unknown key 'board.serial_baud'"):
-        board_settings(replace(target, board={**target.board, "serial_baud": 1}))
+    with pytest.raises(UserError, match=r"unknown key 'board\.serial_speed'"):
+        board_settings(replace(target, board={**target.board, "serial_speed": 1}))
 
 
 @pytest.mark.skipif(not os.environ.get("RTOSMETER_PROBE_UID"),

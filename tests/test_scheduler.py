@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import invoke
 from test_build import broken_tree
 
 from rtosmeter import qemu_plugin
@@ -194,11 +195,15 @@ def test_emulated_runs_count_instructions_unless_asked(root: Path) -> None:
     assert _units(root, icount=False, **pair)["qemu-mps2-an386"] is Unit.TICKS
     with pytest.raises(UserError, match="no cycle table for CPU 'cortex-m7'"):
         _units(root, ports=("baremetal",), targets=("qemu-mps2-an500",), unit="cycles")
-    # a port that links with its own script (Zephyr) keeps the timer by default
-    assert _units(root, ports=("zephyr",), targets=("qemu-mps2-an386",)) == {
-        "qemu-mps2-an386": Unit.TICKS}
-    with pytest.raises(UserError, match="this port links with its own linker script"):
-        _units(root, ports=("zephyr",), targets=("qemu-mps2-an386",), unit="cycles")
+    # a port that links with its RTOS's own script counts instructions too (it
+    # places the counter word through its hooks: targets/mps2/rm_plugin_counter.ld)
+    for port in ("zephyr", "riot", "contiki"):
+        assert _units(root, ports=(port,), targets=("qemu-mps2-an386",)) == {
+            "qemu-mps2-an386": Unit.INSTRUCTIONS}
+        assert _units(root, ports=(port,), targets=("qemu-mps2-an386",), unit="cycles") == {
+            "qemu-mps2-an386": Unit.CYCLES}
+    assert _units(root, ports=("nuttx",), targets=("qemu-mps2-an500",)) == {
+        "qemu-mps2-an500": Unit.INSTRUCTIONS}
     with pytest.raises(UserError, match="20 flash wait states are out of range"):
         _units(root, unit="cycles", ws=20, **pair)
     defs = Definitions.load(root)
@@ -246,3 +251,23 @@ def test_a_cycle_run_records_the_plugin_and_repeats_exactly(root: Path, tmp_path
     ((label, us),) = timed
     assert label.startswith("µs (estimated at 25 MHz from cycles")
     assert us == pytest.approx(next(iter(cycles)) / 25)
+
+
+def test_a_port_without_a_board_for_the_target_is_unsupported_at_plan_time(
+        root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rtosmeter run --port zephyr --target stm32f407`: the architecture
+    matches, but port.toml [targets] names no Zephyr board for it, so the
+    planner says unsupported with the reason (the file), and nothing is
+    configured or built: no Zephyr tree is needed to say so."""
+    monkeypatch.delenv("RTOSMETER_ZEPHYR", raising=False)
+    defs = Definitions.load(root)
+    (build,) = make_plan(defs, load_catalog(root), defs.campaign(None),
+                         Selection(ports=("zephyr",), targets=("stm32f407",))).builds
+    assert build.skip_status == "unsupported"
+    assert "no board for target stm32f407" in build.skip_reason
+    assert "ports/zephyr/port.toml [targets]" in build.skip_reason
+    result = invoke("run", "--port", "zephyr", "--target", "stm32f407", "--out", str(tmp_path))
+    said = " ".join((result.stdout + result.stderr).split())
+    assert result.exit_code != 0
+    assert "zephyr/stm32f407/default unsupported: port zephyr has no board for target" in said
+    assert not (tmp_path / "build").exists()  # nothing configured, nothing built

@@ -12,15 +12,32 @@ function(rm_require_inputs what)
   endforeach()
 endfunction()
 
-# RM_TOOLCHAIN (toolchains/<name>) must be one the project maps to its RTOS's
-# own toolchain selection: a build must never say clang and compile with gcc.
-function(rm_require_toolchain what)
-  if(NOT RM_TOOLCHAIN)
-    set(RM_TOOLCHAIN gcc)
+# RM_NATIVE_BOARD: the RTOS's own board for the target, from the port's
+# port.toml [targets] (with RM_NATIVE_MODULES, RM_NATIVE_DEFINES and
+# RM_NATIVE_DIR, the target family's board files for this RTOS). The harness
+# plans only the targets and toolchains that table names, so the project
+# never chooses a board or refuses a toolchain itself.
+function(rm_require_native_board what)
+  if(NOT RM_NATIVE_BOARD)
+    message(FATAL_ERROR "Error: RM_NATIVE_BOARD is not set in the rtosmeter ${what} build "
+                        "(${CMAKE_CURRENT_LIST_FILE}): the port's port.toml [targets] names "
+                        "no board for ${RM_TARGET_DIR}. Pass -DRM_NATIVE_BOARD=... "
+                        "(see docs/architecture.md, Build contract).")
   endif()
-  if(NOT RM_TOOLCHAIN IN_LIST ARGN)
-    message(FATAL_ERROR "Error: toolchain '${RM_TOOLCHAIN}' is not one the rtosmeter ${what} "
-                        "build maps to its RTOS's own tools (${CMAKE_CURRENT_LIST_FILE}): "
-                        "it builds with ${ARGN}.")
+endfunction()
+
+# The target's rmcycles plugin counter section (RM_TARGET_PLUGIN_COUNTER_LD,
+# from its target.cmake in RM_TARGET_MODE: one output section statement) as
+# a linker script of its own, for an RTOS whose link takes extra -T scripts
+# (RIOT's LINKFLAGS, NuttX's ARCHSCRIPT): written into the build folder;
+# "" when the target has none.
+function(rm_plugin_counter_script out_var)
+  set(script "")
+  if(RM_TARGET_PLUGIN_COUNTER_LD)
+    file(READ "${RM_TARGET_PLUGIN_COUNTER_LD}" section)
+    set(script "${CMAKE_BINARY_DIR}/rm_plugin_counter_sections.ld")
+    file(CONFIGURE OUTPUT "${script}" CONTENT
+         "/* generated from ${RM_TARGET_PLUGIN_COUNTER_LD} */\nSECTIONS\n{\n${section}}\n")
   endif()
+  set(${out_var} "${script}" PARENT_SCOPE)
 endfunction()

@@ -19,7 +19,7 @@
  *   (tm_processes.c, through rm_port_case_body); what is adapted is emitted
  *   as stand_in.<case id> and shown (†) at every number.
  * - Ticks: clock_time() at CLOCK_SECOND (1000 Hz: native, and SysTick on
- *   the MPS2 platform, platform/rm-mps2).
+ *   the MPS2 platform, targets/mps2/native/contiki/rm-mps2).
  * - Pools: memb (MEMB sizes are compile-time: RM_POOLS pools of up to
  *   RM_POOL_BLOCKS blocks of RM_BLOCK_SIZE bytes). Heap: heapmem, whose
  *   arena size project-conf.h sets.

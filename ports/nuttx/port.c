@@ -395,7 +395,7 @@ void rm_cm_irq_disable(unsigned irq)
     up_disable_irq(RM_NX_IRQ(irq));
 }
 
-void RM_Periodic_IRQHandler(void); /* targets/common/mps2/mps2.c */
+void RM_Periodic_IRQHandler(void); /* targets/mps2/mps2.c */
 static int periodic_isr(int irq, void *context, void *arg)
 {
     (void)irq, (void)context, (void)arg;

@@ -457,7 +457,7 @@ void rm_target_periodic_stop(void)
 #endif
 
 /* The target's periodic and load interrupts keep the target's drivers
- * (targets/common/mps2): the vectors of RIOT's CPU enter them and end as
+ * (targets/mps2): the vectors of RIOT's CPU enter them and end as
  * every RIOT handler does. */
 #ifdef RM_R_TARGET_VECTORS
 void RM_Periodic_IRQHandler(void);

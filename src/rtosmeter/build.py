@@ -185,7 +185,8 @@ def tm_method(spec: BuildSpec) -> dict[str, str]:
 def source_hash(root: Path, spec: BuildSpec) -> str:
     """SHA-256 over the benchmark, port and target sources (paths and bytes)."""
     digest = hashlib.sha256()
-    dirs = [root / "bench", spec.port.dir, spec.target.dir, root / "targets" / "common"]
+    # the family folder holds the target's and every RTOS's board files for the machine
+    dirs = [root / "bench", spec.port.dir, spec.target.family_dir, root / "targets" / "common"]
     for base in dirs:
         if not base.is_dir():
             continue
@@ -277,6 +278,12 @@ def cmake_configure_command(spec: BuildSpec, root: Path, config_dir: Path) -> li
         cmd.append(f"-DRM_SOURCE_DIR={spec.source.path}")
     if spec.port.cmake_project:  # its build scripts may need rtosmeter's Python
         cmd.append(f"-DPython3_EXECUTABLE={sys.executable}")
+    if entry := spec.port.entry(spec.target):  # port.toml [targets]: what its RTOS builds for
+        native = spec.target.native_dir(spec.port.name)
+        cmd += [f"-DRM_NATIVE_BOARD={entry.board}",
+                f"-DRM_NATIVE_MODULES={';'.join(entry.modules)}",
+                f"-DRM_NATIVE_DEFINES={';'.join(entry.defines)}",
+                f"-DRM_NATIVE_DIR={native or ''}"]
     return cmd
 
 

@@ -8,7 +8,7 @@ Read from two files, the project's overriding the user's:
   the project's.
 
 ```toml
-path = ["~/rtos-work"]      # folders holding ports/, targets/, boards/ of your own
+path = ["~/rtos-work"]      # folders holding ports/, targets/, toolchains/ of your own
 [sources]                   # RTOS trees, as --source NAME=PATH would give them
 freertos = "~/src/FreeRTOS-Kernel"
 [defaults.run]              # option defaults per command (option names as in --help)

@@ -1,8 +1,9 @@
 """Ports, targets, boards, profiles and campaigns: the declarative TOML files.
 
 Each kind is found by looking in its folder (ports/*/port.toml,
-targets/*/target.toml, toolchains/*/toolchain.toml, boards/*.toml,
-profiles/*.toml, campaigns/*.toml);
+targets/*/target.toml or targets/<family>/*/target.toml,
+toolchains/*/toolchain.toml, profiles/*.toml, campaigns/*.toml; a board is
+a target of kind "board");
 there is no central list. Files are validated strictly: an unknown key is an
 error naming the file and the key (a typo must not silently change a set-up),
 and an unknown name lists the valid ones. Schemas: docs/architecture.md.
@@ -99,6 +100,20 @@ class Companion:
 
 
 @dataclass(frozen=True)
+class PortTarget:
+    """One entry of a port's [targets] table: a target, or a target family
+    (the folder holding several targets), and what the RTOS's own build needs
+    there. The harness passes it to the port's CMake project (RM_NATIVE_*)."""
+
+    key: str  # the target's or the family's name
+    board: str = ""  # the RTOS's own board for it ("" with `unsupported`)
+    modules: tuple[str, ...] = ()  # RTOS modules that board needs (Zephyr's HALs)
+    defines: tuple[str, ...] = ()  # compiler definitions of the target's sources there
+    toolchains: tuple[str, ...] = ()  # () : the port's [targets] toolchains
+    unsupported: str = ""  # why the port cannot run there (declared: never built)
+
+
+@dataclass(frozen=True)
 class Port:
     name: str
     description: str
@@ -118,9 +133,47 @@ class Port:
     # [footprint]: which RAM symbols are stacks, heaps or pools, object slots
     # (rtosmeter.footprint); None where the port has not declared them.
     reservations: Reservations | None = None
+    # [targets]: where the port runs (support.py reads it). A port with boards
+    # there runs only on the targets it names a board for; any port may
+    # declare a target or family it cannot hold (`unsupported`).
+    targets: dict[str, PortTarget] = field(default_factory=dict)
+    # [targets] toolchains: the toolchains its own build maps to the RTOS's
+    # tools (() : every toolchain, through bench/'s CMake toolchain files).
+    toolchains: tuple[str, ...] = ()
+
+    @property
+    def needs_board(self) -> bool:
+        """Whether the RTOS builds for a board of its own on each target."""
+        return any(e.board for e in self.targets.values())
+
+    def entry(self, target: Target) -> PortTarget | None:
+        """The [targets] entry of the target, else of its family."""
+        return self.targets.get(target.name) or self.targets.get(target.family)
 
     def supports(self, target: Target) -> bool:
-        return target.arch in self.archs
+        return not self.unsupported_reason(target)
+
+    def unsupported_reason(self, target: Target, toolchain: str = "") -> str:
+        """Why the port cannot be built for the target (with the toolchain,
+        when one is named), naming the file that says so; "" when it can.
+        The planner stores such a combination as unsupported, never built."""
+        entry = self.entry(target)
+        where = f"{self.file} [targets.{entry.key}]" if entry else f"{self.file} [targets]"
+        if entry and entry.unsupported:
+            return f"{self.name} on {target.name}: {entry.unsupported} ({where})"
+        if target.arch not in self.archs:
+            return (f"port {self.name} does not run on {target.name}, a {target.arch} "
+                    f"(its archs: {', '.join(self.archs)})")
+        if self.needs_board and not (entry and entry.board):
+            boards = ", ".join(k for k, e in self.targets.items() if e.board)
+            return (f"port {self.name} has no board for target {target.name}: "
+                    f"{self.file} [targets] names one for {boards} only")
+        maps = entry.toolchains if entry and entry.toolchains else self.toolchains
+        where = where if entry and entry.toolchains else f"{self.file} [targets]"
+        if toolchain and maps and toolchain not in maps:
+            return (f"the {self.name} build of {target.name} maps no toolchain '{toolchain}' "
+                    f"to the RTOS's own tools ({where}: toolchains {', '.join(maps)})")
+        return ""
 
     def toolchain_limit(self, toolchain: str, target: Target) -> ToolchainLimit | None:
         limit = self.toolchain_limits.get(toolchain)
@@ -177,21 +230,33 @@ class Target:
     # [board]: how a board runner reaches the board (probe tool, chip, pack);
     # read and checked by rtosmeter.runners.board_settings, not here.
     board: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
-    # [unsupported]: "<port>" or "<port>/<group>" -> why the target cannot hold it
-    # (its RAM, mostly): declared, so the build is not tried.
-    unsupported: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     # [params]: the most its RAM holds of a run length (the result buffers are
     # 2 x batch words): caps on what the profile and campaign ask for.
     params: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    # The machine family: the folder holding this target's folder under
+    # targets/ (targets/mps2/qemu-mps2-an386: "mps2"), "" for a target alone.
+    # Everything that knows the machine lives there: shared sources, linker
+    # script, and each RTOS's own board files (native/<port>/).
+    family: str = ""
 
-    def unsupported_groups(self, port: str, groups: list[str]) -> dict[str, str]:
-        """The groups of `port` this target declares it cannot hold, with the reason."""
-        return {g: why for g in groups
-                if (why := self.unsupported.get(f"{port}/{g}", self.unsupported.get(port)))}
+    @property
+    def family_dir(self) -> Path:
+        return self.dir.parent if self.family else self.dir
+
+    def native_dir(self, port: str) -> Path | None:
+        """The port's RTOS board files for this machine (native/<port>/ in the
+        target's folder, else its family's), if it has any."""
+        for base in (self.dir, self.family_dir):
+            if (base / "native" / port).is_dir():
+                return base / "native" / port
+        return None
 
 
 @dataclass(frozen=True)
 class Board:
+    """A target of kind "board", as `list` shows it: its [board] table's
+    probe names, serial speed and whether it ran on the hardware."""
+
     name: str
     target: str  # the target it is built as: its cpu_hz is the clock the firmware runs at
     description: str
@@ -378,10 +443,39 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     if cmake_project and not (path.parent / cmake_project / "CMakeLists.txt").is_file():
         raise UserError(f"cmake_project '{cmake_project}' has no CMakeLists.txt",
                         str(path), "Name a folder of the port holding a CMake project")
+    entries, toolchains = _port_targets(t)
     t.done()
     return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
-                cmake_project=cmake_project, toolchain_limits=limits,
-                reservations=reservations)
+                cmake_project=cmake_project, toolchain_limits=limits, targets=entries,
+                toolchains=toolchains, reservations=reservations)
+
+
+def _port_targets(t: TomlTable) -> tuple[dict[str, PortTarget], tuple[str, ...]]:
+    """[targets]: `toolchains` for all, then one [targets.<target or family>]
+    table each, with a board (and its modules, defines, toolchains) or the
+    reason it is unsupported. Names are checked against the targets later
+    (Definitions.check_port_targets)."""
+    table = t.table("targets")
+    if table is None:
+        return {}, ()
+    toolchains: tuple[str, ...] = table.strs("toolchains", ())
+    entries: dict[str, PortTarget] = {}
+    for key in list(table.data):
+        if key == "toolchains":
+            continue
+        sub = table.table(key)
+        assert sub is not None
+        entry = PortTarget(key, sub.text("board", ""), sub.strs("modules", ()),
+                           sub.strs("defines", ()), sub.strs("toolchains", ()),
+                           sub.text("unsupported", ""))
+        sub.done()
+        if bool(entry.board) == bool(entry.unsupported):
+            raise UserError(f"[targets.{key}] needs either board or unsupported",
+                            str(t.path), "Name the RTOS's board for the target, or say "
+                            "why the port cannot run there (unsupported = \"...\")")
+        entries[key] = entry
+    table.done()
+    return entries, toolchains
 
 
 def load_target(path: Path) -> Target:
@@ -424,11 +518,9 @@ def load_target(path: Path) -> Target:
         guest = float(limits._get("guest_s", (int, float), "a number of seconds", guest))
         limits.done()
     board = t._get("board", dict, "a table", {})
-    unsupported: dict[str, str] = {}
-    ut = t.table("unsupported")
-    if ut is not None:
-        unsupported = {key: ut.text(key, REQUIRED) for key in list(ut.data)}
-        ut.done()
+    if kind == "board" and not board:
+        raise UserError("a board target needs a [board] table", str(path),
+                        "Add [board] with probe and pyocd_target (docs/boards.md)")
     params: dict[str, int] = {}
     pt = t.table("params")
     if pt is not None:
@@ -436,8 +528,9 @@ def load_target(path: Path) -> Target:
                                                           "tm_periods") if key in pt.data}
         pt.done()
     t.done()
+    family = path.parent.parent.name if path.parent.parent.name != "targets" else ""
     return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
-                  wall, guest, cpu_hz, board, unsupported, params)
+                  wall, guest, cpu_hz, board, params, family)
 
 
 def load_toolchain(path: Path) -> Toolchain:
@@ -470,27 +563,15 @@ def load_toolchain(path: Path) -> Toolchain:
     return Toolchain(name, description, uses, opt, packages, version_regex, path.parent, path)
 
 
-def load_board(path: Path) -> Board:
-    t = TomlTable(read_toml(path), path)
-    name = t.text("name", path.stem)
-    target = t.text("target", REQUIRED)
-    description = t.text("description", "")
-    tested = t.flag("tested", False)
-    probe: dict[str, str] = {}
-    pt = t.table("probe")
-    if pt is not None:
-        # tool -> the probe's name for the board's chip
-        values = {k: pt.text(k) for k in ("pyocd", "openocd")}
-        probe = {k: v for k, v in values.items() if v is not None}
-        pt.done()
-    serial: dict[str, int] = {}
-    sr = t.table("serial")
-    if sr is not None:
-        baud = sr.num("baud")
-        serial = {"baud": baud} if baud is not None else {}
-        sr.done()
-    t.done()
-    return Board(name, target, description, tested, probe, serial, path)
+def board_of(target: Target) -> Board:
+    """The board a target of kind "board" is: its [board] table's probe name
+    (pyOCD's), serial speed and `tested` (whether it
+    has run on the hardware). runners.board_settings checks the table."""
+    b = target.board
+    probe = {"pyocd": str(b["pyocd_target"])} if b.get("pyocd_target") else {}
+    baud = b.get("serial_baud")
+    return Board(target.name, target.name, target.description, bool(b.get("tested", False)),
+                 probe, {"baud": int(baud)} if isinstance(baud, int) else {}, target.file)
 
 
 def load_profile(path: Path) -> Profile:
@@ -544,14 +625,17 @@ def load_campaign(path: Path) -> Campaign:
 # ---- all definitions of a tree ---------------------------------------------
 
 
-def _load_all(roots: Iterable[Path], pattern: str, loader: Callable[[Path], T],
-              key: Callable[[T], str]) -> dict[str, T]:
-    """Every `pattern` file under each root; a name defined twice is an error
-    naming both files (one definition per name, wherever it lives)."""
+def _load_all(roots: Iterable[Path], pattern: str | tuple[str, ...],
+              loader: Callable[[Path], T], key: Callable[[T], str]) -> dict[str, T]:
+    """Every file of the pattern(s) under each root; a name defined twice is
+    an error naming both files (one definition per name, wherever it lives)."""
     out: dict[str, T] = {}
     files: dict[str, Path] = {}
+    patterns = (pattern,) if isinstance(pattern, str) else pattern
     for root in roots:
-        for path in sorted(root.glob(pattern)):
+        # by folder name: a target's place in a family folder does not move it
+        for path in sorted((p for pat in patterns for p in root.glob(pat)),
+                           key=lambda p: (p.parent.name, str(p))):
             item = loader(path)
             name = key(item)
             if name in files:
@@ -584,20 +668,19 @@ class Definitions:
             caps=caps,
             ports=_load_all(roots, "ports/*/port.toml", lambda p: load_port(p, caps),
                             lambda p: p.name),
-            targets=_load_all(roots, "targets/*/target.toml", load_target, lambda t: t.name),
-            boards=_load_all(roots, "boards/*.toml", load_board, lambda b: b.name),
+            targets=_load_all(roots, ("targets/*/target.toml", "targets/*/*/target.toml"),
+                              load_target, lambda t: t.name),
+            boards={},
             profiles=_load_all([root], "profiles/*.toml", load_profile, lambda p: p.name),
             toolchains=_load_all(roots, "toolchains/*/toolchain.toml", load_toolchain,
                                  lambda t: t.name),
         )
-        for board in defs.boards.values():
-            if board.target not in defs.targets:
-                raise unknown_name("target", board.target, defs.targets,
-                                   f"{board.file} (key 'target')")
+        defs.boards = {t.name: board_of(t) for t in defs.targets.values() if t.kind == "board"}
         defs.check_archs()
         for port in defs.ports.values():
             for tc in port.toolchain_limits:
                 defs.toolchain(tc, f"{port.file} (table [toolchains.{tc}])")
+            defs.check_port_targets(port)
         for name, source in settings.sources.items():
             base = split_instance(name, f"{source.file} ([sources])")[0]
             if base not in defs.ports or defs.ports[base].source is None:
@@ -617,6 +700,20 @@ class Definitions:
             for arch, key in named:
                 if arch not in known:
                     raise unknown_name("architecture", arch, known, f"{port.file} (key '{key}')")
+
+    def check_port_targets(self, port: Port) -> None:
+        """Each [targets] key is a target or a family, each toolchain named
+        there is one of toolchains/: a misspelt name would silently match
+        nothing."""
+        families = {t.family for t in self.targets.values() if t.family}
+        for key, entry in port.targets.items():
+            if key not in self.targets and key not in families:
+                raise unknown_name("target or target family", key, [*self.targets, *families],
+                                   f"{port.file} (table [targets.{key}])")
+            for tc in entry.toolchains:
+                self.toolchain(tc, f"{port.file} (key 'targets.{key}.toolchains')")
+        for tc in port.toolchains:
+            self.toolchain(tc, f"{port.file} (key 'targets.toolchains')")
 
     def port(self, name: str, where: str = "--port") -> Port:
         """The port of a name or of an instance name (`freertos@V9.0.0`:

@@ -11,7 +11,7 @@ execute.py, does), and never names a runner kind (rtosmeter.runners).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -134,24 +134,22 @@ class Candidate:
 @dataclass(frozen=True)
 class Support:
     """Whether a (port, target, toolchain) combination is built: `reason`
-    says why not at all; `groups`, the groups it does not build and why."""
+    says why not ("" when it is)."""
 
     reason: str = ""
-    groups: dict[str, str] = field(default_factory=dict)
 
 
-def check_support(port: Port, target: Target, toolchain: Toolchain,
-                  groups: list[str]) -> Support:
-    """Every rule of where a port runs, in one place: its architectures
-    (port.toml `archs`), the toolchain's targets (toolchain.toml [targets.*]),
-    and the groups a target declares unsupported (target.toml [unsupported])."""
-    if not port.supports(target):
-        return Support(f"port {port.name} does not run on {target.name}, a {target.arch} "
-                       f"(its archs: {', '.join(port.archs)})")
+def check_support(port: Port, target: Target, toolchain: Toolchain) -> Support:
+    """Every rule of where a port runs, in one place: the port's one table
+    (port.toml `archs` and [targets]: boards, toolchains its own build maps,
+    targets it cannot hold) and the toolchain's targets (toolchain.toml
+    [targets.*])."""
+    if why := port.unsupported_reason(target, toolchain.name):
+        return Support(why)
     if toolchain.use_for(target) is None:
         return Support(f"toolchain {toolchain.name} does not build for {target.name} (no "
                        f"[targets.{target.toolchain or 'host'}] in {toolchain.file})")
-    return Support(groups=target.unsupported_groups(port.name, groups))
+    return Support()
 
 
 def unavailable_reason(target: Target, toolchain: Toolchain) -> str:
@@ -234,14 +232,6 @@ def _merge_bench(first: PlannedBuild, again: PlannedBuild, catalog: Catalog) -> 
     first.groups = catalog.groups_for(first.bench)
 
 
-def _blocked(build: PlannedBuild, target: Target, blocked: dict[str, str]) -> PlannedBuild:
-    """The groups a target declares unsupported: not built, stored with the reason."""
-    reasons = "; ".join(f"{', '.join(g for g in blocked if blocked[g] == why)} on "
-                        f"{target.name}: {why} ({target.file} [unsupported])"
-                        for why in dict.fromkeys(blocked.values()))
-    return replace(build, groups=list(blocked), skip_status="unsupported", skip_reason=reasons)
-
-
 class _Planner:
     def __init__(self, defs: Definitions, catalog: Catalog, campaign: Campaign,
                  sel: Selection) -> None:
@@ -270,20 +260,18 @@ class _Planner:
                                         axes={"toolchain": toolchain.name}))
         return out
 
-    def unit(self, port: Port, target: Target) -> Unit:
+    def unit(self, target: Target) -> Unit:
         sel = self.sel
         where = f"target {target.name} (--unit)" if sel.unit else str(self.campaign.file)
         return runners.resolve_unit(target, sel.unit or self.campaign.unit,
-                                    Measure(Unit.TICKS, sel.icount, self.ws, self.div), where,
-                                    own_link=bool(port.cmake_project))
+                                    Measure(Unit.TICKS, sel.icount, self.ws, self.div), where)
 
-    def settle(self, build: PlannedBuild) -> list[PlannedBuild]:
-        """The build as planned: skipped with its reason, or split into the
-        groups built and those declared unsupported."""
+    def settle(self, build: PlannedBuild) -> PlannedBuild:
+        """The build as planned, or skipped with its reason."""
         port, target = self.defs.port(build.port), self.defs.targets[build.target]
         toolchain = self.defs.toolchain(build.toolchain)
-        build.unit = self.unit(port, target)
-        support = check_support(port, target, toolchain, build.groups)
+        build.unit = self.unit(target)
+        support = check_support(port, target, toolchain)
         if support.reason:
             build.skip_status, build.skip_reason = "unsupported", support.reason
         elif reason := unavailable_reason(target, toolchain):
@@ -293,10 +281,7 @@ class _Planner:
                                 "Install what is missing (scripts/install.sh), or mark the "
                                 "[[run]] entry if_available = true")
             build.skip_status, build.skip_reason = "skipped", f"{target.name}: {reason}"
-        elif support.groups:
-            build.groups = [g for g in build.groups if g not in support.groups]
-            return [_blocked(build, target, support.groups)] + [build] * bool(build.groups)
-        return [build]
+        return build
 
 
 def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Selection) -> Plan:
@@ -311,7 +296,7 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
                 _merge_bench(seen[build.key], build, catalog)
                 continue
             seen[build.key] = build
-            planned += planner.settle(build)
+            planned.append(planner.settle(build))
     return Plan(campaign.name, str(campaign.file), planned, sel.jobs, sel.icount,
                 {k: str(v) for k, v in sel.sources.items()},
                 str(sel.profile_file) if sel.profile_file else "")

@@ -175,19 +175,17 @@ def firmware_counter(spec: PluginSpec, icount_shift: int) -> FirmwareCounter:
 
 
 def resolve_unit(requested: str | None, cpu: str, machine: str, icount: bool,
-                 where: str, ws: int = 0, div: int = DEFAULT_DIV, own_link: bool = False) -> Unit:
+                 where: str, ws: int = 0, div: int = DEFAULT_DIV) -> Unit:
     """The unit one (port, QEMU target) combination measures in: TICKS (the
-    QEMU timer), INSTRUCTIONS or CYCLES. Without a request, targets that can
-    read the plugin count exact instructions when the plugin is built and
-    -icount is on."""
+    QEMU timer), INSTRUCTIONS or CYCLES. Without a request, QEMU targets that
+    can read the plugin count exact instructions when the plugin is built and
+    -icount is on, on every port: those built by bench/ link with mps2.ld,
+    which places the counter word, and those that link with their RTOS's own
+    script add the target's section (targets/mps2/rm_plugin_counter.ld)
+    through its hooks."""
     if requested is None:
-        usable = (machine in PLUGIN_MACHINES and icount and not own_link
-                  and plugin_path() is not None)
+        usable = machine in PLUGIN_MACHINES and icount and plugin_path() is not None
         return Unit.INSTRUCTIONS if usable else Unit.TICKS
-    if own_link and requested != Unit.TICKS:
-        raise UserError(f"unit '{requested}' needs the plugin counter word in the code's RAM "
-                        "block (targets/common/mps2/mps2.ld places it), and this port links "
-                        "with its own linker script", where, "Use --unit ticks for this port")
     spec = spec_for(requested, cpu, machine, where, ws, div)
     if spec is not None and plugin_path() is None:
         raise UserError(f"unit '{requested}' needs the rmcycles QEMU plugin, which is not "
@@ -211,7 +209,8 @@ def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path) -> tuple[list[str
     if not counter < CODE_BLOCK:  # the plugin writes it through the code's host address
         raise UserError(f"{COUNTER_SYMBOL} at 0x{counter:x} is outside the code's RAM block "
                         f"(below 0x{CODE_BLOCK:x})", str(elf),
-                        "Place .rm_plugin_counter as targets/common/mps2/mps2.ld does")
+                        "Place .rm_plugin_counter as targets/mps2/mps2.ld does (or link "
+                        "targets/mps2/rm_plugin_counter.ld)")
     record = spec.record(so) | {"plugin_counter": f"0x{counter:x}"}
     return ["-plugin", ",".join([str(so), *spec.args(counter, summary)])], record
 

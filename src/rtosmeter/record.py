@@ -157,9 +157,9 @@ class Recorder:
                              {"groups": ",".join(build.groups)}, status=status, error=reason,
                              axes=build.axes)
         self.tally.not_run += 1
-        self.tally.not_run_reasons.append(f"{build.key}: {reason}")
+        self.tally.not_run_reasons.append(f"{build.key} {status}: {reason}")
         if self.progress:
-            self.progress.note(f"{build.key} not run here: {reason}")
+            self.progress.note(f"{build.key} not run here, {status}: {reason}")
 
     def build(self, build: PlannedBuild, result: BuildResult | str) -> int | None:
         """The build's row (None: not built here, stored as a skip); its

@@ -20,6 +20,7 @@ foreach(group IN LISTS RM_GROUPS)
       "BUILD_DIR=${RM_OUT_DIR}/riot-build" "RM_MODULE_DIR=${RM_MODULE_DIR}"
       "RM_INCLUDES=${RM_INCLUDES}" "RM_DEFINES=${RM_DEFINES}"
       "RM_OPT_FLAGS=${RM_OPT_FLAGS}" "RM_PROFILE=${RM_PROFILE}"
+      "RM_LINK_SCRIPTS=${RM_LINK_SCRIPTS}"
     RESULT_VARIABLE rc)
   if(rc EQUAL 0 AND EXISTS "${rm_bindir}/rm_riot.elf")
     file(COPY_FILE "${rm_bindir}/rm_riot.elf" "${RM_OUT_DIR}/rm_${group}.elf")

@@ -55,15 +55,14 @@ def _hook(target: Target, name: str) -> Any:
     return getattr(runner_class(target.kind), name, None)
 
 
-def resolve_unit(target: Target, requested: str | None, measure: Measure, where: str,
-                 own_link: bool) -> Unit:
+def resolve_unit(target: Target, requested: str | None, measure: Measure, where: str) -> Unit:
     """What executions on `target` count, for `--unit requested` (None: the
     default); a runner without units of its own counts with the target's
     counter whatever is asked."""
     hook = _hook(target, "resolve_unit")
     if hook is None:
         return Unit.TICKS
-    unit: Unit = hook(requested, target, measure, where, own_link)
+    unit: Unit = hook(requested, target, measure, where)
     return unit
 
 

@@ -14,7 +14,7 @@ time, so the executor runs them one at a time after every build.
 
 A runner may also define, as static methods:
 
-- `resolve_unit(requested, target, measure, where, own_link) -> Unit`: what
+- `resolve_unit(requested, target, measure, where) -> Unit`: what
   its executions count (without it: the target's own counter, TICKS);
 - `options_for(measure, target) -> RunnerOptions`: what its executions take
   beyond the executable (runners/qemu.py: -icount and the plugin), from the

@@ -11,6 +11,8 @@
     gdb_reset = "reset halt"        # gdb: the server's monitor command that resets and halts
                                     # after the load ("" = none: the server holds the core
                                     # at the firmware's start already)
+    tested = false                  # whether it has run on the hardware (`list`)
+    serial_baud = 115200            # its serial console's speed (`list`)
 
 Which probe of several attached is used comes from the environment (it
 differs per host, not per board): RTOSMETER_PROBE_UID (a labgrid place's
@@ -71,6 +73,8 @@ def board_settings(target: Target) -> BoardSettings:
         t.text("gdb_reset", "reset halt"))
     stream_of(target)
     t.text("stream", "")
+    t.flag("tested", False)  # definitions.board_of reads these two for `list`
+    t.num("serial_baud", 0)
     t.done()
     if probe not in TOOLS:
         raise UserError(f"unknown probe tool '{probe}'", f"{target.file} (key 'board.probe')",

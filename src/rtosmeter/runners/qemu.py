@@ -182,11 +182,10 @@ class QemuRunner:
         return ""
 
     @staticmethod
-    def resolve_unit(requested: str | None, target: Target, measure: Measure, where: str,
-                     own_link: bool) -> Unit:
+    def resolve_unit(requested: str | None, target: Target, measure: Measure, where: str) -> Unit:
         return qemu_plugin.resolve_unit(requested, target.cpu,
                                         target.qemu.machine if target.qemu else "",
-                                        measure.icount, where, measure.ws, measure.div, own_link)
+                                        measure.icount, where, measure.ws, measure.div)
 
     @staticmethod
     def options_for(measure: Measure, target: Target) -> QemuOptions:

@@ -67,6 +67,7 @@ function(rm_cortex_m_target)
     set(RM_TARGET_SOURCES ${RM_CM_DIR}/semihost.c ${RM_CM_DIR}/rtt.c ${ARG_SOURCES} PARENT_SCOPE)
     set(RM_TARGET_DEFINES ${ARG_DEFINES} PARENT_SCOPE)
     set(RM_TARGET_INCLUDE_DIRS ${ARG_INLINE_DIR} ${RM_CM_DIR} PARENT_SCOPE)
+    set(RM_TARGET_LINKER_SCRIPT ${ARG_LINKER_SCRIPT} PARENT_SCOPE) # for an RTOS that links with it
     return()
   endif()
   add_compile_options(${RM_CPU_FLAGS} -ffunction-sections -fdata-sections -g)

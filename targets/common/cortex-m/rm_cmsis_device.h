@@ -3,7 +3,7 @@
  * device headers): the exception numbers, the core's options and the CMSIS
  * core header of the CPU. The includer defines RM_CMSIS_CORE (0, 3, 4 or 7);
  * __ARM_FP tells whether the build uses the FPU. Used by ports/rtx5
- * (rm_rtx_device.h) and RIOT's CPU mps2 (ports/riot/cpu/mps2/cpu_conf.h). */
+ * (rm_rtx_device.h) and RIOT's CPU mps2 (targets/mps2/native/riot/cpu/mps2/include/cpu_conf.h). */
 #ifndef RM_CMSIS_DEVICE_H
 #define RM_CMSIS_DEVICE_H
 

@@ -120,6 +120,8 @@ class Answer:
     # with several profiles: the ports compared within each profile alone
     per_profile: list[tuple[str, list[Ranking]]] = field(default_factory=list)
     ram: dict[str, RamFigure] = field(default_factory=dict)  # system -> like-with-like RAM
+    # why a family has no ranking, and the option that brings it back
+    no_verdict: list[str] = field(default_factory=list)
 
 
 def geometric_mean(values: Sequence[float]) -> float:
@@ -196,6 +198,28 @@ def _latency(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
         if r is not None and (best is None or len(r.cases) > len(best.cases)):
             best = r
     return best
+
+
+def _unit_split(cases: list[CaseResult], systems: list[str], labels: dict[str, str],
+                rankings: list[Ranking]) -> list[str]:
+    """Why latency has no verdict when the compared systems measured it in
+    different units (the QEMU plugin's instructions beside the target's
+    timer ticks), and the option that puts them in one."""
+    if any(r.family == "latency" for r in rankings):
+        return []
+    units: dict[str, dict[str, None]] = defaultdict(dict)
+    for c in cases:
+        if family(c) == "latency" and system(c) in systems and c.status == CaseStatus.OK:
+            for d in c.distributions:
+                units[d.unit.label][system(c)] = None
+    if len(units) < 2:
+        return []
+    parts = "; ".join(f"{', '.join(labels[k] for k in who)} in {unit}"
+                      for unit, who in sorted(units.items()))
+    return [f"Latency: no verdict, the compared systems measured it in different units "
+            f"({parts}), so no series is in one unit for all. Rerun them in one unit: "
+            f"`--unit ticks` (the target's timer, on every port) or `--unit instructions` "
+            f"(the QEMU plugin's exact count, where every port's build places its counter)."]
 
 
 def _footprint(view: RunView, target: str, systems: list[str]
@@ -299,7 +323,8 @@ def answer(view: RunView, target: str) -> Answer:
                   differing_settings([builds[k] for k in systems if k in builds],
                                      {k: labels[k] for k in systems}),
                   stand_ins, [labels[k] for k in floor], _per_profile(cases, systems),
-                  ram_figures(view.footprints, target, systems))
+                  ram=ram_figures(view.footprints, target, systems),
+                  no_verdict=_unit_split(cases, systems, labels, rankings))
 
 
 def answers(view: RunView) -> list[Answer]:
@@ -359,7 +384,8 @@ def sentences(a: Answer) -> list[str]:
     out = [ranking_sentence(r, a.labels) for r in a.rankings]
     out += [f"Within profile {profile} alone: " + ranking_sentence(r, a.labels)
             for profile, rankings in a.per_profile for r in rankings]
-    if not a.rankings:
+    out += a.no_verdict
+    if not a.rankings and not a.no_verdict:
         out.append("No case was run by every compared system: nothing to rank.")
     if a.floor_only:
         out.append(f"{', '.join(a.floor_only)}: the floor the RTOSes are read against, "

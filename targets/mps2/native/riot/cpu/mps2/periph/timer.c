@@ -2,7 +2,7 @@
  *
  * - Counter: CMSDK TIMER1 (0x40001000), free-running from 0xFFFFFFFF down,
  *   read inverted so that it counts up. It is also the rtosmeter target's
- *   timestamp counter (targets/common/mps2), which only reads it.
+ *   timestamp counter (targets/mps2), which only reads it.
  * - Alarm: SysTick, one-shot (the kernel's timer on the MPS2 targets; TIMER0
  *   and the dual timer are the target's periodic and load interrupts).
  *   SysTick counts 24 bits: a longer alarm is re-armed from its interrupt
