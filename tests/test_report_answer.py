@@ -158,7 +158,8 @@ def test_a_family_split_by_units_says_why_and_what_brings_it_back(tmp_path: Path
     timer = craft("timer", T, 25_000_000, [9, 2, 2],
                   latency=[("lat.sem.pass", {"take": [90] + [120] * 200})])
     db = tmp_path / "r.sqlite"
-    run = store_run(db, [(plugin, QEMU), (timer, QEMU)],
+    counted = {**QEMU, "plugin": "rmcycles", "mode": "instructions"}  # as PluginSpec.record
+    run = store_run(db, [(plugin, counted), (timer, QEMU)],
                     footprint={"flash": 1000, "ram": 3000, "parts": {}})
     with Store.open(db) as st:
         (a,) = _answer.answers(load_run(st, run))

@@ -253,6 +253,7 @@ def test_a_cycle_run_records_the_plugin_and_repeats_exactly(root: Path, tmp_path
     assert us == pytest.approx(next(iter(cycles)) / 25)
 
 
+@pytest.mark.slow  # `rtosmeter run` asks every tool its version for the run record
 def test_a_port_without_a_board_for_the_target_is_unsupported_at_plan_time(
         root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`rtosmeter run --port zephyr --target stm32f407`: the architecture
