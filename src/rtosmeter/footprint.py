@@ -321,36 +321,39 @@ def _reserve(elf: Path, sections: list[SectionSize], entries: list[MapEntry],
     return out
 
 
-def footprint(elf: Path, map_file: Path | None = None,
-              reservations: Reservations | None = None) -> ElfFootprint:
-    """Flash/RAM of `elf`, split by origin using its map file (next to the ELF
-    as <name>.map unless given; without a map everything is `other`), the
-    main stack section and the `reservations`' symbols taken out (RESERVED)."""
-    elf = Path(elf)
-    sections = elf_sections(elf)
-    by_name = {s.name: s for s in sections}
-    flash = sum(s.size for s in sections if s.flash)
-    ram = sum(s.size for s in sections if s.ram)
-    parts = dict.fromkeys(PARTS, (0, 0))
+Parts = dict[str, tuple[int, int]]  # part -> (Flash, RAM) bytes
 
-    def add(part: str, f: int, r: int) -> None:
-        pf, pr = parts[part]
-        parts[part] = (pf + f, pr + r)
 
-    mpath = map_file if map_file is not None else elf.with_suffix(".map")
+def _add(parts: Parts, part: str, f: int, r: int) -> None:
+    pf, pr = parts[part]
+    parts[part] = (pf + f, pr + r)
+
+
+def _account_map(entries: list[MapEntry], by_name: dict[str, SectionSize], parts: Parts
+                 ) -> tuple[dict[str, tuple[str, int]], dict[str, int]]:
+    """Each input section of the map to the part of its object: (the symbols
+    of -fdata-sections inputs with their part and size, bytes accounted per
+    output section)."""
     symbols: dict[str, tuple[str, int]] = {}
-    entries = _map_entries(mpath.read_text(errors="replace")) if mpath.is_file() else []
     accounted: dict[str, int] = {}
     for e in entries:
         sec = by_name.get(e.section)
         if sec is None or e.input == "*fill*":
             continue
         part = origin(e.obj)
-        add(part, e.size if sec.flash else 0, e.size if sec.ram else 0)
+        _add(parts, part, e.size if sec.flash else 0, e.size if sec.ram else 0)
         accounted[e.section] = accounted.get(e.section, 0) + e.size
         sym = _SECTION_SYMBOL.match(e.input)
         if sym is not None:
             symbols[sym.group(1)] = (part, e.size)
+    return symbols, accounted
+
+
+def _account_rest(sections: list[SectionSize], accounted: dict[str, int], parts: Parts
+                  ) -> list[Reserved]:
+    """What the map did not place: the main stack's section (reserved by the
+    linker script, targets/common/cortex-m/sections.ld, for the start-up
+    code), else `other`."""
     reserved = []
     for sec in sections:
         rest = sec.size - accounted.get(sec.name, 0)
@@ -358,11 +361,26 @@ def footprint(elf: Path, map_file: Path | None = None,
             continue
         kind = RESERVED_SECTIONS.get(sec.name) if sec.ram else None
         if kind is not None:
-            # Reserved by the linker script (targets/common/cortex-m/sections.ld)
-            # for the start-up code: the main stack.
             reserved.append(Reserved(sec.name, kind, rest, "startup"))
-        add(kind or "other", rest if sec.flash else 0, rest if sec.ram else 0)
+        _add(parts, kind or "other", rest if sec.flash else 0, rest if sec.ram else 0)
+    return reserved
+
+
+def footprint(elf: Path, map_file: Path | None = None,
+              reservations: Reservations | None = None) -> ElfFootprint:
+    """Flash/RAM of `elf`, split by origin using its map file (next to the ELF
+    as <name>.map unless given; without a map everything is `other`), the
+    main stack section and the `reservations`' symbols taken out (RESERVED)."""
+    elf = Path(elf)
+    sections = elf_sections(elf)
+    parts: Parts = dict.fromkeys(PARTS, (0, 0))
+    mpath = map_file if map_file is not None else elf.with_suffix(".map")
+    entries = _map_entries(mpath.read_text(errors="replace")) if mpath.is_file() else []
+    symbols, accounted = _account_map(entries, {s.name: s for s in sections}, parts)
+    reserved = _account_rest(sections, accounted, parts)
     reserved += _reserve(elf, sections, entries, reservations or Reservations(), parts)
-    return ElfFootprint(flash, ram, {k: v for k, v in parts.items() if v != (0, 0)},
+    return ElfFootprint(sum(s.size for s in sections if s.flash),
+                        sum(s.size for s in sections if s.ram),
+                        {k: v for k, v in parts.items() if v != (0, 0)},
                         sections, symbols, str(mpath) if mpath.is_file() else "",
                         reserved)

@@ -344,6 +344,27 @@ class _BadRecord(Exception):
 
 def _split_record(line: bytes, offset: int) -> _Record:
     """Check framing and CRC, split into fields; raise _BadRecord with the reason."""
+    tokens = _checked_body(line)[:-1].decode("ascii").split(" ")
+    if len(tokens) < 3 or not all(tokens):
+        raise _BadRecord("malformed record: expected `@RM <seq> <TYPE> ...`")
+    rtype = tokens[2]
+    if rtype != "S" and rtype not in RECORD_FIELDS:
+        raise _BadRecord(f"malformed record: unknown type {rtype!r}")
+    rec = _Record(offset, _uint(tokens[1], "malformed record: sequence number"), rtype, {}, [])
+    if rtype == "S":
+        rec.positional = tokens[3:]
+        if len(rec.positional) != 3:
+            raise _BadRecord("malformed S record: expected `S <series> <first> <samples>`")
+        rec.series = _uint(tokens[3], "malformed S record: series")
+        rec.first = _uint(tokens[4], "malformed S record: first index")
+        return rec
+    rec.fields = _key_values(rtype, tokens[3:])
+    return rec
+
+
+def _checked_body(line: bytes) -> bytes:
+    """The record without its checksum, once its length, checksum and bytes
+    are as the protocol says (docs/protocol.md); else _BadRecord."""
     if len(line) > MAX_LINE:
         raise _BadRecord(f"malformed record: line of {len(line)} bytes (at most {MAX_LINE})")
     if len(line) < 14 or line[-10:-8] != b" *":
@@ -358,32 +379,24 @@ def _split_record(line: bytes, offset: int) -> _Record:
         raise _BadRecord(f"bad checksum{hint}")
     if body.translate(None, _PRINTABLE):  # something left once printable bytes are gone
         raise _BadRecord("malformed record: byte outside printable ASCII")
-    tokens = body[:-1].decode("ascii").split(" ")
-    if len(tokens) < 3 or not all(tokens):
-        raise _BadRecord("malformed record: expected `@RM <seq> <TYPE> ...`")
-    rtype = tokens[2]
-    if rtype != "S" and rtype not in RECORD_FIELDS:
-        raise _BadRecord(f"malformed record: unknown type {rtype!r}")
-    rec = _Record(offset, _uint(tokens[1], "malformed record: sequence number"), rtype, {}, [])
-    if rtype == "S":
-        rec.positional = tokens[3:]
-        if len(rec.positional) != 3:
-            raise _BadRecord("malformed S record: expected `S <series> <first> <samples>`")
-        rec.series = _uint(tokens[3], "malformed S record: series")
-        rec.first = _uint(tokens[4], "malformed S record: first index")
-        return rec
-    for tok in tokens[3:]:
+    return body
+
+
+def _key_values(rtype: str, tokens: list[str]) -> dict[str, str]:
+    """A record's key=value fields, unescaped, every required key present."""
+    fields: dict[str, str] = {}
+    for tok in tokens:
         key, eq, value = tok.partition("=")
         if not eq or not key:
             raise _BadRecord(f"malformed {rtype} record: field {tok!r} is not key=value")
         try:
-            rec.fields[key] = unescape(value)
+            fields[key] = unescape(value)
         except ValueError as exc:
             raise _BadRecord(f"malformed {rtype} record: {exc}") from None
-    missing = [k for k in RECORD_FIELDS[rtype] if k not in rec.fields]
+    missing = [k for k in RECORD_FIELDS[rtype] if k not in fields]
     if missing:
         raise _BadRecord(f"malformed {rtype} record: missing {', '.join(missing)}")
-    return rec
+    return fields
 
 
 def _iter_lines(data: bytes) -> Iterable[tuple[int, bytes, bool]]:

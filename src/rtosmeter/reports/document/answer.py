@@ -381,6 +381,10 @@ def ranking_sentence(r: Ranking, labels: dict[str, str]) -> str:
 
 def sentences(a: Answer) -> list[str]:
     """The headline: who is fastest at what and by how much, then the caveats."""
+    return _verdicts(a) + _footprint_sentences(a) + _caveats(a)
+
+
+def _verdicts(a: Answer) -> list[str]:
     out = [ranking_sentence(r, a.labels) for r in a.rankings]
     out += [f"Within profile {profile} alone: " + ranking_sentence(r, a.labels)
             for profile, rankings in a.per_profile for r in rankings]
@@ -390,6 +394,11 @@ def sentences(a: Answer) -> list[str]:
     if a.floor_only:
         out.append(f"{', '.join(a.floor_only)}: the floor the RTOSes are read against, "
                    "not ranked (it runs only the cases that need no kernel).")
+    return out
+
+
+def _footprint_sentences(a: Answer) -> list[str]:
+    out = []
     if a.footprint:
         small = min(a.footprint, key=lambda k: a.footprint[k][0])
         out.append(f"Smallest Flash: {a.labels[small]} "
@@ -402,7 +411,11 @@ def sentences(a: Answer) -> list[str]:
         who = ", ".join(a.labels[k] for k, h in a.heap.items() if h == heap)
         out.append(f"{SETTING_MARK} {who}: the RAM figure holds a {heap:,} B heap "
                    f"({HEAP_KEY}, a setting of the profile, not the kernel's need).")
-    out += [f"{STAND_IN_MARK} {s}" for s in a.stand_ins]
+    return out
+
+
+def _caveats(a: Answer) -> list[str]:
+    out = [f"{STAND_IN_MARK} {s}" for s in a.stand_ins]
     if a.failed_checks:
         out.append(f"{FAIL_MARK} {len(a.failed_checks)} failed: "
                    + "; ".join(a.failed_checks[:5])

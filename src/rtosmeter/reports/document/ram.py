@@ -113,8 +113,11 @@ def ram_sentences(figures: dict[str, RamFigure], labels: dict[str, str]) -> list
     return out
 
 
+Cells = list[tuple[float, float] | None]  # per system: median (RAM, Flash), None: no footprint
+
+
 def breakdown(footprints: Iterable[Footprint], keys: list[str], labels: dict[str, str]
-              ) -> tuple[list[tuple[str, list[tuple[float, float] | None]]], list[str]]:
+              ) -> tuple[list[tuple[str, Cells]], list[str]]:
     """The footprint section's table: (row label, per system in `keys` its
     median (RAM, Flash), None where it has no footprint) for each part and
     the total, and notes naming the symbols each system's reservations hold."""
@@ -122,32 +125,39 @@ def breakdown(footprints: Iterable[Footprint], keys: list[str], labels: dict[str
     for f in footprints:
         if system(f) in keys:
             per[system(f)].append(f)
-    rows: list[tuple[str, list[tuple[float, float] | None]]] = []
+    notes = [_reserved_note(labels[k], per[k]) for k in keys if per[k]]
+    if any(len(per[k]) > 1 for k in keys):
+        notes.append("Each row is its own median over a system's firmwares: the rows need not "
+                     "add up to the total.")
+    return _rows(per, keys), [n for n in notes if n]
+
+
+def _rows(per: dict[str, list[Footprint]], keys: list[str]) -> list[tuple[str, Cells]]:
+    rows: list[tuple[str, Cells]] = []
     for part, label in BREAKDOWN:
-        cells = [(median([_ram(f, part) for f in per[k]]),
-                  median([f.parts.get(part, (0, 0))[0] for f in per[k]])) if per[k] else None
-                 for k in keys]
+        cells: Cells = [(median([_ram(f, part) for f in per[k]]),
+                         median([f.parts.get(part, (0, 0))[0] for f in per[k]]))
+                        if per[k] else None for k in keys]
         if any(c and any(c) for c in cells):
             rows.append((label, cells))
     rows.append(("total", [(median([f.ram for f in per[k]]), median([f.flash for f in per[k]]))
                            if per[k] else None for k in keys]))
-    notes = []
-    for k in keys:
-        if per[k] and not all(f.declared for f in per[k]):
-            notes.append(f"{labels[k]}: stacks, heaps and object slots not told apart (its "
-                         "port.toml declares no [footprint], or the run predates it): the "
-                         "kernel row holds them")
-            continue
-        largest: dict[tuple[str, str], int] = {}
-        for f in per[k]:
-            for name, part, ram in f.reserved:
-                largest[(part, name)] = max(largest.get((part, name), 0), ram)
-        if largest:
-            notes.append(f"{labels[k]}: " + "; ".join(
-                f"{part} " + ", ".join(f"{name} {ram:,}" for (p, name), ram in largest.items()
-                                       if p == part)
-                for part in dict.fromkeys(p for p, _ in largest)))
-    if any(len(per[k]) > 1 for k in keys):
-        notes.append("Each row is its own median over a system's firmwares: the rows need not "
-                     "add up to the total.")
-    return rows, notes
+    return rows
+
+
+def _reserved_note(label: str, fps: list[Footprint]) -> str:
+    """The symbols a system's reservations hold, by part (the largest size
+    over its firmwares), or why it has none."""
+    if not all(f.declared for f in fps):
+        return (f"{label}: stacks, heaps and object slots not told apart (its port.toml "
+                "declares no [footprint], or the run predates it): the kernel row holds them")
+    largest: dict[tuple[str, str], int] = {}
+    for f in fps:
+        for name, part, ram in f.reserved:
+            largest[(part, name)] = max(largest.get((part, name), 0), ram)
+    if not largest:
+        return ""
+    return f"{label}: " + "; ".join(
+        f"{part} " + ", ".join(f"{name} {ram:,}" for (p, name), ram in largest.items()
+                               if p == part)
+        for part in dict.fromkeys(p for p, _ in largest))
