@@ -39,7 +39,7 @@ def ram_section(view: RunView, target: str) -> Section | None:
     """RAM (and Flash) by part, median firmware per system: what the answer
     compares (the kernel row) apart from what each port sizes for the benchmark."""
     fps = [f for f in view.footprints if f.target == target]
-    if not fps:
+    if not any(f.declared for f in fps):  # nothing told apart: the footprint table says it all
         return None
     sys_ = Systems.of(target, fps)
     rows, notes = ram_breakdown(fps, sys_.keys, sys_.labels)
