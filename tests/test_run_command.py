@@ -86,7 +86,7 @@ def test_an_empty_run_is_not_stored_and_latest_stays(tmp_path: Path,
     assert first.exit_code == 0, first.output
     empty = invoke("run", "--port", "threadx", "--target", "host", "--out", str(out))
     assert empty.exit_code == 1
-    assert "Error: nothing ran (threadx/host/default: " in empty.output
+    assert "Error: nothing ran (threadx/host/default unsupported: " in empty.output
     assert "nothing was stored" in empty.output
     with Store.open(out / "rtosmeter.sqlite") as st:
         assert [r.id for r in st.runs()] == [1] and st.resolve_run("latest") == 1
