@@ -14,51 +14,60 @@ RM_NOCS_KIND(mutex, MUTEX)
 static void run_sem_nocs(const rm_case_t *c)
 {
     (void)c;
-    const rm_nocs_t p = {"give", "give, no task waiting", "take",
-                         "take of an available semaphore", RM_SAMPLES, false};
+    const rm_nocs_t p = {.signal_name = "give", .signal_what = "give, no task waiting",
+                         .wait_name = "take", .wait_what = "take of an available semaphore",
+                         .samples = RM_SAMPLES, .tick = false};
     (void)nocs_sem(&p);
 }
 
 static void run_sem_pass(const rm_case_t *c)
 {
     (void)c;
-    const rm_pass_t p = {RM_OBJ_SEM, pass_sem_a, pass_sem_b, false, RM_FOREVER,
-                         "take", "A's take (blocks) until B runs",
-                         "give", "B's give until A runs", RM_SAMPLES, false, false};
+    const rm_pass_t p = {.kind = RM_OBJ_SEM, .a = pass_sem_a, .b = pass_sem_b, .suspend = false,
+                         .timeout = RM_FOREVER, .block_name = "take",
+                         .block_what = "A's take (blocks) until B runs",
+                         .release_name = "give", .release_what = "B's give until A runs",
+                         .samples = RM_SAMPLES, .tick_block = false, .tick_release = false};
     (void)rm_pass_run(&p);
 }
 
 static void run_queue_nocs(const rm_case_t *c)
 {
     (void)c;
-    const rm_nocs_t p = {"send", "send 16 B to an empty queue", "receive",
-                         "receive 16 B from the queue", RM_SAMPLES, false};
+    const rm_nocs_t p = {.signal_name = "send", .signal_what = "send 16 B to an empty queue",
+                         .wait_name = "receive", .wait_what = "receive 16 B from the queue",
+                         .samples = RM_SAMPLES, .tick = false};
     (void)nocs_queue(&p);
 }
 
 static void run_queue_pass(const rm_case_t *c)
 {
     (void)c;
-    const rm_pass_t p = {RM_OBJ_QUEUE, pass_queue_a, pass_queue_b, false, RM_FOREVER,
-                         "receive", "A's receive (blocks) until B runs", "send",
-                         "B's send until A runs", RM_SAMPLES, false, false};
+    const rm_pass_t p = {.kind = RM_OBJ_QUEUE, .a = pass_queue_a, .b = pass_queue_b, .suspend = false,
+                         .timeout = RM_FOREVER, .block_name = "receive",
+                         .block_what = "A's receive (blocks) until B runs",
+                         .release_name = "send", .release_what = "B's send until A runs",
+                         .samples = RM_SAMPLES, .tick_block = false, .tick_release = false};
     (void)rm_pass_run(&p);
 }
 
 static void run_mutex_nocs(const rm_case_t *c)
 {
     (void)c;
-    const rm_nocs_t p = {"unlock", "unlock, nobody waiting", "lock",
-                         "lock of a free mutex", RM_SAMPLES, false};
+    const rm_nocs_t p = {.signal_name = "unlock", .signal_what = "unlock, nobody waiting",
+                         .wait_name = "lock", .wait_what = "lock of a free mutex",
+                         .samples = RM_SAMPLES, .tick = false};
     (void)nocs_mutex(&p);
 }
 
 static void run_mutex_pass(const rm_case_t *c)
 {
     (void)c;
-    const rm_pass_t p = {RM_OBJ_MUTEX, pass_mutex_a, pass_mutex_b, false, RM_FOREVER,
-                         "lock", "A's lock (B holds it) until B runs",
-                         "unlock", "B's unlock until A runs", RM_SAMPLES, false, false};
+    const rm_pass_t p = {.kind = RM_OBJ_MUTEX, .a = pass_mutex_a, .b = pass_mutex_b, .suspend = false,
+                         .timeout = RM_FOREVER, .block_name = "lock",
+                         .block_what = "A's lock (B holds it) until B runs",
+                         .release_name = "unlock", .release_what = "B's unlock until A runs",
+                         .samples = RM_SAMPLES, .tick_block = false, .tick_release = false};
     (void)rm_pass_run(&p);
 }
 

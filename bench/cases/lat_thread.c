@@ -10,9 +10,11 @@ RM_PASS_SUSPEND_RESUME()
 static void run_suspend_resume(const rm_case_t *c)
 {
     (void)c;
-    const rm_pass_t p = {RM_OBJ_SEM, pass_suspend_a, pass_suspend_b, true, RM_FOREVER, "suspend",
-                         "A's suspend of itself until B runs", "resume",
-                         "B's resume of A until A runs", RM_SAMPLES, false, false};
+    const rm_pass_t p = {.kind = RM_OBJ_SEM, .a = pass_suspend_a, .b = pass_suspend_b,
+                         .suspend = true, .timeout = RM_FOREVER, .block_name = "suspend",
+                         .block_what = "A's suspend of itself until B runs",
+                         .release_name = "resume", .release_what = "B's resume of A until A runs",
+                         .samples = RM_SAMPLES, .tick_block = false, .tick_release = false};
     (void)rm_pass_run(&p);
 }
 
