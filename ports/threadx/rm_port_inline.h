@@ -77,15 +77,6 @@ RM_TX_INLINE int threadx_rc(rm_raw_t raw, uint32_t timeout)
                : rm_failure(rm_tx_failure((UINT)raw, timeout));
 }
 
-/* An interrupt handler's call: its translation runs inside lat.isr.to_task's
- * interval (trigger until the task runs), so it keeps the plain shape; with
- * rm_failure's hint GCC kept the failure test there (+2 instructions). */
-RM_TX_INLINE int threadx_isr_rc(rm_raw_t raw)
-{
-    return __builtin_expect(raw == TX_SUCCESS, 1) ? RM_OK
-                                                  : rm_tx_failure((UINT)raw, RM_NO_WAIT);
-}
-
 /* ---- threads ---------------------------------------------------------- */
 RM_TX_INLINE rm_raw_t rm_thread_suspend_raw(rm_thread_t t)
 {
@@ -261,12 +252,12 @@ RM_TX_INLINE int rm_heap_free_rc(rm_raw_t raw)
 /* ---- interrupts ------------------------------------------------------------ */
 RM_TX_INLINE int rm_isr_resume(rm_thread_t t)
 {
-    return threadx_isr_rc(tx_thread_resume(&t->tx));
+    return threadx_rc(tx_thread_resume(&t->tx), RM_NO_WAIT);
 }
 
 RM_TX_INLINE int rm_isr_sem_signal(rm_obj_t o)
 {
-    return threadx_isr_rc(tx_semaphore_put(&o->u.sem));
+    return threadx_rc(tx_semaphore_put(&o->u.sem), RM_NO_WAIT);
 }
 
 #if defined(__linux__)

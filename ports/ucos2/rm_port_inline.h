@@ -77,13 +77,6 @@ RM_UC2_INLINE int uc2_err_rc(rm_raw_t raw, uint32_t timeout)
     return RM_UC2_OK(raw) ? RM_OK : rm_failure(rm_uc2_failure((INT8U)raw, timeout));
 }
 
-/* An interrupt handler's call: translated inside lat.isr.to_task's interval,
- * so without rm_failure's hint (which can keep the failure test there). */
-RM_UC2_INLINE int uc2_isr_rc(rm_raw_t raw)
-{
-    return RM_UC2_OK(raw) ? RM_OK : rm_uc2_failure((INT8U)raw, RM_NO_WAIT);
-}
-
 /* A call that fails only on a misuse (OSMutexPost, OSMemPut). */
 RM_UC2_INLINE int uc2_misuse_rc(rm_raw_t raw)
 {
@@ -334,12 +327,12 @@ RM_UC2_INLINE int rm_pool_free_rc(rm_raw_t raw)
 /* ---- interrupts ------------------------------------------------------------ */
 RM_UC2_INLINE int rm_isr_resume(rm_thread_t t)
 {
-    return uc2_isr_rc(OSTaskResume(t->prio));
+    return uc2_err_rc(OSTaskResume(t->prio), RM_NO_WAIT);
 }
 
 RM_UC2_INLINE int rm_isr_sem_signal(rm_obj_t o)
 {
-    return uc2_isr_rc(OSSemPost(o->u.ev));
+    return uc2_err_rc(OSSemPost(o->u.ev), RM_NO_WAIT);
 }
 
 #define RM_PORT_ISR_ENTER()                                               \

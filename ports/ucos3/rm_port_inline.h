@@ -78,13 +78,6 @@ RM_UC3_INLINE int uc3_err_rc(rm_raw_t raw, uint32_t timeout)
     return RM_UC3_OK(raw) ? RM_OK : rm_failure(rm_uc3_failure((OS_ERR)raw, timeout));
 }
 
-/* An interrupt handler's call: translated inside lat.isr.to_task's interval,
- * so without rm_failure's hint (which can keep the failure test there). */
-RM_UC3_INLINE int uc3_isr_rc(rm_raw_t raw)
-{
-    return RM_UC3_OK(raw) ? RM_OK : rm_uc3_failure((OS_ERR)raw, RM_NO_WAIT);
-}
-
 /* A call that fails only on a misuse (OSMutexPost, OSMemPut). */
 RM_UC3_INLINE int uc3_misuse_rc(rm_raw_t raw)
 {
@@ -367,7 +360,7 @@ RM_UC3_INLINE int rm_isr_sem_signal(rm_obj_t o)
 {
     OS_ERR err;
     (void)OSSemPost(&o->u.sem, OS_OPT_POST_1, &err);
-    return uc3_isr_rc(err);
+    return uc3_err_rc(err, RM_NO_WAIT);
 }
 
 #define RM_PORT_ISR_ENTER()                                               \
