@@ -48,18 +48,18 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
     return path
 
 
-F5 = 'systems = ["ThreadX", "Zephyr"]\nvalue = 2.6\n'  # finding[4]
+F6 = 'systems = ["FreeRTOS", "Zephyr"]\nvalue = 2.6\n'  # finding[5]
 BROKEN = [
     ('stat = "normalised"', 'stat = "normalised"\nvalu = 1', "figure[0].valu", "unknown key"),
     ('system = "ThreadX"\nstat', 'system = "VxWorks"\nstat', "figure[0].system",
      "unknown system 'VxWorks'"),
     ('case = "tm.basic"', 'case = "tm.basics"', "operation[0].case", "unknown case"),
     ('kind = "untestable"', 'kind = "guess"', "finding[6].kind", "unknown kind 'guess'"),
-    (F5, F5 + 'cause = "luck"\n', "finding[4].cause", "unknown cause"),
-    (F5, F5 + 'rerun = { unit = "cycles", profile = "vendor" }\n',
-     "finding[4].rerun", "one of source, unit, profile, toolchain"),
-    (F5, F5 + 'rerun = { source = "riot@2024.01" }\n',
-     "finding[4].rerun.source", None),
+    (F6, F6 + 'cause = "luck"\n', "finding[5].cause", "unknown cause"),
+    (F6, F6 + 'rerun = { unit = "cycles", profile = "vendor" }\n',
+     "finding[5].rerun", "one of source, unit, profile, toolchain"),
+    (F6, F6 + 'rerun = { source = "riot@2024.01" }\n',
+     "finding[5].rerun.source", None),
     ('reason = "Thread-Metric\'s basic', 'series = "nosuch"\nreason = "Thread-Metric\'s basic',
      "operation[0].series", "no series 'nosuch'"),
     ('port = "threadx"', 'port = "threadz"', "system[0].port", "unknown port"),
