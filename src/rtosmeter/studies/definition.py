@@ -114,6 +114,7 @@ def _table(t: TomlTable) -> Table:
               operations=t.strs("operations", ()), systems=t.strs("systems", ()),
               stats=t.strs("stats", ("score",)), units=t.strs("units", ("native",)),
               normalise=t.text("normalise", ""), mark=t.text("mark", ""),
+              mark_along=t.text("mark_along", "column"),
               states=t.strs("states", ("idle",)), hardware=t.text("hardware", ""))
     t.done()
     return x
