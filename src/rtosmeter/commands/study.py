@@ -4,15 +4,18 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter.commands.common import echo_json
+from rtosmeter.commands.common import echo_json, open_store, out_option
+from rtosmeter.errors import UserError
 
 if TYPE_CHECKING:
     from rtosmeter.studies.model import Study
 
+FORMATS = ("terminal", "markdown", "html", "json")  # studies/render.py
 LIST_KEYS = ("name", "title", "year", "hardware", "systems", "figures", "findings")
 
 
@@ -53,3 +56,97 @@ def list_studies(fmt: str) -> None:
         table.add_row(*(", ".join(systems) if k == "systems" else str(row[k])
                         for k in LIST_KEYS))
     Console(width=None if sys.stdout.isatty() else 140).print(table)
+
+
+@study.command("run")
+@click.argument("name")
+@out_option
+@click.option("--source", "sources", multiple=True, metavar="NAME=PATH",
+              help="An RTOS source tree for a port or instance (freertos@V9.0.0=PATH).")
+@click.option("-j", "jobs", type=int, default=2, show_default=True, help="Parallel jobs.")
+@click.option("--resume", metavar="RUN_ID",
+              help="Finish an interrupted run of the study (then its reruns run again).")
+@click.option("--no-rerun", is_flag=True, help="Run the matrix only, not the findings' reruns.")
+def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume: str | None,
+              no_rerun: bool) -> None:
+    """Run study NAME's matrix here, then each finding's confirming rerun; print the report."""
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.commands.run import _out_folder, signals_interrupt
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.runs import execute
+    from rtosmeter.sources import parse_source_options
+    from rtosmeter.studies import definition
+    from rtosmeter.studies.run import executor, run_study
+
+    if jobs < 1:
+        raise UserError(f"-j {jobs} is not a job count", "-j", "Give -j 1 or more")
+    defs = Definitions.load()
+    catalog = load_catalog(defs.root)
+    the_study = definition.load(name, defs, catalog)
+    folder = _out_folder(out)
+    with open_store(folder) as store, signals_interrupt():
+        if resume is not None:
+            execute(defs, catalog, store, folder, None, resume=store.resolve_run(resume))
+        go = executor(defs, catalog, store, folder, parse_source_options(sources), jobs)
+        outcomes = run_study(the_study, go, reruns=not no_rerun)
+    for o in outcomes:
+        click.echo(f"{o.name}: " + (o.summary or f"nothing ran: {o.error}"))
+    _print_report(the_study, out, "first-screen")
+
+
+@study.command("report")
+@click.argument("name", required=False)
+@out_option
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="terminal",
+              show_default=True, help="Output format; markdown, html and json are also "
+                                      "written to OUT/study-NAME.<suffix>.")
+@click.option("--all", "every", is_flag=True,
+              help="Every study's headline from the store of --out, and the total.")
+def report_study(name: str | None, out: Path, fmt: str, every: bool) -> None:
+    """Study NAME's report from the latest runs of it in the store of --out."""
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.studies import definition
+
+    defs = Definitions.load()
+    catalog = load_catalog(defs.root)
+    if every:
+        _print_all(definition.load_all(defs, catalog), out)
+        return
+    if name is None:
+        raise UserError("no study named", "study report", "Give NAME, or --all")
+    _print_report(definition.load(name, defs, catalog), out, fmt)
+
+
+def _print_all(studies: list[Study], out: Path) -> None:
+    from rtosmeter.studies.report import build
+    from rtosmeter.studies.verdicts import headline
+
+    total = [0, 0]
+    with open_store(out, must_exist=True) as store:
+        for s in studies:
+            doc = build(s, store)
+            ok, count, _, _ = headline(s, doc.verdicts)
+            total = [total[0] + ok, total[1] + count]
+            click.echo(doc.headline + ("" if doc.runs else " (not run in this store)"))
+    click.echo(f"All studies: {total[0]} of {total[1]} findings reproduced")
+
+
+def _print_report(the_study: Study, out: Path, fmt: str) -> None:
+    """The report in `fmt` ("first-screen": the end of `study run`)."""
+    from rtosmeter.studies import render
+    from rtosmeter.studies.report import build
+
+    with open_store(out, must_exist=True) as store:
+        doc = build(the_study, store)
+    if fmt == "first-screen":
+        click.echo(render.first_screen(doc))
+        return
+    text = render.render(doc, fmt)
+    if fmt != "terminal":
+        path = out / f"study-{the_study.name}{render.SUFFIX[fmt]}"
+        path.write_text(text, encoding="utf-8")
+        click.echo(str(path))
+        if fmt == "html":
+            return
+    click.echo(text, nl=not text.endswith("\n"))

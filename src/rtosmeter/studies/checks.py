@@ -18,6 +18,7 @@ from rtosmeter.studies.model import (
     BETTER,
     CAUSES,
     KINDS,
+    MARK_ALONG,
     MARKS,
     NORMALISE,
     STATS,
@@ -206,6 +207,7 @@ class Checker:
             self.one_of(f"{key}.states", state, self.states(), "state")
         self.one_of(f"{key}.normalise", t.normalise, NORMALISE, "normalise")
         self.one_of(f"{key}.mark", t.mark, MARKS, "mark")
+        self.one_of(f"{key}.mark_along", t.mark_along, MARK_ALONG, "mark_along")
         if t.hardware:
             self.one_of(f"{key}.hardware", t.hardware, self.study.hardware_keys, "hardware")
 

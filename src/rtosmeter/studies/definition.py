@@ -114,6 +114,7 @@ def _table(t: TomlTable) -> Table:
               operations=t.strs("operations", ()), systems=t.strs("systems", ()),
               stats=t.strs("stats", ("score",)), units=t.strs("units", ("native",)),
               normalise=t.text("normalise", ""), mark=t.text("mark", ""),
+              mark_along=t.text("mark_along", "column"),
               states=t.strs("states", ("idle",)), hardware=t.text("hardware", ""))
     t.done()
     return x
@@ -152,6 +153,12 @@ def names(root: Path | None = None) -> list[str]:
 
 
 def study_path(name: str, root: Path | None = None) -> Path:
+    """studies/NAME/study.toml, or NAME itself when it is a study file or
+    a folder holding one (a study kept outside the tree)."""
+    given = Path(name).expanduser()
+    for path in (given, given / STUDY_FILE):
+        if path.name == STUDY_FILE and path.is_file():
+            return path
     path = studies_dir(root) / name / STUDY_FILE
     if not path.is_file():
         known = names(root)

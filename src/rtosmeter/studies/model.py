@@ -14,6 +14,7 @@ TABLE_AXES = ("operation", "system", "stat", "state", "hardware")
 TABLE_UNITS = ("native", "us", "normalised")
 NORMALISE = ("", "slowest", "fastest")
 MARKS = ("", "lowest", "highest")
+MARK_ALONG = ("column", "row")
 BETTER = ("", "lower", "higher")
 DEFAULT_HARDWARE = "default"  # a target's hardware key when the study has one hardware
 
@@ -124,6 +125,7 @@ class Table:
     units: tuple[str, ...] = ("native",)
     normalise: str = ""
     mark: str = ""
+    mark_along: str = "column"  # the lowest/highest marked in each column, or each row
     states: tuple[str, ...] = ("idle",)
     hardware: str = ""
 
