@@ -140,6 +140,10 @@ class Port:
     # [targets] toolchains: the toolchains its own build maps to the RTOS's
     # tools (() : every toolchain, through bench/'s CMake toolchain files).
     toolchains: tuple[str, ...] = ()
+    # `owns_nvic`: the kernel owns the interrupt controller, so its port.c
+    # defines rm_port_irq_enable/disable and the target's NVIC calls go there
+    # (RM_PORT_OWNS_NVIC in rm_build_config.h; targets/common/cortex-m/cm.h).
+    owns_nvic: bool = False
 
     @property
     def needs_board(self) -> bool:
@@ -444,10 +448,11 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
         raise UserError(f"cmake_project '{cmake_project}' has no CMakeLists.txt",
                         str(path), "Name a folder of the port holding a CMake project")
     entries, toolchains = _port_targets(t)
+    owns_nvic: bool = t.flag("owns_nvic", False)
     t.done()
     return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
                 cmake_project=cmake_project, toolchain_limits=limits, targets=entries,
-                toolchains=toolchains, reservations=reservations)
+                toolchains=toolchains, reservations=reservations, owns_nvic=owns_nvic)
 
 
 def _port_targets(t: TomlTable) -> tuple[dict[str, PortTarget], tuple[str, ...]]:
