@@ -182,6 +182,8 @@ def test_baremetal_qemu(tmp_path: Path) -> None:
                                             "irq.max_rate"]
 
 
+@pytest.mark.slow
+@pytest.mark.rtos
 @pytest.mark.parametrize("port", sorted(TREES))
 def test_rtos_qemu(tmp_path: Path, port: str) -> None:
     tree = _tree(port)

@@ -45,8 +45,10 @@ void rm_rec_unlocked(const char *fmt, ...);
 void rm_rec_break(void);
 void rm_vrec(const char *fmt, va_list ap);
 
-/* Case state, owned by runner.c, consulted by stream.c. The order matters:
- * a case may emit while the state is at most RM_CS_OPEN. */
+/* The case's state, stream.c's (it gates every record of the case), set by
+ * the runner as it starts and ends each case; stream.c never calls the
+ * runner. The order matters: a case may emit while the state is at most
+ * RM_CS_OPEN. */
 typedef enum {
     RM_CS_NONE,    /* outside a case */
     RM_CS_PENDING, /* case started, CASE record not yet written */
@@ -54,6 +56,9 @@ typedef enum {
     RM_CS_FAILED,  /* FAIL written: only END may follow */
     RM_CS_UNSUP,   /* UNSUP written (instead of CASE, or ending it) */
 } rm_case_state_t;
+
+extern const char *rm_case_id; /* the current case's id */
+extern rm_case_state_t rm_case_state;
 
 /* Opens the current case for records: writes its CASE record if it is
  * still pending; false when the case may not emit any more (failed or

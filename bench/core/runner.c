@@ -1,9 +1,10 @@
 /* rtosmeter runner: the thread every port starts at RM_PRIO_RUNNER. It writes
  * HELLO and the configuration, runs calib.overhead, then every case that the
  * group registered with RM_CASE (linker section `rm_cases`) in source order,
- * and ends with BYE. Also here: case control (fail/unsupported), the
- * runner's hand-over with case threads, the throughput period in ticks and
- * fault reporting.
+ * and ends with BYE. Also here: the runner's hand-over with case threads,
+ * the throughput period in ticks and fault reporting. The case's state is
+ * stream.c's (it gates the case's records): the runner sets it, stream.c
+ * never calls back here.
  */
 #include "rm_core.h"
 
@@ -20,74 +21,9 @@ extern const char rm_group_name[];
 extern const rm_case_t __start_rm_cases[] __attribute__((weak));
 extern const rm_case_t __stop_rm_cases[] __attribute__((weak));
 
-/* Not volatile: case threads change them only inside calls the runner makes
- * (rm_case_wait_done and the case's own function), which the compiler cannot
- * see through, so every read after such a call reloads them. */
-static const char *case_id;
-static rm_case_state_t case_state = RM_CS_NONE;
 static uint32_t cases_run;
 static rm_thread_t runner_thread;
 static volatile bool runner_waiting;
-
-RM_COLD_BEGIN /* case control: outside measured intervals */
-
-/* ---- case state ------------------------------------------------------- */
-/* Not inlined: end_early and run_one would each carry a copy (Flash). */
-__attribute__((noinline)) bool rm_case_open(void)
-{
-    if (case_state == RM_CS_PENDING) {
-        case_state = RM_CS_OPEN;
-        rm_rec("CASE id=%s", case_id);
-    }
-    return case_state <= RM_CS_OPEN; /* NONE or OPEN */
-}
-
-
-/* Ends the open case early as `st` (FAILED or UNSUP); false when no case is
- * open or it already ended (the first reason is kept). A FAIL needs the CASE
- * record; an UNSUP stands alone, or ends a case that has emitted (the
- * harness keeps its records and marks it unsupported). */
-__attribute__((noinline)) static bool end_early(rm_case_state_t st)
-{
-    if (case_state == RM_CS_NONE || case_state >= RM_CS_FAILED) {
-        return false;
-    }
-    if (st == RM_CS_FAILED) {
-        (void)rm_case_open();
-    }
-    case_state = st;
-    return true;
-}
-
-void rm_fail(const char *reason)
-{
-    if (end_early(RM_CS_FAILED)) {
-        rm_rec("FAIL reason=%s", reason);
-    }
-}
-
-void rm_fatal(const char *call, int rc)
-{
-    if (end_early(RM_CS_FAILED)) {
-        rm_rec("FAIL reason=FATAL:%_%s%_failed%_(%r%u)", call, rc < 0 ? "-" : "",
-               (uint32_t)(rc < 0 ? -rc : rc));
-    }
-}
-
-void rm_unsupported(const char *reason)
-{
-    if (end_early(RM_CS_UNSUP)) {
-        rm_rec("UNSUP id=%s reason=%s", case_id, reason);
-    }
-}
-
-RM_COLD_END
-
-/* Polled in the cases' loops. */
-bool rm_case_failed(void)
-{
-    return case_state >= RM_CS_FAILED;
-}
 
 /* ---- runner / case thread hand-over ------------------------------------ */
 /* The runner is the most urgent thread: case threads run only while it is
@@ -228,15 +164,15 @@ static void run_loaded(const rm_case_t *c)
     } else {
         c->run(c);
     }
-    rm_load_stop(case_state <= RM_CS_OPEN);
+    rm_load_stop(rm_case_state <= RM_CS_OPEN);
 }
 #endif
 
 /* Runs one case; true if it failed. */
 static bool run_one(const rm_case_t *c)
 {
-    case_id = c->id;
-    case_state = RM_CS_PENDING;
+    rm_case_id = c->id;
+    rm_case_state = RM_CS_PENDING;
     rm_series_reset_all();
     cases_run++;
     rm_port_body_t own = rm_port_case_body(c->id); /* the port's own body, if any */
@@ -254,7 +190,7 @@ static bool run_one(const rm_case_t *c)
         if (c != &calib_case && (rm_load_needs() & ~port_caps) != 0u)
             note = "the load profile " RM_LOAD_NAME " needs them";
 #endif
-        case_state = RM_CS_UNSUP;
+        rm_case_state = RM_CS_UNSUP;
         rm_rec("UNSUP id=%s missing=%x%r%s", c->id, missing, note ? " note=" : "",
                note ? note : "");
     } else if (own != NULL) {
@@ -266,12 +202,12 @@ static bool run_one(const rm_case_t *c)
         c->run(c);
 #endif
     }
-    bool failed = case_state == RM_CS_FAILED;
-    if (case_state != RM_CS_UNSUP) {
+    bool failed = rm_case_state == RM_CS_FAILED;
+    if (rm_case_state != RM_CS_UNSUP) {
         (void)rm_case_open();
         rm_rec("END id=%s status=%s", c->id, failed ? "failed" : "ok");
     }
-    case_state = RM_CS_NONE;
+    rm_case_state = RM_CS_NONE;
     return failed;
 }
 

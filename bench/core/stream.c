@@ -183,6 +183,71 @@ void rm_rec_unlocked(const char *fmt, ...)
     va_end(ap);
 }
 
+/* ---- the case's state ------------------------------------------------- */
+/* Not volatile: case threads change it only inside calls the runner makes
+ * (rm_case_wait_done and the case's own function), which the compiler cannot
+ * see through, so every read after such a call reloads it. */
+const char *rm_case_id;
+rm_case_state_t rm_case_state = RM_CS_NONE;
+
+/* Not inlined: end_early and run_one would each carry a copy (Flash). */
+__attribute__((noinline)) bool rm_case_open(void)
+{
+    if (rm_case_state == RM_CS_PENDING) {
+        rm_case_state = RM_CS_OPEN;
+        rm_rec("CASE id=%s", rm_case_id);
+    }
+    return rm_case_state <= RM_CS_OPEN; /* NONE or OPEN */
+}
+
+/* Ends the open case early as `st` (FAILED or UNSUP); false when no case is
+ * open or it already ended (the first reason is kept). A FAIL needs the CASE
+ * record; an UNSUP stands alone, or ends a case that has emitted (the
+ * harness keeps its records and marks it unsupported). */
+__attribute__((noinline)) static bool end_early(rm_case_state_t st)
+{
+    if (rm_case_state == RM_CS_NONE || rm_case_state >= RM_CS_FAILED) {
+        return false;
+    }
+    if (st == RM_CS_FAILED) {
+        (void)rm_case_open();
+    }
+    rm_case_state = st;
+    return true;
+}
+
+void rm_fail(const char *reason)
+{
+    if (end_early(RM_CS_FAILED)) {
+        rm_rec("FAIL reason=%s", reason);
+    }
+}
+
+void rm_fatal(const char *call, int rc)
+{
+    if (end_early(RM_CS_FAILED)) {
+        rm_rec("FAIL reason=FATAL:%_%s%_failed%_(%r%u)", call, rc < 0 ? "-" : "",
+               (uint32_t)(rc < 0 ? -rc : rc));
+    }
+}
+
+void rm_unsupported(const char *reason)
+{
+    if (end_early(RM_CS_UNSUP)) {
+        rm_rec("UNSUP id=%s reason=%s", rm_case_id, reason);
+    }
+}
+
+RM_COLD_END
+
+/* Polled in the cases' loops. */
+bool rm_case_failed(void)
+{
+    return rm_case_state >= RM_CS_FAILED;
+}
+
+RM_COLD_BEGIN
+
 /* A record inside the current case (writes the pending CASE first); nothing
  * once the case has failed or is unsupported. */
 static void case_rec(const char *fmt, ...)
