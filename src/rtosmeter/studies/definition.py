@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rtosmeter.catalog import Catalog
-from rtosmeter.definitions import DEFAULT_TOOLCHAIN, Definitions, _params_tables, project_root
+from rtosmeter.definitions import DEFAULT_TOOLCHAIN, Definitions, project_root
+from rtosmeter.definitions.profiles import params_tables
 from rtosmeter.errors import UserError
 from rtosmeter.studies.model import (
     DEFAULT_HARDWARE,
@@ -56,7 +57,7 @@ def _matrix(t: TomlTable | None, path: Path) -> tuple[Matrix, dict[str, dict[str
     m = Matrix(profiles=t.strs("profiles", ("default",)), bench=t.text("bench", REQUIRED),
                loads=("idle", *(x for x in loads if x != "idle")),
                toolchains=t.strs("toolchains", (DEFAULT_TOOLCHAIN,)))
-    params = _params_tables(t)
+    params = params_tables(t)
     t.done()
     return m, params
 
