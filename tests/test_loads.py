@@ -175,8 +175,11 @@ def test_posix_under_tasks(tmp_path: Path) -> None:
                                       loads=("tasks:2",)))
     assert summary.failed == 0
     view = load_view(tmp_path, str(summary.run_id))
-    (case,) = [c for c in view.cases if c.case_id == "tm.sync"]
-    assert case.profile == "quick+tasks:2:8"
+    # --load tasks:2 alone: the idle build runs too, for the load view
+    idle, case = sorted((c for c in view.cases if c.case_id == "tm.sync"),
+                        key=lambda c: c.profile)
+    assert (idle.profile, case.profile) == ("quick", "quick+tasks:2:8")
+    assert idle.status == case.status
     if case.status == "unsupported":  # no SCHED_FIFO here: the port withdrew THREAD
         assert "THREAD" in case.reason
         return
@@ -201,9 +204,35 @@ def test_plan_builds_each_load_and_merges_entries(root: Path, tmp_path: Path) ->
     assert builds["default"].bench == "tm.*,app.*"
     assert "app_sampling" in builds["default"].groups
     assert "app_sampling" not in builds["default+tasks:2:8"].groups
-    # --load replaces the campaign's loads
+    # --load replaces the campaign's loads; idle stays (the loads' reference)
     plan = make_plan(defs, catalog, load_campaign(path), Selection(loads=("reject",)))
-    assert {c.profile for c in plan.builds} == {"default+reject:2000:64"}
+    assert {c.profile for c in plan.builds} == {"default", "default+reject:2000:64"}
+
+
+def test_a_run_with_loads_always_builds_idle(root: Path, tmp_path: Path) -> None:
+    """Each load is read as its change against the case idle: `--load accept`
+    alone, or a campaign naming loads only, still plans the idle build first,
+    with the same cases; idle named too is one build."""
+    from rtosmeter.plan import Selection, make_plan
+
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    path = tmp_path / "c.toml"
+    path.write_text('name = "c"\n[[run]]\nports = ["posix"]\ntargets = ["host"]\n'
+                    'bench = "tm.basic"\nloads = ["irq:2000:50"]\n')
+    campaign = load_campaign(path)
+    for loads, want in ((("accept",), ["default", "default+accept:2000:64"]),
+                        (("accept", "idle"), ["default+accept:2000:64", "default"]),
+                        (("idle", "accept:2000:64", "accept"), ["default",
+                                                               "default+accept:2000:64"]),
+                        ((), ["default", "default+irq:2000:50"])):
+        plan = make_plan(defs, catalog, campaign, Selection(loads=loads))
+        assert [b.profile for b in plan.builds] == want, loads
+        assert [b.groups for b in plan.builds] == [["tm_basic"]] * 2
+    # the load's spelling is still checked first, naming the option
+    with pytest.raises(UserError, match="unknown load profile 'storm'") as err:
+        make_plan(defs, catalog, campaign, Selection(loads=("storm",)))
+    assert err.value.where == "--load"
 
 
 def test_bad_load_option_is_a_user_error(tmp_path: Path) -> None:
