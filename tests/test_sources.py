@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtosmeter.definitions import Companion, Port, SourceSpec
+from rtosmeter.definitions import Companion, Definitions, Port, SourceSpec
 from rtosmeter.errors import UserError
 from rtosmeter.sources import (
     SourceMissing,
@@ -165,3 +165,27 @@ def test_fetch_clones_companions_into_the_tree(upstream: Path, tmp_path: Path,
         Path("/nonexistent/port.toml"))
     with pytest.raises(UserError, match=r"git clone of .* at v9\.9\.9 failed"):
         fetch(bad)
+
+
+def mynewt_release_tree(where: Path) -> Path:
+    """The files of mynewt-core at mynewt_1_15_0_tag that name a version, as
+    that tag has them: repository.yml's "1-latest" still at the release
+    before, version.yml at 0.0.0, the release notes headed by 1.15.0."""
+    (where / "kernel" / "os" / "src").mkdir(parents=True)
+    (where / "kernel" / "os" / "src" / "os_sched.c").write_text("/* scheduler */\n")
+    (where / "repository.yml").write_text(
+        'repo.name: apache-mynewt-core\nrepo.versions:\n    "0.0.0": "master"\n'
+        '    "1.14.0": "mynewt_1_14_0_tag"\n    "1.15.0": "mynewt_1_15_0_tag"\n\n'
+        '    "0-latest": "1.14.0"\n    "1-latest": "1.14.0"\n    "0-dev": "0.0.0"\n')
+    (where / "version.yml").write_text("repo.version: 0.0.0\n")
+    (where / "RELEASE_NOTES.md").write_text(
+        "# RELEASE NOTES\n\n10 July 2026 - Apache Mynewt v1.15.0\n\n"
+        "For full release notes, please visit the\n")
+    return where
+
+
+def test_mynewt_version_is_the_release_the_tree_is_tagged(root: Path, tmp_path: Path) -> None:
+    mynewt = Definitions.load(root).port("mynewt")
+    tree = mynewt_release_tree(tmp_path / "mynewt-core")
+    found = find_source(mynewt, {"mynewt": tree})
+    assert found is not None and found.version == "1.15.0"
