@@ -153,6 +153,12 @@ def names(root: Path | None = None) -> list[str]:
 
 
 def study_path(name: str, root: Path | None = None) -> Path:
+    """studies/NAME/study.toml, or NAME itself when it is a study file or
+    a folder holding one (a study kept outside the tree)."""
+    given = Path(name).expanduser()
+    for path in (given, given / STUDY_FILE):
+        if path.name == STUDY_FILE and path.is_file():
+            return path
     path = studies_dir(root) / name / STUDY_FILE
     if not path.is_file():
         known = names(root)

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 from rtosmeter import axes
 from rtosmeter.loads import profile_name
-from rtosmeter.model import STAND_IN_MARK, CaseResult, Distribution, RunView, stand_in_text
+from rtosmeter.model import (
+    FAIL_MARK,
+    STAND_IN_MARK,
+    CaseResult,
+    Distribution,
+    RunView,
+    stand_in_text,
+)
 from rtosmeter.studies.model import Study, System
 from rtosmeter.studies.run import port_of, profiles_of, toolchains_of
 
@@ -44,7 +51,15 @@ def legend(study: Study, cases: list[CaseResult]) -> list[str]:
              for s in study.systems if s.nearest]
     notes += list(dict.fromkeys(f"{STAND_IN_MARK} {c.port}: {stand_in_text(c)}"
                                 for c in cases if c.stand_ins))
+    notes += list(dict.fromkeys(f"{FAIL_MARK} {c.port} {c.profile} {c.case_id}: {c.status} "
+                                f"({_failed_checks(c)}); its count is kept"
+                                for c in cases if c.status == "failed"))
     return notes
+
+
+def _failed_checks(case: CaseResult) -> str:
+    return "; ".join(f"{k.name}: got {k.got}, want {k.want}" for k in case.checks
+                     if not k.ok) or case.reason
 
 
 class Lookup:
@@ -87,12 +102,16 @@ class Lookup:
         case = self.case(op_id, system, target, state)
         if case is None:
             return Ours(None, why=self.not_run(system, target))
-        if case.status != "ok":
-            return Ours(None, why=f"{case.case_id} {case.status}: {case.reason}".rstrip(": "))
+        failed = f"{case.case_id} {case.status}: {case.reason}".rstrip(": ")
         marks = marks_of(system, case)
-        if stat == "score":
+        if stat == "score" and case.score is not None and case.status in ("ok", "failed"):
+            # a failed check keeps its count (marked), as in `rtosmeter report`
             period = f"{case.period_ms:g} ms" if case.period_ms else "period"
-            return Ours(case.score, f"count per {period}", marks)
+            return Ours(case.score, f"count per {period}",
+                        marks + FAIL_MARK * (case.status == "failed"),
+                        failed if case.status == "failed" else "")
+        if case.status != "ok":
+            return Ours(None, why=failed)
         if stat in ("flash", "ram"):
             return self.footprint(case, stat, marks)
         if stat in SERIES_STATS:

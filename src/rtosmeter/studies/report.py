@@ -79,7 +79,9 @@ def systems_section(study: Study, view: RunView | None) -> Section:
         port = port_of(s)
         ours = f"{port} {versions.get(port, '')}".strip() if s.port else "-"
         prof = f", profile {s.profile}" if s.profile else ""
-        note = s.unavailable or s.nearest
+        skipped = [f"not run here: {b.target}: {b.error}" for b in (view.builds if view else [])
+                   if b.port == port and b.status in ("skipped", "unsupported")]
+        note = "; ".join([s.unavailable or s.nearest, *skipped]).strip("; ")
         sec.add([s.label, s.version, Cell(ours + prof, flag="dim" if not s.runnable else ""),
                  note])
     return sec

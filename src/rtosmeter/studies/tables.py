@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from rtosmeter.reports.document.cells import Cell, Section, fmt
 from rtosmeter.studies.figures import Lookup, Ours, estimate_us
-from rtosmeter.studies.model import Figure, Study, Table
+from rtosmeter.studies.model import TABLE_AXES, Figure, Study, Table
 
 NONE = "-"  # no figure on that side (as cells.fmt)
 
@@ -32,8 +32,8 @@ def _axis(study: Study, t: Table, axis: str) -> list[str]:
 
 
 def _coord(t: Table, study: Study, row: str, col: str) -> Coord:
-    fixed = {"operation": "", "system": "", "stat": t.stats[0], "state": t.states[0],
-             "hardware": t.hardware or study.hardware_keys[0]}
+    """A cell's coordinates: its row's and column's, the first of each other axis."""
+    fixed = {axis: _axis(study, t, axis)[0] for axis in TABLE_AXES}
     fixed[t.rows], fixed[t.columns] = row, col
     return Coord(**fixed)
 

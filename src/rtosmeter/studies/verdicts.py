@@ -44,7 +44,7 @@ def paper_form(f: Finding) -> str:
         "change": f"{f.from_state} → {f.to_state}: {f.direction}"
         + (f" {f.value:g} %" if f.value is not None else ""),
     }
-    return forms.get(f.kind, f.text)
+    return forms.get(f.kind, "-")
 
 
 def _pct(x: float) -> str:
