@@ -26,7 +26,9 @@ def defs() -> Definitions:
 @pytest.mark.parametrize("name", definition.names(ROOT))
 def test_every_study_file_is_valid(name: str, defs: Definitions) -> None:
     study = definition.load(name, defs, load_catalog(defs.root))
-    assert study.name == name and study.figures and study.findings
+    assert study.name == name and study.findings
+    # a study without figures says why where its report shows it
+    assert study.figures or "No published figure" in study.summary
 
 
 def test_study_list_shows_each_study_as_json() -> None:

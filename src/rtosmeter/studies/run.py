@@ -32,9 +32,12 @@ def campaign_name(study: str, finding: str = "") -> str:
 
 def port_of(system: System, rerun: Rerun | None = None) -> str:
     """The port (or instance) a system runs as; a rerun's `source` replaces
-    the port's tree by the study's version."""
-    if rerun and rerun.source and split_instance(rerun.source)[0] == \
-            split_instance(system.port)[0]:
+    the port's tree by the study's version, except for a system that already
+    runs its study's own version (an instance without `nearest`: Ungurean's
+    FreeRTOS 9 stays V9.0.0 when FreeRTOS 10's rerun brings V10.2.0)."""
+    base, label = split_instance(system.port)
+    exact = bool(label) and not system.nearest
+    if rerun and rerun.source and split_instance(rerun.source)[0] == base and not exact:
         return rerun.source
     return system.port
 

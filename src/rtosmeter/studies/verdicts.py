@@ -5,6 +5,7 @@ where numbers exist; then what a rerun without the cause says."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from rtosmeter.studies.figures import Lookup, Ours, natural_stat
 from rtosmeter.studies.model import Finding, Study, System
@@ -64,9 +65,14 @@ class Judge:
         vals = self.values(f, op, finding_systems(self.study, f), target)
         ranked = sorted(vals.items(), key=lambda kv: kv[1].value or 0.0,
                         reverse=f.kind == "highest")
-        first, first_v = ranked[0]
+        # a tie for first place is shared: the claimed system counts if it is one of them
+        tied = [n for n, v in ranked if v.value == ranked[0][1].value]
+        first = f.system if f.system in tied else ranked[0][0]
+        first_v = vals[first]
         text = f"{f.kind}: {first}{first_v.marks}"
-        if len(ranked) > 1 and first_v.value:
+        if len(tied) > 1:
+            text += f" (tied with {', '.join(n for n in tied if n != first)})"
+        elif len(ranked) > 1 and first_v.value:
             second, second_v = ranked[1]
             text += f" ({second} 2nd, {_pct((second_v.value or 0.0) / first_v.value - 1)})"
         return Check(REPRODUCED if first == f.system else DIFFERS, text)
@@ -75,11 +81,16 @@ class Judge:
         systems = [self.study.system(n) for n in f.systems]
         vals = self.values(f, op, systems, target)
         order = sorted(f.systems, key=lambda n: vals[n].value or 0.0)
-        ours = " < ".join(f"{n}{vals[n].marks}" for n in order)
+        ours = "".join(
+            ("" if i == 0 else " = " if vals[n].value == vals[order[i - 1]].value else " < ")
+            + f"{n}{vals[n].marks}" for i, n in enumerate(order))
         if f.kind == "less":
             a, b = (vals[n].value or 0.0 for n in f.systems)
             ours += f" ({'/'.join(f.systems)} = {a / b:.2f})" if b else ""
-        return Check(REPRODUCED if order == list(f.systems) else DIFFERS, ours)
+        # the claim is a strict order: a tie does not reproduce "A < B"
+        claimed = [vals[n].value or 0.0 for n in f.systems]
+        strict = all(a < b for a, b in pairwise(claimed))
+        return Check(REPRODUCED if strict else DIFFERS, ours)
 
     def ratio(self, f: Finding, op: str, target: str) -> Check:
         systems = [self.study.system(n) for n in f.systems]
