@@ -28,6 +28,7 @@ from rtosmeter.commands.list import list_command
 from rtosmeter.commands.report import report
 from rtosmeter.commands.run import run
 from rtosmeter.commands.sources import sources
+from rtosmeter.commands.study import study
 from rtosmeter.errors import USER_ERROR_EXIT, UserError
 
 
@@ -97,7 +98,7 @@ def _option_keys(group: click.Command) -> dict[str, dict[str, str]]:
     return out
 
 
-for _command in (run, report, list_command, doctor, sources, compare, history):
+for _command in (run, report, list_command, doctor, sources, compare, history, study):
     cli.add_command(_command)
 
 

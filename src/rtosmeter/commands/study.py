@@ -1,0 +1,126 @@
+"""`rtosmeter study list | run NAME | report NAME`: published studies re-run
+(studies/NAME/study.toml, docs/studies.md)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from rtosmeter.commands.common import echo_json, open_store, out_option
+from rtosmeter.errors import UserError
+
+if TYPE_CHECKING:
+    from rtosmeter.studies.model import Study
+
+FORMATS = ("terminal", "markdown", "html", "json")  # studies/render.py
+LIST_KEYS = ("name", "title", "year", "hardware", "systems", "figures", "findings")
+
+
+def _row(study: Study) -> dict[str, object]:
+    return {"name": study.name, "title": study.title, "year": study.year,
+            "hardware": study.hardware, "systems": [s.label for s in study.systems],
+            "figures": len(study.figures), "findings": len(study.findings)}
+
+
+@click.group("study")
+def study() -> None:
+    """Published studies: their matrix run here, their tables beside ours, a verdict per finding."""
+
+
+@study.command("list")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="A terminal table, or JSON.")
+def list_studies(fmt: str) -> None:
+    """The studies of studies/, each file checked (an error names the file and key)."""
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.studies.definition import load_all
+
+    defs = Definitions.load()
+    rows = [_row(s) for s in load_all(defs, load_catalog(defs.root))]
+    if fmt == "json":
+        echo_json(rows)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Studies", title_justify="left")
+    for key in LIST_KEYS:
+        table.add_column(key, overflow="fold")
+    for row in rows:
+        systems = row["systems"]
+        assert isinstance(systems, list)
+        table.add_row(*(", ".join(systems) if k == "systems" else str(row[k])
+                        for k in LIST_KEYS))
+    Console(width=None if sys.stdout.isatty() else 140).print(table)
+
+
+@study.command("run")
+@click.argument("name")
+@out_option
+@click.option("--source", "sources", multiple=True, metavar="NAME=PATH",
+              help="An RTOS source tree for a port or instance (freertos@V9.0.0=PATH).")
+@click.option("-j", "jobs", type=int, default=2, show_default=True, help="Parallel jobs.")
+@click.option("--resume", metavar="RUN_ID",
+              help="Finish an interrupted run of the study (then its reruns run again).")
+@click.option("--no-rerun", is_flag=True, help="Run the matrix only, not the findings' reruns.")
+def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume: str | None,
+              no_rerun: bool) -> None:
+    """Run study NAME's matrix here, then each finding's confirming rerun; print the report."""
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.commands.run import _out_folder, signals_interrupt
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.runs import execute
+    from rtosmeter.sources import parse_source_options
+    from rtosmeter.studies import definition
+    from rtosmeter.studies.run import executor, run_study
+
+    if jobs < 1:
+        raise UserError(f"-j {jobs} is not a job count", "-j", "Give -j 1 or more")
+    defs = Definitions.load()
+    catalog = load_catalog(defs.root)
+    the_study = definition.load(name, defs, catalog)
+    folder = _out_folder(out)
+    with open_store(folder) as store, signals_interrupt():
+        if resume is not None:
+            execute(defs, catalog, store, folder, None, resume=store.resolve_run(resume))
+        go = executor(defs, catalog, store, folder, parse_source_options(sources), jobs)
+        outcomes = run_study(the_study, go, reruns=not no_rerun)
+    for o in outcomes:
+        click.echo(f"{o.name}: " + (o.summary or f"nothing ran: {o.error}"))
+    _print_report(the_study, out, "terminal", first_screen=True)
+
+
+@study.command("report")
+@click.argument("name")
+@out_option
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="terminal",
+              show_default=True, help="Output format; markdown, html and json are also "
+                                      "written to OUT/study-NAME.<suffix>.")
+def report_study(name: str, out: Path, fmt: str) -> None:
+    """Study NAME's report from the latest runs of it in the store of --out."""
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.studies import definition
+
+    defs = Definitions.load()
+    _print_report(definition.load(name, defs, load_catalog(defs.root)), out, fmt)
+
+
+def _print_report(the_study: Study, out: Path, fmt: str, first_screen: bool = False) -> None:
+    from rtosmeter.studies import render
+    from rtosmeter.studies.report import build
+
+    with open_store(out, must_exist=True) as store:
+        doc = build(the_study, store)
+    text = render.render(doc, fmt)
+    if fmt != "terminal":
+        path = out / f"study-{the_study.name}{render.SUFFIX[fmt]}"
+        path.write_text(text, encoding="utf-8")
+        click.echo(str(path))
+        if fmt == "html":
+            return
+    click.echo(render.first_screen(text) if first_screen else text, nl=not text.endswith("\n"))

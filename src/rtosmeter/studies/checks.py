@@ -1,0 +1,237 @@
+"""Cross-checks of a study file: every name it uses points at something
+(its own systems, operations and states; our ports, targets, profiles,
+toolchains and cases), every choice is one of the fixed vocabularies. Each
+error names the file and the key."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from rtosmeter.catalog import Catalog
+from rtosmeter.definitions import Definitions
+from rtosmeter.errors import UserError
+from rtosmeter.instances import split as split_instance
+from rtosmeter.loads import parse as parse_load
+from rtosmeter.studies.model import (
+    BETTER,
+    CAUSES,
+    KINDS,
+    MARK_ALONG,
+    MARKS,
+    NORMALISE,
+    STATS,
+    TABLE_AXES,
+    TABLE_UNITS,
+    Finding,
+    Study,
+    Table,
+)
+
+_LITERAL = re.compile(r'"([^"\\]*)"')
+
+
+class Checker:
+    def __init__(self, study: Study, defs: Definitions, catalog: Catalog) -> None:
+        self.study, self.defs, self.catalog = study, defs, catalog
+        self.path = study.file
+
+    def fail(self, key: str, what: str, fix: str) -> UserError:
+        return UserError(what, f"{self.path} (key '{key}')", fix)
+
+    def one_of(self, key: str, value: str, valid: Iterable[str], kind: str) -> None:
+        valid = tuple(valid)
+        if value not in valid:
+            raise self.fail(key, f"unknown {kind} '{value}'",
+                            f"Valid {kind}s: {', '.join(repr(v) for v in valid) or '(none)'}")
+
+    def unique(self, kind: str, ids: list[str]) -> None:
+        for i, x in enumerate(ids):
+            if x in ids[:i]:
+                raise self.fail(f"{kind}[{i}]", f"'{x}' is given twice", "Give each one id once")
+
+    # -- the parts -------------------------------------------------------------
+
+    def head(self) -> None:
+        s = self.study
+        if s.name != self.path.parent.name:
+            raise self.fail("name", f"name '{s.name}' is not the folder's "
+                            f"'{self.path.parent.name}'", "Name the study after its folder")
+        if s.clock_hz <= 0:
+            raise self.fail("clock_hz", "clock_hz must be positive", "Give the study's CPU clock")
+        if not s.targets:
+            raise self.fail("target", "no [[target]]", "Add [[target]] name = \"qemu-...\"")
+        if not s.systems:
+            raise self.fail("system", "no [[system]]", "Add the study's kernels as [[system]]")
+
+    def systems(self) -> None:
+        self.unique("system", [x.label for x in self.study.systems])
+        for i, x in enumerate(self.study.systems):
+            if x.port:
+                self.defs.port(x.port, f"{self.path} (key 'system[{i}].port')")
+            elif not x.unavailable:
+                raise self.fail(f"system[{i}].unavailable", f"system '{x.label}' has no port "
+                                "and no reason", "Give port = \"...\" or unavailable = \"why\"")
+            if x.profile:
+                self.defs.profile(x.profile, f"{self.path} (key 'system[{i}].profile')")
+
+    def targets(self) -> None:
+        for i, x in enumerate(self.study.targets):
+            self.defs.target(x.name, f"{self.path} (key 'target[{i}].name')")
+
+    def matrix(self) -> None:
+        m = self.study.matrix
+        for p in m.profiles:
+            self.defs.profile(p, f"{self.path} (key 'matrix.profiles')")
+        for tc in m.toolchains:
+            self.defs.toolchain(tc, f"{self.path} (key 'matrix.toolchains')")
+        for load in m.loads:
+            parse_load(load, f"{self.path} (key 'matrix.loads')")
+        if not self.catalog.select(m.bench):
+            raise self.fail("matrix.bench", f"no case matches '{m.bench}'",
+                            "Run `rtosmeter list` to see the case IDs")
+
+    def operations(self) -> None:
+        self.unique("operation", [x.id for x in self.study.operations])
+        chosen = {c.id for c in self.catalog.select(self.study.matrix.bench)}
+        cases = {c.id: c for c in self.catalog.cases}
+        for i, op in enumerate(self.study.operations):
+            key = f"operation[{i}]"
+            if not op.case:
+                if not op.untestable:
+                    raise self.fail(f"{key}.untestable", f"operation '{op.id}' has no case and "
+                                    "no reason", "Give case = \"...\" or untestable = \"why\"")
+                continue
+            self.one_of(f"{key}.case", op.case, cases, "case")
+            if op.case not in chosen:
+                raise self.fail(f"{key}.case", f"case '{op.case}' is not in matrix.bench "
+                                f"'{self.study.matrix.bench}'", "Add it to [matrix] bench")
+            if op.series and not series_known(op.series, cases[op.case].file):
+                raise self.fail(f"{key}.series", f"no series '{op.series}' in {op.case}'s "
+                                f"source {cases[op.case].file.name}",
+                                "Give a series the case reports (`rtosmeter report` lists them)")
+
+    def states(self) -> tuple[str, ...]:
+        return self.study.matrix.loads
+
+    def figures(self) -> None:
+        ops = [o.id for o in self.study.operations]
+        systems = [x.label for x in self.study.systems]
+        for i, f in enumerate(self.study.figures):
+            key = f"figure[{i}]"
+            self.one_of(f"{key}.operation", f.operation, ops, "operation")
+            self.one_of(f"{key}.system", f.system, systems, "system")
+            self.one_of(f"{key}.stat", f.stat, STATS, "stat")
+            self.one_of(f"{key}.hardware", f.hardware, self.study.hardware_keys, "hardware")
+            self.one_of(f"{key}.state", f.state, self.states(), "state")
+
+    def finding(self, i: int, f: Finding) -> None:
+        key = f"finding[{i}]"
+        ops = [o.id for o in self.study.operations]
+        systems = [x.label for x in self.study.systems]
+        self.one_of(f"{key}.kind", f.kind, KINDS, "kind")
+        for op in f.operations:
+            self.one_of(f"{key}.operation", op, ops, "operation")
+        for name in (f.system, *f.systems):
+            if name:
+                self.one_of(f"{key}.system", name, systems, "system")
+        if f.stat:
+            self.one_of(f"{key}.stat", f.stat, STATS, "stat")
+        self.one_of(f"{key}.better", f.better, BETTER, "better")
+        if f.hardware:
+            self.one_of(f"{key}.hardware", f.hardware, self.study.hardware_keys, "hardware")
+        if f.cause:
+            self.one_of(f"{key}.cause", f.cause, CAUSES, "cause")
+        self.finding_shape(key, f)
+        self.rerun(key, f)
+
+    def finding_shape(self, key: str, f: Finding) -> None:
+        need: dict[str, bool] = {
+            "why": f.kind == "untestable" and not f.why,
+            "operation": f.kind != "untestable" and not f.operations,
+            "system": f.kind in ("lowest", "highest") and not f.system,
+            "systems": (f.kind in ("less", "ratio") and len(f.systems) != 2)
+            or (f.kind == "order" and len(f.systems) < 2),
+            "value": f.kind in ("ratio", "change") and f.value is None,
+            "to_state": f.kind == "change" and not f.to_state,
+            "direction": f.kind == "change" and f.direction not in ("up", "down"),
+        }
+        for name, missing in need.items():
+            if missing:
+                raise self.fail(f"{key}.{name}", f"a finding of kind '{f.kind}' needs {name}",
+                                "See docs/studies.md, [[finding]]")
+        for state in (f.from_state, f.to_state):
+            if state:
+                self.one_of(f"{key}.to_state", state, self.states(), "state")
+
+    def rerun(self, key: str, f: Finding) -> None:
+        r = f.rerun
+        if r is None:
+            return
+        given = [k for k in ("source", "unit", "profile", "toolchain") if getattr(r, k)]
+        if len(given) != 1:
+            raise self.fail(f"{key}.rerun", "a rerun removes one cause: give one of source, "
+                            "unit, profile, toolchain", "See docs/studies.md, rerun")
+        if r.source:
+            base, label = split_instance(r.source, f"{self.path} (key '{key}.rerun.source')")
+            ports = {split_instance(x.port)[0] for x in self.study.systems if x.port}
+            if not label or base not in ports:
+                raise self.fail(f"{key}.rerun.source", f"'{r.source}' is not PORT@VERSION of "
+                                "a port of the study's systems", f"Ports: {', '.join(ports)}")
+            self.defs.port(r.source, f"{self.path} (key '{key}.rerun.source')")
+        if r.unit:
+            self.one_of(f"{key}.rerun.unit", r.unit, ("cycles", "instructions", "ticks"), "unit")
+        if r.cycle_ws is not None and r.unit != "cycles":
+            raise self.fail(f"{key}.rerun.cycle_ws", "cycle_ws goes with unit = \"cycles\"",
+                            "Add unit = \"cycles\"")
+        if r.profile:
+            self.defs.profile(r.profile, f"{self.path} (key '{key}.rerun.profile')")
+        if r.toolchain:
+            self.defs.toolchain(r.toolchain, f"{self.path} (key '{key}.rerun.toolchain')")
+
+    def table(self, i: int, t: Table) -> None:
+        key = f"table[{i}]"
+        self.one_of(f"{key}.rows", t.rows, TABLE_AXES, "axis")
+        self.one_of(f"{key}.columns", t.columns, TABLE_AXES, "axis")
+        for op in t.operations:
+            self.one_of(f"{key}.operations", op, [o.id for o in self.study.operations],
+                        "operation")
+        for name in t.systems:
+            self.one_of(f"{key}.systems", name, [x.label for x in self.study.systems], "system")
+        for stat in t.stats:
+            self.one_of(f"{key}.stats", stat, STATS, "stat")
+        for unit in t.units:
+            self.one_of(f"{key}.units", unit, TABLE_UNITS, "unit")
+        for state in t.states:
+            self.one_of(f"{key}.states", state, self.states(), "state")
+        self.one_of(f"{key}.normalise", t.normalise, NORMALISE, "normalise")
+        self.one_of(f"{key}.mark", t.mark, MARKS, "mark")
+        self.one_of(f"{key}.mark_along", t.mark_along, MARK_ALONG, "mark_along")
+        if t.hardware:
+            self.one_of(f"{key}.hardware", t.hardware, self.study.hardware_keys, "hardware")
+
+    def all(self) -> None:
+        self.head()
+        self.systems()
+        self.targets()
+        self.matrix()
+        self.operations()
+        self.figures()
+        self.unique("finding", [f.id for f in self.study.findings])
+        for i, f in enumerate(self.study.findings):
+            self.finding(i, f)
+        self.unique("table", [t.id for t in self.study.tables])
+        for i, t in enumerate(self.study.tables):
+            self.table(i, t)
+
+
+def series_known(series: str, path: Path) -> bool:
+    """Whether the case's source names the series, or the stem of a computed
+    name ("s1" of "s1.tick", "handler" of "handler.1000hz"), as a string."""
+    literals = set(_LITERAL.findall(path.read_text(encoding="utf-8")))
+    return series in literals or series.split(".", 1)[0] in literals
+
+
+def check(study: Study, defs: Definitions, catalog: Catalog) -> None:
+    Checker(study, defs, catalog).all()

@@ -1,0 +1,147 @@
+"""Our figure for a published one: (operation, system, target, state, stat)
+read from analysed runs (analysis.load_run). The unit is the run's own
+(instructions under QEMU icount, cycles on a board); a time in µs is only
+ever the estimate at the study's clock, labelled so. A system run at another
+version than the study's carries VERSION_MARK, a stand-in STAND_IN_MARK."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rtosmeter import axes
+from rtosmeter.loads import profile_name
+from rtosmeter.model import (
+    FAIL_MARK,
+    STAND_IN_MARK,
+    CaseResult,
+    Distribution,
+    RunView,
+    stand_in_text,
+)
+from rtosmeter.studies.model import Study, System
+from rtosmeter.studies.run import port_of, profiles_of, toolchains_of
+
+VERSION_MARK = "§"  # at a number of a system we run at another version (nearest)
+SERIES_STATS = {"mean": "mean", "std": "std", "min": "min", "max": "max", "median": "p50"}
+
+
+@dataclass(frozen=True)
+class Ours:
+    """Our figure, or why there is none (`value` None, `why` said)."""
+
+    value: float | None
+    unit: str = ""
+    marks: str = ""
+    why: str = ""
+    emulated: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.value is not None and not math.isnan(self.value)
+
+
+def marks_of(system: System, case: CaseResult | None) -> str:
+    return VERSION_MARK * bool(system.nearest) + STAND_IN_MARK * bool(case and case.stand_ins)
+
+
+def legend(study: Study, cases: list[CaseResult]) -> list[str]:
+    """The notes that explain the marks a table shows."""
+    notes = [f"{VERSION_MARK} {s.label}: {s.nearest} (the study ran {s.version})"
+             for s in study.systems if s.nearest]
+    notes += list(dict.fromkeys(f"{STAND_IN_MARK} {c.port}: {stand_in_text(c)}"
+                                for c in cases if c.stand_ins))
+    notes += list(dict.fromkeys(f"{FAIL_MARK} {c.port} {c.profile} {c.case_id}: {c.status} "
+                                f"({_failed_checks(c)}); its count is kept"
+                                for c in cases if c.status == "failed"))
+    return notes
+
+
+def _failed_checks(case: CaseResult) -> str:
+    return "; ".join(f"{k.name}: got {k.got}, want {k.want}" for k in case.checks
+                     if not k.ok) or case.reason
+
+
+class Lookup:
+    """Our figures of one study from one run (the matrix's, or a rerun's)."""
+
+    def __init__(self, study: Study, view: RunView | None, rerun_of: str = "") -> None:
+        self.study, self.view = study, view
+        self.rerun = next((f.rerun for f in study.findings if f.id == rerun_of), None)
+
+    def case(self, op_id: str, system: System, target: str, state: str = "idle"
+             ) -> CaseResult | None:
+        op = self.study.operation(op_id)
+        if self.view is None or not op.case or not system.runnable:
+            return None
+        port = port_of(system, self.rerun)
+        profile = profile_name(profiles_of(self.study, system, self.rerun)[0], state,
+                               str(self.study.file))
+        toolchain = toolchains_of(self.study, self.rerun)[0]
+        for c in self.view.cases:
+            if (c.port, c.target, c.profile, c.case_id) == (port, target, profile, op.case) \
+                    and axes.complete(c.axes)["toolchain"] == toolchain:
+                return c
+        return None
+
+    def not_run(self, system: System, target: str) -> str:
+        """Why a system has no result on a target (its build's reason)."""
+        if system.unavailable:
+            return system.unavailable
+        if not system.port:
+            return "no port"
+        port = port_of(system, self.rerun)
+        for b in self.view.builds if self.view else []:
+            if b.port == port and b.target == target and b.status != "ok":
+                return f"{b.status}: {b.error}"
+        return "not in the stored run"
+
+    def get(self, op_id: str, system: System, target: str, stat: str, state: str = "idle"
+            ) -> Ours:
+        """Our figure of one statistic ("score", "mean", ..., "flash")."""
+        case = self.case(op_id, system, target, state)
+        if case is None:
+            return Ours(None, why=self.not_run(system, target))
+        failed = f"{case.case_id} {case.status}: {case.reason}".rstrip(": ")
+        marks = marks_of(system, case)
+        if stat == "score" and case.score is not None and case.status in ("ok", "failed"):
+            # a failed check keeps its count (marked), as in `rtosmeter report`
+            period = f"{case.period_ms:g} ms" if case.period_ms else "period"
+            return Ours(case.score, f"count per {period}",
+                        marks + FAIL_MARK * (case.status == "failed"),
+                        failed if case.status == "failed" else "")
+        if case.status != "ok":
+            return Ours(None, why=failed)
+        if stat in ("flash", "ram"):
+            return self.footprint(case, stat, marks)
+        if stat in SERIES_STATS:
+            return self.series(op_id, case, stat, marks)
+        return Ours(None, why=f"no figure of ours for the statistic '{stat}'")
+
+    def series(self, op_id: str, case: CaseResult, stat: str, marks: str) -> Ours:
+        name = self.study.operation(op_id).series
+        found: Distribution | None = next(
+            (d for d in case.distributions if d.series == name or not name), None)
+        if found is None:
+            return Ours(None, why=f"{case.case_id} has no series '{name}'")
+        return Ours(float(getattr(found, SERIES_STATS[stat])), found.unit.label, marks,
+                    emulated=found.unit.emulated)
+
+    def footprint(self, case: CaseResult, stat: str, marks: str) -> Ours:
+        assert self.view is not None
+        for f in self.view.footprints:
+            if (f.port, f.target, f.profile, f.group) == (case.port, case.target, case.profile,
+                                                          case.group):
+                return Ours(float(getattr(f, stat)), "bytes", marks)
+        return Ours(None, why="no footprint stored")
+
+
+def natural_stat(study: Study, op_id: str) -> str:
+    """A throughput operation's figure is its score, a latency one's its mean."""
+    case = study.operation(op_id).case
+    return "score" if case.startswith("tm.") else "mean"
+
+
+def estimate_us(value: float, clock_hz: int) -> float:
+    """Our count as µs at the study's clock: an estimate (one count per cycle)."""
+    return value / clock_hz * 1e6

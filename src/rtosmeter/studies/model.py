@@ -1,0 +1,162 @@
+"""The study file's contents as typed records (the schema: docs/studies.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+STATS = ("score", "mean", "std", "min", "max", "median", "normalised", "flash", "ram",
+         "percent_change", "rate", "value")
+KINDS = ("lowest", "highest", "order", "less", "ratio", "change", "untestable")
+CAUSES = ("version", "compiler", "configuration", "operation", "clock-memory", "emulation",
+          "study-fault", "unexplained")
+TABLE_AXES = ("operation", "system", "stat", "state", "hardware")
+TABLE_UNITS = ("native", "us", "normalised")
+NORMALISE = ("", "slowest", "fastest")
+MARKS = ("", "lowest", "highest")
+MARK_ALONG = ("column", "row")
+BETTER = ("", "lower", "higher")
+DEFAULT_HARDWARE = "default"  # a target's hardware key when the study has one hardware
+
+
+@dataclass(frozen=True)
+class System:
+    label: str
+    version: str
+    port: str = ""  # our port or instance; "" when we have none
+    nearest: str = ""  # we run another version: which and why
+    unavailable: str = ""  # we cannot run it: why
+    profile: str = ""  # the profile this system runs in ("" : the matrix's first)
+
+    @property
+    def runnable(self) -> bool:
+        return bool(self.port) and not self.unavailable
+
+
+@dataclass(frozen=True)
+class StudyTarget:
+    name: str
+    hardware: str
+    stands_for: str
+
+
+@dataclass(frozen=True)
+class Matrix:
+    profiles: tuple[str, ...]
+    bench: str
+    loads: tuple[str, ...]
+    toolchains: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Operation:
+    id: str
+    label: str
+    case: str = ""
+    series: str = ""
+    reason: str = ""
+    untestable: str = ""
+
+
+@dataclass(frozen=True)
+class Figure:
+    operation: str
+    system: str
+    stat: str
+    value: float
+    unit: str
+    source: str
+    hardware: str
+    state: str = "idle"
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """A confirming re-run with one cause removed (exactly one kind set)."""
+
+    source: str = ""  # PORT@VERSION: the study's version
+    unit: str = ""  # "cycles": our counter as the board's cycles
+    cycle_ws: int | None = None  # the cycle model's flash wait states
+    profile: str = ""
+    toolchain: str = ""
+
+    @property
+    def kind(self) -> str:
+        for name in ("source", "unit", "profile", "toolchain"):
+            if getattr(self, name):
+                return name
+        return ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    id: str
+    text: str
+    source: str
+    kind: str
+    operations: tuple[str, ...] = ()
+    system: str = ""
+    systems: tuple[str, ...] = ()
+    stat: str = ""
+    better: str = ""
+    value: float | None = None
+    tolerance: float = 0.25
+    from_state: str = "idle"
+    to_state: str = ""
+    direction: str = ""
+    hardware: str = ""
+    why: str = ""
+    cause: str = ""
+    cause_text: str = ""
+    quote: str = ""
+    rerun: Rerun | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    title: str
+    rows: str = "operation"
+    columns: str = "system"
+    operations: tuple[str, ...] = ()
+    systems: tuple[str, ...] = ()
+    stats: tuple[str, ...] = ("score",)
+    units: tuple[str, ...] = ("native",)
+    normalise: str = ""
+    mark: str = ""
+    mark_along: str = "column"  # the lowest/highest marked in each column, or each row
+    states: tuple[str, ...] = ("idle",)
+    hardware: str = ""
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    title: str
+    authors: str
+    year: int
+    seed: str
+    hardware: str
+    clock_hz: int
+    summary: str
+    conditions: dict[str, str]
+    systems: tuple[System, ...]
+    targets: tuple[StudyTarget, ...]
+    matrix: Matrix
+    operations: tuple[Operation, ...]
+    figures: tuple[Figure, ...]
+    findings: tuple[Finding, ...]
+    tables: tuple[Table, ...]
+    file: Path
+    params: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def system(self, label: str) -> System:
+        return next(s for s in self.systems if s.label == label)
+
+    def operation(self, op_id: str) -> Operation:
+        return next(o for o in self.operations if o.id == op_id)
+
+    @property
+    def hardware_keys(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(t.hardware for t in self.targets))

@@ -1,0 +1,142 @@
+"""The study's report document: sections of cells (reports/document/cells)
+that every format renders (render.py): the headline verdicts, the study's
+conditions beside ours, the systems, the operations' cases, each of the
+study's tables re-rendered, the findings with verdict and cause, notes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rtosmeter.model import RunView
+from rtosmeter.reports.document.cells import Cell, Section
+from rtosmeter.store import Store
+from rtosmeter.studies import tables
+from rtosmeter.studies.figures import Lookup, legend
+from rtosmeter.studies.model import Study
+from rtosmeter.studies.run import RERUN_INFIX, campaign_name, latest_runs, port_of
+from rtosmeter.studies.verdicts import DIFFERS, REPRODUCED, Verdict, headline, judge
+
+VERDICT_FLAG = {REPRODUCED: "best", DIFFERS: "fail"}
+EMULATION_NOTE = (
+    "Under QEMU -icount every figure of ours counts instructions: the study's board adds "
+    "flash wait states, bus and pipeline effects that an instruction count cannot show. "
+    "Estimated µs are our count ÷ the study's clock (one instruction per cycle), labelled "
+    "estimated; they are never a measurement.")
+
+
+@dataclass
+class StudyDocument:
+    study: Study
+    title: str
+    headline: str
+    runs: dict[str, int]
+    sections: list[Section]
+    verdicts: list[Verdict]
+    notes: list[str] = field(default_factory=list)
+
+
+def _headline(study: Study, verdicts: list[Verdict]) -> str:
+    ok, total, differ, untestable = headline(study, verdicts)
+    return (f"{study.name}: {ok} of {total} findings reproduced on {study.targets[0].name} "
+            f"({differ} differ, {untestable} untestable)")
+
+
+def verdict_section(study: Study, verdicts: list[Verdict]) -> Section:
+    sec = Section("Verdicts per target", ["target", "reproduced", "differs", "untestable",
+                                          "findings"], numeric=1)
+    for t in study.targets:
+        mine = [v for v in verdicts if v.target == t.name]
+        counts = [sum(v.verdict == k for v in mine) for k in (REPRODUCED, DIFFERS, "untestable")]
+        sec.add([t.name, *(Cell(str(n)) for n in counts), Cell(str(len(mine)))])
+    return sec
+
+
+def conditions_section(study: Study, view: RunView | None) -> Section:
+    sec = Section("The study's conditions and ours", ["condition", "the study", "ours"])
+    ours = _our_conditions(study, view)
+    for key, text in study.conditions.items():
+        sec.add([key, text, ours.get(key, "")])
+    return sec
+
+
+def _our_conditions(study: Study, view: RunView | None) -> dict[str, str]:
+    builds = [b for b in view.builds if b.status == "ok"] if view else []
+    compilers = sorted({b.config.get("compiler", "") for b in builds} - {""})
+    flags = sorted({b.config.get("c_flags", b.config.get("cflags", "")) for b in builds} - {""})
+    units = sorted({b.runner.get("unit", "") for b in builds} - {""})
+    return {"compiler": "; ".join(compilers) or "(no build stored)",
+            "optimisation": "; ".join(flags) or f"profiles {', '.join(study.matrix.profiles)}",
+            "tick_hz": "1000 in every port's default profile (profiles/default.toml)",
+            "measurement": f"our counter: {', '.join(units) or 'the run unit'}; "
+                           f"targets {', '.join(t.name for t in study.targets)}"}
+
+
+def systems_section(study: Study, view: RunView | None) -> Section:
+    sec = Section("Systems: the study's version and ours",
+                  ["system", "the study", "ours", "note"])
+    versions = {b.port: b.config.get("rtos_version", "") for b in view.builds} if view else {}
+    for s in study.systems:
+        port = port_of(s)
+        ours = f"{port} {versions.get(port, '')}".strip() if s.port else "-"
+        prof = f", profile {s.profile}" if s.profile else ""
+        note = s.unavailable or s.nearest
+        sec.add([s.label, s.version, Cell(ours + prof, flag="dim" if not s.runnable else ""),
+                 note])
+    return sec
+
+
+def operations_section(study: Study) -> Section:
+    sec = Section("Operations: the study's, as rtosmeter cases",
+                  ["operation", "the paper's name", "case", "series", "why"])
+    for o in study.operations:
+        sec.add([o.id, o.label, o.case or "-", o.series or "-", o.reason or o.untestable])
+    return sec
+
+
+def findings_section(study: Study, verdicts: list[Verdict]) -> Section:
+    sec = Section("Findings", ["finding", "source", "paper", "ours", "target", "verdict",
+                               "ratio error", "cause", "confirmation"])
+    for v in verdicts:
+        f = v.finding
+        verdict = v.verdict + (f" ({v.ours})" if v.verdict == "untestable" else "")
+        again = f"; rerun: {v.rerun.verdict} ({v.rerun.ours})" if v.rerun else ""
+        cause = f"{f.cause}: {f.cause_text}" if f.cause else ""
+        sec.add([f"{f.id} {f.text}", f.source, v.paper,
+                 v.ours if v.verdict != "untestable" else "-", v.target,
+                 Cell(verdict, flag=VERDICT_FLAG.get(v.verdict, "dim")),
+                 f"{v.error * 100:+.0f} %" if v.error is not None else "-",
+                 cause + (f" (the paper: {f.quote})" if f.quote else ""),
+                 v.confirmation + again])
+    return sec
+
+
+def runs_section(runs: dict[str, int]) -> Section:
+    sec = Section("Runs read (the latest of each campaign in the store)", ["campaign", "run"])
+    for name, run_id in sorted(runs.items()):
+        sec.add([name, str(run_id)])
+    return sec
+
+
+def build(study: Study, store: Store) -> StudyDocument:
+    """The report from the latest runs of the study in `store`."""
+    from rtosmeter import analysis
+
+    runs = latest_runs(store, study.name)
+    main_id = runs.get(campaign_name(study.name))
+    view = analysis.load_run(store, main_id) if main_id is not None else None
+    main = Lookup(study, view)
+    reruns = {name.split(RERUN_INFIX, 1)[1]: Lookup(study, analysis.load_run(store, rid),
+                                                   name.split(RERUN_INFIX, 1)[1])
+              for name, rid in runs.items() if RERUN_INFIX in name}
+    verdicts = judge(study, main, reruns)
+    secs = [verdict_section(study, verdicts), conditions_section(study, view),
+            systems_section(study, view), operations_section(study)]
+    for t in study.targets:
+        secs += tables.sections(study, main, t.name)
+    secs += [findings_section(study, verdicts), runs_section(runs)]
+    notes = [*legend(study, view.cases if view else []), EMULATION_NOTE]
+    if view is None:
+        notes.insert(0, f"No run of {campaign_name(study.name)} in this store: run "
+                        f"`rtosmeter study run {study.name}` first.")
+    return StudyDocument(study, f"{study.title} ({study.authors}, {study.year}), re-run",
+                         _headline(study, verdicts), runs, secs, verdicts, notes)

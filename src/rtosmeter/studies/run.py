@@ -1,0 +1,148 @@
+"""`study run`: a study's matrix as an in-memory campaign, planned and run by
+the usual pipeline (plan.make_plan, runs.execute) into the store of --out,
+as the campaign `study:NAME`; then, for each finding with a `rerun`, the
+systems and cases it needs again with that cause removed, as
+`study:NAME:rerun:FINDING`. The report finds the latest run of each name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rtosmeter.catalog import Catalog
+from rtosmeter.definitions import Campaign, CampaignEntry, Definitions
+from rtosmeter.errors import UserError
+from rtosmeter.instances import split as split_instance
+from rtosmeter.store import Store
+from rtosmeter.studies.model import Finding, Rerun, Study, System
+
+if TYPE_CHECKING:
+    from rtosmeter.runs import RunSummary
+
+CAMPAIGN_PREFIX = "study:"
+RERUN_INFIX = ":rerun:"
+
+
+def campaign_name(study: str, finding: str = "") -> str:
+    return CAMPAIGN_PREFIX + study + (RERUN_INFIX + finding if finding else "")
+
+
+def port_of(system: System, rerun: Rerun | None = None) -> str:
+    """The port (or instance) a system runs as; a rerun's `source` replaces
+    the port's tree by the study's version."""
+    if rerun and rerun.source and split_instance(rerun.source)[0] == \
+            split_instance(system.port)[0]:
+        return rerun.source
+    return system.port
+
+
+def profiles_of(study: Study, system: System, rerun: Rerun | None = None) -> tuple[str, ...]:
+    if rerun and rerun.profile:
+        return (rerun.profile,)
+    return (system.profile,) if system.profile else study.matrix.profiles
+
+
+def toolchains_of(study: Study, rerun: Rerun | None = None) -> tuple[str, ...]:
+    return (rerun.toolchain,) if rerun and rerun.toolchain else study.matrix.toolchains
+
+
+def finding_systems(study: Study, finding: Finding) -> list[System]:
+    """The systems a finding compares (all runnable ones for lowest/highest
+    without a list)."""
+    named = [finding.system, *finding.systems] if finding.systems else []
+    chosen = [s for s in study.systems if s.label in named] if named else list(study.systems)
+    return [s for s in chosen if s.runnable]
+
+
+def campaign(study: Study, name: str, systems: list[System], cases: list[str],
+             rerun: Rerun | None = None) -> Campaign:
+    """The campaign of these systems and cases, on every target of the study;
+    each entry is if_available (a missing tree or tool: "not run here")."""
+    targets = tuple(t.name for t in study.targets)
+    bench = ",".join(dict.fromkeys(cases)) or study.matrix.bench
+    entries = tuple(
+        CampaignEntry(ports=(port_of(s, rerun),), targets=targets,
+                      profiles=profiles_of(study, s, rerun), bench=bench, optional=True,
+                      where=f"{study.file} ([[system]] {s.label})", loads=study.matrix.loads,
+                      toolchains=toolchains_of(study, rerun))
+        for s in systems if s.runnable)
+    if not entries:
+        raise UserError(f"no system of study {study.name} has a port to run", str(study.file),
+                        "Give a [[system]] port = \"...\"")
+    unit = rerun.unit if rerun and rerun.unit else None
+    return Campaign(name, study.title, entries, study.params, study.file, unit=unit,
+                    cycle_ws=rerun.cycle_ws if rerun else None)
+
+
+def rerun_campaign(study: Study, finding: Finding) -> Campaign:
+    assert finding.rerun is not None
+    cases = [study.operation(op).case for op in finding.operations
+             if study.operation(op).case]
+    if finding.kind == "lowest" or finding.kind == "highest" or not finding.systems:
+        systems = finding_systems(study, finding)
+    else:
+        systems = [s for s in study.systems if s.label in finding.systems and s.runnable]
+    return campaign(study, campaign_name(study.name, finding.id), systems, cases,
+                    finding.rerun)
+
+
+@dataclass
+class Outcome:
+    """What one campaign of the study did: its run, or why nothing ran."""
+
+    name: str
+    run_id: int | None = None
+    summary: str = ""
+    error: str = ""
+
+
+Runner = Callable[[Campaign], "RunSummary"]
+
+
+def run_study(study: Study, execute_campaign: Runner, reruns: bool = True) -> list[Outcome]:
+    """The matrix, then each rerun; a campaign where nothing could run (a
+    missing tree) is an outcome with its error, and the rest goes on."""
+    names = [main_campaign(study)]
+    if reruns:
+        names += [rerun_campaign(study, f) for f in study.findings if f.rerun]
+    from rtosmeter.commands.run import summary_line
+
+    out = []
+    for camp in names:
+        try:
+            summary = execute_campaign(camp)
+            out.append(Outcome(camp.name, summary.run_id, summary_line(summary, 0)))
+        except UserError as exc:
+            out.append(Outcome(camp.name, error=exc.message))
+    return out
+
+
+def main_campaign(study: Study) -> Campaign:
+    """The whole matrix: every system, the matrix's bench."""
+    return campaign(study, campaign_name(study.name), list(study.systems), [])
+
+
+def latest_runs(store: Store, study: str) -> dict[str, int]:
+    """Campaign name -> the latest finished or interrupted run of it."""
+    out: dict[str, int] = {}
+    for row in store.runs():
+        name = str(row.campaign.get("campaign", ""))
+        ours = name == campaign_name(study) or name.startswith(campaign_name(study) + RERUN_INFIX)
+        if ours and row.id > out.get(name, -1):
+            out[name] = row.id
+    return out
+
+
+def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
+             sources: dict[str, Path], jobs: int, quiet: bool | None = None) -> Runner:
+    """A campaign -> plan -> executed run, as `rtosmeter run` does it."""
+    from rtosmeter.plan import Selection, make_plan
+    from rtosmeter.runs import execute
+
+    def go(camp: Campaign) -> RunSummary:
+        plan = make_plan(defs, catalog, camp, Selection(jobs=jobs, sources=sources))
+        return execute(defs, catalog, store, out, plan, quiet=quiet)
+
+    return go

@@ -1,0 +1,84 @@
+"""The study files (studies/*/study.toml): each loads and passes its
+cross-checks; a broken one fails with an error naming the file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import invoke
+
+from rtosmeter.catalog import load_catalog
+from rtosmeter.definitions import Definitions
+from rtosmeter.errors import UserError
+from rtosmeter.studies import definition
+from rtosmeter.studies.checks import check
+
+ROOT = Path(__file__).parents[1]
+BENINGO = ROOT / "studies" / "beningo2024" / "study.toml"
+
+
+@pytest.fixture(scope="module")
+def defs() -> Definitions:
+    return Definitions.load(ROOT)
+
+
+@pytest.mark.parametrize("name", definition.names(ROOT))
+def test_every_study_file_is_valid(name: str, defs: Definitions) -> None:
+    study = definition.load(name, defs, load_catalog(defs.root))
+    assert study.name == name and study.figures and study.findings
+
+
+def test_study_list_shows_each_study_as_json() -> None:
+    import json
+
+    rows = json.loads(invoke("study", "list", "--format", "json").output)
+    assert {r["name"] for r in rows} == set(definition.names(ROOT))
+    beningo = next(r for r in rows if r["name"] == "beningo2024")
+    assert beningo["year"] == 2024 and "PX5" in beningo["systems"]
+
+
+def _broken(tmp_path: Path, old: str, new: str) -> Path:
+    """beningo2024's file with one edit, in a folder of the same name."""
+    text = BENINGO.read_text(encoding="utf-8")
+    assert old in text, old
+    path = tmp_path / "beningo2024" / "study.toml"
+    path.parent.mkdir()
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+F6 = 'systems = ["FreeRTOS", "Zephyr"]\nvalue = 2.6\n'  # finding[5]
+BROKEN = [
+    ('stat = "normalised"', 'stat = "normalised"\nvalu = 1', "figure[0].valu", "unknown key"),
+    ('system = "ThreadX"\nstat', 'system = "VxWorks"\nstat', "figure[0].system",
+     "unknown system 'VxWorks'"),
+    ('case = "tm.basic"', 'case = "tm.basics"', "operation[0].case", "unknown case"),
+    ('kind = "untestable"', 'kind = "guess"', "finding[6].kind", "unknown kind 'guess'"),
+    (F6, F6 + 'cause = "luck"\n', "finding[5].cause", "unknown cause"),
+    (F6, F6 + 'rerun = { unit = "cycles", profile = "vendor" }\n',
+     "finding[5].rerun", "one of source, unit, profile, toolchain"),
+    (F6, F6 + 'rerun = { source = "riot@2024.01" }\n',
+     "finding[5].rerun.source", None),
+    ('reason = "Thread-Metric\'s basic', 'series = "nosuch"\nreason = "Thread-Metric\'s basic',
+     "operation[0].series", "no series 'nosuch'"),
+    ('port = "threadx"', 'port = "threadz"', "system[0].port", "unknown port"),
+    ('name = "qemu-mps2-an386"', 'name = "qemu-nowhere"', "target[0].name", "unknown target"),
+    ('year = 2024', 'year = "2024"', "year", "must be an integer"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "key", "what"), BROKEN)
+def test_a_broken_study_names_its_file_and_key(tmp_path: Path, defs: Definitions, old: str,
+                                               new: str, key: str, what: str | None) -> None:
+    path = _broken(tmp_path, old, new)
+    with pytest.raises(UserError) as err:
+        check(definition.parse(path), defs, load_catalog(defs.root))
+    message = str(err.value)
+    assert str(path) in message and f"'{key}'" in message, message
+    assert what is None or what in message, message
+
+
+def test_an_unknown_study_lists_the_valid_ones() -> None:
+    with pytest.raises(UserError, match=r"Valid studies: .*beningo2024"):
+        definition.study_path("nosuch", ROOT)
