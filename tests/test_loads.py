@@ -7,15 +7,17 @@ load, and the report's percentages computed from the stored counts."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from _datahalf import parse_named
 
-from rtosmeter import reports
-from rtosmeter.build import BuildSpec, config_header
+from rtosmeter import reports, runners
+from rtosmeter.build import BuildSpec, build, config_header
 from rtosmeter.catalog import load_catalog
 from rtosmeter.commands.report import load_view
 from rtosmeter.commands.run import RunOptions, run_campaign
@@ -23,6 +25,9 @@ from rtosmeter.definitions import Definitions, load_campaign
 from rtosmeter.errors import UserError
 from rtosmeter.loads import Load, parse, profile_name, split
 from rtosmeter.model import CaseResult, RunView
+from rtosmeter.runners import run_once
+from rtosmeter.runners.base import RunRequest
+from rtosmeter.sources import find_source
 
 TARGET = "qemu-mps2-an386"
 
@@ -170,8 +175,11 @@ def test_posix_under_tasks(tmp_path: Path) -> None:
                                       loads=("tasks:2",)))
     assert summary.failed == 0
     view = load_view(tmp_path, str(summary.run_id))
-    (case,) = [c for c in view.cases if c.case_id == "tm.sync"]
-    assert case.profile == "quick+tasks:2:8"
+    # --load tasks:2 alone: the idle build runs too, for the load view
+    idle, case = sorted((c for c in view.cases if c.case_id == "tm.sync"),
+                        key=lambda c: c.profile)
+    assert (idle.profile, case.profile) == ("quick", "quick+tasks:2:8")
+    assert idle.status == case.status
     if case.status == "unsupported":  # no SCHED_FIFO here: the port withdrew THREAD
         assert "THREAD" in case.reason
         return
@@ -196,9 +204,35 @@ def test_plan_builds_each_load_and_merges_entries(root: Path, tmp_path: Path) ->
     assert builds["default"].bench == "tm.*,app.*"
     assert "app_sampling" in builds["default"].groups
     assert "app_sampling" not in builds["default+tasks:2:8"].groups
-    # --load replaces the campaign's loads
+    # --load replaces the campaign's loads; idle stays (the loads' reference)
     plan = make_plan(defs, catalog, load_campaign(path), Selection(loads=("reject",)))
-    assert {c.profile for c in plan.builds} == {"default+reject:2000:64"}
+    assert {c.profile for c in plan.builds} == {"default", "default+reject:2000:64"}
+
+
+def test_a_run_with_loads_always_builds_idle(root: Path, tmp_path: Path) -> None:
+    """Each load is read as its change against the case idle: `--load accept`
+    alone, or a campaign naming loads only, still plans the idle build first,
+    with the same cases; idle named too is one build."""
+    from rtosmeter.plan import Selection, make_plan
+
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    path = tmp_path / "c.toml"
+    path.write_text('name = "c"\n[[run]]\nports = ["posix"]\ntargets = ["host"]\n'
+                    'bench = "tm.basic"\nloads = ["irq:2000:50"]\n')
+    campaign = load_campaign(path)
+    for loads, want in ((("accept",), ["default", "default+accept:2000:64"]),
+                        (("accept", "idle"), ["default+accept:2000:64", "default"]),
+                        (("idle", "accept:2000:64", "accept"), ["default",
+                                                               "default+accept:2000:64"]),
+                        ((), ["default", "default+irq:2000:50"])):
+        plan = make_plan(defs, catalog, campaign, Selection(loads=loads))
+        assert [b.profile for b in plan.builds] == want, loads
+        assert [b.groups for b in plan.builds] == [["tm_basic"]] * 2
+    # the load's spelling is still checked first, naming the option
+    with pytest.raises(UserError, match="unknown load profile 'storm'") as err:
+        make_plan(defs, catalog, campaign, Selection(loads=("storm",)))
+    assert err.value.where == "--load"
 
 
 def test_bad_load_option_is_a_user_error(tmp_path: Path) -> None:
@@ -208,3 +242,41 @@ def test_bad_load_option_is_a_user_error(tmp_path: Path) -> None:
                     "--out", str(tmp_path))
     assert result.exit_code == 1
     assert "unknown load profile 'storm' in --load" in result.output
+
+
+# The ports built by their RTOS's own tools (port.toml `cmake_project`), each
+# on a target with the load timer where it has one.
+OWN_BUILD = {"zephyr": TARGET, "riot": TARGET, "contiki": TARGET,
+             "nuttx": "qemu-mps2-an500", "mynewt": "host"}
+
+
+@pytest.mark.slow
+@pytest.mark.rtos
+@pytest.mark.parametrize("port_name", sorted(OWN_BUILD))
+def test_own_build_port_links_and_runs_a_loaded_firmware(root: Path, tmp_path: Path,
+                                                         port_name: str) -> None:
+    """bench/core/load.c is in every own-build port's application: tm.basic
+    under accept links, and the runner either runs it under the load or
+    withdraws it naming what the load needs."""
+    defs = Definitions.load(root)
+    port, target = defs.port(port_name), defs.target(OWN_BUILD[port_name])
+    assert port.cmake_project and port.source is not None and port.supports(target)
+    tree = os.environ.get(port.source.env, "")
+    if not tree or not (Path(tree) / port.source.probe).is_file():
+        pytest.skip(f"{port.source.env} is not set to a {port_name} tree "
+                    "(source /work/trees/trees.env, or `rtosmeter sources fetch`)")
+    _need("cmake", "ninja", "gcc", "arm-none-eabi-gcc", "qemu-system-arm")
+    profile = defs.profile("quick+accept")
+    spec = BuildSpec(port, target, profile, profile.params_for(target.kind), ("tm_basic",),
+                     find_source(port, {}), tmp_path, defs.toolchain("gcc"),
+                     runner_defines=tuple(runners.firmware_defines(target).items()))
+    result = build(spec, root, load_catalog(root), jobs=1)
+    assert result.status == "ok", result.error
+    outcome = run_once(RunRequest(result.executables["tm_basic"], target))
+    (case,) = [c for c in parse_named(outcome.stream).cases if c.id == "tm.basic"]
+    if case.status == "unsupported":
+        assert "the load profile accept:2000:64" in case.reason, case.reason
+    else:
+        assert case.status == "ok", case
+        assert case.meta["load.profile"] == "accept:2000:64"
+        assert int(case.meta["load.received"]) > 0

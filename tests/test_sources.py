@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import invoke
 
-from rtosmeter.definitions import Companion, Port, SourceSpec
+from rtosmeter.definitions import Companion, Definitions, Port, SourceSpec
 from rtosmeter.errors import UserError
 from rtosmeter.sources import (
     SourceMissing,
@@ -165,3 +167,76 @@ def test_fetch_clones_companions_into_the_tree(upstream: Path, tmp_path: Path,
         Path("/nonexistent/port.toml"))
     with pytest.raises(UserError, match=r"git clone of .* at v9\.9\.9 failed"):
         fetch(bad)
+
+
+def mynewt_release_tree(where: Path) -> Path:
+    """The files of mynewt-core at mynewt_1_15_0_tag that name a version, as
+    that tag has them: repository.yml's "1-latest" still at the release
+    before, version.yml at 0.0.0, the release notes headed by 1.15.0."""
+    (where / "kernel" / "os" / "src").mkdir(parents=True)
+    (where / "kernel" / "os" / "src" / "os_sched.c").write_text("/* scheduler */\n")
+    (where / "repository.yml").write_text(
+        'repo.name: apache-mynewt-core\nrepo.versions:\n    "0.0.0": "master"\n'
+        '    "1.14.0": "mynewt_1_14_0_tag"\n    "1.15.0": "mynewt_1_15_0_tag"\n\n'
+        '    "0-latest": "1.14.0"\n    "1-latest": "1.14.0"\n    "0-dev": "0.0.0"\n')
+    (where / "version.yml").write_text("repo.version: 0.0.0\n")
+    (where / "RELEASE_NOTES.md").write_text(
+        "# RELEASE NOTES\n\n10 July 2026 - Apache Mynewt v1.15.0\n\n"
+        "For full release notes, please visit the\n")
+    return where
+
+
+def test_mynewt_version_is_the_release_the_tree_is_tagged(root: Path, tmp_path: Path) -> None:
+    mynewt = Definitions.load(root).port("mynewt")
+    tree = mynewt_release_tree(tmp_path / "mynewt-core")
+    found = find_source(mynewt, {"mynewt": tree})
+    assert found is not None and found.version == "1.15.0"
+
+
+def _doctor_line(output: str, name: str) -> str:
+    return next(line for line in output.splitlines() if f" {name} " in line)
+
+
+@pytest.mark.slow  # doctor runs the compilers, and here a program named newt
+def test_doctor_checks_newt_and_mbedtls_for_mynewt(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the mynewt port's build needs beside mynewt-core: newt and Mbed TLS,
+    found where ports/mynewt/app/CMakeLists.txt looks, or said how to get."""
+    tree = mynewt_release_tree(tmp_path / "mynewt-core")
+    monkeypatch.setenv("RTOSMETER_MYNEWT", str(tree))
+    for var in ("RTOSMETER_NEWT", "RTOSMETER_MYNEWT_MBEDTLS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("PATH", os.pathsep.join(
+        d for d in os.environ["PATH"].split(os.pathsep) if not (Path(d) / "newt").exists()))
+    out = invoke("doctor").output
+    assert "version 1.15.0" in _doctor_line(out, "source: mynewt")
+    newt = _doctor_line(out, "newt (the mynewt port)")
+    assert newt.startswith("absent") and "go build" in newt and "RTOSMETER_NEWT" in newt
+    mbedtls = _doctor_line(out, "Mbed TLS (the mynewt port)")
+    assert mbedtls.startswith("absent") and "RTOSMETER_MYNEWT_MBEDTLS" in mbedtls
+    assert f"looked in {tree / 'mbedtls'}, {tmp_path / 'mynewt-mbedtls'}" in mbedtls
+    assert "Mbed-TLS/mbedtls v3.6.6" in mbedtls and "sources fetch mynewt" in mbedtls
+
+    # newt built next to the tree, Mbed TLS where `sources fetch mynewt` puts it
+    newt_dir = tmp_path / "mynewt-newt" / "newt"
+    newt_dir.mkdir(parents=True)
+    (newt_dir / "newt").write_text("#!/bin/sh\necho 'Apache Newt 1.15.0 / test'\n")
+    (newt_dir / "newt").chmod(0o755)
+    (tree / "mbedtls" / "library").mkdir(parents=True)
+    (tree / "mbedtls" / "library" / "aes.c").write_text("/* aes */\n")
+    (tree / "mbedtls" / "include" / "mbedtls").mkdir(parents=True)
+    (tree / "mbedtls" / "include" / "mbedtls" / "build_info.h").write_text(
+        '#define MBEDTLS_VERSION_STRING         "3.5.0"\n')
+    out = invoke("doctor").output
+    assert _doctor_line(out, "newt (the mynewt port)").startswith("ok")
+    assert f"Apache Newt 1.15.0 / test ({newt_dir / 'newt'})" in out
+    mbedtls = _doctor_line(out, "Mbed TLS (the mynewt port)")
+    assert mbedtls.startswith("ok") and f"3.5.0 at {tree / 'mbedtls'}" in mbedtls
+    assert "mynewt-core pins v3.6.6" in mbedtls
+
+    # a variable set to the wrong folder is named
+    monkeypatch.setenv("RTOSMETER_NEWT", str(tmp_path))
+    monkeypatch.setenv("RTOSMETER_MYNEWT_MBEDTLS", str(tmp_path))
+    out = invoke("doctor").output
+    assert f"RTOSMETER_NEWT={tmp_path} holds no newt program" in out
+    assert f"no Mbed TLS tree (looked in {tmp_path}): set RTOSMETER_MYNEWT_MBEDTLS" in out

@@ -2,6 +2,16 @@
 # `cmake_project`): the harness's inputs they all need (docs/architecture.md,
 # Build contract), checked once here. Stops naming the project when one is
 # missing.
+
+# bench/core's sources, which every firmware links: the one list that
+# bench/CMakeLists.txt and every port's own project compile, so a core file
+# cannot reach some builds and not others.
+set(RM_CORE_SOURCES "")
+foreach(name stream.c runner.c load.c port_defaults.c tm_porting_layer.c)
+  get_filename_component(src "${CMAKE_CURRENT_LIST_DIR}/../core/${name}" ABSOLUTE)
+  list(APPEND RM_CORE_SOURCES "${src}")
+endforeach()
+
 function(rm_require_inputs what)
   foreach(var RM_TARGET_DIR RM_PORT_DIR RM_CONFIG_DIR RM_GROUPS)
     if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")

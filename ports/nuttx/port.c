@@ -402,6 +402,16 @@ static int periodic_isr(int irq, void *context, void *arg)
     RM_Periodic_IRQHandler();
     return 0;
 }
+
+#ifdef RM_CM_LOAD_IRQ
+void RM_Load_IRQHandler(void); /* targets/mps2/mps2.c: the load profiles' timer */
+static int load_isr(int irq, void *context, void *arg)
+{
+    (void)irq, (void)context, (void)arg;
+    RM_Load_IRQHandler();
+    return 0;
+}
+#endif
 #endif
 
 /* ---- faults ------------------------------------------------------------------ */
@@ -451,6 +461,9 @@ int rm_nuttx_main(int argc, char *argv[])
 #ifndef CONFIG_ARCH_SIM
     (void)irq_attach(RM_NX_IRQ(RM_CM_BENCH_IRQ), idle_isr, NULL);
     (void)irq_attach(RM_NX_IRQ(RM_CM_PERIODIC_IRQ), periodic_isr, NULL);
+#ifdef RM_CM_LOAD_IRQ
+    (void)irq_attach(RM_NX_IRQ(RM_CM_LOAD_IRQ), load_isr, NULL);
+#endif
 #endif
     rm_target_init();
     rm_thread_t runner;

@@ -81,6 +81,13 @@ def parse(spec: str, where: str) -> Load | None:
     raise UserError(f"unknown load profile '{spec}'", where, f"Load profiles: {SYNTAX}")
 
 
+def with_idle(loads: tuple[str, ...], where: str) -> tuple[str, ...]:
+    """The loads of a run, with idle first unless named: a loaded figure is
+    read as its change against the same case idle (the load view), so a run
+    with any load also builds the idle firmware."""
+    return loads if any(parse(spec, where) is None for spec in loads) else (IDLE, *loads)
+
+
 def profile_name(profile: str, load: str, where: str) -> str:
     """The loaded profile's name: the profile itself for idle."""
     parsed = parse(load, where)

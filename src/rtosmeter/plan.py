@@ -28,6 +28,7 @@ from rtosmeter.definitions import (
 )
 from rtosmeter.errors import UserError
 from rtosmeter.loads import profile_name as loaded_name
+from rtosmeter.loads import with_idle
 from rtosmeter.measure import DEFAULT_DIV, Measure, Unit
 
 IDLE_ONLY = ("idle",)
@@ -240,13 +241,15 @@ class _Planner:
         self.div = next(v for v in (sel.div, campaign.cycle_div, DEFAULT_DIV) if v is not None)
 
     def builds_of(self, cand: Candidate) -> list[PlannedBuild]:
-        """Every profile under every load, with every toolchain."""
+        """Every profile idle and under every load (loads.with_idle), with
+        every toolchain."""
         sel, target = self.sel, self.defs.targets[cand.target]
-        loaded = [loaded_name(p, load, "--load" if sel.loads else str(self.campaign.file))
+        where = "--load" if sel.loads else str(self.campaign.file)
+        loaded = [loaded_name(p, load, where)
                   for p in ((sel.profile,) if sel.profile else cand.profiles)
-                  for load in sel.loads or cand.loads]
+                  for load in with_idle(sel.loads or cand.loads, where)]
         out = []
-        for profile_name in loaded:
+        for profile_name in dict.fromkeys(loaded):
             for tc in cand.toolchains:
                 profile, toolchain = self.defs.profile(profile_name), self.defs.toolchain(tc)
                 params = profile.params_for(target.kind).merged(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -15,7 +17,8 @@ import click
 from rtosmeter import config, qemu_plugin
 from rtosmeter.commands.common import echo_json
 from rtosmeter.definitions import Definitions, Port
-from rtosmeter.sources import describe_source, find_source, git_packages
+from rtosmeter.errors import UserError
+from rtosmeter.sources import SourceMissing, describe_source, find_source, git_packages
 
 
 @dataclass
@@ -116,7 +119,71 @@ def checks(defs: Definitions | None) -> list[Check]:
             found, text = describe_source(port)
             out.append(Check(f"source: {port.name}", found, text, False))
             out += _package_checks(port) if found else []
+            if port.name == "mynewt":
+                out += mynewt_checks(port)
     return out
+
+
+# What the Mynewt port's build needs beside mynewt-core, found where
+# ports/mynewt/app/CMakeLists.txt looks, in its order.
+NEWT_ENV = "RTOSMETER_NEWT"
+MBEDTLS_ENV = "RTOSMETER_MYNEWT_MBEDTLS"
+NEWT_BUILD = ("build it from apache/mynewt-newt (`cd mynewt-newt && go build -o newt/newt "
+              "./newt`) and put it on PATH, or set RTOSMETER_NEWT to the folder holding it")
+
+
+def _mynewt_tree(port: Port) -> Path | None:
+    try:
+        tree = find_source(port, {})
+    except (SourceMissing, UserError):
+        return None
+    return tree.path if tree is not None else None
+
+
+def _newt(tree: Path | None) -> Check:
+    name = "newt (the mynewt port)"
+    hint = os.environ.get(NEWT_ENV, "")
+    if hint and not (Path(hint) / "newt").is_file():
+        return Check(name, False, f"{NEWT_ENV}={hint} holds no newt program: {NEWT_BUILD}",
+                     False)
+    folders = [Path(hint)] if hint else []
+    folders += [tree.parent / "mynewt-newt" / "newt"] if tree is not None else []
+    found = next((str(f / "newt") for f in folders if os.access(f / "newt", os.X_OK)),
+                 None) or shutil.which("newt")
+    if found is None:
+        return Check(name, False, f"not found: {NEWT_BUILD}", False)
+    return Check(name, True, f"{_version([found, 'version']) or 'found'} ({found})", False)
+
+
+def _mbedtls(port: Port, tree: Path | None) -> Check:
+    name = "Mbed TLS (the mynewt port)"
+    companions = port.source.companions if port.source is not None else ()
+    pinned = next((c.tag for c in companions if c.name == "mbedtls"), "")
+    hint = os.environ.get(MBEDTLS_ENV, "")
+    candidates = [(Path(hint), MBEDTLS_ENV)] if hint else [
+        (tree / "mbedtls", "sources fetch mynewt"),
+        (tree.parent / "mynewt-mbedtls", "beside mynewt-core")] if tree is not None else []
+    found = [(path, how) for path, how in candidates if (path / "library" / "aes.c").is_file()]
+    if not found:
+        looked = (f"looked in {', '.join(str(path) for path, _ in candidates)}" if candidates
+                  else "no mynewt-core tree to look beside")
+        fetch = "" if hint or tree is None else ", or run `rtosmeter sources fetch mynewt`"
+        return Check(name, False, f"no Mbed TLS tree ({looked}): set {MBEDTLS_ENV} "
+                     f"to a checkout of Mbed-TLS/mbedtls {pinned} (the version mynewt-core "
+                     f"pins){fetch}", False)
+    path, how = found[0]
+    header = path / "include" / "mbedtls" / "build_info.h"
+    m = re.search(r'MBEDTLS_VERSION_STRING\s+"([^"]+)"',
+                  header.read_text(errors="replace") if header.is_file() else "")
+    version = m.group(1) if m else "?"
+    differs = f"; mynewt-core pins {pinned}" if m and version != pinned.lstrip("v") else ""
+    return Check(name, True, f"{version} at {path} ({how}){differs}", False)
+
+
+def mynewt_checks(port: Port) -> list[Check]:
+    """newt and Mbed TLS, which the mynewt port's build needs beside its tree."""
+    tree = _mynewt_tree(port)
+    return [_newt(tree), _mbedtls(port, tree)]
 
 
 def _package_checks(port: Port) -> list[Check]:

@@ -192,7 +192,8 @@ def resume_command(run_id: int, out: Path) -> str:
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
               help="Run every case under these load profiles too (idle, irq:HZ:WORK, "
                    "tasks:N[:CALLS], accept|reject|forward[:HZ[:WORK]]); each is a build "
-                   "of its own, reported as degradation against idle (--format load).")
+                   "of its own, beside the idle build a run with loads always has: "
+                   "`report --view load` gives each as its change against idle.")
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
         campaign: str | None, toolchains: tuple[str, ...], no_icount: bool,
