@@ -82,3 +82,25 @@ def test_a_broken_study_names_its_file_and_key(tmp_path: Path, defs: Definitions
 def test_an_unknown_study_lists_the_valid_ones() -> None:
     with pytest.raises(UserError, match=r"Valid studies: .*beningo2024"):
         definition.study_path("nosuch", ROOT)
+
+
+def test_the_matrix_and_a_rerun_as_campaigns(defs: Definitions) -> None:
+    from rtosmeter.studies import run
+
+    study = definition.load("beningo2024", defs, load_catalog(defs.root))
+    main = run.main_campaign(study)
+    assert main.name == "study:beningo2024"
+    ports = {(e.ports, e.profiles) for e in main.entries}
+    # PX5 has no port; Zephyr runs twice, tuned (default) and as shipped (vendor)
+    assert ports == {(("threadx",), ("default",)), (("freertos",), ("default",)),
+                     (("zephyr",), ("default",)), (("zephyr",), ("vendor",))}
+    assert all(e.optional and "idle" in e.loads for e in main.entries)
+    f14 = next(f for f in study.findings if f.id == "F14")
+    again = run.rerun_campaign(study, f14)
+    assert again.name == "study:beningo2024:rerun:F14"
+    assert {e.ports for e in again.entries} == {("freertos@V10.4.6",), ("zephyr",)}
+    assert {e.bench for e in again.entries} == {"tm.message"}
+    # a labelled tree reaches only the campaign that names the instance
+    trees = {"freertos@V10.4.6": Path("/v10"), "threadx": Path("/tx")}
+    assert run.sources_for(main, trees) == {"threadx": Path("/tx")}
+    assert run.sources_for(again, trees) == trees

@@ -91,31 +91,57 @@ def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume:
         outcomes = run_study(the_study, go, reruns=not no_rerun)
     for o in outcomes:
         click.echo(f"{o.name}: " + (o.summary or f"nothing ran: {o.error}"))
-    _print_report(the_study, out, "terminal", first_screen=True)
+    _print_report(the_study, out, "first-screen")
 
 
 @study.command("report")
-@click.argument("name")
+@click.argument("name", required=False)
 @out_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="terminal",
               show_default=True, help="Output format; markdown, html and json are also "
                                       "written to OUT/study-NAME.<suffix>.")
-def report_study(name: str, out: Path, fmt: str) -> None:
+@click.option("--all", "every", is_flag=True,
+              help="Every study's headline from the store of --out, and the total.")
+def report_study(name: str | None, out: Path, fmt: str, every: bool) -> None:
     """Study NAME's report from the latest runs of it in the store of --out."""
     from rtosmeter.catalog import load_catalog
     from rtosmeter.definitions import Definitions
     from rtosmeter.studies import definition
 
     defs = Definitions.load()
-    _print_report(definition.load(name, defs, load_catalog(defs.root)), out, fmt)
+    catalog = load_catalog(defs.root)
+    if every:
+        _print_all(definition.load_all(defs, catalog), out)
+        return
+    if name is None:
+        raise UserError("no study named", "study report", "Give NAME, or --all")
+    _print_report(definition.load(name, defs, catalog), out, fmt)
 
 
-def _print_report(the_study: Study, out: Path, fmt: str, first_screen: bool = False) -> None:
+def _print_all(studies: list[Study], out: Path) -> None:
+    from rtosmeter.studies.report import build
+    from rtosmeter.studies.verdicts import headline
+
+    total = [0, 0]
+    with open_store(out, must_exist=True) as store:
+        for s in studies:
+            doc = build(s, store)
+            ok, count, _, _ = headline(s, doc.verdicts)
+            total = [total[0] + ok, total[1] + count]
+            click.echo(doc.headline + ("" if doc.runs else " (not run in this store)"))
+    click.echo(f"All studies: {total[0]} of {total[1]} findings reproduced")
+
+
+def _print_report(the_study: Study, out: Path, fmt: str) -> None:
+    """The report in `fmt` ("first-screen": the end of `study run`)."""
     from rtosmeter.studies import render
     from rtosmeter.studies.report import build
 
     with open_store(out, must_exist=True) as store:
         doc = build(the_study, store)
+    if fmt == "first-screen":
+        click.echo(render.first_screen(doc))
+        return
     text = render.render(doc, fmt)
     if fmt != "terminal":
         path = out / f"study-{the_study.name}{render.SUFFIX[fmt]}"
@@ -123,4 +149,4 @@ def _print_report(the_study: Study, out: Path, fmt: str, first_screen: bool = Fa
         click.echo(str(path))
         if fmt == "html":
             return
-    click.echo(render.first_screen(text) if first_screen else text, nl=not text.endswith("\n"))
+    click.echo(text, nl=not text.endswith("\n"))

@@ -13,7 +13,6 @@ from rtosmeter.reports.document.cells import Cell, Section, Value
 from rtosmeter.studies.report import StudyDocument
 
 SUFFIX = {"terminal": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
-FIRST_SCREEN = 40  # lines of the terminal report `study run` ends with
 
 
 def terminal(doc: StudyDocument, width: int = 160) -> str:
@@ -92,8 +91,20 @@ def render(doc: StudyDocument, fmt: str) -> str:
     return json.dumps(as_json(doc), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def first_screen(text: str) -> str:
-    lines = text.splitlines()
-    more = len(lines) > FIRST_SCREEN
-    return "\n".join(lines[:FIRST_SCREEN]) + (
-        "\n… (the whole report: `rtosmeter study report NAME`)" if more else "")
+def first_screen(doc: StudyDocument) -> str:
+    """What `study run` ends with: the headline, then each finding that is
+    not reproduced on the primary target, in one line."""
+    primary = doc.study.targets[0].name
+    lines = [doc.headline]
+    for v in doc.verdicts:
+        if v.target != primary or v.verdict == "reproduced":
+            continue
+        f = v.finding
+        if v.verdict == "untestable":
+            lines.append(f"  {f.id} untestable: {v.ours}")
+            continue
+        cause = f"; cause {f.cause}: {v.confirmation}" if f.cause else f"; {v.confirmation}"
+        lines.append(f"  {f.id} differs: paper {v.paper}, ours {v.ours}{cause}")
+    lines.append(f"The whole report: rtosmeter study report {doc.study.name} "
+                 "[--format terminal|markdown|html|json]")
+    return "\n".join(lines)

@@ -60,15 +60,26 @@ def conditions_section(study: Study, view: RunView | None) -> Section:
 
 
 def _our_conditions(study: Study, view: RunView | None) -> dict[str, str]:
+    """Ours, as the run's builds record them (each value once)."""
     builds = [b for b in view.builds if b.status == "ok"] if view else []
-    compilers = sorted({b.config.get("compiler", "") for b in builds} - {""})
-    flags = sorted({b.config.get("c_flags", b.config.get("cflags", "")) for b in builds} - {""})
-    units = sorted({b.runner.get("unit", "") for b in builds} - {""})
-    return {"compiler": "; ".join(compilers) or "(no build stored)",
-            "optimisation": "; ".join(flags) or f"profiles {', '.join(study.matrix.profiles)}",
-            "tick_hz": "1000 in every port's default profile (profiles/default.toml)",
-            "measurement": f"our counter: {', '.join(units) or 'the run unit'}; "
-                           f"targets {', '.join(t.name for t in study.targets)}"}
+
+    def seen(key: str, fmt: str = "{}") -> str:
+        """Each value once; where they differ, the builds of each."""
+        by: dict[str, list[str]] = {}
+        for b in builds:
+            if value := b.config.get(key, ""):
+                by.setdefault(value, []).append(f"{b.port}/{b.profile}")
+        if len(by) == 1:
+            return fmt.format(next(iter(by)))
+        return "; ".join(f"{fmt.format(v)} ({', '.join(who)})" for v, who in by.items())
+
+    return {"compiler": seen("compiler_version") or "(no build stored)",
+            "optimisation": seen("opt_flags", "{} (profile intent: speed)"),
+            "tick_hz": seen("tick_hz", "{} Hz"),
+            "measurement": f"{seen('unit')}; Thread-Metric periods of "
+                           f"{seen('tm_period_ms', '{} ms')} x {seen('tm_periods')}",
+            "kernel": "each port's default profile (docs/ports); "
+                      "see the run's configuration (`rtosmeter report`)"}
 
 
 def systems_section(study: Study, view: RunView | None) -> Section:
@@ -79,7 +90,9 @@ def systems_section(study: Study, view: RunView | None) -> Section:
         port = port_of(s)
         ours = f"{port} {versions.get(port, '')}".strip() if s.port else "-"
         prof = f", profile {s.profile}" if s.profile else ""
-        note = s.unavailable or s.nearest
+        skipped = [f"not run here: {b.target}: {b.error}" for b in (view.builds if view else [])
+                   if b.port == port and b.status in ("skipped", "unsupported")]
+        note = "; ".join([s.unavailable or s.nearest, *skipped]).strip("; ")
         sec.add([s.label, s.version, Cell(ours + prof, flag="dim" if not s.runnable else ""),
                  note])
     return sec

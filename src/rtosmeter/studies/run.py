@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import Campaign, CampaignEntry, Definitions
 from rtosmeter.errors import UserError
+from rtosmeter.instances import SEP
 from rtosmeter.instances import split as split_instance
 from rtosmeter.store import Store
 from rtosmeter.studies.model import Finding, Rerun, Study, System
@@ -135,6 +136,14 @@ def latest_runs(store: Store, study: str) -> dict[str, int]:
     return out
 
 
+def sources_for(camp: Campaign, sources: dict[str, Path]) -> dict[str, Path]:
+    """--source trees, less the version instances this campaign does not name:
+    given to the planner, a labelled tree would make a plain port run as that
+    instance (instances.expand), and the matrix must run the ports as named."""
+    named = {p for e in camp.entries for p in e.ports}
+    return {k: v for k, v in sources.items() if SEP not in k or k in named}
+
+
 def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
              sources: dict[str, Path], jobs: int, quiet: bool | None = None) -> Runner:
     """A campaign -> plan -> executed run, as `rtosmeter run` does it."""
@@ -142,7 +151,8 @@ def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
     from rtosmeter.runs import execute
 
     def go(camp: Campaign) -> RunSummary:
-        plan = make_plan(defs, catalog, camp, Selection(jobs=jobs, sources=sources))
+        plan = make_plan(defs, catalog, camp, Selection(jobs=jobs,
+                                                        sources=sources_for(camp, sources)))
         return execute(defs, catalog, store, out, plan, quiet=quiet)
 
     return go

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from rtosmeter.reports.document.cells import Cell, Section, fmt
 from rtosmeter.studies.figures import Lookup, Ours, estimate_us
-from rtosmeter.studies.model import Figure, Study, Table
+from rtosmeter.studies.model import TABLE_AXES, Figure, Study, Table
 
+MARK_SIGN = {"lowest": " ▼", "highest": " ▲"}  # the marked cell, in every format
 NONE = "-"  # no figure on that side (as cells.fmt)
 
 
@@ -32,8 +33,8 @@ def _axis(study: Study, t: Table, axis: str) -> list[str]:
 
 
 def _coord(t: Table, study: Study, row: str, col: str) -> Coord:
-    fixed = {"operation": "", "system": "", "stat": t.stats[0], "state": t.states[0],
-             "hardware": t.hardware or study.hardware_keys[0]}
+    """A cell's coordinates: its row's and column's, the first of each other axis."""
+    fixed = {axis: _axis(study, t, axis)[0] for axis in TABLE_AXES}
     fixed[t.rows], fixed[t.columns] = row, col
     return Coord(**fixed)
 
@@ -95,7 +96,8 @@ class TableBuilder:
                         if v is not None else NONE)
                 units |= {f"ours: {ours.unit}"} if ours.unit and unit == "native" else set()
                 units |= {f"published: {pub.unit}"} if pub else set()
-                row.append(Cell(f"{text} · {fmt(pub.value) if pub else NONE}",
+                mark = MARK_SIGN[t.mark] if (r, c) in best else ""
+                row.append(Cell(f"{text}{mark} · {fmt(pub.value) if pub else NONE}",
                                 flag="best" if (r, c) in best else "",
                                 title=ours.why or (pub.source if pub else "")))
             sec.add(row)
@@ -124,7 +126,8 @@ def _marked(t: Table, values: dict[tuple[str, str], float | None], rows: list[st
 
 
 def _mark_note(t: Table) -> list[str]:
-    return [f"Marked: the {t.mark} of ours in each {t.mark_along}."] if t.mark else []
+    return [f"{MARK_SIGN[t.mark].strip()} the {t.mark} of ours in each {t.mark_along}."] \
+        if t.mark else []
 
 
 def sections(study: Study, lookup: Lookup, target: str) -> list[Section]:

@@ -1,0 +1,83 @@
+"""`rtosmeter study run` of a real study file on real firmware (bare metal
+under QEMU: no RTOS tree needed), then its verdicts, the confirming rerun,
+and the report in every format agreeing on every cell; the HTML opened in
+headless Chromium."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import invoke
+from markupsafe import escape
+from test_report_html import browser, open_page  # noqa: F401 (the fixture)
+
+from rtosmeter.textsafe import markdown_safe
+
+TINY = Path(__file__).parent / "data" / "studies" / "tiny2000"
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("study")
+    result = invoke("study", "run", str(TINY), "--out", str(out), "-j", "1")
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "tiny2000: 3 of 5 findings reproduced" in result.output, result.output
+    return out
+
+
+def _report(out: Path, fmt: str) -> str:
+    result = invoke("study", "report", str(TINY), "--out", str(out), "--format", fmt)
+    assert result.exit_code == 0, result.output + result.stderr
+    suffix = {"markdown": "md", "html": "html", "json": "json"}[fmt]
+    return (out / f"study-tiny2000.{suffix}").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_verdicts_on_a_real_run(ran: Path) -> None:
+    data = json.loads(_report(ran, "json"))
+    assert set(data["runs"]) == {"study:tiny2000", "study:tiny2000:rerun:F3"}
+    v = {x["finding"]: x for x in data["verdicts"]}
+    # five times the period, five times the count
+    assert v["F1"]["verdict"] == "reproduced" and abs(v["F1"]["ratio_error"]) < 0.1
+    assert v["F2"]["verdict"] == "reproduced" and v["F2"]["ours"].startswith("lowest: Short")
+    # quick against default: differs; the rerun in one profile removes the cause
+    assert v["F3"]["verdict"] == "differs" and v["F3"]["rerun"] == "reproduced"
+    assert v["F3"]["confirmation"].startswith("cause confirmed")
+    assert v["F4"]["verdict"] == "untestable" and "commercial" in v["F4"]["ours"]
+    assert v["F5"]["verdict"] == "untestable"
+    assert data["headline"].startswith("tiny2000: 3 of 5 findings reproduced")
+
+
+@pytest.mark.slow
+def test_emulated_latency_is_instructions_and_its_us_an_estimate(ran: Path) -> None:
+    data = json.loads(_report(ran, "json"))
+    titles = [s["title"] for s in data["sections"]]
+    native = next(s for s in data["sections"] if s["title"].startswith("Interrupt entry")
+                  and "our unit" in s["title"])
+    assert any("instructions" in n for n in native["notes"]), native["notes"]
+    assert any("estimated µs at 25 MHz" in t for t in titles), titles
+    assert not any("µs" in t and "estimated" not in t for t in titles), titles
+
+
+def _cells(data: dict[str, Any]) -> list[str]:
+    return [c["text"] for s in data["sections"] for row in s["rows"] for c in row]
+
+
+@pytest.mark.slow
+def test_every_format_shows_the_same_cells(ran: Path, browser: Any) -> None:  # noqa: F811
+    data = json.loads(_report(ran, "json"))
+    md, page_text = _report(ran, "markdown"), _report(ran, "html")
+    terminal = invoke("study", "report", str(TINY), "--out", str(ran)).output
+    assert data["headline"] in md and data["headline"] in terminal
+    for text in _cells(data):
+        assert markdown_safe(text) in md, text
+        assert str(escape(text)) in page_text, text
+    page, errors, _ = open_page(browser, ran / "study-tiny2000.html")
+    shown = page.locator("td, th[scope=row]").all_inner_texts()
+    for text in _cells(data):
+        assert any(text in s for s in shown), text
+    assert page.locator("#headline").inner_text() == data["headline"]
+    assert not errors
