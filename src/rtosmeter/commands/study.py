@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,7 +66,8 @@ def list_studies(fmt: str) -> None:
               help="An RTOS source tree for a port or instance (freertos@V9.0.0=PATH).")
 @click.option("-j", "jobs", type=int, default=2, show_default=True, help="Parallel jobs.")
 @click.option("--resume", metavar="RUN_ID",
-              help="Finish an interrupted run of the study (then its reruns run again).")
+              help="Finish an interrupted run of the study (the one an interruption names), "
+                   "then print the report.")
 @click.option("--no-rerun", is_flag=True, help="Run the matrix only, not the findings' reruns.")
 def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume: str | None,
               no_rerun: bool) -> None:
@@ -73,7 +75,7 @@ def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume:
     from rtosmeter.catalog import load_catalog
     from rtosmeter.commands.run import _out_folder, signals_interrupt
     from rtosmeter.definitions import Definitions
-    from rtosmeter.runs import execute
+    from rtosmeter.runs import RunInterrupted, execute
     from rtosmeter.sources import parse_source_options
     from rtosmeter.studies import definition
     from rtosmeter.studies.run import executor, run_study
@@ -84,11 +86,20 @@ def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume:
     catalog = load_catalog(defs.root)
     the_study = definition.load(name, defs, catalog)
     folder = _out_folder(out)
-    with open_store(folder) as store, signals_interrupt():
-        if resume is not None:
-            execute(defs, catalog, store, folder, None, resume=store.resolve_run(resume))
-        go = executor(defs, catalog, store, folder, parse_source_options(sources), jobs)
-        outcomes = run_study(the_study, go, reruns=not no_rerun)
+    try:
+        with open_store(folder) as store, signals_interrupt():
+            if resume is not None:  # that run alone, finished; then the report
+                execute(defs, catalog, store, folder, None, resume=store.resolve_run(resume))
+                outcomes = []
+            else:
+                go = executor(defs, catalog, store, folder, parse_source_options(sources), jobs)
+                outcomes = run_study(the_study, go, reruns=not no_rerun)
+    except RunInterrupted as exc:
+        click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted with every "
+                   f"execution that finished. Finish it with:\n  rtosmeter study run "
+                   f"{shlex.quote(name)} --resume {exc.run_id} --out "
+                   f"{shlex.quote(str(folder))}", err=True)
+        raise click.exceptions.Exit(128 + exc.signum) from None
     for o in outcomes:
         click.echo(f"{o.name}: " + (o.summary or f"nothing ran: {o.error}"))
     _print_report(the_study, out, "first-screen")

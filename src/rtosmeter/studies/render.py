@@ -104,6 +104,7 @@ def first_screen(doc: StudyDocument) -> str:
             lines.append(f"  {f.id} untestable: {v.ours}")
             continue
         cause = f"; cause {f.cause}: {v.confirmation}" if f.cause else f"; {v.confirmation}"
+        cause += f" (rerun: {v.rerun.verdict})" if v.rerun else ""
         lines.append(f"  {f.id} differs: paper {v.paper}, ours {v.ours}{cause}")
     lines.append(f"The whole report: rtosmeter study report {doc.study.name} "
                  "[--format terminal|markdown|html|json]")

@@ -78,8 +78,8 @@ def _our_conditions(study: Study, view: RunView | None) -> dict[str, str]:
             "tick_hz": seen("tick_hz", "{} Hz"),
             "measurement": f"{seen('unit')}; Thread-Metric periods of "
                            f"{seen('tm_period_ms', '{} ms')} x {seen('tm_periods')}",
-            "kernel": "each port's default profile (docs/ports); "
-                      "see the run's configuration (`rtosmeter report`)"}
+            "kernel": "each port's configuration of its profile (ports/NAME/), recorded "
+                      "per build: `rtosmeter report RUN --out OUT` shows it"}
 
 
 def systems_section(study: Study, view: RunView | None) -> Section:

@@ -81,10 +81,11 @@ def rerun_campaign(study: Study, finding: Finding) -> Campaign:
     assert finding.rerun is not None
     cases = [study.operation(op).case for op in finding.operations
              if study.operation(op).case]
-    if finding.kind == "lowest" or finding.kind == "highest" or not finding.systems:
+    if finding.kind in ("lowest", "highest"):
         systems = finding_systems(study, finding)
     else:
-        systems = [s for s in study.systems if s.label in finding.systems and s.runnable]
+        names = finding.systems or (finding.system,)
+        systems = [s for s in study.systems if s.label in names and s.runnable]
     return campaign(study, campaign_name(study.name, finding.id), systems, cases,
                     finding.rerun)
 

@@ -154,7 +154,7 @@ def confirmation(f: Finding, verdict: str, rerun: Check | None) -> str:
         return "cause confirmed (rerun reproduces)"
     if f.quote:
         return "explained by the paper"
-    return "not confirmed" + (f" (rerun: {rerun.verdict})" if rerun else "")
+    return "not confirmed"  # the rerun's verdict, if any, is shown beside it
 
 
 def judge(study: Study, main: Lookup, reruns: dict[str, Lookup]) -> list[Verdict]:
