@@ -3,13 +3,16 @@ place in the plan and in the reports' column order."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from rtosmeter import instances
+from rtosmeter import instances, reports
 from rtosmeter.catalog import load_catalog
+from rtosmeter.commands.report import load_view
+from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions, Port, SourceSpec
 from rtosmeter.errors import UserError
 from rtosmeter.plan import Selection, make_plan
@@ -125,3 +128,50 @@ def test_plan_has_one_system_per_version(root: Path) -> None:
         defs.port("baremetal@V1")
     with pytest.raises(UserError, match="unknown port 'nosuch'"):
         defs.port("nosuch@V1")
+
+
+def versioned_bare_metal(folder: Path, root: Path) -> None:
+    """A port on the search path (RTOSMETER_PATH) that is bare metal with a
+    source tree: versions of it build with no RTOS at all."""
+    port = folder / "ports" / "verrtos"
+    port.mkdir(parents=True)
+    toml = (root / "ports" / "baremetal" / "port.toml").read_text()
+    (port / "port.toml").write_text(
+        toml.replace('name = "baremetal"', 'name = "verrtos"')
+        + '\n[source]\nenv = "RTOSMETER_VERRTOS"\nprobe = "VERSION"\n'
+          'version_file = "VERSION"\nversion_regex = \'([0-9.]+)\'\n')
+    (port / "port.cmake").write_text(
+        f'include("{root / "ports" / "baremetal" / "port.cmake"}")  # no kernel to build\n')
+
+
+@pytest.mark.slow
+def test_versions_beside_other_ports(root: Path, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two versions of a port beside another port in one run: every step
+    after the build (toolchain limits, the footprint's reservations, the
+    store, the report) finds an instance's port, with no RTOS tree needed."""
+    if shutil.which("arm-none-eabi-gcc") is None or shutil.which("qemu-system-arm") is None:
+        pytest.fail("arm-none-eabi-gcc and qemu-system-arm are required: run scripts/install.sh")
+    versioned_bare_metal(tmp_path / "extra", root)
+    monkeypatch.setenv("RTOSMETER_PATH", str(tmp_path / "extra"))
+    trees = {}
+    for version in ("1.0", "2.0"):
+        trees[f"verrtos@{version}"] = tmp_path / f"tree-{version}"
+        trees[f"verrtos@{version}"].mkdir()
+        (trees[f"verrtos@{version}"] / "VERSION").write_text(f"{version}\n")
+    out = tmp_path / "out"
+    summary = run_campaign(RunOptions(
+        out=out, ports=("verrtos", "baremetal"), targets=("qemu-mps2-an386",),
+        bench="irq.latency", profile="quick", sources=dict(trees), jobs=1, quiet=True))
+    assert (summary.failed, summary.builds_failed) == (0, 0)
+    view = load_view(out, str(summary.run_id))
+    builds = {b.port: b for b in view.builds}
+    assert set(builds) == {"verrtos@1.0", "verrtos@2.0", "baremetal"}
+    assert [builds[f"verrtos@{v}"].config["rtos_version"] for v in ("1.0", "2.0")] == [
+        "1.0", "2.0"]
+    assert {f.port for f in view.footprints} == set(builds)
+    assert {(c.port, c.status) for c in view.cases if c.case_id == "irq.latency"} == {
+        (p, "ok") for p in builds}
+    header = next(line for line in reports.render(view, "markdown").splitlines()
+                  if line.startswith("| case |"))
+    assert header.index("verrtos@1.0") < header.index("verrtos@2.0")
