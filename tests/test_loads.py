@@ -280,3 +280,30 @@ def test_own_build_port_links_and_runs_a_loaded_firmware(root: Path, tmp_path: P
         assert case.status == "ok", case
         assert case.meta["load.profile"] == "accept:2000:64"
         assert int(case.meta["load.received"]) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.rtos
+def test_a_port_s_own_case_body_runs_under_the_load(root: Path, tmp_path: Path) -> None:
+    """Contiki-NG's Thread-Metric processes are the port's own bodies
+    (rm_port_case_body): a loaded firmware runs them under its load too, so
+    their counts are loaded figures with the load's META, not idle ones."""
+    defs = Definitions.load(root)
+    port, target = defs.port("contiki"), defs.target(TARGET)
+    assert port.source is not None
+    tree = os.environ.get(port.source.env, "")
+    if not tree or not (Path(tree) / port.source.probe).is_file():
+        pytest.skip(f"{port.source.env} is not set to a contiki tree "
+                    "(source /work/trees/trees.env, or `rtosmeter sources fetch`)")
+    _need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
+    profile = defs.profile("quick+reject")
+    spec = BuildSpec(port, target, profile, profile.params_for(target.kind), ("tm_sched",),
+                     find_source(port, {}), tmp_path, defs.toolchain("gcc"),
+                     runner_defines=tuple(runners.firmware_defines(target).items()))
+    result = build(spec, root, load_catalog(root), jobs=1)
+    assert result.status == "ok", result.error
+    outcome = run_once(RunRequest(result.executables["tm_sched"], target))
+    case = next(c for c in parse_named(outcome.stream).cases if c.id == "tm.cooperative")
+    assert case.status == "ok", case
+    assert case.meta["load.profile"].startswith("reject")
+    assert int(case.meta["load.irqs"]) > 0  # reject drops each packet in the interrupt

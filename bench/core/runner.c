@@ -148,8 +148,9 @@ RM_COLD_BEGIN
 
 #ifdef RM_LOAD_KIND
 /* A loaded firmware runs every case but the calibration under its load
- * profile (load.c); the load's counts end the case as META load.*. */
-static void run_loaded(const rm_case_t *c)
+ * profile (load.c), the port's own body as much as the shared one (Contiki-
+ * NG's Thread-Metric processes); the load's counts end the case as META load.*. */
+static void run_loaded(const rm_case_t *c, rm_port_body_t own)
 {
     if (c == &calib_case) {
         c->run(c);
@@ -161,6 +162,8 @@ static void run_loaded(const rm_case_t *c)
                        "(rm_target_load_timer_start), which this target lacks");
     } else if (rc != RM_OK) {
         rm_fatal("start of the load profile " RM_LOAD_NAME, rc);
+    } else if (own != NULL) {
+        own();
     } else {
         c->run(c);
     }
@@ -193,12 +196,13 @@ static bool run_one(const rm_case_t *c)
         rm_case_state = RM_CS_UNSUP;
         rm_rec("UNSUP id=%s missing=%x%r%s", c->id, missing, note ? " note=" : "",
                note ? note : "");
+#ifdef RM_LOAD_KIND
+    } else {
+        run_loaded(c, own);
+#else
     } else if (own != NULL) {
         own();
     } else {
-#ifdef RM_LOAD_KIND
-        run_loaded(c);
-#else
         c->run(c);
 #endif
     }
