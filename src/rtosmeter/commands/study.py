@@ -69,8 +69,11 @@ def list_studies(fmt: str) -> None:
               help="Finish an interrupted run of the study (the one an interruption names), "
                    "then print the report.")
 @click.option("--no-rerun", is_flag=True, help="Run the matrix only, not the findings' reruns.")
+@click.option("--boards", is_flag=True,
+              help="Build and run the board targets too (a board is attached); without it "
+                   "they are stored as not run here, and their verdicts are untestable.")
 def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume: str | None,
-              no_rerun: bool) -> None:
+              no_rerun: bool, boards: bool) -> None:
     """Run study NAME's matrix here, then each finding's confirming rerun; print the report."""
     from rtosmeter.catalog import load_catalog
     from rtosmeter.commands.run import _out_folder, signals_interrupt
@@ -92,7 +95,8 @@ def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume:
                 execute(defs, catalog, store, folder, None, resume=store.resolve_run(resume))
                 outcomes = []
             else:
-                go = executor(defs, catalog, store, folder, parse_source_options(sources), jobs)
+                go = executor(defs, catalog, store, folder, parse_source_options(sources), jobs,
+                              boards=boards)
                 outcomes = run_study(the_study, go, reruns=not no_rerun)
     except RunInterrupted as exc:
         click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted with every "

@@ -146,14 +146,16 @@ def sources_for(camp: Campaign, sources: dict[str, Path]) -> dict[str, Path]:
 
 
 def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
-             sources: dict[str, Path], jobs: int, quiet: bool | None = None) -> Runner:
-    """A campaign -> plan -> executed run, as `rtosmeter run` does it."""
+             sources: dict[str, Path], jobs: int, quiet: bool | None = None,
+             boards: bool = False) -> Runner:
+    """A campaign -> plan -> executed run, as `rtosmeter run` does it; board
+    targets are stored as not run (no build) unless `boards` (one is attached)."""
     from rtosmeter.plan import Selection, make_plan
     from rtosmeter.runs import execute
 
     def go(camp: Campaign) -> RunSummary:
-        plan = make_plan(defs, catalog, camp, Selection(jobs=jobs,
-                                                        sources=sources_for(camp, sources)))
+        plan = make_plan(defs, catalog, camp, Selection(
+            jobs=jobs, sources=sources_for(camp, sources), boards=boards))
         return execute(defs, catalog, store, out, plan, quiet=quiet)
 
     return go
