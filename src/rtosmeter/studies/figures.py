@@ -23,7 +23,9 @@ from rtosmeter.studies.model import Study, System
 from rtosmeter.studies.run import port_of, profiles_of, toolchains_of
 
 VERSION_MARK = "§"  # at a number of a system we run at another version (nearest)
-SERIES_STATS = {"mean": "mean", "std": "std", "min": "min", "max": "max", "median": "p50"}
+SERIES_STATS = {"mean": "mean", "std": "std", "min": "min", "max": "max", "median": "p50",
+                "p1": "p1", "p25": "p25", "p75": "p75", "p99": "p99"}
+RATE_META = "max_rate_hz"  # irq.max_rate's result (bench/cases/irq.c), in its META
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,10 @@ class Lookup:
             return Ours(None, why=failed)
         if stat in ("flash", "ram"):
             return self.footprint(case, stat, marks)
+        if stat == "rate":
+            if RATE_META not in case.meta:
+                return Ours(None, why=f"{case.case_id} reports no rate ({RATE_META})")
+            return Ours(float(case.meta[RATE_META]), "Hz (virtual time)", marks)
         if stat in SERIES_STATS:
             return self.series(op_id, case, stat, marks)
         return Ours(None, why=f"no figure of ours for the statistic '{stat}'")
@@ -137,9 +143,12 @@ class Lookup:
 
 
 def natural_stat(study: Study, op_id: str) -> str:
-    """A throughput operation's figure is its score, a latency one's its mean."""
+    """A throughput operation's figure is its score, a rate ramp's its rate,
+    a latency one's its mean."""
     case = study.operation(op_id).case
-    return "score" if case.startswith("tm.") else "mean"
+    if case.startswith("tm."):
+        return "score"
+    return "rate" if case.endswith("max_rate") else "mean"
 
 
 def estimate_us(value: float, clock_hz: int) -> float:

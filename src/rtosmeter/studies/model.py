@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-STATS = ("score", "mean", "std", "min", "max", "median", "normalised", "flash", "ram",
-         "percent_change", "rate", "value")
+STATS = ("score", "mean", "std", "min", "max", "median", "p1", "p25", "p75", "p99",
+         "normalised", "flash", "ram", "percent_change", "rate", "value")
 KINDS = ("lowest", "highest", "order", "less", "ratio", "change", "untestable")
 CAUSES = ("version", "compiler", "configuration", "operation", "clock-memory", "emulation",
           "study-fault", "unexplained")
