@@ -127,3 +127,20 @@ def test_a_board_target_is_planned_as_not_run_without_boards(tmp_path: Path,
     assert all(not b.skip_status for b in plan.builds if b.target == "qemu-mps2-an386")
     attached = make_plan(defs, catalog, camp, Selection(jobs=1, boards=True))
     assert all(b.skip_reason != NO_BOARD for b in attached.builds)
+
+
+def test_a_computed_series_is_checked_whole(tmp_path: Path, defs: Definitions) -> None:
+    """"handler" is only the stem of app.sampling's "handler.<N>hz": the
+    lookup would find nothing, so the checker refuses it, naming the key."""
+    text = (ROOT / "studies" / "marques2021" / "study.toml").read_text(encoding="utf-8")
+    assert 'series = "handler.1000hz"' in text
+    path = tmp_path / "marques2021" / "study.toml"
+    path.parent.mkdir()
+    path.write_text(text.replace('series = "handler.1000hz"', 'series = "handler"'), "utf-8")
+    study = definition.parse(path)
+    index = next(i for i, o in enumerate(study.operations) if o.series == "handler")
+    with pytest.raises(UserError) as err:
+        check(study, defs, load_catalog(defs.root))
+    message = str(err.value)
+    assert f"'operation[{index}].series'" in message and str(path) in message, message
+    assert "no series 'handler'" in message and "<stem>.<N>hz" in message, message

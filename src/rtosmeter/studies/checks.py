@@ -107,9 +107,8 @@ class Checker:
             if op.case not in chosen:
                 raise self.fail(f"{key}.case", f"case '{op.case}' is not in matrix.bench "
                                 f"'{self.study.matrix.bench}'", "Add it to [matrix] bench")
-            if op.series and not series_known(op.series, cases[op.case].file):
-                raise self.fail(f"{key}.series", f"no series '{op.series}' in {op.case}'s "
-                                f"source {cases[op.case].file.name}",
+            if op.series and (why := series_problem(op.series, cases[op.case].file)):
+                raise self.fail(f"{key}.series", f"{op.case}: {why}",
                                 "Give a series the case reports (`rtosmeter report` lists them)")
 
     def states(self) -> tuple[str, ...]:
@@ -226,11 +225,34 @@ class Checker:
             self.table(i, t)
 
 
-def series_known(series: str, path: Path) -> bool:
-    """Whether the case's source names the series, or the stem of a computed
-    name ("s1" of "s1.tick", "handler" of "handler.1000hz"), as a string."""
-    literals = set(_LITERAL.findall(path.read_text(encoding="utf-8")))
-    return series in literals or series.split(".", 1)[0] in literals
+# The bench's name-computing helpers (bench/cases/*.c): what each appends to
+# its stem, so a computed series is checked whole ("handler.1000hz", never
+# "handler" alone, which the case never emits).
+NAME_HELPERS = {
+    "hz_name": (r"\.\d+hz", "<stem>.<N>hz"),  # app_sampling.c
+    "at_name": (r"@\d", "<stem>@<N>"),  # irq.c
+    "layout_name": (r"(@\d+)?(/g\d+)?", "<stem>[@<N>][/g<GAP>]"),  # lat_lifecycle.c
+}
+
+
+def series_problem(series: str, path: Path) -> str:
+    """"" when the case's source emits the series, else what it emits
+    instead: a string literal that is not only a helper's stem, or a stem
+    with exactly what a helper the source calls appends to it."""
+    text = path.read_text(encoding="utf-8")
+    literals = set(_LITERAL.findall(text))
+    used = {h: v for h, v in NAME_HELPERS.items() if re.search(rf"\b{h}\(", text)}
+    for suffix, _ in used.values():
+        for stem in literals:
+            if series.startswith(stem) and re.fullmatch(suffix, series[len(stem):]):
+                return ""
+    stems_only = {m for h in used for m in re.findall(rf'\b{h}\(\s*"([^"\\]*)"', text)}
+    stems_only -= set(re.findall(r'rm_series_open\w*\([^,]*,\s*"([^"\\]*)"', text))
+    if series in literals and series not in stems_only:
+        return ""
+    forms = ", ".join(form for _, form in used.values())
+    return (f"no series '{series}' in {path.name}"
+            + (f" (its computed names read {forms}: give the whole name)" if forms else ""))
 
 
 def check(study: Study, defs: Definitions, catalog: Catalog) -> None:
