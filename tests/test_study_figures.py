@@ -4,6 +4,7 @@ here from results as the analysis hands them over; the lookup is the real one.""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,8 @@ from rtosmeter.model import CaseResult, Distribution, RunView, Unit
 from rtosmeter.studies import definition
 from rtosmeter.studies.figures import Lookup
 
-TINY = Path(__file__).parent / "data" / "studies" / "tiny2000" / "study.toml"
+ROOT = Path(__file__).parents[1]
+TINY = ROOT / "tests" / "data" / "studies" / "tiny2000" / "study.toml"
 INSTR = Unit("instructions (QEMU icount)", 1.0, True, emulated=True)
 TARGET = "qemu-mps2-an386"
 
@@ -51,3 +53,68 @@ def test_a_rate_is_the_cases_meta_and_says_when_it_is_missing() -> None:
     none = Lookup(study, _view(_case("lat.isr.entry"))).get("entry", study.system("Long"),
                                                               TARGET, "rate")
     assert not none.ok and "max_rate_hz" in none.why
+
+
+PER_SYSTEM = '''series = "entry"
+per_system = { Short = { case = "lat.isr.return", series = "return", reason = "its own object" } }
+'''
+
+
+def _tiny_per_system(tmp_path: Path, per_system: str = PER_SYSTEM) -> Path:
+    text = TINY.read_text(encoding="utf-8")
+    text = text.replace('bench = "tm.basic,lat.isr.entry"',
+                        'bench = "tm.basic,lat.isr.entry,lat.isr.return"')
+    text = text.replace('series = "entry"\n', per_system, 1)
+    path = tmp_path / "tiny2000" / "study.toml"
+    path.parent.mkdir()
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_one_operation_reads_another_case_on_one_system(tmp_path: Path) -> None:
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.studies.checks import check
+    from rtosmeter.studies.report import operations_section
+    from rtosmeter.studies.run import rerun_campaign
+
+    defs = Definitions.load(ROOT)
+    study = definition.parse(_tiny_per_system(tmp_path))
+    check(study, defs, load_catalog(defs.root))
+    view = _view(_case("lat.isr.entry", distributions=[_dist("entry", 100.0)]),
+                 _case("lat.isr.entry", "quick", distributions=[_dist("entry", 7.0)]),
+                 _case("lat.isr.return", "quick", distributions=[_dist("return", 50.0)]))
+    lookup = Lookup(study, view)
+    assert lookup.get("entry", study.system("Long"), TARGET, "min").value == 100.0
+    assert lookup.get("entry", study.system("Short"), TARGET, "min").value == 50.0
+    rows = [[str(c) for c in r] for r in operations_section(study).rows]
+    assert any("on Short" in r[1] and r[2] == "lat.isr.return" and "its own object" in r[4]
+               for r in rows), rows
+    assert study.operation("entry").cases == ("lat.isr.entry", "lat.isr.return")
+    f3 = next(f for f in study.findings if f.rerun)
+    f3 = replace(f3, operations=("entry",))
+    assert {e.bench for e in rerun_campaign(study, f3).entries} == {
+        "lat.isr.entry,lat.isr.return"}
+
+
+@pytest.mark.parametrize(("per_system", "key", "what"), [
+    (PER_SYSTEM.replace("Short =", "Nobody ="), "per_system.Nobody", "unknown system"),
+    (PER_SYSTEM.replace('"return", reason', '"retur", reason'), "per_system.Short.series",
+     "no series 'retur'"),
+    (PER_SYSTEM.replace("lat.isr.return", "lat.isr.to_task"), "per_system.Short.case",
+     "not in matrix.bench"),
+    (PER_SYSTEM.replace(', reason = "its own object"', ""), "per_system.Short.reason",
+     "missing key"),
+])
+def test_a_per_system_case_is_checked(tmp_path: Path, per_system: str, key: str,
+                                      what: str) -> None:
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.errors import UserError
+    from rtosmeter.studies.checks import check
+
+    defs = Definitions.load(ROOT)
+    with pytest.raises(UserError) as err:
+        check(definition.parse(_tiny_per_system(tmp_path, PER_SYSTEM.replace(
+            PER_SYSTEM, per_system))), defs, load_catalog(defs.root))
+    assert key in str(err.value) and what in str(err.value), str(err.value)

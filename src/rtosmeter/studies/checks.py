@@ -95,7 +95,6 @@ class Checker:
     def operations(self) -> None:
         self.unique("operation", [x.id for x in self.study.operations])
         chosen = {c.id for c in self.catalog.select(self.study.matrix.bench)}
-        cases = {c.id: c for c in self.catalog.cases}
         for i, op in enumerate(self.study.operations):
             key = f"operation[{i}]"
             if not op.case:
@@ -103,13 +102,22 @@ class Checker:
                     raise self.fail(f"{key}.untestable", f"operation '{op.id}' has no case and "
                                     "no reason", "Give case = \"...\" or untestable = \"why\"")
                 continue
-            self.one_of(f"{key}.case", op.case, cases, "case")
-            if op.case not in chosen:
-                raise self.fail(f"{key}.case", f"case '{op.case}' is not in matrix.bench "
-                                f"'{self.study.matrix.bench}'", "Add it to [matrix] bench")
-            if op.series and (why := series_problem(op.series, cases[op.case].file)):
-                raise self.fail(f"{key}.series", f"{op.case}: {why}",
-                                "Give a series the case reports (`rtosmeter report` lists them)")
+            self.case_series(key, op.case, op.series, chosen)
+            for name, m in op.per_system:
+                where = f"{key}.per_system.{name}"
+                self.one_of(where, name, [x.label for x in self.study.systems], "system")
+                self.case_series(where, m.case, m.series, chosen)
+
+    def case_series(self, key: str, case: str, series: str, chosen: set[str]) -> None:
+        """The case exists and is in the matrix; the case emits the series."""
+        cases = {c.id: c for c in self.catalog.cases}
+        self.one_of(f"{key}.case", case, cases, "case")
+        if case not in chosen:
+            raise self.fail(f"{key}.case", f"case '{case}' is not in matrix.bench "
+                            f"'{self.study.matrix.bench}'", "Add it to [matrix] bench")
+        if series and (why := series_problem(series, cases[case].file)):
+            raise self.fail(f"{key}.series", f"{case}: {why}",
+                            "Give a series the case reports (`rtosmeter report` lists them)")
 
     def states(self) -> tuple[str, ...]:
         return self.study.matrix.loads

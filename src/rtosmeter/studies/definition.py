@@ -14,6 +14,7 @@ from rtosmeter.studies.model import (
     DEFAULT_HARDWARE,
     Figure,
     Finding,
+    Mapping,
     Matrix,
     Operation,
     Rerun,
@@ -61,10 +62,19 @@ def _matrix(t: TomlTable | None, path: Path) -> tuple[Matrix, dict[str, dict[str
     return m, params
 
 
+def _mapping(t: TomlTable) -> Mapping:
+    m = Mapping(case=t.text("case", REQUIRED), series=t.text("series", ""),
+                reason=t.text("reason", REQUIRED))
+    t.done()
+    return m
+
+
 def _operation(t: TomlTable) -> Operation:
     o = Operation(id=t.text("id", REQUIRED), label=t.text("label", REQUIRED),
                   case=t.text("case", ""), series=t.text("series", ""),
-                  reason=t.text("reason", ""), untestable=t.text("untestable", ""))
+                  reason=t.text("reason", ""), untestable=t.text("untestable", ""),
+                  per_system=tuple((k, _mapping(v))
+                                   for k, v in t.named_tables("per_system").items()))
     t.done()
     return o
 

@@ -74,14 +74,15 @@ class Lookup:
     def case(self, op_id: str, system: System, target: str, state: str = "idle"
              ) -> CaseResult | None:
         op = self.study.operation(op_id)
-        if self.view is None or not op.case or not system.runnable:
+        case_id = op.mapping(system.label).case
+        if self.view is None or not case_id or not system.runnable:
             return None
         port = port_of(system, self.rerun)
         profile = profile_name(profiles_of(self.study, system, self.rerun)[0], state,
                                str(self.study.file))
         toolchain = toolchains_of(self.study, self.rerun)[0]
         for c in self.view.cases:
-            if (c.port, c.target, c.profile, c.case_id) == (port, target, profile, op.case) \
+            if (c.port, c.target, c.profile, c.case_id) == (port, target, profile, case_id) \
                     and axes.complete(c.axes)["toolchain"] == toolchain:
                 return c
         return None
@@ -121,11 +122,11 @@ class Lookup:
                 return Ours(None, why=f"{case.case_id} reports no rate ({RATE_META})")
             return Ours(float(case.meta[RATE_META]), "Hz (virtual time)", marks)
         if stat in SERIES_STATS:
-            return self.series(op_id, case, stat, marks)
+            return self.series(self.study.operation(op_id).mapping(system.label).series, case,
+                               stat, marks)
         return Ours(None, why=f"no figure of ours for the statistic '{stat}'")
 
-    def series(self, op_id: str, case: CaseResult, stat: str, marks: str) -> Ours:
-        name = self.study.operation(op_id).series
+    def series(self, name: str, case: CaseResult, stat: str, marks: str) -> Ours:
         found: Distribution | None = next(
             (d for d in case.distributions if d.series == name or not name), None)
         if found is None:

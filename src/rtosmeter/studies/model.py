@@ -49,6 +49,15 @@ class Matrix:
 
 
 @dataclass(frozen=True)
+class Mapping:
+    """The case and series one operation is on one system, and why."""
+
+    case: str
+    series: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Operation:
     id: str
     label: str
@@ -56,6 +65,18 @@ class Operation:
     series: str = ""
     reason: str = ""
     untestable: str = ""
+    # (system label, its own case): the operation is another object there
+    per_system: tuple[tuple[str, Mapping], ...] = ()
+
+    def mapping(self, system: str) -> Mapping:
+        """This system's case and series: its own, else the operation's."""
+        return dict(self.per_system).get(system, Mapping(self.case, self.series, self.reason))
+
+    @property
+    def cases(self) -> tuple[str, ...]:
+        """Every case the operation reads, its own first."""
+        return tuple(dict.fromkeys(c for c in (self.case, *(m.case for _, m in self.per_system))
+                                   if c))
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,8 @@ def operations_section(study: Study) -> Section:
                   ["operation", "the paper's name", "case", "series", "why"])
     for o in study.operations:
         sec.add([o.id, o.label, o.case or "-", o.series or "-", o.reason or o.untestable])
+        for name, m in o.per_system:  # another object on this kernel
+            sec.add([o.id, f"{o.label}: on {name}", m.case, m.series or "-", m.reason])
     return sec
 
 

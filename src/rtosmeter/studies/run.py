@@ -79,8 +79,7 @@ def campaign(study: Study, name: str, systems: list[System], cases: list[str],
 
 def rerun_campaign(study: Study, finding: Finding) -> Campaign:
     assert finding.rerun is not None
-    cases = [study.operation(op).case for op in finding.operations
-             if study.operation(op).case]
+    cases = [c for op in finding.operations for c in study.operation(op).cases]
     if finding.kind in ("lowest", "highest"):
         systems = finding_systems(study, finding)
     else:
