@@ -118,3 +118,75 @@ def test_a_per_system_case_is_checked(tmp_path: Path, per_system: str, key: str,
         check(definition.parse(_tiny_per_system(tmp_path, PER_SYSTEM.replace(
             PER_SYSTEM, per_system))), defs, load_catalog(defs.root))
     assert key in str(err.value) and what in str(err.value), str(err.value)
+
+
+ACROSS = '''
+[[finding]]
+id = "X1"
+text = "Short's return is quicker than Long's entry"
+source = "invented"
+kind = "less"
+left = { system = "Short", operation = "entry" }
+right = { system = "Long", operation = "entry", stat = "max" }
+
+[[finding]]
+id = "X2"
+text = "Long's entry is three times Short's return"
+source = "invented"
+kind = "ratio"
+left = { system = "Long", operation = "entry" }
+right = { system = "Short", operation = "entry" }
+value = 3.0
+
+[[finding]]
+id = "X3"
+text = "Closed's entry beats Long's"
+source = "invented"
+kind = "less"
+left = { system = "Closed", operation = "entry" }
+right = { system = "Long", operation = "entry" }
+'''
+
+
+def test_findings_across_operations(tmp_path: Path) -> None:
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.studies.checks import check
+    from rtosmeter.studies.verdicts import DIFFERS, REPRODUCED, UNTESTABLE, judge
+
+    path = _tiny_per_system(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8") + ACROSS, encoding="utf-8")
+    defs = Definitions.load(ROOT)
+    study = definition.parse(path)
+    check(study, defs, load_catalog(defs.root))
+    view = _view(_case("lat.isr.entry", distributions=[_dist("entry", 100.0)]),
+                 _case("lat.isr.return", "quick", distributions=[_dist("return", 50.0)]))
+    got = {v.finding.id: v for v in judge(study, Lookup(study, view), {})}
+    assert got["X1"].verdict == REPRODUCED, got["X1"]
+    assert got["X1"].paper == "Short entry < Long entry (max)"
+    assert got["X1"].ours == "Short entry§ < Long entry (max) (left/right = 0.50)"
+    assert got["X2"].verdict == DIFFERS and got["X2"].error == pytest.approx(100.5 / 50.5 / 3 - 1)
+    assert got["X3"].verdict == UNTESTABLE and "commercial" in got["X3"].ours
+    assert study.findings[-1].operations == ("entry",)
+
+
+@pytest.mark.parametrize(("old", "new", "key"), [
+    ('left = { system = "Short"', 'left = { system = "Tall"', "X1.left.system"),
+    ('operation = "entry", stat = "max"', 'operation = "exit", stat = "max"',
+     "right.operation"),
+    ('right = { system = "Short", operation = "entry" }\n', "", "left"),
+    ("value = 3.0\n", "", "value"),
+])
+def test_an_operand_is_checked(tmp_path: Path, old: str, new: str, key: str) -> None:
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.errors import UserError
+    from rtosmeter.studies.checks import check
+
+    path = _tiny_per_system(tmp_path)
+    assert old in ACROSS
+    path.write_text(path.read_text(encoding="utf-8") + ACROSS.replace(old, new, 1), "utf-8")
+    defs = Definitions.load(ROOT)
+    with pytest.raises(UserError) as err:
+        check(definition.parse(path), defs, load_catalog(defs.root))
+    assert key.split(".")[-1] in str(err.value) and str(path) in str(err.value), str(err.value)

@@ -150,10 +150,25 @@ class Checker:
             self.one_of(f"{key}.hardware", f.hardware, self.study.hardware_keys, "hardware")
         if f.cause:
             self.one_of(f"{key}.cause", f.cause, CAUSES, "cause")
+        for side, o in (("left", f.left), ("right", f.right)):
+            if o is not None:
+                self.one_of(f"{key}.{side}.system", o.system, systems, "system")
+                self.one_of(f"{key}.{side}.operation", o.operation, ops, "operation")
+                if o.stat:
+                    self.one_of(f"{key}.{side}.stat", o.stat, STATS, "stat")
         self.finding_shape(key, f)
         self.rerun(key, f)
 
     def finding_shape(self, key: str, f: Finding) -> None:
+        if f.operands:
+            if len(f.operands) != 2 or f.kind not in ("less", "ratio") or f.systems:
+                raise self.fail(f"{key}.left", "left and right go together, in a finding of "
+                                "kind 'less' or 'ratio', instead of systems",
+                                "Give both left = {system, operation} and right = {...}")
+            if f.kind == "ratio" and f.value is None:
+                raise self.fail(f"{key}.value", "a finding of kind 'ratio' needs value",
+                                "See docs/studies.md, [[finding]]")
+            return
         need: dict[str, bool] = {
             "why": f.kind == "untestable" and not f.why,
             "operation": f.kind != "untestable" and not f.operations,

@@ -16,6 +16,7 @@ from rtosmeter.studies.model import (
     Finding,
     Mapping,
     Matrix,
+    Operand,
     Operation,
     Rerun,
     Study,
@@ -101,9 +102,22 @@ def _rerun(t: TomlTable) -> Rerun | None:
     return r
 
 
+def _operand(t: TomlTable, key: str) -> Operand | None:
+    sub = t.table(key)
+    if sub is None:
+        return None
+    o = Operand(system=sub.text("system", REQUIRED), operation=sub.text("operation", REQUIRED),
+                stat=sub.text("stat", ""))
+    sub.done()
+    return o
+
+
 def _finding(t: TomlTable) -> Finding:
+    left, right = _operand(t, "left"), _operand(t, "right")
     ops = t.strs("operations", ())
     one = t.text("operation", "")
+    if not (one or ops):  # across operations: the operands' (the rerun's cases)
+        ops = tuple(dict.fromkeys(o.operation for o in (left, right) if o))
     f = Finding(
         id=t.text("id", REQUIRED), text=t.text("text", REQUIRED), source=t.text("source", REQUIRED),
         kind=t.text("kind", REQUIRED), operations=(one, *ops) if one else ops,
@@ -113,7 +127,7 @@ def _finding(t: TomlTable) -> Finding:
         from_state=t.text("from_state", "idle"), to_state=t.text("to_state", ""),
         direction=t.text("direction", ""), hardware=t.text("hardware", ""),
         why=t.text("why", ""), cause=t.text("cause", ""), cause_text=t.text("cause_text", ""),
-        quote=t.text("quote", ""), rerun=_rerun(t))
+        quote=t.text("quote", ""), rerun=_rerun(t), left=left, right=right)
     t.done()
     return f
 

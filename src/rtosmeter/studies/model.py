@@ -111,6 +111,19 @@ class Rerun:
 
 
 @dataclass(frozen=True)
+class Operand:
+    """One side of a finding across operations: a system's figure of one
+    operation ("RIOT's malloc" against "µC/OS-II's OSMemGet")."""
+
+    system: str
+    operation: str
+    stat: str = ""  # "" : the finding's stat, else the operation's natural one
+
+    def label(self) -> str:
+        return f"{self.system} {self.operation}" + (f" ({self.stat})" if self.stat else "")
+
+
+@dataclass(frozen=True)
 class Finding:
     id: str
     text: str
@@ -132,6 +145,12 @@ class Finding:
     cause_text: str = ""
     quote: str = ""
     rerun: Rerun | None = None
+    left: Operand | None = None  # less / ratio across operations: left < right, left / right
+    right: Operand | None = None
+
+    @property
+    def operands(self) -> tuple[Operand, ...]:
+        return tuple(x for x in (self.left, self.right) if x is not None)
 
 
 @dataclass(frozen=True)

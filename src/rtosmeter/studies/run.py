@@ -80,7 +80,10 @@ def campaign(study: Study, name: str, systems: list[System], cases: list[str],
 def rerun_campaign(study: Study, finding: Finding) -> Campaign:
     assert finding.rerun is not None
     cases = [c for op in finding.operations for c in study.operation(op).cases]
-    if finding.kind in ("lowest", "highest"):
+    if finding.operands:
+        names: tuple[str, ...] = tuple(o.system for o in finding.operands)
+        systems = [s for s in study.systems if s.label in names and s.runnable]
+    elif finding.kind in ("lowest", "highest"):
         systems = finding_systems(study, finding)
     else:
         names = finding.systems or (finding.system,)
