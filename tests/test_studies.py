@@ -144,3 +144,11 @@ def test_a_computed_series_is_checked_whole(tmp_path: Path, defs: Definitions) -
     message = str(err.value)
     assert f"'operation[{index}].series'" in message and str(path) in message, message
     assert "no series 'handler'" in message and "<stem>.<N>hz" in message, message
+
+
+@pytest.mark.parametrize("args", [(), ("beningo2024", "--all"), ("--all", "--resume", "3")])
+def test_study_run_takes_one_name_or_all(args: tuple[str, ...], tmp_path: Path) -> None:
+    result = invoke("study", "run", *args, "--out", str(tmp_path))
+    assert result.exit_code != 0 and ("NAME" in result.stderr or "--resume" in result.stderr), \
+        result.output + result.stderr
+    assert not any(tmp_path.iterdir())  # nothing ran, no store made
