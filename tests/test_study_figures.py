@@ -190,3 +190,24 @@ def test_an_operand_is_checked(tmp_path: Path, old: str, new: str, key: str) -> 
     with pytest.raises(UserError) as err:
         check(definition.parse(path), defs, load_catalog(defs.root))
     assert key.split(".")[-1] in str(err.value) and str(path) in str(err.value), str(err.value)
+
+
+def test_marks_at_one_number_appear_once_each() -> None:
+    from rtosmeter.studies.figures import one_each
+
+    assert one_each("§", "§†", "†") == "§†"
+    assert one_each("", "") == ""
+
+
+def test_thread_metric_periods_are_named_only_for_a_study_with_tm_cases() -> None:
+    from rtosmeter.model import BuildInfo
+    from rtosmeter.studies.report import _our_conditions
+
+    build = BuildInfo("baremetal", TARGET, "default", "ok", "",
+                      {"unit": "instructions", "tm_period_ms": "100", "tm_periods": "3"}, {})
+    view = RunView(1, "", "", "finished", {}, {}, [build], [], [], [])
+    tiny = definition.parse(TINY)
+    belleza = definition.parse(ROOT / "studies" / "belleza2018" / "study.toml")
+    assert _our_conditions(tiny, view)["measurement"] == \
+        "instructions; Thread-Metric periods of 100 ms x 3"
+    assert _our_conditions(belleza, view)["measurement"] == "instructions"

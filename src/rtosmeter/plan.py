@@ -95,7 +95,7 @@ class Plan:
                    dict(data.get("sources", {})), str(data.get("profile_file", "")))
 
 
-NO_BOARD = "not run here: needs the board attached (study run --boards)"
+NO_BOARD = "needs the board attached (study run --boards)"
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,11 @@ class Ours:
         return self.value is not None and not math.isnan(self.value)
 
 
+def one_each(*marks: str) -> str:
+    """Marks at one number, each once whoever brought it ("§" + "§†" is "§†")."""
+    return "".join(dict.fromkeys("".join(marks)))
+
+
 def marks_of(system: System, case: CaseResult | None) -> str:
     return VERSION_MARK * bool(system.nearest) + STAND_IN_MARK * bool(case and case.stand_ins)
 

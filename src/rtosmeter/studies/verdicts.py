@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rtosmeter.studies.figures import Lookup, Ours, natural_stat
+from rtosmeter.studies.figures import Lookup, Ours, natural_stat, one_each
 from rtosmeter.studies.model import Finding, Study, System
 from rtosmeter.studies.run import finding_systems
 
@@ -89,7 +89,7 @@ class Judge:
         ours = a / b if b else float("nan")
         error = ours / f.value - 1 if f.value else None
         ok = error is not None and abs(error) <= f.tolerance
-        marks = "".join(dict.fromkeys(vals[n].marks for n in f.systems))
+        marks = one_each(*(vals[n].marks for n in f.systems))
         return Check(REPRODUCED if ok else DIFFERS,
                      f"{'/'.join(f.systems)} = {ours:.2f}{marks}", error)
 
