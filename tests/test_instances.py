@@ -55,6 +55,9 @@ def test_a_plain_port_runs_as_the_instances_given_trees() -> None:
         "freertos", "freertos@V9.0.0", "freertos@V11.1.0")
     # a name that is already an instance stays as it is
     assert instances.expand(("freertos@V10.4.6",), sources) == ("freertos@V10.4.6",)
+    # an instance named beside the plain port: both run (the plain one from its own tree)
+    assert instances.expand(("freertos@V9.0.0", "freertos", "threadx"), sources) == (
+        "freertos@V9.0.0", "freertos", "threadx")
 
 
 def test_versions_sort_as_versions_not_text() -> None:

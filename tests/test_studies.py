@@ -106,3 +106,51 @@ def test_the_matrix_and_a_rerun_as_campaigns(defs: Definitions) -> None:
     trees = {"freertos@V10.4.6": Path("/v10"), "threadx": Path("/tx")}
     assert run.sources_for(main, trees) == {"threadx": Path("/tx")}
     assert run.sources_for(again, trees) == trees
+
+
+@pytest.mark.slow  # the planner asks the cross-compiler its version (no build)
+def test_a_board_target_is_planned_as_not_run_without_boards(tmp_path: Path,
+                                                             defs: Definitions) -> None:
+    """No build for a board unless --boards: its verdicts say why."""
+    from rtosmeter.plan import NO_BOARD, Selection, make_plan
+    from rtosmeter.studies import run
+
+    text = (ROOT / "tests" / "data" / "studies" / "tiny2000" / "study.toml").read_text("utf-8")
+    path = tmp_path / "tiny2000" / "study.toml"
+    path.parent.mkdir()
+    path.write_text(text + '\n[[target]]\nname = "frdm-k64f"\n', encoding="utf-8")
+    catalog = load_catalog(defs.root)
+    study = definition.parse(path)
+    check(study, defs, catalog)
+    camp = run.main_campaign(study)
+    plan = make_plan(defs, catalog, camp, Selection(jobs=1, boards=False))
+    board = [b for b in plan.builds if b.target == "frdm-k64f"]
+    assert board and all((b.skip_status, b.skip_reason) == ("skipped", NO_BOARD) for b in board)
+    assert all(not b.skip_status for b in plan.builds if b.target == "qemu-mps2-an386")
+    attached = make_plan(defs, catalog, camp, Selection(jobs=1, boards=True))
+    assert all(b.skip_reason != NO_BOARD for b in attached.builds)
+
+
+def test_a_computed_series_is_checked_whole(tmp_path: Path, defs: Definitions) -> None:
+    """"handler" is only the stem of app.sampling's "handler.<N>hz": the
+    lookup would find nothing, so the checker refuses it, naming the key."""
+    text = (ROOT / "studies" / "marques2021" / "study.toml").read_text(encoding="utf-8")
+    assert 'series = "handler.1000hz"' in text
+    path = tmp_path / "marques2021" / "study.toml"
+    path.parent.mkdir()
+    path.write_text(text.replace('series = "handler.1000hz"', 'series = "handler"'), "utf-8")
+    study = definition.parse(path)
+    index = next(i for i, o in enumerate(study.operations) if o.series == "handler")
+    with pytest.raises(UserError) as err:
+        check(study, defs, load_catalog(defs.root))
+    message = str(err.value)
+    assert f"'operation[{index}].series'" in message and str(path) in message, message
+    assert "no series 'handler'" in message and "<stem>.<N>hz" in message, message
+
+
+@pytest.mark.parametrize("args", [(), ("beningo2024", "--all"), ("--all", "--resume", "3")])
+def test_study_run_takes_one_name_or_all(args: tuple[str, ...], tmp_path: Path) -> None:
+    result = invoke("study", "run", *args, "--out", str(tmp_path))
+    assert result.exit_code != 0 and ("NAME" in result.stderr or "--resume" in result.stderr), \
+        result.output + result.stderr
+    assert not any(tmp_path.iterdir())  # nothing ran, no store made

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 STUDY = ROOT / "studies" / "belleza2018" / "study.toml"
 SEEDS = ROOT.parent / "shared" / "seeds"
 SYSTEMS = ["FreeRTOS", "RIOT", "µC/OS-II", "µC/OS-III", "Zephyr"]  # the tables' column order
-ROW = {"mean": "mean", "std": "std", "min": "min", "median": "50%", "max": "max"}
+ROW = {"mean": "mean", "std": "std", "min": "min", "p1": "1%", "p25": "25%", "median": "50%",
+       "p75": "75%", "p99": "99%", "max": "max"}
 
 
 def _study() -> dict[str, Any]:

@@ -42,11 +42,15 @@ def join(port: str, label: str) -> str:
 def expand(ports: Iterable[str], sources: Mapping[str, object]) -> tuple[str, ...]:
     """A port named without a label, for which --source names labelled trees,
     runs as those instances (and also unlabelled if --source names its plain
-    tree too); other names are kept as they are."""
+    tree too); other names are kept as they are. Where the instances are
+    named beside the plain port (`freertos@V9.0.0,freertos`), the plain name
+    is the unlabelled tree: both run."""
+    ports = tuple(ports)
+    named = {split(p)[0] for p in ports if SEP in p}
     out: list[str] = []
     for name in ports:
         labelled = [k for k in sources if SEP in k and split(k, "--source")[0] == name]
-        if SEP in name or not labelled:
+        if SEP in name or not labelled or name in named:
             out.append(name)
             continue
         out += ([name] if name in sources else []) + labelled

@@ -96,6 +96,9 @@ class Plan:
                    dict(data.get("sources", {})), str(data.get("profile_file", "")))
 
 
+NO_BOARD = "needs the board attached (study run --boards)"
+
+
 @dataclass(frozen=True)
 class Selection:
     """Command-line choices that narrow or replace the campaign."""
@@ -113,6 +116,7 @@ class Selection:
     div: int | None = None  # --cycle-div (None: the campaign's, else 12)
     loads: tuple[str, ...] = ()  # --load (empty: the campaign's, else idle)
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's)
+    boards: bool = True  # False: board targets are planned as not run (no board attached)
 
 
 @dataclass(frozen=True)
@@ -277,6 +281,8 @@ class _Planner:
         support = check_support(port, target, toolchain)
         if support.reason:
             build.skip_status, build.skip_reason = "unsupported", support.reason
+        elif target.kind == "board" and not self.sel.boards:
+            build.skip_status, build.skip_reason = "skipped", NO_BOARD
         elif reason := unavailable_reason(target, toolchain):
             if not build.optional:
                 raise UserError(f"target {target.name} cannot run here: {reason}",

@@ -60,7 +60,7 @@ def list_studies(fmt: str) -> None:
 
 
 @study.command("run")
-@click.argument("name")
+@click.argument("name", required=False)
 @out_option
 @click.option("--source", "sources", multiple=True, metavar="NAME=PATH",
               help="An RTOS source tree for a port or instance (freertos@V9.0.0=PATH).")
@@ -69,8 +69,14 @@ def list_studies(fmt: str) -> None:
               help="Finish an interrupted run of the study (the one an interruption names), "
                    "then print the report.")
 @click.option("--no-rerun", is_flag=True, help="Run the matrix only, not the findings' reruns.")
-def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume: str | None,
-              no_rerun: bool) -> None:
+@click.option("--boards", is_flag=True,
+              help="Build and run the board targets too (a board is attached); without it "
+                   "they are stored as not run here, and their verdicts are untestable.")
+@click.option("--all", "every", is_flag=True,
+              help="Every study of studies/, one after the other; then each one's headline "
+                   "and the total (as `study report --all`).")
+def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
+              resume: str | None, no_rerun: bool, boards: bool, every: bool) -> None:
     """Run study NAME's matrix here, then each finding's confirming rerun; print the report."""
     from rtosmeter.catalog import load_catalog
     from rtosmeter.commands.run import _out_folder, signals_interrupt
@@ -82,27 +88,41 @@ def run_study(name: str, out: Path, sources: tuple[str, ...], jobs: int, resume:
 
     if jobs < 1:
         raise UserError(f"-j {jobs} is not a job count", "-j", "Give -j 1 or more")
+    if every == (name is not None):
+        raise UserError("give one study NAME, or --all", "study run",
+                        "rtosmeter study run beningo2024, or rtosmeter study run --all")
+    if every and resume is not None:
+        raise UserError("--resume finishes one run of one study", "--resume",
+                        "Give the NAME the interruption printed")
     defs = Definitions.load()
     catalog = load_catalog(defs.root)
-    the_study = definition.load(name, defs, catalog)
+    studies = definition.load_all(defs, catalog) if every else \
+        [definition.load(str(name), defs, catalog)]
     folder = _out_folder(out)
-    try:
-        with open_store(folder) as store, signals_interrupt():
-            if resume is not None:  # that run alone, finished; then the report
-                execute(defs, catalog, store, folder, None, resume=store.resolve_run(resume))
-                outcomes = []
-            else:
-                go = executor(defs, catalog, store, folder, parse_source_options(sources), jobs)
-                outcomes = run_study(the_study, go, reruns=not no_rerun)
-    except RunInterrupted as exc:
-        click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted with every "
-                   f"execution that finished. Finish it with:\n  rtosmeter study run "
-                   f"{shlex.quote(name)} --resume {exc.run_id} --out "
-                   f"{shlex.quote(str(folder))}", err=True)
-        raise click.exceptions.Exit(128 + exc.signum) from None
-    for o in outcomes:
-        click.echo(f"{o.name}: " + (o.summary or f"nothing ran: {o.error}"))
-    _print_report(the_study, out, "first-screen")
+    for the_study in studies:
+        label = name if name is not None else the_study.name
+        try:
+            with open_store(folder) as store, signals_interrupt():
+                if resume is not None:  # that run alone, finished; then the report
+                    execute(defs, catalog, store, folder, None,
+                            resume=store.resolve_run(resume))
+                    outcomes = []
+                else:
+                    go = executor(defs, catalog, store, folder, parse_source_options(sources),
+                                  jobs, boards=boards)
+                    outcomes = run_study(the_study, go, reruns=not no_rerun)
+        except RunInterrupted as exc:
+            click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted with every "
+                       f"execution that finished. Finish it with:\n  rtosmeter study run "
+                       f"{shlex.quote(label)} --resume {exc.run_id} --out "
+                       f"{shlex.quote(str(folder))}", err=True)
+            raise click.exceptions.Exit(128 + exc.signum) from None
+        for o in outcomes:
+            click.echo(f"{o.name}: " + (o.summary or f"nothing ran: {o.error}"))
+        if not every:
+            _print_report(the_study, out, "first-screen")
+    if every:
+        _print_all(studies, out)
 
 
 @study.command("report")

@@ -95,7 +95,6 @@ class Checker:
     def operations(self) -> None:
         self.unique("operation", [x.id for x in self.study.operations])
         chosen = {c.id for c in self.catalog.select(self.study.matrix.bench)}
-        cases = {c.id: c for c in self.catalog.cases}
         for i, op in enumerate(self.study.operations):
             key = f"operation[{i}]"
             if not op.case:
@@ -103,14 +102,22 @@ class Checker:
                     raise self.fail(f"{key}.untestable", f"operation '{op.id}' has no case and "
                                     "no reason", "Give case = \"...\" or untestable = \"why\"")
                 continue
-            self.one_of(f"{key}.case", op.case, cases, "case")
-            if op.case not in chosen:
-                raise self.fail(f"{key}.case", f"case '{op.case}' is not in matrix.bench "
-                                f"'{self.study.matrix.bench}'", "Add it to [matrix] bench")
-            if op.series and not series_known(op.series, cases[op.case].file):
-                raise self.fail(f"{key}.series", f"no series '{op.series}' in {op.case}'s "
-                                f"source {cases[op.case].file.name}",
-                                "Give a series the case reports (`rtosmeter report` lists them)")
+            self.case_series(key, op.case, op.series, chosen)
+            for name, m in op.per_system:
+                where = f"{key}.per_system.{name}"
+                self.one_of(where, name, [x.label for x in self.study.systems], "system")
+                self.case_series(where, m.case, m.series, chosen)
+
+    def case_series(self, key: str, case: str, series: str, chosen: set[str]) -> None:
+        """The case exists and is in the matrix; the case emits the series."""
+        cases = {c.id: c for c in self.catalog.cases}
+        self.one_of(f"{key}.case", case, cases, "case")
+        if case not in chosen:
+            raise self.fail(f"{key}.case", f"case '{case}' is not in matrix.bench "
+                            f"'{self.study.matrix.bench}'", "Add it to [matrix] bench")
+        if series and (why := series_problem(series, cases[case].file)):
+            raise self.fail(f"{key}.series", f"{case}: {why}",
+                            "Give a series the case reports (`rtosmeter report` lists them)")
 
     def states(self) -> tuple[str, ...]:
         return self.study.matrix.loads
@@ -143,10 +150,25 @@ class Checker:
             self.one_of(f"{key}.hardware", f.hardware, self.study.hardware_keys, "hardware")
         if f.cause:
             self.one_of(f"{key}.cause", f.cause, CAUSES, "cause")
+        for side, o in (("left", f.left), ("right", f.right)):
+            if o is not None:
+                self.one_of(f"{key}.{side}.system", o.system, systems, "system")
+                self.one_of(f"{key}.{side}.operation", o.operation, ops, "operation")
+                if o.stat:
+                    self.one_of(f"{key}.{side}.stat", o.stat, STATS, "stat")
         self.finding_shape(key, f)
         self.rerun(key, f)
 
     def finding_shape(self, key: str, f: Finding) -> None:
+        if f.operands:
+            if len(f.operands) != 2 or f.kind not in ("less", "ratio") or f.systems:
+                raise self.fail(f"{key}.left", "left and right go together, in a finding of "
+                                "kind 'less' or 'ratio', instead of systems",
+                                "Give both left = {system, operation} and right = {...}")
+            if f.kind == "ratio" and f.value is None:
+                raise self.fail(f"{key}.value", "a finding of kind 'ratio' needs value",
+                                "See docs/studies.md, [[finding]]")
+            return
         need: dict[str, bool] = {
             "why": f.kind == "untestable" and not f.why,
             "operation": f.kind != "untestable" and not f.operations,
@@ -226,11 +248,34 @@ class Checker:
             self.table(i, t)
 
 
-def series_known(series: str, path: Path) -> bool:
-    """Whether the case's source names the series, or the stem of a computed
-    name ("s1" of "s1.tick", "handler" of "handler.1000hz"), as a string."""
-    literals = set(_LITERAL.findall(path.read_text(encoding="utf-8")))
-    return series in literals or series.split(".", 1)[0] in literals
+# The bench's name-computing helpers (bench/cases/*.c): what each appends to
+# its stem, so a computed series is checked whole ("handler.1000hz", never
+# "handler" alone, which the case never emits).
+NAME_HELPERS = {
+    "hz_name": (r"\.\d+hz", "<stem>.<N>hz"),  # app_sampling.c
+    "at_name": (r"@\d", "<stem>@<N>"),  # irq.c
+    "layout_name": (r"(@\d+)?(/g\d+)?", "<stem>[@<N>][/g<GAP>]"),  # lat_lifecycle.c
+}
+
+
+def series_problem(series: str, path: Path) -> str:
+    """"" when the case's source emits the series, else what it emits
+    instead: a string literal that is not only a helper's stem, or a stem
+    with exactly what a helper the source calls appends to it."""
+    text = path.read_text(encoding="utf-8")
+    literals = set(_LITERAL.findall(text))
+    used = {h: v for h, v in NAME_HELPERS.items() if re.search(rf"\b{h}\(", text)}
+    for suffix, _ in used.values():
+        for stem in literals:
+            if series.startswith(stem) and re.fullmatch(suffix, series[len(stem):]):
+                return ""
+    stems_only = {m for h in used for m in re.findall(rf'\b{h}\(\s*"([^"\\]*)"', text)}
+    stems_only -= set(re.findall(r'rm_series_open\w*\([^,]*,\s*"([^"\\]*)"', text))
+    if series in literals and series not in stems_only:
+        return ""
+    forms = ", ".join(form for _, form in used.values())
+    return (f"no series '{series}' in {path.name}"
+            + (f" (its computed names read {forms}: give the whole name)" if forms else ""))
 
 
 def check(study: Study, defs: Definitions, catalog: Catalog) -> None:

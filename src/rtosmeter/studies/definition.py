@@ -15,7 +15,9 @@ from rtosmeter.studies.model import (
     DEFAULT_HARDWARE,
     Figure,
     Finding,
+    Mapping,
     Matrix,
+    Operand,
     Operation,
     Rerun,
     Study,
@@ -62,10 +64,19 @@ def _matrix(t: TomlTable | None, path: Path) -> tuple[Matrix, dict[str, dict[str
     return m, params
 
 
+def _mapping(t: TomlTable) -> Mapping:
+    m = Mapping(case=t.text("case", REQUIRED), series=t.text("series", ""),
+                reason=t.text("reason", REQUIRED))
+    t.done()
+    return m
+
+
 def _operation(t: TomlTable) -> Operation:
     o = Operation(id=t.text("id", REQUIRED), label=t.text("label", REQUIRED),
                   case=t.text("case", ""), series=t.text("series", ""),
-                  reason=t.text("reason", ""), untestable=t.text("untestable", ""))
+                  reason=t.text("reason", ""), untestable=t.text("untestable", ""),
+                  per_system=tuple((k, _mapping(v))
+                                   for k, v in t.named_tables("per_system").items()))
     t.done()
     return o
 
@@ -92,9 +103,22 @@ def _rerun(t: TomlTable) -> Rerun | None:
     return r
 
 
+def _operand(t: TomlTable, key: str) -> Operand | None:
+    sub = t.table(key)
+    if sub is None:
+        return None
+    o = Operand(system=sub.text("system", REQUIRED), operation=sub.text("operation", REQUIRED),
+                stat=sub.text("stat", ""))
+    sub.done()
+    return o
+
+
 def _finding(t: TomlTable) -> Finding:
+    left, right = _operand(t, "left"), _operand(t, "right")
     ops = t.strs("operations", ())
     one = t.text("operation", "")
+    if not (one or ops):  # across operations: the operands' (the rerun's cases)
+        ops = tuple(dict.fromkeys(o.operation for o in (left, right) if o))
     f = Finding(
         id=t.text("id", REQUIRED), text=t.text("text", REQUIRED), source=t.text("source", REQUIRED),
         kind=t.text("kind", REQUIRED), operations=(one, *ops) if one else ops,
@@ -104,7 +128,7 @@ def _finding(t: TomlTable) -> Finding:
         from_state=t.text("from_state", "idle"), to_state=t.text("to_state", ""),
         direction=t.text("direction", ""), hardware=t.text("hardware", ""),
         why=t.text("why", ""), cause=t.text("cause", ""), cause_text=t.text("cause_text", ""),
-        quote=t.text("quote", ""), rerun=_rerun(t))
+        quote=t.text("quote", ""), rerun=_rerun(t), left=left, right=right)
     t.done()
     return f
 

@@ -23,7 +23,9 @@ from rtosmeter.studies.model import Study, System
 from rtosmeter.studies.run import port_of, profiles_of, toolchains_of
 
 VERSION_MARK = "§"  # at a number of a system we run at another version (nearest)
-SERIES_STATS = {"mean": "mean", "std": "std", "min": "min", "max": "max", "median": "p50"}
+SERIES_STATS = {"mean": "mean", "std": "std", "min": "min", "max": "max", "median": "p50",
+                "p1": "p1", "p25": "p25", "p75": "p75", "p99": "p99"}
+RATE_META = "max_rate_hz"  # irq.max_rate's result (bench/cases/irq.c), in its META
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,11 @@ class Ours:
     @property
     def ok(self) -> bool:
         return self.value is not None and not math.isnan(self.value)
+
+
+def one_each(*marks: str) -> str:
+    """Marks at one number, each once whoever brought it ("§" + "§†" is "§†")."""
+    return "".join(dict.fromkeys("".join(marks)))
 
 
 def marks_of(system: System, case: CaseResult | None) -> str:
@@ -72,14 +79,15 @@ class Lookup:
     def case(self, op_id: str, system: System, target: str, state: str = "idle"
              ) -> CaseResult | None:
         op = self.study.operation(op_id)
-        if self.view is None or not op.case or not system.runnable:
+        case_id = op.mapping(system.label).case
+        if self.view is None or not case_id or not system.runnable:
             return None
         port = port_of(system, self.rerun)
         profile = profile_name(profiles_of(self.study, system, self.rerun)[0], state,
                                str(self.study.file))
         toolchain = toolchains_of(self.study, self.rerun)[0]
         for c in self.view.cases:
-            if (c.port, c.target, c.profile, c.case_id) == (port, target, profile, op.case) \
+            if (c.port, c.target, c.profile, c.case_id) == (port, target, profile, case_id) \
                     and axes.complete(c.axes)["toolchain"] == toolchain:
                 return c
         return None
@@ -114,12 +122,16 @@ class Lookup:
             return Ours(None, why=failed)
         if stat in ("flash", "ram"):
             return self.footprint(case, stat, marks)
+        if stat == "rate":
+            if RATE_META not in case.meta:
+                return Ours(None, why=f"{case.case_id} reports no rate ({RATE_META})")
+            return Ours(float(case.meta[RATE_META]), "Hz (virtual time)", marks)
         if stat in SERIES_STATS:
-            return self.series(op_id, case, stat, marks)
+            return self.series(self.study.operation(op_id).mapping(system.label).series, case,
+                               stat, marks)
         return Ours(None, why=f"no figure of ours for the statistic '{stat}'")
 
-    def series(self, op_id: str, case: CaseResult, stat: str, marks: str) -> Ours:
-        name = self.study.operation(op_id).series
+    def series(self, name: str, case: CaseResult, stat: str, marks: str) -> Ours:
         found: Distribution | None = next(
             (d for d in case.distributions if d.series == name or not name), None)
         if found is None:
@@ -137,9 +149,12 @@ class Lookup:
 
 
 def natural_stat(study: Study, op_id: str) -> str:
-    """A throughput operation's figure is its score, a latency one's its mean."""
+    """A throughput operation's figure is its score, a rate ramp's its rate,
+    a latency one's its mean."""
     case = study.operation(op_id).case
-    return "score" if case.startswith("tm.") else "mean"
+    if case.startswith("tm."):
+        return "score"
+    return "rate" if case.endswith("max_rate") else "mean"
 
 
 def estimate_us(value: float, clock_hz: int) -> float:

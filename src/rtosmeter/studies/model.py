@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-STATS = ("score", "mean", "std", "min", "max", "median", "normalised", "flash", "ram",
-         "percent_change", "rate", "value")
+STATS = ("score", "mean", "std", "min", "max", "median", "p1", "p25", "p75", "p99",
+         "normalised", "flash", "ram", "percent_change", "rate", "value")
 KINDS = ("lowest", "highest", "order", "less", "ratio", "change", "untestable")
 CAUSES = ("version", "compiler", "configuration", "operation", "clock-memory", "emulation",
           "study-fault", "unexplained")
@@ -49,6 +49,15 @@ class Matrix:
 
 
 @dataclass(frozen=True)
+class Mapping:
+    """The case and series one operation is on one system, and why."""
+
+    case: str
+    series: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Operation:
     id: str
     label: str
@@ -56,6 +65,18 @@ class Operation:
     series: str = ""
     reason: str = ""
     untestable: str = ""
+    # (system label, its own case): the operation is another object there
+    per_system: tuple[tuple[str, Mapping], ...] = ()
+
+    def mapping(self, system: str) -> Mapping:
+        """This system's case and series: its own, else the operation's."""
+        return dict(self.per_system).get(system, Mapping(self.case, self.series, self.reason))
+
+    @property
+    def cases(self) -> tuple[str, ...]:
+        """Every case the operation reads, its own first."""
+        return tuple(dict.fromkeys(c for c in (self.case, *(m.case for _, m in self.per_system))
+                                   if c))
 
 
 @dataclass(frozen=True)
@@ -90,6 +111,19 @@ class Rerun:
 
 
 @dataclass(frozen=True)
+class Operand:
+    """One side of a finding across operations: a system's figure of one
+    operation ("RIOT's malloc" against "µC/OS-II's OSMemGet")."""
+
+    system: str
+    operation: str
+    stat: str = ""  # "" : the finding's stat, else the operation's natural one
+
+    def label(self) -> str:
+        return f"{self.system} {self.operation}" + (f" ({self.stat})" if self.stat else "")
+
+
+@dataclass(frozen=True)
 class Finding:
     id: str
     text: str
@@ -111,6 +145,12 @@ class Finding:
     cause_text: str = ""
     quote: str = ""
     rerun: Rerun | None = None
+    left: Operand | None = None  # less / ratio across operations: left < right, left / right
+    right: Operand | None = None
+
+    @property
+    def operands(self) -> tuple[Operand, ...]:
+        return tuple(x for x in (self.left, self.right) if x is not None)
 
 
 @dataclass(frozen=True)

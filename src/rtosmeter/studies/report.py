@@ -76,10 +76,17 @@ def _our_conditions(study: Study, view: RunView | None) -> dict[str, str]:
     return {"compiler": seen("compiler_version") or "(no build stored)",
             "optimisation": seen("opt_flags", "{} (profile intent: speed)"),
             "tick_hz": seen("tick_hz", "{} Hz"),
-            "measurement": f"{seen('unit')}; Thread-Metric periods of "
-                           f"{seen('tm_period_ms', '{} ms')} x {seen('tm_periods')}",
+            "measurement": seen("unit") + (f"; Thread-Metric periods of "
+                                           f"{seen('tm_period_ms', '{} ms')} x "
+                                           f"{seen('tm_periods')}" if _thread_metric(study)
+                                           else ""),
             "kernel": "each port's configuration of its profile (ports/NAME/), recorded "
                       "per build: `rtosmeter report RUN --out OUT` shows it"}
+
+
+def _thread_metric(study: Study) -> bool:
+    """Whether the study reads Thread-Metric counts (its periods matter)."""
+    return any(c.startswith("tm.") for o in study.operations for c in o.cases)
 
 
 def systems_section(study: Study, view: RunView | None) -> Section:
@@ -103,6 +110,8 @@ def operations_section(study: Study) -> Section:
                   ["operation", "the paper's name", "case", "series", "why"])
     for o in study.operations:
         sec.add([o.id, o.label, o.case or "-", o.series or "-", o.reason or o.untestable])
+        for name, m in o.per_system:  # another object on this kernel
+            sec.add([o.id, f"{o.label}: on {name}", m.case, m.series or "-", m.reason])
     return sec
 
 

@@ -82,9 +82,11 @@ def campaign(study: Study, name: str, systems: list[System], cases: list[str],
 
 def rerun_campaign(study: Study, finding: Finding) -> Campaign:
     assert finding.rerun is not None
-    cases = [study.operation(op).case for op in finding.operations
-             if study.operation(op).case]
-    if finding.kind in ("lowest", "highest"):
+    cases = [c for op in finding.operations for c in study.operation(op).cases]
+    if finding.operands:
+        names: tuple[str, ...] = tuple(o.system for o in finding.operands)
+        systems = [s for s in study.systems if s.label in names and s.runnable]
+    elif finding.kind in ("lowest", "highest"):
         systems = finding_systems(study, finding)
     else:
         names = finding.systems or (finding.system,)
@@ -149,14 +151,16 @@ def sources_for(camp: Campaign, sources: dict[str, Path]) -> dict[str, Path]:
 
 
 def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
-             sources: dict[str, Path], jobs: int, quiet: bool | None = None) -> Runner:
-    """A campaign -> plan -> executed run, as `rtosmeter run` does it."""
+             sources: dict[str, Path], jobs: int, quiet: bool | None = None,
+             boards: bool = False) -> Runner:
+    """A campaign -> plan -> executed run, as `rtosmeter run` does it; board
+    targets are stored as not run (no build) unless `boards` (one is attached)."""
     from rtosmeter.plan import Selection, make_plan
     from rtosmeter.runs import execute
 
     def go(camp: Campaign) -> RunSummary:
-        plan = make_plan(defs, catalog, camp, Selection(jobs=jobs,
-                                                        sources=sources_for(camp, sources)))
+        plan = make_plan(defs, catalog, camp, Selection(
+            jobs=jobs, sources=sources_for(camp, sources), boards=boards))
         return execute(defs, catalog, store, out, plan, quiet=quiet)
 
     return go

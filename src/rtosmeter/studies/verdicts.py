@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from rtosmeter.studies.figures import Lookup, Ours, natural_stat
+from rtosmeter.studies.figures import Lookup, Ours, natural_stat, one_each
 from rtosmeter.studies.model import Finding, Study, System
 from rtosmeter.studies.run import finding_systems
 
@@ -37,7 +37,7 @@ class Verdict:
 
 def paper_form(f: Finding) -> str:
     """The claim in the form ours is stated in."""
-    names = f.systems
+    names = f.systems or tuple(o.label() for o in f.operands)
     forms = {
         "lowest": f"lowest: {f.system}", "highest": f"highest: {f.system}",
         "order": " < ".join(names), "less": " < ".join(names),
@@ -100,7 +100,7 @@ class Judge:
         ours = a / b if b else float("nan")
         error = ours / f.value - 1 if f.value else None
         ok = error is not None and abs(error) <= f.tolerance
-        marks = "".join(dict.fromkeys(vals[n].marks for n in f.systems))
+        marks = one_each(*(vals[n].marks for n in f.systems))
         return Check(REPRODUCED if ok else DIFFERS,
                      f"{'/'.join(f.systems)} = {ours:.2f}{marks}", error)
 
@@ -118,6 +118,31 @@ class Judge:
                 ok &= abs(error) <= f.tolerance
             parts.append(f"{s.label}: {pct:+.1f} %")
         return Check(REPRODUCED if ok else DIFFERS, ", ".join(parts), error)
+
+    def across(self, f: Finding, target: str) -> Check:
+        """less / ratio of two operands, each a system's figure of an operation."""
+        vals = []
+        for o in f.operands:
+            system = self.study.system(o.system)
+            why = self.study.operation(o.operation).untestable or system.unavailable
+            v = self.lookup.get(o.operation, system, target,
+                                o.stat or f.stat or natural_stat(self.study, o.operation))
+            if why or not v.ok:
+                return Check(UNTESTABLE, f"{o.label()}: {why or v.why}")
+            vals.append(v)
+        (a, b), labels = (v.value or 0.0 for v in vals), [o.label() for o in f.operands]
+        marks = [v.marks for v in vals]
+        ratio = a / b if b else float("nan")
+        if f.kind == "less":
+            first, second = (0, 1) if a < b else (1, 0)
+            return Check(REPRODUCED if a < b else DIFFERS,
+                         f"{labels[first]}{marks[first]} < {labels[second]}{marks[second]} "
+                         f"(left/right = {ratio:.2f})")
+        assert f.value is not None
+        error = ratio / f.value - 1 if f.value else None
+        ok = error is not None and abs(error) <= f.tolerance
+        return Check(REPRODUCED if ok else DIFFERS,
+                     f"{labels[0]}{marks[0]} / {labels[1]}{marks[1]} = {ratio:.2f}", error)
 
     def missing(self, f: Finding, op: str, target: str) -> str:
         """Why this operation cannot be checked here ("" when it can)."""
@@ -139,6 +164,8 @@ class Judge:
         """Every operation of the finding; reproduced when each is."""
         if f.kind == "untestable":
             return Check(UNTESTABLE, f.why)
+        if f.operands:
+            return self.across(f, target)
         how = {"lowest": self.extreme, "highest": self.extreme, "order": self.ordered,
                "less": self.ordered, "ratio": self.ratio, "change": self.change}[f.kind]
         checks: list[Check] = []
