@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from rtosmeter.loads import profile_name
 from rtosmeter.model import CaseResult, Distribution, RunView, Unit
 from rtosmeter.studies import definition
 from rtosmeter.studies.figures import Lookup
+from rtosmeter.studies.verdicts import DIFFERS, REPRODUCED, Judge
 
 ROOT = Path(__file__).parents[1]
 TINY = ROOT / "tests" / "data" / "studies" / "tiny2000" / "study.toml"
@@ -37,7 +39,7 @@ def _view(*cases: CaseResult) -> RunView:
 
 @pytest.mark.parametrize(("stat", "want"), [("mean", 100.5), ("median", 100.5), ("p1", 100.1),
                                             ("p25", 100.25), ("p75", 100.75), ("p99", 100.99),
-                                            ("min", 100.0), ("max", 101.0)])
+                                            ("min", 100.0), ("max", 101.0), ("jitter", 1.0)])
 def test_every_series_statistic_is_read(stat: str, want: float) -> None:
     study = definition.parse(TINY)
     view = _view(_case("lat.isr.entry", distributions=[_dist("entry", 100.0)]))
@@ -211,3 +213,36 @@ def test_thread_metric_periods_are_named_only_for_a_study_with_tm_cases() -> Non
     assert _our_conditions(tiny, view)["measurement"] == \
         "instructions; Thread-Metric periods of 100 ms x 3"
     assert _our_conditions(belleza, view)["measurement"] == "instructions"
+
+
+def _loaded_view() -> RunView:
+    loaded = profile_name("default", "accept", "test")
+    return _view(_case("tm.basic", counts={"total": [200, 200]}),
+                 _case("tm.basic", loaded, counts={"total": [150, 150]}))
+
+
+def test_a_percent_change_is_the_state_against_idle() -> None:
+    study = definition.parse(TINY)
+    ours = Lookup(study, _loaded_view()).get("basic", study.system("Long"), TARGET,
+                                             "percent_change", "accept")
+    assert ours.value == pytest.approx(-25.0) and ours.unit == "%"
+    none = Lookup(study, _view(_case("tm.basic", counts={"total": [200]}))).get(
+        "basic", study.system("Long"), TARGET, "percent_change", "accept")
+    assert not none.ok and none.why
+
+
+def test_a_change_may_claim_its_direction_only_and_a_finding_its_state() -> None:
+    study = definition.parse(TINY)
+    judge = Judge(study, Lookup(study, _loaded_view()))
+    down = replace(study.findings[0], kind="change", operations=("basic",), system="Long",
+                   systems=(), value=None, from_state="idle", to_state="accept",
+                   direction="down")
+    check = judge.change(down, "basic", TARGET)
+    assert check.verdict == REPRODUCED and "-25.0 %" in check.ours and check.error is None
+    assert judge.change(replace(down, direction="up"), "basic", TARGET).verdict == DIFFERS
+    # any other kind is judged in its from_state: here the loaded count
+    vals = judge.values(replace(down, kind="lowest"), "basic", [study.system("Long")], TARGET)
+    assert vals["Long"].value == 200.0
+    vals = judge.values(replace(down, kind="lowest", from_state="accept"), "basic",
+                        [study.system("Long")], TARGET)
+    assert vals["Long"].value == 150.0

@@ -175,7 +175,7 @@ class Checker:
             "system": f.kind in ("lowest", "highest") and not f.system,
             "systems": (f.kind in ("less", "ratio") and len(f.systems) != 2)
             or (f.kind == "order" and len(f.systems) < 2),
-            "value": f.kind in ("ratio", "change") and f.value is None,
+            "value": f.kind == "ratio" and f.value is None,  # a change may claim a direction only
             "to_state": f.kind == "change" and not f.to_state,
             "direction": f.kind == "change" and f.direction not in ("up", "down"),
         }

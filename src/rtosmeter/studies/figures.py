@@ -24,7 +24,7 @@ from rtosmeter.studies.run import port_of, profiles_of, toolchains_of
 
 VERSION_MARK = "§"  # at a number of a system we run at another version (nearest)
 SERIES_STATS = {"mean": "mean", "std": "std", "min": "min", "max": "max", "median": "p50",
-                "p1": "p1", "p25": "p25", "p75": "p75", "p99": "p99"}
+                "p1": "p1", "p25": "p25", "p75": "p75", "p99": "p99", "jitter": "jitter"}
 RATE_META = "max_rate_hz"  # irq.max_rate's result (bench/cases/irq.c), in its META
 
 
@@ -107,6 +107,8 @@ class Lookup:
     def get(self, op_id: str, system: System, target: str, stat: str, state: str = "idle"
             ) -> Ours:
         """Our figure of one statistic ("score", "mean", ..., "flash")."""
+        if stat == "percent_change":
+            return self.percent_change(op_id, system, target, state)
         case = self.case(op_id, system, target, state)
         if case is None:
             return Ours(None, why=self.not_run(system, target))
@@ -130,6 +132,17 @@ class Lookup:
             return self.series(self.study.operation(op_id).mapping(system.label).series, case,
                                stat, marks)
         return Ours(None, why=f"no figure of ours for the statistic '{stat}'")
+
+    def percent_change(self, op_id: str, system: System, target: str, state: str) -> Ours:
+        """The operation's natural figure in `state` against idle, in %
+        (Silva's "performance degradation" under a network state)."""
+        stat = natural_stat(self.study, op_id)
+        idle, loaded = (self.get(op_id, system, target, stat, s) for s in ("idle", state))
+        if not idle.ok or not loaded.ok or not idle.value:
+            return Ours(None, why=idle.why or loaded.why or "no idle figure")
+        assert loaded.value is not None
+        marks = "".join(dict.fromkeys(idle.marks + loaded.marks))
+        return Ours((loaded.value / idle.value - 1) * 100, "%", marks)
 
     def series(self, name: str, case: CaseResult, stat: str, marks: str) -> Ours:
         found: Distribution | None = next(

@@ -57,9 +57,12 @@ class Judge:
         self.study, self.lookup = study, lookup
 
     def values(self, f: Finding, op: str, systems: list[System], target: str,
-               state: str = "idle") -> dict[str, Ours]:
+               state: str = "") -> dict[str, Ours]:
+        """Our figures of a finding; every kind but change is judged in its
+        from_state (idle unless the claim is about a load or network state)."""
         stat = f.stat or natural_stat(self.study, op)
-        return {s.label: self.lookup.get(op, s, target, stat, state) for s in systems}
+        return {s.label: self.lookup.get(op, s, target, stat, state or f.from_state)
+                for s in systems}
 
     def extreme(self, f: Finding, op: str, target: str) -> Check:
         vals = self.values(f, op, finding_systems(self.study, f), target)
