@@ -170,6 +170,9 @@ def test_findings_across_operations(tmp_path: Path) -> None:
     assert got["X2"].verdict == DIFFERS and got["X2"].error == pytest.approx(100.5 / 50.5 / 3 - 1)
     assert got["X3"].verdict == UNTESTABLE and "commercial" in got["X3"].ours
     assert study.findings[-1].operations == ("entry",)
+    # judged in its from_state: nothing stored under accept, so untestable
+    x1 = replace(next(f for f in study.findings if f.id == "X1"), from_state="accept")
+    assert Judge(study, Lookup(study, view)).across(x1, TARGET).verdict == UNTESTABLE
 
 
 @pytest.mark.parametrize(("old", "new", "key"), [
@@ -246,3 +249,30 @@ def test_a_change_may_claim_its_direction_only_and_a_finding_its_state() -> None
     vals = judge.values(replace(down, kind="lowest", from_state="accept"), "basic",
                         [study.system("Long")], TARGET)
     assert vals["Long"].value == 150.0
+
+
+def test_a_change_from_zero_or_no_change_has_no_direction_but_its_own() -> None:
+    study = definition.parse(TINY)
+    loaded = profile_name("default", "accept", "test")
+    up = replace(study.findings[0], kind="change", operations=("entry",), system="Long",
+                 systems=(), value=None, from_state="idle", to_state="accept", direction="up")
+
+    def judged(before: float, after: float) -> str:
+        view = _view(_case("lat.isr.entry", distributions=[_dist("entry", before)]),
+                     _case("lat.isr.entry", loaded, distributions=[_dist("entry", after)]))
+        check = Judge(study, Lookup(study, view)).change(replace(up, stat="min"), "entry",
+                                                         TARGET)
+        assert "nan" not in check.ours
+        return check.verdict
+
+    assert judged(0.0, 8.0) == REPRODUCED  # 0 -> 8 rises, though no % says by how much
+    assert judged(0.0, 0.0) == DIFFERS  # nothing changed: not "up"
+    assert judged(10.0, 10.0) == DIFFERS
+
+
+def test_a_table_marks_every_cell_of_a_tie() -> None:
+    from rtosmeter.studies.tables import _marked
+
+    table = replace(definition.parse(TINY).tables[0], mark="lowest", mark_along="column")
+    values = {("a", "x"): 65.4, ("b", "x"): 65.4, ("c", "x"): 70.0}
+    assert _marked(table, values, ["a", "b", "c"], ["x"]) == {("a", "x"), ("b", "x")}

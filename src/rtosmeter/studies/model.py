@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 STATS = ("score", "mean", "std", "min", "max", "median", "p1", "p25", "p75", "p99",
-         "normalised", "flash", "ram", "percent_change", "rate", "value")
+         "jitter", "normalised", "flash", "ram", "percent_change", "rate", "value")
 KINDS = ("lowest", "highest", "order", "less", "ratio", "change", "untestable")
 CAUSES = ("version", "compiler", "configuration", "operation", "clock-memory", "emulation",
           "study-fault", "unexplained")

@@ -117,11 +117,12 @@ def _marked(t: Table, values: dict[tuple[str, str], float | None], rows: list[st
     pick = min if t.mark == "lowest" else max
     lines = [[(r, c) for r in rows] for c in cols] if t.mark_along == "column" else \
         [[(r, c) for c in cols] for r in rows]
-    out = set()
+    out: set[tuple[str, str]] = set()
     for line in lines:
         found = [(values[k], k) for k in line if values[k] is not None]
         if found:
-            out.add(pick(found, key=lambda vk: vk[0] or 0.0)[1])
+            best = pick(found, key=lambda vk: vk[0] or 0.0)[0]
+            out.update(k for v, k in found if v == best)  # a tie: every cell of it
     return out
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
+from rtosmeter.reports.document.cells import fmt
 from rtosmeter.studies.figures import Lookup, Ours, natural_stat, one_each
 from rtosmeter.studies.model import Finding, Study, System
 from rtosmeter.studies.run import finding_systems
@@ -114,12 +115,14 @@ class Judge:
         parts, ok, error = [], True, None
         for s in systems:
             x, y = before[s.label].value or 0.0, after[s.label].value or 0.0
+            # the direction is the sign of the change: from 0 a % is undefined,
+            # and no change reproduces neither "up" nor "down"
+            ok &= y != x and (y < x) == (f.direction == "down")
             pct = (y / x - 1) * 100 if x else float("nan")
-            ok &= (pct < 0) == (f.direction == "down")
             if f.value is not None and pct == pct:
                 error = abs(pct) / abs(f.value) - 1
                 ok &= abs(error) <= f.tolerance
-            parts.append(f"{s.label}: {pct:+.1f} %")
+            parts.append(f"{s.label}: {pct:+.1f} %" if x else f"{s.label}: {fmt(x)} → {fmt(y)}")
         return Check(REPRODUCED if ok else DIFFERS, ", ".join(parts), error)
 
     def across(self, f: Finding, target: str) -> Check:
@@ -129,7 +132,8 @@ class Judge:
             system = self.study.system(o.system)
             why = self.study.operation(o.operation).untestable or system.unavailable
             v = self.lookup.get(o.operation, system, target,
-                                o.stat or f.stat or natural_stat(self.study, o.operation))
+                                o.stat or f.stat or natural_stat(self.study, o.operation),
+                                f.from_state)
             if why or not v.ok:
                 return Check(UNTESTABLE, f"{o.label()}: {why or v.why}")
             vals.append(v)
