@@ -59,7 +59,7 @@ def _compiles(cc: str, flags: list[str]) -> bool:
         return proc.returncode == 0
 
 
-def checks(defs: Definitions | None) -> list[Check]:
+def _tools() -> list[Check]:
     out = [
         _program("cmake", "cmake", True),
         _program("ninja", "ninja-build", True),
@@ -88,40 +88,50 @@ def checks(defs: Definitions | None) -> list[Check]:
         ok = _compiles("gcc", ["-m32"])
         out.append(Check("gcc-multilib (-m32)", ok,
                          "links" if ok else "apt-get install gcc-multilib", False))
-    for module, package in (("click", "click"), ("rich", "rich"), ("elftools", "pyelftools"),
-                            ("jinja2", "Jinja2"), ("matplotlib", "matplotlib"),
-                            ("numpy", "numpy"), ("scipy", "scipy")):
-        try:
-            importlib.import_module(module)
-            out.append(Check(f"python: {package}", True, _dist_version(package), True))
-        except ImportError:
-            out.append(Check(f"python: {package}", False, "pip install -e . in the venv "
-                             "(scripts/install.sh)", True))
-    # Zephyr's build scripts run with rtosmeter's Python (the Zephyr port).
-    for module, package in (("yaml", "PyYAML"), ("pykwalify", "pykwalify"),
-                            ("packaging", "packaging"), ("jsonschema", "jsonschema"),
-                            ("anytree", "anytree")):
-        try:
-            importlib.import_module(module)
-            out.append(Check(f"python: {package}", True, _dist_version(package), False))
-        except ImportError:
-            out.append(Check(f"python: {package}", False, "pip install -e . in the venv "
-                             "(scripts/install.sh): Zephyr's build scripts need it", False))
-    if defs is not None:
-        from rtosmeter.runners.board import board_host
-
-        boards = [t for t in defs.targets.values() if t.kind == "board"]
-        out += [Check(f"board host: {name}", ok, detail, False)
-                for name, (ok, detail) in board_host(boards).items()]
-        for port in defs.ports.values():
-            if port.source is None:
-                continue
-            found, text = describe_source(port)
-            out.append(Check(f"source: {port.name}", found, text, False))
-            out += _package_checks(port) if found else []
-            if port.name == "mynewt":
-                out += mynewt_checks(port)
     return out
+
+
+def _python_modules(modules: tuple[tuple[str, str], ...], required: bool, why: str
+                    ) -> list[Check]:
+    out = []
+    for module, package in modules:
+        try:
+            importlib.import_module(module)
+            out.append(Check(f"python: {package}", True, _dist_version(package), required))
+        except ImportError:
+            out.append(Check(f"python: {package}", False, "pip install -e . in the venv "
+                             f"(scripts/install.sh){why}", required))
+    return out
+
+
+def _sources(defs: Definitions) -> list[Check]:
+    from rtosmeter.runners.board import board_host
+
+    boards = [t for t in defs.targets.values() if t.kind == "board"]
+    out = [Check(f"board host: {name}", ok, detail, False)
+           for name, (ok, detail) in board_host(boards).items()]
+    for port in defs.ports.values():
+        if port.source is None:
+            continue
+        found, text = describe_source(port)
+        out.append(Check(f"source: {port.name}", found, text, False))
+        out += _package_checks(port) if found else []
+        if port.name == "mynewt":
+            out += mynewt_checks(port)
+    return out
+
+
+def checks(defs: Definitions | None) -> list[Check]:
+    out = _tools()
+    out += _python_modules((("click", "click"), ("rich", "rich"), ("elftools", "pyelftools"),
+                            ("jinja2", "Jinja2"), ("matplotlib", "matplotlib"),
+                            ("numpy", "numpy"), ("scipy", "scipy")), True, "")
+    # Zephyr's build scripts run with rtosmeter's Python (the Zephyr port).
+    out += _python_modules((("yaml", "PyYAML"), ("pykwalify", "pykwalify"),
+                            ("packaging", "packaging"), ("jsonschema", "jsonschema"),
+                            ("anytree", "anytree")), False,
+                           ": Zephyr's build scripts need it")
+    return out + (_sources(defs) if defs is not None else [])
 
 
 # What the Mynewt port's build needs beside mynewt-core, found where
