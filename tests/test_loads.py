@@ -258,22 +258,8 @@ def test_own_build_port_links_and_runs_a_loaded_firmware(root: Path, tmp_path: P
     """bench/core/load.c is in every own-build port's application: tm.basic
     under accept links, and the runner either runs it under the load or
     withdraws it naming what the load needs."""
-    defs = Definitions.load(root)
-    port, target = defs.port(port_name), defs.target(OWN_BUILD[port_name])
-    assert port.cmake_project and port.source is not None and port.supports(target)
-    tree = os.environ.get(port.source.env, "")
-    if not tree or not (Path(tree) / port.source.probe).is_file():
-        pytest.skip(f"{port.source.env} is not set to a {port_name} tree "
-                    "(source /work/trees/trees.env, or `rtosmeter sources fetch`)")
-    _need("cmake", "ninja", "gcc", "arm-none-eabi-gcc", "qemu-system-arm")
-    profile = defs.profile("quick+accept")
-    spec = BuildSpec(port, target, profile, profile.params_for(target.kind), ("tm_basic",),
-                     find_source(port, {}), tmp_path, defs.toolchain("gcc"),
-                     runner_defines=tuple(runners.firmware_defines(target).items()))
-    result = build(spec, root, load_catalog(root), jobs=1)
-    assert result.status == "ok", result.error
-    outcome = run_once(RunRequest(result.executables["tm_basic"], target))
-    (case,) = [c for c in parse_named(outcome.stream).cases if c.id == "tm.basic"]
+    stream = _loaded_run(root, tmp_path, port_name, OWN_BUILD[port_name], "accept", "tm_basic")
+    (case,) = [c for c in parse_named(stream).cases if c.id == "tm.basic"]
     if case.status == "unsupported":
         assert "the load profile accept:2000:64" in case.reason, case.reason
     else:
@@ -288,22 +274,29 @@ def test_a_port_s_own_case_body_runs_under_the_load(root: Path, tmp_path: Path) 
     """Contiki-NG's Thread-Metric processes are the port's own bodies
     (rm_port_case_body): a loaded firmware runs them under its load too, so
     their counts are loaded figures with the load's META, not idle ones."""
+    stream = _loaded_run(root, tmp_path, "contiki", TARGET, "reject", "tm_sched")
+    case = next(c for c in parse_named(stream).cases if c.id == "tm.cooperative")
+    assert case.status == "ok", case
+    assert case.meta["load.profile"].startswith("reject")
+    assert int(case.meta["load.irqs"]) > 0  # reject drops each packet in the interrupt
+
+
+def _loaded_run(root: Path, tmp_path: Path, port_name: str, target_name: str, load: str,
+                group: str) -> bytes:
+    """The stream of one group of a port's firmware built under a load (quick
+    profile); skips naming the variable when the port's tree is not set."""
     defs = Definitions.load(root)
-    port, target = defs.port("contiki"), defs.target(TARGET)
-    assert port.source is not None
+    port, target = defs.port(port_name), defs.target(target_name)
+    assert port.cmake_project and port.source is not None and port.supports(target)
     tree = os.environ.get(port.source.env, "")
     if not tree or not (Path(tree) / port.source.probe).is_file():
-        pytest.skip(f"{port.source.env} is not set to a contiki tree "
+        pytest.skip(f"{port.source.env} is not set to a {port_name} tree "
                     "(source /work/trees/trees.env, or `rtosmeter sources fetch`)")
-    _need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
-    profile = defs.profile("quick+reject")
-    spec = BuildSpec(port, target, profile, profile.params_for(target.kind), ("tm_sched",),
+    _need("cmake", "ninja", "gcc", "arm-none-eabi-gcc", "qemu-system-arm")
+    profile = defs.profile(f"quick+{load}")
+    spec = BuildSpec(port, target, profile, profile.params_for(target.kind), (group,),
                      find_source(port, {}), tmp_path, defs.toolchain("gcc"),
                      runner_defines=tuple(runners.firmware_defines(target).items()))
     result = build(spec, root, load_catalog(root), jobs=1)
     assert result.status == "ok", result.error
-    outcome = run_once(RunRequest(result.executables["tm_sched"], target))
-    case = next(c for c in parse_named(outcome.stream).cases if c.id == "tm.cooperative")
-    assert case.status == "ok", case
-    assert case.meta["load.profile"].startswith("reject")
-    assert int(case.meta["load.irqs"]) > 0  # reject drops each packet in the interrupt
+    return run_once(RunRequest(result.executables[group], target)).stream
