@@ -17,7 +17,8 @@ import random
 import zlib
 from pathlib import Path
 
-from rtosmeter.protocol import MAX_CASES, MAX_ERRORS, MAX_INT, MAX_NOISE, parse_stream
+from rtosmeter.numbers import MAX_INT
+from rtosmeter.protocol import MAX_CASES, MAX_ERRORS, MAX_NOISE, parse_stream
 
 DATA = Path(__file__).resolve().parent / "data"
 

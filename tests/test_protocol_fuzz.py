@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import streamfuzz
 
-from rtosmeter.protocol import MAX_INT, StreamWriter, parse_stream
+from rtosmeter.numbers import MAX_INT
+from rtosmeter.protocol import StreamWriter, parse_stream
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 2000  # executions per CI run of the own fuzzer: a few seconds

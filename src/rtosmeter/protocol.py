@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from rtosmeter.numbers import whole
+
 VERSION = 1
 MAX_LINE = 16384
-MAX_DIGITS = 19  # a decimal field: at most 19 ASCII digits ...
-MAX_INT = (1 << 63) - 1  # ... and no more than SQLite's INTEGER holds
+MAX_CLOCK_HZ = 10**12  # CFG ts_hz / cpu_hz: a clock the firmware reads back
 MAX_HEX_DIGITS = 8  # a capability mask: 32 bits
 # What one stream may make the parser keep (a flood ends as one error each).
 MAX_CASES = 4096
@@ -414,18 +415,12 @@ def _iter_lines(data: bytes) -> Iterable[tuple[int, bytes, bool]]:
 
 
 def _uint(text: str, what: str) -> int:
-    """A non-negative decimal of ASCII digits that fits int64, or _BadRecord.
-
-    `str.isdigit()` and `int()` alone would take "+2", "1_0", Arabic-Indic
-    digits and numbers of thousands of digits (which `int()` refuses with
-    ValueError, and SQLite with OverflowError).
-    """
-    if not text or len(text) > MAX_DIGITS or text.strip("0123456789"):
-        raise _BadRecord(f"{what} {text[:40]!r} is not a number of at most {MAX_DIGITS} digits")
-    value = int(text)
-    if value > MAX_INT:
-        raise _BadRecord(f"{what} {text!r} is larger than {MAX_INT}")
-    return value
+    """A non-negative decimal of ASCII digits that fits int64 (numbers.whole),
+    or _BadRecord."""
+    try:
+        return whole(text)
+    except ValueError as exc:
+        raise _BadRecord(f"{what}: {exc}") from None
 
 
 def _int(rec: _Record, key: str) -> int:
@@ -442,6 +437,7 @@ def _hex(rec: _Record, key: str, what: str) -> int:
 # HELLO fields that are numbers (hz also > 0: every time is divided by it).
 _HELLO_NUMBERS = ("hz", "samples", "batch", "tm_period", "tm_periods")
 _HELLO_OPTIONAL_NUMBERS = ("tm_period_ms", "tick_hz")
+_CFG_CLOCKS = ("ts_hz", "cpu_hz")  # rtosmeter.clocks
 
 
 class _Parser:
@@ -462,6 +458,7 @@ class _Parser:
         self.chunks_by_id: dict[int, list[npt.NDArray[np.uint32]]] = {}
         self.errors_seen = 0
         self.noise_seen = 0
+        self.case_ids: dict[str, int] = {}  # case id -> its offset
 
     def error(self, offset: int, message: str, case: ParsedCase | None = None) -> None:
         self.errors_seen += 1
@@ -549,7 +546,13 @@ class _Parser:
     def on_cfg(self, rec: _Record) -> None:
         if self.seen_case:
             raise _BadRecord("CFG record after the first CASE")
-        self.out.config[rec.fields["k"]] = rec.fields["v"]
+        key, value = rec.fields["k"], rec.fields["v"]
+        if key in _CFG_CLOCKS:  # every time is divided by it: a clock, or no value
+            try:
+                whole(value, 1, MAX_CLOCK_HZ)
+            except ValueError as exc:
+                raise _BadRecord(f"CFG {key}: {exc} (a clock rate in Hz)") from None
+        self.out.config[key] = value
 
     def need_case(self, rec: _Record) -> ParsedCase:
         if self.current is None:
@@ -562,6 +565,7 @@ class _Parser:
             self.error(rec.offset, f"CASE {rec.fields['id']} inside case {old.id} "
                                    f"(no END); {old.id} kept as incomplete")
             old.status, old.reason = "incomplete", f"no END (next CASE at byte {rec.offset})"
+            self.current = None
         self.seen_case = True
         self.current = self.add_case(ParsedCase(rec.fields["id"], rec.offset))
         self.series_by_id = {}
@@ -571,6 +575,10 @@ class _Parser:
     def add_case(self, case: ParsedCase) -> ParsedCase:
         if len(self.out.cases) >= MAX_CASES:
             raise _BadRecord(f"more than {MAX_CASES} cases in one stream")
+        if case.id in self.case_ids:  # one id, one result: a repeat would compare to itself
+            raise _BadRecord(f"case {case.id} repeated (first at byte "
+                             f"{self.case_ids[case.id]}); dropped")
+        self.case_ids[case.id] = case.offset
         self.out.cases.append(case)
         return case
 
@@ -692,6 +700,8 @@ class _Parser:
         if cases != len(self.out.cases):
             self.error(rec.offset, f"BYE reports {cases} cases, the stream holds "
                                    f"{len(self.out.cases)}")
+        elif cases == 0:  # every group has cases: a firmware that ran none measured nothing
+            self.error(rec.offset, "BYE reports 0 cases: the firmware ran no case")
 
     def finish(self, size: int) -> ParsedStream:
         for series, chunks in self.chunks:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from rtosmeter.analysis import Normalised, family, normalise_throughput, system
 from rtosmeter.model import FAIL_MARK, BuildInfo, CaseResult, CaseStatus, RunView, stand_in_text
+from rtosmeter.numbers import decimal
 from rtosmeter.reports.document.cells import (
     Cell,
     Chart,
@@ -37,10 +38,9 @@ PER_ITERATION_SHORT = "/it"
 
 def _number(config: dict[str, str], key: str) -> float | None:
     try:
-        value = float(config.get(key, ""))
+        return decimal(config.get(key, ""), 0, 1e18) or None
     except ValueError:
         return None
-    return value if value > 0 else None
 
 
 def period_text(build: BuildInfo | None) -> str:
