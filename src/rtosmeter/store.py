@@ -28,8 +28,9 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +38,7 @@ import numpy.typing as npt
 from rtosmeter.axes import canonical as canonical_axes
 from rtosmeter.axes import complete as complete_axes
 from rtosmeter.errors import UserError
+from rtosmeter.numbers import shown, whole_or_none
 from rtosmeter.protocol import ParsedStream, parse_stream
 
 SCHEMA_VERSION = 4
@@ -124,6 +126,8 @@ CREATE INDEX series_case ON series(case_row);
 CREATE INDEX counts_case ON counts(case_row);
 CREATE INDEX checks_case ON checks(case_row);
 """
+
+T = TypeVar("T")
 
 
 
@@ -234,7 +238,21 @@ def samples_to_blob(samples: npt.ArrayLike) -> bytes:
 
 
 def blob_to_samples(blob: bytes) -> npt.NDArray[np.uint32]:
+    if not isinstance(blob, bytes) or len(blob) % 4:
+        raise ValueError(f"a samples blob of {len(blob)} bytes, not whole 32-bit samples"
+                         if isinstance(blob, bytes) else f"samples stored as {type(blob).__name__}")
     return np.frombuffer(blob, dtype="<u4").astype(np.uint32, copy=False)
+
+
+def _execution_row(r: Any) -> ExecutionRow:
+    return ExecutionRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]),
+                        json.loads(r[9]), r[10], json.loads(r[11]),
+                        [(int(o), str(m)) for o, m in json.loads(r[12])],
+                        json.loads(r[13]), json.loads(r[14]))
+
+
+def _case_row(r: Any) -> CaseRow:
+    return CaseRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]))
 
 
 class RunLock:
@@ -612,19 +630,21 @@ class Store:
             back = 0
             if text != "latest":
                 rest = text[len("latest"):]
-                if not (rest.startswith("~") and rest[1:].isdigit()):
-                    raise UserError(f"unknown run {text!r}", str(self.path),
+                number = whole_or_none(rest[1:]) if rest.startswith("~") else None
+                if number is None:
+                    raise UserError(f"unknown run {shown(text)}", str(self.path),
                                     "Give a run number, `latest` or `latest~N`")
-                back = int(rest[1:])
+                back = number
             ids = [r[0] for r in self.conn.execute("SELECT id FROM runs ORDER BY id DESC")]
             if back >= len(ids):
                 raise UserError(f"no run {text!r} (the store holds {len(ids)} runs)",
                                 str(self.path), "Start one with `rtosmeter run`")
             return int(ids[back])
-        if not text.isdigit():
-            raise UserError(f"unknown run {text!r}", str(self.path),
+        run_id = whole_or_none(text, 1)  # ASCII digits only: an Arabic-Indic 1 is no run 1
+        if run_id is None:
+            raise UserError(f"unknown run {shown(text)}", str(self.path),
                             "Give a run number, `latest` or `latest~N`")
-        return self.run(int(text)).id
+        return self.run(run_id).id
 
     def builds(self, run_id: int) -> list[BuildRow]:
         rows = self.conn.execute(
@@ -638,11 +658,17 @@ class Store:
             "SELECT id, run_id, build_id, grp, status, error, exit_code, wall_s, runner, "
             "footprint, elf, hello, errors, fault, noise FROM executions WHERE run_id = ? "
             "ORDER BY id", (run_id,)).fetchall()
-        return [ExecutionRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
-                             json.loads(r[8]), json.loads(r[9]), r[10], json.loads(r[11]),
-                             [(int(o), str(m)) for o, m in json.loads(r[12])],
-                             json.loads(r[13]), json.loads(r[14]))
-                for r in rows]
+        return [self._decoded(f"execution {r[0]}", partial(_execution_row, r)) for r in rows]
+
+    def _decoded(self, what: str, decode: Callable[[], T]) -> T:
+        """`decode()` of a stored row, its failure an error naming the row
+        (a damaged file, or one written by something else than rtosmeter)."""
+        try:
+            return decode()
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"{what} is damaged ({str(exc)[:120]})", str(self.path),
+                             "Restore the file from a copy, or run the campaign again "
+                             "into a new --out") from None
 
     def stream(self, execution_id: int) -> bytes:
         rows = self.conn.execute("SELECT data FROM stream_chunks WHERE execution_id = ? "
@@ -654,17 +680,20 @@ class Store:
             "SELECT c.id, c.execution_id, c.case_id, c.status, c.reason, c.meta, c.cfg "
             "FROM cases c JOIN executions e ON e.id = c.execution_id WHERE e.run_id = ? "
             "ORDER BY c.id", (run_id,)).fetchall()
-        return [CaseRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]))
+        return [self._decoded(f"case {r[2]} of execution {r[1]}", partial(_case_row, r))
                 for r in rows]
 
     def iter_series(self, run_id: int) -> Iterator[SeriesRow]:
         """Every series of the run, one at a time (samples are not all held at once)."""
         cur = self.conn.execute(
-            "SELECT s.case_row, s.name, s.what, s.samples, s.sub FROM series s "
+            "SELECT s.case_row, s.name, s.what, s.samples, s.sub, c.case_id, c.execution_id "
+            "FROM series s "
             "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
             "WHERE e.run_id = ? ORDER BY s.id", (run_id,))
-        for case_row, name, what, blob, sub in cur:
-            yield SeriesRow(case_row, name, what, blob_to_samples(blob), bool(sub))
+        for case_row, name, what, blob, sub, case_id, ex in cur:
+            samples = self._decoded(f"series {name} of case {case_id} of execution {ex}",
+                                    partial(blob_to_samples, blob))
+            yield SeriesRow(case_row, name, what, samples, bool(sub))
 
     def counts(self, run_id: int) -> list[tuple[int, str, int, int]]:
         """(case_row, name, period, value), ordered by case, name and period."""
@@ -699,4 +728,6 @@ class Store:
             "SELECT c.execution_id, s.name, s.samples FROM series s "
             "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
             "WHERE e.run_id = ? AND c.case_id = ? ORDER BY s.id", (run_id, case_id)).fetchall()
-        return [(int(x), str(n), blob_to_samples(b)) for x, n, b in rows]
+        return [(int(x), str(n), self._decoded(f"series {n} of case {case_id} of execution {x}",
+                                               partial(blob_to_samples, b)))
+                for x, n, b in rows]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter.commands.common import open_store, out_option, split_list
+from rtosmeter.commands.common import open_store, out_option, resolve_run, split_list
 from rtosmeter.commands.report import load_view, write_reports
 from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
@@ -104,7 +104,7 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
     out = _out_folder(opts.out)
     with open_store(out) as store, _farm(opts.farm) as run:
         if opts.resume is not None:
-            run_id = store.resolve_run(opts.resume)
+            run_id = resolve_run(store, opts.resume)
             return execute(defs, catalog, store, out, None, resume=run_id, quiet=opts.quiet,
                            run=run)
         campaign = defs.campaign(opts.campaign)
