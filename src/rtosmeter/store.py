@@ -291,8 +291,9 @@ class RunLock:
             os.close(fd)
         return False
 
-    def release(self) -> None:
-        self.path.unlink(missing_ok=True)
+    def release(self, unlink: bool = True) -> None:
+        if unlink:
+            self.path.unlink(missing_ok=True)
         os.close(self.fd)
 
 
@@ -371,8 +372,14 @@ class Store:
     # ---- opening, versions -----------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path) -> Store:
+    def open(cls, path: str | Path, read_only_ok: bool = False) -> Store:
+        """The store at `path`, created or upgraded as needed. `read_only_ok`:
+        a reader's (history, report, compare), which opens a store on a
+        read-only file system read-only (SQLite cannot make WAL's side files
+        there)."""
         path = Path(path)
+        if read_only_ok and path.is_file() and not os.access(path.parent, os.W_OK):
+            return cls._open_read_only(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, isolation_level=None, factory=_Connection)
@@ -389,6 +396,36 @@ class Store:
             store._upgrade()
             store._use_wal()
             conn.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            conn.close()
+            raise
+        return store
+
+    @classmethod
+    def _open_read_only(cls, path: Path) -> Store:
+        """A store in a folder nobody can write: as it is (immutable, so that
+        SQLite asks for no -shm file), unless it holds writes its -wal file
+        has not yet moved into it, or needs an upgrade: both need a copy."""
+        wal = path.with_name(path.name + "-wal")
+        fix = (f"Copy {path.parent} to a writable place and pass the copy with --out "
+               "(this folder is read-only)")
+        if wal.is_file() and wal.stat().st_size > 0:
+            raise StoreError("the result store's last writes are still in its -wal file, "
+                             "which a read-only folder cannot apply", str(path), fix)
+        try:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1",
+                                   uri=True, isolation_level=None, factory=_Connection)
+        except sqlite3.Error as exc:
+            raise UserError(f"cannot open the result store ({exc})", str(path), fix) from None
+        assert isinstance(conn, _Connection)
+        conn.store_path = path
+        store = cls(conn, path)
+        try:
+            store._check_kind()
+            if store.version < SCHEMA_VERSION:
+                raise StoreError(f"the result store has schema version {store.version}, "
+                                 f"which this rtosmeter upgrades to {SCHEMA_VERSION} before "
+                                 "reading it", str(path), fix)
         except BaseException:
             conn.close()
             raise
@@ -432,7 +469,7 @@ class Store:
         each step checks the version again under the write lock, so two
         processes opening one new file create it once."""
         while self.version < SCHEMA_VERSION:
-            with self._tx(immediate=True):
+            with self._tx():
                 version = self.version
                 if version == 0:
                     self._check_kind()
@@ -458,13 +495,18 @@ class Store:
         self.close()
 
     class _Tx:
-        def __init__(self, conn: sqlite3.Connection, immediate: bool) -> None:
+        """A write transaction. IMMEDIATE: it takes the write lock up front,
+        waiting busy_timeout for it; a deferred one that reads first and then
+        writes fails at once with "database is locked" in WAL mode when
+        another writer committed in between (SQLite cannot upgrade its
+        stale snapshot)."""
+
+        def __init__(self, conn: sqlite3.Connection) -> None:
             self.conn = conn
-            self.begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
 
         def __enter__(self) -> None:
             if not self.conn.in_transaction:
-                self.conn.execute(self.begin)
+                self.conn.execute("BEGIN IMMEDIATE")
 
         def __exit__(self, exc_type: object, *rest: object) -> None:
             if not self.conn.in_transaction:
@@ -479,8 +521,8 @@ class Store:
                     self.conn.execute("ROLLBACK")
                 raise
 
-    def _tx(self, immediate: bool = False) -> Store._Tx:
-        return Store._Tx(self.conn, immediate)
+    def _tx(self) -> Store._Tx:
+        return Store._Tx(self.conn)
 
     # ---- writes ----------------------------------------------------------
 
@@ -510,6 +552,24 @@ class Store:
                             "Wait for it to finish, or stop it (kill " + pid + ") and then "
                             f"resume it with `rtosmeter run --resume {run_id} --out "
                             f"{self.path.parent}`")
+        return lock
+
+    def lock_out(self) -> RunLock:
+        """The campaign folder's lock, held while a run builds and runs in it:
+        two runs into one --out would build in the same build folders (and
+        one delete what the other compiles). UserError when another holds it."""
+        path = self.path.with_name(f"{self.path.name}.out.lock")
+        try:
+            lock = RunLock.take(path)
+        except OSError as exc:
+            raise UserError(f"cannot create the campaign folder's lock ({exc.strerror})",
+                            str(path), "Pass a writable campaign folder with --out") from None
+        if lock is None:
+            pid = path.read_text(errors="replace").strip() or "?"
+            raise UserError(f"another rtosmeter run (process {pid}) is building and running "
+                            "in this campaign folder", str(self.path.parent),
+                            "Wait for it to finish, or pass another --out (reports, history "
+                            "and compare may read the folder meanwhile)")
         return lock
 
     def _status(self, run_id: int, stored: str) -> str:
