@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from rtosmeter.catalog import load_caps
+from rtosmeter.definitions import load_port
+
 ROOT = Path(__file__).resolve().parents[1]
 PORTS = sorted(p for p in (ROOT / "ports").iterdir() if (p / "port.toml").is_file())
 
@@ -100,6 +103,20 @@ def test_no_port_defines_a_composed_call(port: Path) -> None:
     composed = sorted(n for n in found if f"{n}_raw" in DECLARED)
     assert not composed, (
         f"{port.name} defines composed calls (define their _raw and _rc): {composed}")
+
+
+@pytest.mark.parametrize("port", PORTS, ids=[p.name for p in PORTS])
+def test_nvic_hook_is_declared_where_defined(port: Path) -> None:
+    """A port defines the target's NVIC calls (rm_port_irq_enable/disable,
+    targets/common/cortex-m/cm.h) exactly when its port.toml declares
+    `owns_nvic`: otherwise the firmware has two definitions, or none."""
+    found = {m.group(2) for source in sorted(port.rglob("*.c"))
+             for m in DEFINITION.finditer(_code(source))}
+    defines = {"rm_port_irq_enable", "rm_port_irq_disable"} & found
+    owns = load_port(port / "port.toml", load_caps(ROOT)).owns_nvic
+    assert defines == ({"rm_port_irq_enable", "rm_port_irq_disable"} if owns else set()), (
+        f"{port.name}: port.toml owns_nvic = {str(owns).lower()}, but its C files define "
+        f"{sorted(defines) or 'neither'} of rm_port_irq_enable/disable")
 
 
 @pytest.mark.slow

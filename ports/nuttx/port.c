@@ -355,6 +355,8 @@ const char *rm_port_caps_note(void)
     return "NuttX's sim has no software-triggered interrupt line";
 }
 #else
+#include "cm.h" /* rm_port_irq_enable/disable */
+
 /* NVIC external interrupt n is NuttX interrupt NVIC_IRQ_FIRST (16) + n. */
 #define RM_NX_IRQ(n) (16 + (int)(n))
 
@@ -381,16 +383,15 @@ void rm_target_irq_set_vector(void (*isr)(void))
     (void)rm_port_irq_connect(isr);
 }
 
-/* The target's NVIC calls (targets/common/cortex-m/cm.h), through NuttX. */
-void rm_cm_irq_enable(unsigned irq, unsigned prio);
-void rm_cm_irq_disable(unsigned irq);
-void rm_cm_irq_enable(unsigned irq, unsigned prio)
+/* The target's NVIC calls, through NuttX: NuttX owns the NVIC (port.toml
+ * owns_nvic; targets/common/cortex-m/cm.h). */
+void rm_port_irq_enable(unsigned irq, unsigned prio)
 {
     (void)prio;
     up_enable_irq(RM_NX_IRQ(irq));
 }
 
-void rm_cm_irq_disable(unsigned irq)
+void rm_port_irq_disable(unsigned irq)
 {
     up_disable_irq(RM_NX_IRQ(irq));
 }

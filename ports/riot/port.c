@@ -64,6 +64,7 @@
 #include "native_internal.h" /* native_register_interrupt */
 #include <signal.h>
 #else
+#include "cm.h" /* rm_port_irq_enable/disable */
 #include "periph/timer.h"
 #endif
 
@@ -403,10 +404,9 @@ void rm_target_irq_set_vector(void (*isr)(void))
     __asm volatile("dsb\n isb" ::: "memory");
 }
 
-/* The target's NVIC calls (targets/common/cortex-m/cm.h), with CMSIS. */
-void rm_cm_irq_enable(unsigned irq, unsigned prio);
-void rm_cm_irq_disable(unsigned irq);
-void rm_cm_irq_enable(unsigned irq, unsigned prio)
+/* The target's NVIC calls, with CMSIS: RIOT owns the NVIC (port.toml
+ * owns_nvic; targets/common/cortex-m/cm.h). */
+void rm_port_irq_enable(unsigned irq, unsigned prio)
 {
     uint32_t level = prio >> (8u - __NVIC_PRIO_BITS);
 #if !defined(__ARM_ARCH_6M__)
@@ -420,7 +420,7 @@ void rm_cm_irq_enable(unsigned irq, unsigned prio)
     NVIC_EnableIRQ((IRQn_Type)irq);
 }
 
-void rm_cm_irq_disable(unsigned irq)
+void rm_port_irq_disable(unsigned irq)
 {
     NVIC_DisableIRQ((IRQn_Type)irq);
 }

@@ -28,9 +28,10 @@
  *   target's periodic timer line are connected with irq_connect_dynamic:
  *   the vector is Zephyr's _isr_wrapper, which calls the case's handler from
  *   the software ISR table and leaves through z_arm_int_exit (Zephyr's only
- *   path that switches threads after an interrupt). rm_cm_irq_enable/disable
- *   (the target's calls) become irq_enable/irq_disable; priorities are
- *   Zephyr's (bench line 2, periodic line 1, both below the kernel's lock).
+ *   path that switches threads after an interrupt). The target's NVIC calls
+ *   come to rm_port_irq_enable/disable (port.toml owns_nvic): irq_enable/
+ *   irq_disable; priorities are Zephyr's (bench line 2, periodic line 1,
+ *   both below the kernel's lock).
  * - Idle: CONFIG_ARM_ON_ENTER_CPU_IDLE_HOOK with a hook that returns false,
  *   so the idle thread spins instead of WFI (RM_NO_WFI, both profiles).
  * - native_sim_64 (target host): a Linux process whose simulated time advances
@@ -346,17 +347,18 @@ void rm_target_irq_set_vector(void (*isr)(void))
 }
 
 #ifdef CONFIG_CPU_CORTEX_M
-/* The target's NVIC calls (targets/common/cortex-m/cm.h), through Zephyr:
- * the line's priority was set when it was connected. */
-void rm_cm_irq_enable(unsigned irq, unsigned prio);
-void rm_cm_irq_disable(unsigned irq);
-void rm_cm_irq_enable(unsigned irq, unsigned prio)
+#include "cm.h" /* rm_port_irq_enable/disable */
+
+/* The target's NVIC calls, through Zephyr: Zephyr owns the NVIC (port.toml
+ * owns_nvic; targets/common/cortex-m/cm.h), and the line's priority was set
+ * when it was connected. */
+void rm_port_irq_enable(unsigned irq, unsigned prio)
 {
     (void)prio;
     irq_enable(irq);
 }
 
-void rm_cm_irq_disable(unsigned irq)
+void rm_port_irq_disable(unsigned irq)
 {
     irq_disable(irq);
 }

@@ -151,6 +151,8 @@ def config_header(spec: BuildSpec, catalog: Catalog) -> str:
         *(f"#define {name} {value}" for name, value in counter.items()),
         *(f"#define {name} {value}" for name, value in own),
         *([f"#define RM_CPU_HZ {t.cpu_hz}u"] if t.cpu_hz else []),
+        *(["#define RM_PORT_OWNS_NVIC 1 /* port.toml owns_nvic: rm_port_irq_enable */"]
+          if spec.port.owns_nvic else []),
         f"#define RM_SAMPLES {p.samples}u",
         f"#define RM_BATCH {p.batch}u",
         f"#define RM_TM_PERIOD_MS {p.tm_period_ms}u",

@@ -1,7 +1,7 @@
 """A strict reader for one TOML file and its tables: typed keys, and an
 error naming the file and key for a key nobody read (a misspelling).
 
-Its own module so that definitions.py and config.py both read TOML through
+Its own module so that definitions/ and config.py both read TOML through
 it without importing each other.
 """
 

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "rm_build_config.h" /* RM_PORT_OWNS_NVIC */
 #include "rtosmeter/target.h"
 
 #define RM_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
@@ -36,9 +37,21 @@
 #define RM_CM_V6M 0
 #endif
 
-/* Enable an external interrupt at a priority (0 = most urgent). */
+/* Enable an external interrupt at a priority (0 = most urgent); disable one.
+ * Who writes the NVIC is declared, not replaced at link time: a port whose
+ * kernel owns the interrupt controller says `owns_nvic = true` in port.toml,
+ * the harness then defines RM_PORT_OWNS_NVIC in rm_build_config.h, and the
+ * target's calls go to the port's rm_port_irq_enable/disable (its port.c).
+ * Every other port gets the plain NVIC writes of cm_irq.c. */
+#if defined(RM_PORT_OWNS_NVIC) && RM_PORT_OWNS_NVIC
+void rm_port_irq_enable(unsigned irq, unsigned prio);
+void rm_port_irq_disable(unsigned irq);
+#define rm_cm_irq_enable rm_port_irq_enable
+#define rm_cm_irq_disable rm_port_irq_disable
+#else
 void rm_cm_irq_enable(unsigned irq, unsigned prio);
 void rm_cm_irq_disable(unsigned irq);
+#endif
 
 /* Semihosting (BKPT 0xAB): QEMU with -semihosting-config enable=on, and
  * pyOCD/OpenOCD on boards. */

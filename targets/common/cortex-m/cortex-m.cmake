@@ -1,7 +1,9 @@
 # Shared Cortex-M part of every target.cmake: CPU flags for the whole build,
 # newlib-nano, section garbage collection, a linker map next to each ELF (the
 # footprint attribution reads it), and the OBJECT library rm_target made of
-# the shared start-up + semihosting (+ RTT) and the target's own sources.
+# the shared start-up + semihosting (+ RTT) + NVIC calls (cm_irq.c, empty
+# for a port that owns the NVIC: RM_PORT_OWNS_NVIC) and the target's own
+# sources.
 #
 #   set(RM_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard)
 #   rm_cortex_m_target(SOURCES a.c LINKER_SCRIPT x.ld INLINE_DIR dir
@@ -64,7 +66,8 @@ function(rm_cortex_m_target)
   set(RM_TARGET_RAM_BYTES ${_rm_ram} CACHE INTERNAL "the target's RAM (its linker script)")
   set(RM_RAM_TIER ${_rm_tier} CACHE INTERNAL "the ports' memory tier (docs/memory.md)")
   if(RM_TARGET_MODE)
-    set(RM_TARGET_SOURCES ${RM_CM_DIR}/semihost.c ${RM_CM_DIR}/rtt.c ${ARG_SOURCES} PARENT_SCOPE)
+    set(RM_TARGET_SOURCES ${RM_CM_DIR}/semihost.c ${RM_CM_DIR}/rtt.c ${RM_CM_DIR}/cm_irq.c
+        ${ARG_SOURCES} PARENT_SCOPE)
     set(RM_TARGET_DEFINES ${ARG_DEFINES} PARENT_SCOPE)
     set(RM_TARGET_INCLUDE_DIRS ${ARG_INLINE_DIR} ${RM_CM_DIR} PARENT_SCOPE)
     set(RM_TARGET_LINKER_SCRIPT ${ARG_LINKER_SCRIPT} PARENT_SCOPE) # for an RTOS that links with it
@@ -79,7 +82,8 @@ function(rm_cortex_m_target)
   add_compile_definitions(${ARG_DEFINES})
   set(RM_TARGET_INCLUDE_DIRS ${ARG_INLINE_DIR} ${RM_CM_DIR} PARENT_SCOPE)
   add_library(rm_target OBJECT
-    ${RM_CM_DIR}/startup.c ${RM_CM_DIR}/semihost.c ${RM_CM_DIR}/rtt.c ${ARG_SOURCES})
+    ${RM_CM_DIR}/startup.c ${RM_CM_DIR}/semihost.c ${RM_CM_DIR}/rtt.c ${RM_CM_DIR}/cm_irq.c
+    ${ARG_SOURCES})
   # RM_INCLUDE_DIRS / RM_WARN_FLAGS come from bench/CMakeLists.txt.
   target_include_directories(rm_target PRIVATE ${RM_CM_DIR} ${RM_INCLUDE_DIRS})
   target_compile_options(rm_target PRIVATE ${RM_WARN_FLAGS})

@@ -192,23 +192,3 @@ __attribute__((used, noreturn)) void rm_cm_fault_c(const uint32_t *frame)
     rm_report_fault(&f);
 }
 
-void rm_cm_irq_enable(unsigned irq, unsigned prio)
-{
-    /* Priority registers are byte-wide on v7-M, word-only on v6-M. */
-#if RM_CM_V6M
-    uint32_t shift = 8u * (irq & 3u);
-    volatile uint32_t *ipr = (volatile uint32_t *)(uintptr_t)(RM_NVIC_IPR_BASE + 4u * (irq >> 2));
-    *ipr = (*ipr & ~(0xFFu << shift)) | ((prio & 0xFFu) << shift);
-#else
-    *(volatile uint8_t *)(uintptr_t)(RM_NVIC_IPR_BASE + irq) = (uint8_t)prio;
-#endif
-    RM_NVIC_ICPR(irq >> 5) = 1u << (irq & 31u);
-    RM_NVIC_ISER(irq >> 5) = 1u << (irq & 31u);
-}
-
-void rm_cm_irq_disable(unsigned irq)
-{
-    RM_NVIC_ICER(irq >> 5) = 1u << (irq & 31u);
-    __asm volatile("dsb\n isb" ::: "memory");
-}
-
