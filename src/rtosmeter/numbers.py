@@ -26,11 +26,16 @@ def shown(text: str) -> str:
     return repr(text[:24] + "…") if len(text) > 24 else repr(text)
 
 
+def plain(value: float) -> str:
+    """A bound or a value as a message shows it: 10**12 in full, 0.5 as 0.5."""
+    return str(value) if isinstance(value, int) or not value.is_integer() else str(int(value))
+
+
 def _range(value: float, low: float, high: float) -> None:
     if value > high:
-        raise ValueError(f"{value:g} is larger than {high:g}")
+        raise ValueError(f"{plain(value)} is larger than {plain(high)}")
     if value < low:
-        raise ValueError(f"{value:g} is smaller than {low:g}")
+        raise ValueError(f"{plain(value)} is smaller than {plain(low)}")
 
 
 def whole(text: str, low: int = 0, high: int = MAX_INT) -> int:
@@ -93,5 +98,5 @@ def read_decimal(text: str, where: str, what: str, low: float, high: float,
     try:
         return decimal(text.strip(), low, high)
     except ValueError as exc:
-        raise UserError(f"{what}: {exc}", where, fix or f"Give a number from {low:g} "
-                        f"to {high:g}") from None
+        raise UserError(f"{what}: {exc}", where, fix or f"Give a number from {plain(low)} "
+                        f"to {plain(high)}") from None
