@@ -442,6 +442,8 @@ def _score(fam: str) -> Row:
         if r is None:
             return ""
         v = r.score[k]
+        if not math.isfinite(v):  # every score 0: no share of the best
+            return "-"
         return f"{v:.1f} %" if fam == "throughput" else ratio_text(v)
     return cell
 
