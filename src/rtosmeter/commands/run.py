@@ -53,12 +53,32 @@ class RunOptions:
     farm: str | None = None  # labgrid://HOST:PORT | dask://HOST:PORT (rtosmeter.farm)
 
 
+# Characters a path given to CMake and QEMU cannot hold as plain text: each
+# would split it, or make the tool read part of it as syntax.
+_PATH_SPECIAL = {
+    ";": "which CMake reads as a list separator",
+    ",": "which splits QEMU's -plugin argument list (and could add plugin arguments)",
+    '"': "which ends a CMake string",
+    "\\": "which CMake reads as an escape",
+    "$": "which CMake reads as a variable reference (${...}, $ENV{...})",
+    "\n": "which ends a line of the build files",
+}
+
+
+def check_path(path: Path, what: str, where: str, fix: str) -> None:
+    """Refuse a path (followed through its links: the tools see the target)
+    holding a character of _PATH_SPECIAL, naming it."""
+    for text in dict.fromkeys((str(path), str(path.resolve()))):
+        for ch, why in _PATH_SPECIAL.items():
+            if ch in text:
+                raise UserError(f"{what} '{text}' contains {ch!r}, {why}", where, fix)
+
+
 def _out_folder(out: Path) -> Path:
-    """--out, created; CMake reads `;` in a path as a list separator, so such
-    a path would split the build's paths and write outside the folder."""
-    if ";" in str(out.resolve()):
-        raise UserError(f"the campaign folder '{out}' contains ';', which CMake reads as a "
-                        "list separator", "--out", "Pass a folder whose path has no ';'")
+    """--out, created; a path of _PATH_SPECIAL would split the build's paths
+    or QEMU's plugin arguments, and write outside the folder."""
+    check_path(out, "the campaign folder", "--out", "Pass a folder whose path has none of "
+               + " ".join(_PATH_SPECIAL).replace("\n", "a line break"))
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -73,10 +93,8 @@ def _check_sources(defs: Definitions, sources: dict[str, Path]) -> None:
         base = split_instance(name, f"--source {name}={path}")[0]  # freertos@V9.0.0
         if base not in valid:
             raise unknown_name("source name", base, valid, f"--source {name}={path}")
-        if ";" in str(path):
-            raise UserError(f"the source path '{path}' contains ';', which CMake reads as a "
-                            "list separator", f"--source {name}",
-                            "Move or link the tree to a path without ';'")
+        check_path(path, "the source path", f"--source {name}",
+                   "Move or copy the tree to a path without it (a link is followed)")
 
 
 def _profile(defs: Definitions, spec: str | None) -> tuple[str | None, Path | None]:
