@@ -7,8 +7,9 @@ a run that dies mid-case still yields the cases before it (and the one in
 progress, marked `incomplete`). Numbers are ASCII digits of bounded width
 that fit SQLite's int64; a series never holds more samples than HELLO
 announced; what a stream can make the parser keep is bounded (cases, errors,
-console lines), so a flooding firmware costs memory in proportion to the
-runner's stream cap and no more.
+console lines, and per type CFG, META, SERIES, COUNT, CHECK records and
+samples: MAX_KEPT, MAX_SAMPLES), so a flooding firmware costs a few hundred
+MB at most, whatever it sends (tests/test_memory_bound.py measures it).
 
 The parser stands alone: it imports nothing of the catalog or the source
 tree. A capability mask stays an integer (`ParsedCase.missing`); whoever has
@@ -38,6 +39,11 @@ MAX_HEX_DIGITS = 8  # a capability mask: 32 bits
 MAX_CASES = 4096
 MAX_ERRORS = 1000
 MAX_NOISE = 1000
+# ... and of each kind of record a case keeps, per stream (real streams keep
+# at most ~100 series, ~100 counts, ~20 META): a flood of one of them held
+# 1.8 GB, these at most a few MB each. MAX_SAMPLES: 64 MB of samples.
+MAX_KEPT = {"CFG": 4096, "META": 16384, "SERIES": 4096, "COUNT": 65536, "CHECK": 65536}
+MAX_SAMPLES = 16 << 20
 PREFIX = b"@RM "
 _PRINTABLE = bytes(range(0x20, 0x7F))
 
@@ -453,9 +459,13 @@ class _Parser:
         self.next_index: dict[str, int] = {}  # series name -> next sample index
         self.series_by_id: dict[int, Series] = {}
         self.max_samples = 0  # per series, from HELLO
-        # Samples arrive in chunks (one per S record), joined once in finish().
-        self.chunks: list[tuple[Series, list[npt.NDArray[np.uint32]]]] = []
-        self.chunks_by_id: dict[int, list[npt.NDArray[np.uint32]]] = {}
+        # Samples arrive in chunks (one per S record), appended to one buffer
+        # per series (no object per chunk: a flood of 1-sample records is
+        # 4 bytes a sample), turned into the array once in finish().
+        self.chunks: list[tuple[Series, bytearray]] = []
+        self.chunks_by_id: dict[int, bytearray] = {}
+        self.kept = dict.fromkeys(MAX_KEPT, 0)  # records kept, per type
+        self.samples_kept = 0
         self.errors_seen = 0
         self.noise_seen = 0
         self.case_ids: dict[str, int] = {}  # case id -> its offset
@@ -518,7 +528,16 @@ class _Parser:
         self.expected_seq = rec.seq + 1
         return True
 
+    def keep(self, rec: _Record) -> None:
+        """Count a record of a bounded type; _BadRecord beyond its bound."""
+        if self.kept[rec.type] >= MAX_KEPT[rec.type]:
+            raise _BadRecord(f"more than {MAX_KEPT[rec.type]} {rec.type} records in one "
+                             "stream; dropped")
+        self.kept[rec.type] += 1
+
     def dispatch(self, rec: _Record) -> None:
+        if rec.type in MAX_KEPT:
+            self.keep(rec)
         if rec.type == "HELLO":
             self.on_hello(rec)
             return
@@ -595,7 +614,7 @@ class _Parser:
             raise _BadRecord(f"malformed SERIES record: sub={sub!r} (0 or 1)")
         s = Series(sid, name, rec.fields["what"], subtract=sub == "1")
         case.series[name] = s
-        self.chunks_by_id[sid] = []
+        self.chunks_by_id[sid] = bytearray()
         self.chunks.append((s, self.chunks_by_id[sid]))
         self.series_by_id[sid] = s
         self.next_index[name] = 0
@@ -618,10 +637,13 @@ class _Parser:
             raise _BadRecord(f"samples {first}..{first + samples.size - 1} of series "
                              f"{series.name} lie beyond the {self.max_samples} announced by "
                              "HELLO; record dropped")
+        if self.samples_kept + samples.size > MAX_SAMPLES:
+            raise _BadRecord(f"more than {MAX_SAMPLES} samples in one stream; record dropped")
         if first > expected:  # keep the samples: they are valid, only some are lost
             self.error(rec.offset, f"sample index of series {series.name} skips from "
                                    f"{expected} to {first}", case)
-        self.chunks_by_id[sid].append(samples)
+        self.samples_kept += samples.size
+        self.chunks_by_id[sid] += samples.astype("<u4", copy=False).tobytes()
         self.next_index[series.name] = first + samples.size
 
     def on_count(self, rec: _Record) -> None:
@@ -706,7 +728,7 @@ class _Parser:
     def finish(self, size: int) -> ParsedStream:
         for series, chunks in self.chunks:
             if chunks:
-                series.samples = np.concatenate(chunks)
+                series.samples = np.frombuffer(chunks, dtype="<u4").astype(np.uint32)
         if not self.out.complete:
             where = f"; case {self.current.id} kept as incomplete" if self.current else ""
             self.out.errors.append(StreamError(size, f"stream ends without BYE (truncated){where}"))
