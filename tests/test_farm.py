@@ -10,6 +10,7 @@ streams must equal a local run's byte for byte.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import invoke
 from cortexm_firmware import have_toolchain
 
 import rtosmeter.farm.labgrid  # noqa: F401  (before labgrid: it turns off gRPC's fork handlers)
@@ -90,9 +92,9 @@ def _runners(out: Path) -> list[dict[str, str]]:
         return [e.runner for e in store.executions(store.runs()[-1].id)]
 
 
-def _run(out: Path, farm: str | None) -> None:
+def _run(out: Path, farm: str | None, insecure: bool = True) -> None:
     summary = run_campaign(RunOptions(out=out, ports=("baremetal",), targets=(TARGET,),
-                                      bench=BENCH, farm=farm, quiet=True))
+                                      bench=BENCH, farm=farm, insecure=insecure, quiet=True))
     assert (summary.executions, summary.failed) == (2, 0)
 
 
@@ -156,6 +158,24 @@ def test_dask_run_goes_on_after_a_worker_is_lost(local: dict[str, bytes], dask_c
 def test_dask_without_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"no Dask scheduler answers at 127\.0\.0\.1:\d+.*--farm"):
         _run(tmp_path, f"dask://127.0.0.1:{_free_port()}")
+
+
+@pytest.mark.parametrize("url,why", [
+    ("dask://127.0.0.1:1", "over plain TCP, and run results come back as pickles"),
+    ("dask://127.0.0.1:1?ca=a.pem", "gives ca but not cert, key"),
+    ("dask://127.0.0.1:1?ca=/no/ca.pem&cert=/no/c.pem&key=/no/k.pem",
+     "ca=/no/ca.pem: no such file"),
+])
+def test_dask_needs_tls_or_insecure(tmp_path: Path, url: str, why: str) -> None:
+    """Results are unpickled: a plain tcp:// scheduler was trusted blindly."""
+    from rtosmeter.farm import open_farm
+
+    with pytest.raises(UserError, match=re.escape(why)) as info:
+        open_farm(url)
+    assert "--farm" in info.value.message
+    assert "--insecure" in info.value.message or "no such file" in why or "gives" in why
+    result = invoke("run", "--out", str(tmp_path), "--farm", url, "--port", "baremetal")
+    assert result.exit_code == 1 and why in result.stderr
 
 
 def test_bad_farm_address_names_the_option(tmp_path: Path) -> None:

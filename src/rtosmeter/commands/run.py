@@ -51,6 +51,7 @@ class RunOptions:
     loads: tuple[str, ...] = ()  # --load: load profiles (rtosmeter.loads); () the campaign's
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's; gcc by default)
     farm: str | None = None  # labgrid://HOST:PORT | dask://HOST:PORT (rtosmeter.farm)
+    insecure: bool = False  # --insecure: a dask:// farm over plain TCP
 
 
 # Characters a path given to CMake and QEMU cannot hold as plain text: each
@@ -120,7 +121,7 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
     _check_sources(defs, opts.sources)
     catalog = load_catalog(defs.root)
     out = _out_folder(opts.out)
-    with open_store(out) as store, _farm(opts.farm) as run:
+    with open_store(out) as store, _farm(opts.farm, opts.insecure) as run:
         if opts.resume is not None:
             run_id = resolve_run(store, opts.resume)
             return execute(defs, catalog, store, out, None, resume=run_id, quiet=opts.quiet,
@@ -135,7 +136,8 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
 
 
 @contextmanager
-def _farm(url: str | None) -> Iterator[Callable[[RunRequest], RunOutcome]]:
+def _farm(url: str | None, insecure: bool = False
+          ) -> Iterator[Callable[[RunRequest], RunOutcome]]:
     """--farm: the farm's way to run one execution, closed after the run."""
     from rtosmeter.runners import run_once
 
@@ -144,7 +146,7 @@ def _farm(url: str | None) -> Iterator[Callable[[RunRequest], RunOutcome]]:
         return
     from rtosmeter.farm import open_farm
 
-    farm = open_farm(url)
+    farm = open_farm(url, insecure)
     try:
         yield farm.run
     finally:
@@ -203,8 +205,12 @@ def resume_command(run_id: int, out: Path) -> str:
               help="--unit cycles: cycles of SDIV/UDIV, 2..12 (default 12, the worst case).")
 @click.option("--farm", metavar="URL",
               help="Run elsewhere: labgrid://HOST:PORT (boards and any target through a "
-                   "labgrid coordinator's places) or dask://HOST:PORT (QEMU runs on a Dask "
-                   "cluster). Default: this machine.")
+                   "labgrid coordinator's places) or dask://HOST:PORT?ca=CA.pem&cert=CERT.pem"
+                   "&key=KEY.pem (QEMU runs on a Dask cluster, over TLS). Default: this "
+                   "machine.")
+@click.option("--insecure", is_flag=True,
+              help="Let a dask:// farm use plain TCP, without TLS: results come back as "
+                   "pickles, so only on a network you trust.")
 @click.option("--clock", metavar="RATE",
               help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
@@ -215,8 +221,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
         campaign: str | None, toolchains: tuple[str, ...], no_icount: bool,
         resume: str | None, unit: str | None,
-        cycle_ws: int | None, cycle_div: int | None, farm: str | None, clock: str | None,
-        loads: tuple[str, ...]) -> None:
+        cycle_ws: int | None, cycle_div: int | None, farm: str | None, insecure: bool,
+        clock: str | None, loads: tuple[str, ...]) -> None:
     """Build and run a campaign, store the results, print the table."""
     if clock:
         from rtosmeter.qemu_plugin import parse_clock
@@ -229,6 +235,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume,
                       unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div, farm=farm,
+                      insecure=insecure,
                       loads=split_list(loads), toolchains=split_list(toolchains))
     try:
         with signals_interrupt():
