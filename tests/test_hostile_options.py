@@ -11,6 +11,8 @@ import pytest
 from _datahalf import store_run
 from conftest import invoke
 
+from rtosmeter.errors import UserError
+
 DATA = Path(__file__).resolve().parent / "data"
 LAT = DATA / "posix-host-lat_isr.rmstream"
 
@@ -73,3 +75,21 @@ def test_a_damaged_stored_run_names_what_is_damaged(out: Path, column: str, valu
     for fmt in ("table", "json"):
         text = _error(["report", "--out", str(out), "--format", fmt])
         assert what in text and "is damaged" in text and "rtosmeter.sqlite" in text, text
+
+
+@pytest.mark.parametrize("label", ["V\u00b2", "V" + "9" * 5000, "v\u0661.2"])
+def test_an_instance_label_of_odd_digits_sorts(label: str) -> None:
+    """`str.isdigit()` is true of "²", which int() refuses."""
+    from rtosmeter.instances import sort_key
+
+    assert sorted([f"freertos@{label}", "freertos@V9.0.0"], key=sort_key)
+
+
+@pytest.mark.parametrize("gdb", ["127.0.0.1:\u00b2", "127.0.0.1:" + "9" * 5000,
+                                 "127.0.0.1:70000", "127.0.0.1:\u0663"])
+def test_a_gdb_port_is_ascii_digits(gdb: str) -> None:
+    from rtosmeter.runners.board_settings import BoardSettings
+
+    settings = BoardSettings(board="b", probe="gdb", gdb=gdb)
+    with pytest.raises(UserError, match="is not HOST:PORT"):
+        settings.gdb_address()
