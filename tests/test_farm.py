@@ -160,6 +160,56 @@ def test_dask_without_scheduler_is_a_clear_error(tmp_path: Path) -> None:
         _run(tmp_path, f"dask://127.0.0.1:{_free_port()}")
 
 
+def _certificates(folder: Path) -> dict[str, Path]:
+    """A CA, and a certificate and key it signed for 127.0.0.1 (the
+    scheduler's, the workers' and the client's alike), with openssl."""
+    def ssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA",
+        "-keyout", "ca.key", "-out", "ca.pem")
+    ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "node.key",
+        "-out", "node.csr")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    ssl("x509", "-req", "-in", "node.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+        "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "node.pem")
+    return {"ca": folder / "ca.pem", "cert": folder / "node.pem", "key": folder / "node.key"}
+
+
+@pytest.mark.slow
+def test_dask_over_tls_matches_local_run(local: dict[str, bytes], out: Path,
+                                         tmp_path: Path) -> None:
+    """The cluster of the docs (docs/boards.md): every party's certificate
+    signed by one CA, rtosmeter connecting with ?ca=&cert=&key=."""
+    files = _certificates(tmp_path)
+    tls = ["--tls-ca-file", str(files["ca"]), "--tls-cert", str(files["cert"]),
+           "--tls-key", str(files["key"])]
+    kids = Children(tmp_path)
+    port = _free_port()
+    try:
+        kids.start("scheduler", "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                   "--protocol", "tls", "--no-dashboard", *tls)
+        kids.start("worker", "dask", "worker", f"tls://127.0.0.1:{port}", "--nthreads", "1",
+                   "--no-dashboard", "--host", "127.0.0.1", *tls)
+        url = (f"dask://127.0.0.1:{port}?ca={files['ca']}&cert={files['cert']}"
+               f"&key={files['key']}")
+        deadline = time.monotonic() + 60
+        while True:  # the scheduler and its worker up
+            try:
+                _run(out, url, insecure=False)
+                break
+            except UserError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(1)
+        assert _streams(out) == local
+        assert all(r["farm"] == url for r in _runners(out))
+        with pytest.raises(UserError, match="over plain TCP"):  # and never without TLS
+            _run(out, f"dask://127.0.0.1:{port}", insecure=False)
+    finally:
+        kids.stop_all()
+
+
 @pytest.mark.parametrize("url,why", [
     ("dask://127.0.0.1:1", "over plain TCP, and run results come back as pickles"),
     ("dask://127.0.0.1:1?ca=a.pem", "gives ca but not cert, key"),
