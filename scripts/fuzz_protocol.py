@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import streamfuzz
 
 CRASH = Path("fuzz-crash.rmstream")
+PROGRESS = 50_000  # the own engine prints its count every this many executions
 
 
 def _report(runs: int, started: float) -> None:
@@ -45,6 +46,9 @@ def own(seed: int, runs: int, seconds: float) -> int:
             print(f"crash after {n} executions; input in {CRASH}", file=sys.stderr)
             raise
         n += 1
+        if n % PROGRESS == 0:  # a long campaign shows its count as it goes
+            print(f"... {n} executions, {n / (time.monotonic() - started):.0f} exec/s",
+                  flush=True)
     _report(n, started)
     return 0
 

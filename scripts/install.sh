@@ -51,8 +51,12 @@ fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-# boards: pyOCD (the board runner); farm: labgrid and Dask (rtosmeter.farm).
-.venv/bin/python -m pip install -q -e '.[dev,boards,farm]'
+# Every Python package at the version and hash requirements.lock pins (dev,
+# boards: pyOCD, the board runner; farm: labgrid and Dask), then rtosmeter
+# itself without resolving anything again. Refresh the lock after changing
+# pyproject.toml's dependencies (README, "Python dependencies").
+.venv/bin/python -m pip install -q --require-hashes -r requirements.lock
+.venv/bin/python -m pip install -q --no-deps -e .
 # The QEMU plugin (exact instructions, estimated cycles) with the host gcc.
 make -s -C plugins/qemu
 echo "Ready: .venv/bin/rtosmeter run"

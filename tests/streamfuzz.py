@@ -17,7 +17,8 @@ import random
 import zlib
 from pathlib import Path
 
-from rtosmeter.protocol import MAX_CASES, MAX_ERRORS, MAX_INT, MAX_NOISE, parse_stream
+from rtosmeter.numbers import MAX_INT, whole_or_none
+from rtosmeter.protocol import MAX_CASES, MAX_ERRORS, MAX_NOISE, parse_stream
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -93,7 +94,7 @@ def mutate(rng: random.Random, stream: bytes) -> bytes:
         elif kind == "flood":  # many copies of a record, renumbered to stay in sequence
             base = records[i]
             if base[0] == b"@RM" and len(base) > 2:
-                seq = int(base[1]) if base[1].isdigit() else 0
+                seq = whole_or_none(base[1].decode("ascii", "replace")) or 0  # may be hostile
                 copies = [[b"@RM", str(seq + k).encode(), *base[2:]]
                           for k in range(rng.choice((10, 100, 1000)))]
                 records[i:i + 1] = copies

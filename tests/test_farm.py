@@ -10,6 +10,7 @@ streams must equal a local run's byte for byte.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import invoke
 from cortexm_firmware import have_toolchain
 
 import rtosmeter.farm.labgrid  # noqa: F401  (before labgrid: it turns off gRPC's fork handlers)
@@ -90,9 +92,9 @@ def _runners(out: Path) -> list[dict[str, str]]:
         return [e.runner for e in store.executions(store.runs()[-1].id)]
 
 
-def _run(out: Path, farm: str | None) -> None:
+def _run(out: Path, farm: str | None, insecure: bool = True) -> None:
     summary = run_campaign(RunOptions(out=out, ports=("baremetal",), targets=(TARGET,),
-                                      bench=BENCH, farm=farm, quiet=True))
+                                      bench=BENCH, farm=farm, insecure=insecure, quiet=True))
     assert (summary.executions, summary.failed) == (2, 0)
 
 
@@ -156,6 +158,74 @@ def test_dask_run_goes_on_after_a_worker_is_lost(local: dict[str, bytes], dask_c
 def test_dask_without_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"no Dask scheduler answers at 127\.0\.0\.1:\d+.*--farm"):
         _run(tmp_path, f"dask://127.0.0.1:{_free_port()}")
+
+
+def _certificates(folder: Path) -> dict[str, Path]:
+    """A CA, and a certificate and key it signed for 127.0.0.1 (the
+    scheduler's, the workers' and the client's alike), with openssl."""
+    def ssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA",
+        "-keyout", "ca.key", "-out", "ca.pem")
+    ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "node.key",
+        "-out", "node.csr")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    ssl("x509", "-req", "-in", "node.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+        "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "node.pem")
+    return {"ca": folder / "ca.pem", "cert": folder / "node.pem", "key": folder / "node.key"}
+
+
+@pytest.mark.slow
+def test_dask_over_tls_matches_local_run(local: dict[str, bytes], out: Path,
+                                         tmp_path: Path) -> None:
+    """The cluster of the docs (docs/boards.md): every party's certificate
+    signed by one CA, rtosmeter connecting with ?ca=&cert=&key=."""
+    files = _certificates(tmp_path)
+    tls = ["--tls-ca-file", str(files["ca"]), "--tls-cert", str(files["cert"]),
+           "--tls-key", str(files["key"])]
+    kids = Children(tmp_path)
+    port = _free_port()
+    try:
+        kids.start("scheduler", "dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                   "--protocol", "tls", "--no-dashboard", *tls)
+        kids.start("worker", "dask", "worker", f"tls://127.0.0.1:{port}", "--nthreads", "1",
+                   "--no-dashboard", "--host", "127.0.0.1", *tls)
+        url = (f"dask://127.0.0.1:{port}?ca={files['ca']}&cert={files['cert']}"
+               f"&key={files['key']}")
+        deadline = time.monotonic() + 60
+        while True:  # the scheduler and its worker up
+            try:
+                _run(out, url, insecure=False)
+                break
+            except UserError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(1)
+        assert _streams(out) == local
+        assert all(r["farm"] == url for r in _runners(out))
+        with pytest.raises(UserError, match="over plain TCP"):  # and never without TLS
+            _run(out, f"dask://127.0.0.1:{port}", insecure=False)
+    finally:
+        kids.stop_all()
+
+
+@pytest.mark.parametrize("url,why", [
+    ("dask://127.0.0.1:1", "over plain TCP, and run results come back as pickles"),
+    ("dask://127.0.0.1:1?ca=a.pem", "gives ca but not cert, key"),
+    ("dask://127.0.0.1:1?ca=/no/ca.pem&cert=/no/c.pem&key=/no/k.pem",
+     "ca=/no/ca.pem: no such file"),
+])
+def test_dask_needs_tls_or_insecure(tmp_path: Path, url: str, why: str) -> None:
+    """Results are unpickled: a plain tcp:// scheduler was trusted blindly."""
+    from rtosmeter.farm import open_farm
+
+    with pytest.raises(UserError, match=re.escape(why)) as info:
+        open_farm(url)
+    assert "--farm" in info.value.message
+    assert "--insecure" in info.value.message or "no such file" in why or "gives" in why
+    result = invoke("run", "--out", str(tmp_path), "--farm", url, "--port", "baremetal")
+    assert result.exit_code == 1 and why in result.stderr
 
 
 def test_bad_farm_address_names_the_option(tmp_path: Path) -> None:

@@ -594,10 +594,11 @@ def test_unsup_needs_a_mask_or_a_reason(fields: dict[str, str], why: str) -> Non
     w = StreamWriter()
     hello(w)
     bad = w.record("UNSUP", fields)
-    w.record("BYE", {"cases": 0, "status": 0})
+    bye = w.record("BYE", {"cases": 0, "status": 0})
     data = w.getvalue()
     p = parse_stream(data)
-    assert [(e.offset, e.message) for e in p.errors] == [(data.find(bad), why)]
+    assert [(e.offset, e.message) for e in p.errors] == [
+        (data.find(bad), why), (data.find(bye), "BYE reports 0 cases: the firmware ran no case")]
     assert p.cases == [] and p.complete
 
 

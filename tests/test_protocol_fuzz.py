@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import streamfuzz
 
-from rtosmeter.protocol import MAX_INT, StreamWriter, parse_stream
+from rtosmeter.numbers import MAX_INT
+from rtosmeter.protocol import StreamWriter, parse_stream
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = 2000  # executions per CI run of the own fuzzer: a few seconds
@@ -84,6 +85,17 @@ def test_a_5000_digit_sequence_number_is_one_bad_record() -> None:
     w.record("BYE", {"cases": 0, "status": 0})
     p = parse_stream(w.getvalue())
     assert "sequence number" in p.errors[0].message and p.complete
+
+
+def test_the_fuzzer_mutates_a_stream_of_huge_sequence_numbers() -> None:
+    """Every record numbered with 5,000 digits: the fuzzer's own flood
+    mutation once read it with int() and crashed before its count."""
+    lines = [ln for ln in streamfuzz.seeds()[0].split(b"\n") if ln.startswith(b"@RM ")][:40]
+    huge = b"".join(streamfuzz._crc_line(b"@RM " + b"9" * 5000 + b" "
+                                         + ln[:-10].split(b" ", 2)[2] + b" ") for ln in lines)
+    rng = random.Random(7)
+    for _ in range(300):  # flood is one mutation in eight: drawn many times over
+        streamfuzz.check(streamfuzz.mutate(rng, huge))
 
 
 def test_samples_beyond_hello_are_an_error_of_the_case_not_data() -> None:

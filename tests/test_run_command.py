@@ -46,6 +46,36 @@ def test_semicolon_in_out_is_refused_before_anything_is_built(tmp_path: Path) ->
     assert not out.exists() and sorted(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("name,why", [
+    ("a,b", "which splits QEMU's -plugin argument list"),
+    ('a"b', "which ends a CMake string"),
+    ("a\\b", "which CMake reads as an escape"),
+    ("a${HOME}b", "which CMake reads as a variable reference"),
+    ("a$ENV{X}", "which CMake reads as a variable reference"),
+])
+def test_a_path_cmake_or_qemu_would_misread_is_refused(tmp_path: Path, name: str,
+                                                       why: str) -> None:
+    """`,` split QEMU's -plugin arguments ("unknown argument", or an injected
+    one); `"`, `\\`, `${` broke CMake with raw errors."""
+    out = tmp_path / name
+    result = invoke("run", "--port", "posix", "--target", "host", "--out", str(out))
+    assert result.exit_code == 1
+    assert f"contains {name[1]!r}, {why}" in result.output and "in --out" in result.output
+    assert not out.exists() and sorted(tmp_path.iterdir()) == []
+
+
+def test_a_source_linked_from_a_harmless_path_is_checked_where_it_leads(tmp_path: Path) -> None:
+    """A symlinked --source carried a `;` of its target into CMake."""
+    real = tmp_path / "tree;x"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    result = invoke("run", "--port", "freertos", "--source", f"freertos={tmp_path / 'link'}",
+                    "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert (f"the source path '{real}' contains ';', which CMake reads as a list separator "
+            "in --source freertos") in result.output
+
+
 @pytest.fixture
 def read_only_dir(tmp_path: Path) -> Iterator[Path]:
     """A folder nobody may write: a read-only tmpfs for root (whom permissions

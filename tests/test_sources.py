@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -240,3 +241,57 @@ def test_doctor_checks_newt_and_mbedtls_for_mynewt(tmp_path: Path,
     out = invoke("doctor").output
     assert f"RTOSMETER_NEWT={tmp_path} holds no newt program" in out
     assert f"no Mbed TLS tree (looked in {tmp_path}): set RTOSMETER_MYNEWT_MBEDTLS" in out
+
+
+def pinned(git_url: str, commit: str) -> Port:
+    p = port(git_url)
+    assert p.source is not None
+    return replace(p, source=replace(p.source, commit=commit))
+
+
+def test_fetch_checks_the_pinned_commit(upstream: Path, monkeypatch: pytest.MonkeyPatch,
+                                        tmp_path: Path) -> None:
+    """The tag was cloned, its commit recorded and never checked: a tag moved
+    upstream gave another tree silently."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("RTOSMETER_TESTRTOS", raising=False)
+    good = git("rev-parse", "V1.2.3^{commit}", cwd=upstream)
+    assert fetch(pinned(upstream.as_uri(), good)).commit == good
+    # the tag moves upstream: a fresh clone is refused and removed
+    shutil.rmtree(cache_dir())
+    (upstream / "tasks.c").write_text("/* something else */\n")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "moved", cwd=upstream)
+    git("tag", "-f", "V1.2.3", cwd=upstream)
+    with pytest.raises(UserError, match=f"the tag V1.2.3 now names commit .* but .* pins "
+                                        f"{good[:12]}"):
+        fetch(pinned(upstream.as_uri(), good))
+    assert not (cache_dir() / "testrtos-V1.2.3").exists()
+
+
+def test_a_cached_tree_is_checked_before_reuse(upstream: Path, monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("RTOSMETER_TESTRTOS", raising=False)
+    good = git("rev-parse", "V1.2.3^{commit}", cwd=upstream)
+    tree = fetch(pinned(upstream.as_uri(), good))
+    (tree.path / "tasks.c").write_text("/* edited in the cache */\n")
+    with pytest.raises(UserError, match=r"the cached testrtos tree has changed files "
+                                        r"\(M tasks.c\)"):
+        fetch(pinned(upstream.as_uri(), good))
+    git("checkout", "-q", "tasks.c", cwd=tree.path)
+    other = "0" * 40
+    with pytest.raises(UserError, match=f"the cached tree is at commit {good[:12]}, but .* "
+                                        "pins 000000000000"):
+        fetch(pinned(upstream.as_uri(), other))
+
+
+def test_a_pin_must_be_a_full_commit_id(tmp_path: Path, root: Path) -> None:
+    from rtosmeter.catalog import load_caps
+    from rtosmeter.definitions.ports import load_port
+
+    src = root / "ports" / "freertos" / "port.toml"
+    (tmp_path / "freertos").mkdir()
+    toml = tmp_path / "freertos" / "port.toml"
+    toml.write_text(src.read_text().replace('tag = "V11.1.0"', 'tag = "V11.1.0"\ncommit = "abc"'))
+    with pytest.raises(UserError, match=r"'source.commit' must be a full commit id"):
+        load_port(toml, load_caps(root))

@@ -148,3 +148,109 @@ def test_a_run_lock_is_held_by_its_process_only(tmp_path: Path) -> None:
     with Store.open(path) as st:
         assert st.run(run).status == "interrupted"
         st.lock_run(run).release()
+
+
+def _writer(path: str, rounds: int, barrier: Any, results: Any) -> None:
+    """add_build in a loop (it reads, then writes), then delete_run (the same)."""
+    failures = []
+    with Store.open(path) as st:
+        run = st.create_run({}, {}, "t")
+        barrier.wait()
+        for i in range(rounds):
+            try:
+                st.add_build(run, "posix", "host", f"p{i}", {})
+            except StoreError as exc:
+                failures.append(str(exc))
+        try:
+            st.conn.execute("DELETE FROM builds WHERE run_id = ?", (run,))
+            st.delete_run(run)
+        except StoreError as exc:
+            failures.append(str(exc))
+    results.put(failures)
+
+
+def test_two_writers_take_the_write_lock_up_front(tmp_path: Path) -> None:
+    """A deferred transaction that reads and then writes failed at once with
+    "database is locked" (294 and 179 of 300 calls), busy_timeout or not."""
+    path = str(tmp_path / "r.sqlite")
+    Store.open(path).close()
+    ctx = multiprocessing.get_context("fork")
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    children = [ctx.Process(target=_writer, args=(path, 300, barrier, results))
+                for _ in range(2)]
+    for c in children:
+        c.start()
+    failures = [f for _ in children for f in results.get(timeout=120)]
+    for c in children:
+        c.join()
+    print(f"{len(failures)} of 602 writes failed")
+    assert failures == []
+    with Store.open(path) as st:
+        assert st.runs() == []
+
+
+def test_a_second_run_into_one_out_is_refused_clearly(tmp_path: Path) -> None:
+    """Two runs into one --out built in the same folders and failed
+    spuriously (7 of 40 pairs): the second is refused before anything."""
+    from conftest import invoke
+
+    path = tmp_path / "rtosmeter.sqlite"
+    Store.open(path).close()
+    script = textwrap.dedent(f"""
+        import sys
+        from rtosmeter.store import Store
+        st = Store.open({str(path)!r})
+        lock = st.lock_out()  # what a run holds while it builds and runs
+        print("locked", flush=True)
+        sys.stdin.read()
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "locked\n"
+        result = invoke("run", "--out", str(tmp_path), "--port", "posix", "--bench", "lat.*")
+        assert result.exit_code == 1, result.output
+        assert (f"another rtosmeter run (process {child.pid}) is building and running in "
+                f"this campaign folder in {tmp_path}") in result.stderr
+        with Store.open(path) as st:
+            assert st.runs() == []  # refused before it stored a run
+    finally:
+        child.communicate("")
+    with Store.open(path) as st:  # the holder gone, the folder is free again
+        st.lock_out().release(unlink=False)
+
+
+def _read_only_mount(folder: Path, *commands: list[str]) -> subprocess.CompletedProcess[str]:
+    """`commands` with `folder` bind-mounted read-only over itself, in a
+    private mount namespace (as an unprivileged user namespace allows)."""
+    script = f"mount --bind -o ro {folder} {folder} && touch {folder}/w 2>/dev/null && exit 9; "
+    script += " && ".join(" ".join(f"'{a}'" for a in c) for c in commands)
+    return subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_store_on_a_read_only_folder_is_read(tmp_path: Path) -> None:
+    """SQLite cannot create WAL's side files on a read-only mount: every
+    reader failed with "unable to open database file"."""
+    if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode:
+        pytest.skip("needs unshare -rm (user and mount namespaces)")
+    from _datahalf import store_run
+    data = Path(__file__).parent / "data" / "posix-host-lat_isr.rmstream"
+    store_run(tmp_path / "rtosmeter.sqlite", [(data.read_bytes(), {"runner": "host"})])
+    exe = str(Path(sys.executable).with_name("rtosmeter"))
+    proc = _read_only_mount(tmp_path, [exe, "history", "--out", str(tmp_path)],
+                            [exe, "report", "--out", str(tmp_path), "--format", "markdown"],
+                            [exe, "compare", "1", "1", "--out", str(tmp_path)])
+    assert proc.returncode == 0, proc.stderr
+    assert "posix / host / default" in proc.stdout and "# rtosmeter run 1 (done)" in proc.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rtosmeter.sqlite"]
+    # writes left in the -wal file: a clear error, not a silently older store
+    with Store.open(tmp_path / "rtosmeter.sqlite") as st:
+        st.conn.execute("PRAGMA wal_autocheckpoint=0")
+        st.create_run({}, {}, "t")
+        wal = (tmp_path / "rtosmeter.sqlite-wal").read_bytes()
+    (tmp_path / "rtosmeter.sqlite-wal").write_bytes(wal)
+    (tmp_path / "rtosmeter.sqlite-shm").unlink(missing_ok=True)
+    proc = _read_only_mount(tmp_path, [exe, "history", "--out", str(tmp_path)])
+    assert proc.returncode == 1 and "still in its -wal file" in proc.stderr, proc.stderr
+    assert "Copy " in proc.stderr and "to a writable place" in proc.stderr

@@ -50,6 +50,8 @@ from rtosmeter.model import (
     Summary,
     Unit,
 )
+from rtosmeter.numbers import whole_or_none
+from rtosmeter.protocol import MAX_CLOCK_HZ
 from rtosmeter.store import BuildRow, ExecutionRow, Store
 
 CALIB_CASE = "calib.overhead"
@@ -68,17 +70,14 @@ def format_hz(hz: float) -> str:
 def _shift(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         return None
-    text = str(value).strip().lower()
-    return int(text) if text.isdigit() else None
+    return whole_or_none(str(value).strip(), 0, 10)
 
 
 def stream_hz(hello: Mapping[str, str], runner: Mapping[str, Any]) -> float:
     """The timestamp rate: the firmware's own report (CFG ts_hz, kept in the
     runner info), else HELLO hz, the build's copy of target.toml (clocks.py)."""
-    try:
-        return float(runner.get("ts_hz") or hello.get("hz", "0"))
-    except ValueError:
-        return 0.0
+    text = str(runner.get("ts_hz") or hello.get("hz", "0"))
+    return float(whole_or_none(text, 1, MAX_CLOCK_HZ) or 0)
 
 
 def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any],

@@ -4,7 +4,9 @@ their whole process group when the campaign is interrupted.
 
 Every child gets a parent-death signal (Linux `prctl(PR_SET_PDEATHSIG,
 SIGKILL)`, set between fork and exec): if rtosmeter dies, even by SIGKILL,
-the kernel kills the child, so no QEMU is left running. The console goes to
+the kernel kills the child, so no QEMU is left running. A build tool runs
+under rtosmeter.reaper, which ends the tool's whole tree (the signal reaches
+only a direct child; ninja and compilers run in process groups of their own). The console goes to
 a regular file, never a pipe: a write to a file never blocks, so the guest
 never sees a full UART because the harness read slowly (which would make
 the instructions it executes depend on the host), and a child whose reader
@@ -13,10 +15,12 @@ died gets no EPIPE to retry for ever.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -26,35 +30,52 @@ from pathlib import Path
 _PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True)
 _ACTIVE: set[subprocess.Popen[bytes]] = set()
+_TREES: set[int] = set()  # pids of the children run under rtosmeter.reaper
+REAPER_GRACE_S = 5.0  # a stopped reaper's time to end its tool's tree
 _LOCK = threading.Lock()
 
 
-def _die_with(parent: int) -> Callable[[], None]:
+def _die_with(parent: int, tree: bool = False) -> Callable[[], None]:
     """The child's preexec_fn: ask for SIGKILL when the parent dies, and die at
-    once when it already has (it may have died before prctl took effect)."""
+    once when it already has (it may have died before prctl took effect). A
+    reaper gets SIGTERM instead: it must live to end the tool's tree (before
+    its handler is set, SIGTERM ends it, and it has started nothing yet)."""
 
     def arm() -> None:
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM if tree else signal.SIGKILL, 0, 0, 0)
         if os.getppid() != parent:
             os._exit(1)
 
     return arm
 
 
-def spawn(cmd: list[str], stdout: Path, stderr: Path) -> subprocess.Popen[bytes]:
+def spawn(cmd: list[str], stdout: Path, stderr: Path, tree: bool = False
+          ) -> subprocess.Popen[bytes]:
     """Start `cmd` in its own process group, its output to files (the same
-    file for both when the paths are equal); OSError when it cannot start."""
+    file for both when the paths are equal); OSError when it cannot start.
+    `tree`: a tool that starts processes of its own in other process groups
+    (CMake, ninja, compilers), run under rtosmeter.reaper, which ends them
+    all when the tool exits, when it is stopped and when rtosmeter dies."""
+    if tree:
+        cmd = [sys.executable, "-m", "rtosmeter.reaper", str(os.getpid()), *cmd]
     with stdout.open("wb") as out, \
             (out if stderr == stdout else stderr.open("wb")) as err:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                start_new_session=True, preexec_fn=_die_with(os.getpid()))
+                                start_new_session=True, preexec_fn=_die_with(os.getpid(), tree))
     with _LOCK:
         _ACTIVE.add(proc)
+        if tree:
+            _TREES.add(proc.pid)
     return proc
 
 
 def kill(proc: subprocess.Popen[bytes]) -> None:
-    """End the child and everything it started, then reap it."""
+    """End the child and everything it started, then reap it (a reaper is
+    asked first: it ends the processes outside its group)."""
+    if proc.pid in _TREES:
+        proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(REAPER_GRACE_S)
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -67,6 +88,7 @@ def release(proc: subprocess.Popen[bytes]) -> None:
         kill(proc)
     with _LOCK:
         _ACTIVE.discard(proc)
+        _TREES.discard(proc.pid)
 
 
 def kill_all() -> None:
@@ -99,7 +121,7 @@ def run_tool(cmd: list[str]) -> tuple[int, str]:
     An interrupted campaign ends it with every compiler it started."""
     with tempfile.TemporaryDirectory(prefix="rtosmeter-tool-") as tmp:
         log = Path(tmp) / "output"
-        proc = spawn(cmd, log, log)
+        proc = spawn(cmd, log, log, tree=True)
         try:
             rc = proc.wait()
         finally:

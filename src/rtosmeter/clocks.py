@@ -16,12 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rtosmeter.definitions import Target
+from rtosmeter.numbers import whole_or_none
+from rtosmeter.protocol import MAX_CLOCK_HZ
 
 
 def reported(config: Mapping[str, str], key: str) -> int:
-    """A clock the firmware reported (CFG ts_hz / cpu_hz), 0 when it did not."""
-    text = str(config.get(key, "")).strip()
-    return int(text) if text.isdigit() else 0
+    """A clock the firmware reported (CFG ts_hz / cpu_hz), 0 when it did not
+    (the parser refuses a value that is not a clock: this is a stored one)."""
+    return whole_or_none(str(config.get(key, "")), 1, MAX_CLOCK_HZ) or 0
 
 
 def clock_info(target: Target, config: Mapping[str, str], plugin: bool) -> dict[str, str]:

@@ -77,4 +77,4 @@ def sort_key(name: str) -> tuple[str, tuple[tuple[int, str], ...]]:
     """Instances of one port in version order (V9 before V10), not text order."""
     port, _, label = name.partition(SEP)
     return port, tuple((int(part), "") if part.isdigit() else (-1, part)
-                       for part in re.findall(r"\d+|[^\d.]+", label))
+                       for part in re.findall(r"[0-9]{1,18}|[^0-9.]+", label))

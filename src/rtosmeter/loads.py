@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rtosmeter.errors import UserError
+from rtosmeter.numbers import shown, whole_or_none
 
 IDLE = "idle"
 SEPARATOR = "+"  # <profile>+<load>
@@ -51,13 +52,10 @@ class Load:
 
 
 def _int(text: str, what: str, low: int, high: int, spec: str, where: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = low - 1
-    if not low <= value <= high:
-        raise UserError(f"load '{spec}': {what} must be a whole number from {low} to {high}",
-                        where, f"Load profiles: {SYNTAX}")
+    value = whole_or_none(text, low, high)  # ASCII digits: not "+5", not Arabic-Indic
+    if value is None:
+        raise UserError(f"load {shown(spec)}: {what} must be a whole number from {low} to "
+                        f"{high}", where, f"Load profiles: {SYNTAX}")
     return value
 
 

@@ -7,8 +7,9 @@ a run that dies mid-case still yields the cases before it (and the one in
 progress, marked `incomplete`). Numbers are ASCII digits of bounded width
 that fit SQLite's int64; a series never holds more samples than HELLO
 announced; what a stream can make the parser keep is bounded (cases, errors,
-console lines), so a flooding firmware costs memory in proportion to the
-runner's stream cap and no more.
+console lines, and per type CFG, META, SERIES, COUNT, CHECK records and
+samples: MAX_KEPT, MAX_SAMPLES), so a flooding firmware costs a few hundred
+MB at most, whatever it sends (tests/test_memory_bound.py measures it).
 
 The parser stands alone: it imports nothing of the catalog or the source
 tree. A capability mask stays an integer (`ParsedCase.missing`); whoever has
@@ -28,15 +29,21 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from rtosmeter.numbers import whole
+
 VERSION = 1
 MAX_LINE = 16384
-MAX_DIGITS = 19  # a decimal field: at most 19 ASCII digits ...
-MAX_INT = (1 << 63) - 1  # ... and no more than SQLite's INTEGER holds
+MAX_CLOCK_HZ = 10**12  # CFG ts_hz / cpu_hz: a clock the firmware reads back
 MAX_HEX_DIGITS = 8  # a capability mask: 32 bits
 # What one stream may make the parser keep (a flood ends as one error each).
 MAX_CASES = 4096
 MAX_ERRORS = 1000
 MAX_NOISE = 1000
+# ... and of each kind of record a case keeps, per stream (real streams keep
+# at most ~100 series, ~100 counts, ~20 META): a flood of one of them held
+# 1.8 GB, these at most a few MB each. MAX_SAMPLES: 64 MB of samples.
+MAX_KEPT = {"CFG": 4096, "META": 16384, "SERIES": 4096, "COUNT": 65536, "CHECK": 65536}
+MAX_SAMPLES = 16 << 20
 PREFIX = b"@RM "
 _PRINTABLE = bytes(range(0x20, 0x7F))
 
@@ -414,18 +421,12 @@ def _iter_lines(data: bytes) -> Iterable[tuple[int, bytes, bool]]:
 
 
 def _uint(text: str, what: str) -> int:
-    """A non-negative decimal of ASCII digits that fits int64, or _BadRecord.
-
-    `str.isdigit()` and `int()` alone would take "+2", "1_0", Arabic-Indic
-    digits and numbers of thousands of digits (which `int()` refuses with
-    ValueError, and SQLite with OverflowError).
-    """
-    if not text or len(text) > MAX_DIGITS or text.strip("0123456789"):
-        raise _BadRecord(f"{what} {text[:40]!r} is not a number of at most {MAX_DIGITS} digits")
-    value = int(text)
-    if value > MAX_INT:
-        raise _BadRecord(f"{what} {text!r} is larger than {MAX_INT}")
-    return value
+    """A non-negative decimal of ASCII digits that fits int64 (numbers.whole),
+    or _BadRecord."""
+    try:
+        return whole(text)
+    except ValueError as exc:
+        raise _BadRecord(f"{what}: {exc}") from None
 
 
 def _int(rec: _Record, key: str) -> int:
@@ -442,6 +443,7 @@ def _hex(rec: _Record, key: str, what: str) -> int:
 # HELLO fields that are numbers (hz also > 0: every time is divided by it).
 _HELLO_NUMBERS = ("hz", "samples", "batch", "tm_period", "tm_periods")
 _HELLO_OPTIONAL_NUMBERS = ("tm_period_ms", "tick_hz")
+_CFG_CLOCKS = ("ts_hz", "cpu_hz")  # rtosmeter.clocks
 
 
 class _Parser:
@@ -457,11 +459,16 @@ class _Parser:
         self.next_index: dict[str, int] = {}  # series name -> next sample index
         self.series_by_id: dict[int, Series] = {}
         self.max_samples = 0  # per series, from HELLO
-        # Samples arrive in chunks (one per S record), joined once in finish().
-        self.chunks: list[tuple[Series, list[npt.NDArray[np.uint32]]]] = []
-        self.chunks_by_id: dict[int, list[npt.NDArray[np.uint32]]] = {}
+        # Samples arrive in chunks (one per S record), appended to one buffer
+        # per series (no object per chunk: a flood of 1-sample records is
+        # 4 bytes a sample), turned into the array once in finish().
+        self.chunks: list[tuple[Series, bytearray]] = []
+        self.chunks_by_id: dict[int, bytearray] = {}
+        self.kept = dict.fromkeys(MAX_KEPT, 0)  # records kept, per type
+        self.samples_kept = 0
         self.errors_seen = 0
         self.noise_seen = 0
+        self.case_ids: dict[str, int] = {}  # case id -> its offset
 
     def error(self, offset: int, message: str, case: ParsedCase | None = None) -> None:
         self.errors_seen += 1
@@ -521,7 +528,16 @@ class _Parser:
         self.expected_seq = rec.seq + 1
         return True
 
+    def keep(self, rec: _Record) -> None:
+        """Count a record of a bounded type; _BadRecord beyond its bound."""
+        if self.kept[rec.type] >= MAX_KEPT[rec.type]:
+            raise _BadRecord(f"more than {MAX_KEPT[rec.type]} {rec.type} records in one "
+                             "stream; dropped")
+        self.kept[rec.type] += 1
+
     def dispatch(self, rec: _Record) -> None:
+        if rec.type in MAX_KEPT:
+            self.keep(rec)
         if rec.type == "HELLO":
             self.on_hello(rec)
             return
@@ -549,7 +565,13 @@ class _Parser:
     def on_cfg(self, rec: _Record) -> None:
         if self.seen_case:
             raise _BadRecord("CFG record after the first CASE")
-        self.out.config[rec.fields["k"]] = rec.fields["v"]
+        key, value = rec.fields["k"], rec.fields["v"]
+        if key in _CFG_CLOCKS:  # every time is divided by it: a clock, or no value
+            try:
+                whole(value, 1, MAX_CLOCK_HZ)
+            except ValueError as exc:
+                raise _BadRecord(f"CFG {key}: {exc} (a clock rate in Hz)") from None
+        self.out.config[key] = value
 
     def need_case(self, rec: _Record) -> ParsedCase:
         if self.current is None:
@@ -562,6 +584,7 @@ class _Parser:
             self.error(rec.offset, f"CASE {rec.fields['id']} inside case {old.id} "
                                    f"(no END); {old.id} kept as incomplete")
             old.status, old.reason = "incomplete", f"no END (next CASE at byte {rec.offset})"
+            self.current = None
         self.seen_case = True
         self.current = self.add_case(ParsedCase(rec.fields["id"], rec.offset))
         self.series_by_id = {}
@@ -571,6 +594,10 @@ class _Parser:
     def add_case(self, case: ParsedCase) -> ParsedCase:
         if len(self.out.cases) >= MAX_CASES:
             raise _BadRecord(f"more than {MAX_CASES} cases in one stream")
+        if case.id in self.case_ids:  # one id, one result: a repeat would compare to itself
+            raise _BadRecord(f"case {case.id} repeated (first at byte "
+                             f"{self.case_ids[case.id]}); dropped")
+        self.case_ids[case.id] = case.offset
         self.out.cases.append(case)
         return case
 
@@ -587,7 +614,7 @@ class _Parser:
             raise _BadRecord(f"malformed SERIES record: sub={sub!r} (0 or 1)")
         s = Series(sid, name, rec.fields["what"], subtract=sub == "1")
         case.series[name] = s
-        self.chunks_by_id[sid] = []
+        self.chunks_by_id[sid] = bytearray()
         self.chunks.append((s, self.chunks_by_id[sid]))
         self.series_by_id[sid] = s
         self.next_index[name] = 0
@@ -610,10 +637,13 @@ class _Parser:
             raise _BadRecord(f"samples {first}..{first + samples.size - 1} of series "
                              f"{series.name} lie beyond the {self.max_samples} announced by "
                              "HELLO; record dropped")
+        if self.samples_kept + samples.size > MAX_SAMPLES:
+            raise _BadRecord(f"more than {MAX_SAMPLES} samples in one stream; record dropped")
         if first > expected:  # keep the samples: they are valid, only some are lost
             self.error(rec.offset, f"sample index of series {series.name} skips from "
                                    f"{expected} to {first}", case)
-        self.chunks_by_id[sid].append(samples)
+        self.samples_kept += samples.size
+        self.chunks_by_id[sid] += samples.astype("<u4", copy=False).tobytes()
         self.next_index[series.name] = first + samples.size
 
     def on_count(self, rec: _Record) -> None:
@@ -692,11 +722,13 @@ class _Parser:
         if cases != len(self.out.cases):
             self.error(rec.offset, f"BYE reports {cases} cases, the stream holds "
                                    f"{len(self.out.cases)}")
+        elif cases == 0:  # every group has cases: a firmware that ran none measured nothing
+            self.error(rec.offset, "BYE reports 0 cases: the firmware ran no case")
 
     def finish(self, size: int) -> ParsedStream:
         for series, chunks in self.chunks:
             if chunks:
-                series.samples = np.concatenate(chunks)
+                series.samples = np.frombuffer(chunks, dtype="<u4").astype(np.uint32)
         if not self.out.complete:
             where = f"; case {self.current.id} kept as incomplete" if self.current else ""
             self.out.errors.append(StreamError(size, f"stream ends without BYE (truncated){where}"))

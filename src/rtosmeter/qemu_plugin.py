@@ -31,6 +31,7 @@ from rtosmeter.definitions import Counter, FirmwareCounter
 from rtosmeter.elf_symbols import symbol_address
 from rtosmeter.errors import UserError
 from rtosmeter.measure import DEFAULT_DIV, Unit
+from rtosmeter.numbers import read_decimal, shown
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PLUGIN_DIR = ROOT / "plugins" / "qemu"
@@ -231,17 +232,24 @@ def read_summary(summary: Path) -> dict[str, str]:
     return {f"plugin_{k}": str(data[k]) for k in keys if k in data}
 
 
-_CLOCK = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(hz|khz|mhz|ghz)?\s*$", re.IGNORECASE)
+_CLOCK = re.compile(r"^\s*([0-9.]+)\s*(hz|khz|mhz|ghz)?\s*$", re.IGNORECASE | re.ASCII)
 _CLOCK_SCALE = {"hz": 1, "khz": 1_000, "mhz": 1_000_000, "ghz": 1_000_000_000}
+MAX_CLOCK_HZ = 100_000_000_000  # a core clock: 100 GHz is far beyond any
 
 
 def parse_clock(text: str, where: str = "--clock") -> int:
-    """`80MHz`, `64 MHz`, `120000000` -> Hz."""
+    """`80MHz`, `64 MHz`, `120000000` -> Hz: a whole number of Hz from 1 Hz
+    to MAX_CLOCK_HZ (a rate that rounds to 0 Hz would be silently ignored)."""
+    fix = "Give a rate such as 80MHz, 64MHz or 120000000"
     m = _CLOCK.match(text)
-    if m is None or float(m.group(1)) <= 0:
-        raise UserError(f"'{text}' is not a clock rate", where,
-                        "Give a rate such as 80MHz, 64MHz or 120000000")
-    return round(float(m.group(1)) * _CLOCK_SCALE[(m.group(2) or "hz").lower()])
+    if m is None:
+        raise UserError(f"{shown(text)} is not a clock rate", where, fix)
+    scale = _CLOCK_SCALE[(m.group(2) or "hz").lower()]
+    hz = round(read_decimal(m.group(1), where, "clock rate", 0, MAX_CLOCK_HZ / scale, fix)
+               * scale)
+    if hz < 1:
+        raise UserError(f"{shown(text)} is below 1 Hz", where, fix)
+    return hz
 
 
 def unit_of(runner: Mapping[str, object]) -> Unit | None:

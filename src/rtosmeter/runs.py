@@ -146,7 +146,18 @@ def execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: 
             progress: Progress | None = None,
             run: Callable[[RunRequest], RunOutcome] = run_once) -> RunSummary:
     """Run a plan (or resume a stored run, whose plan is reused) into the store;
-    `run` runs one execution (a farm's, to run elsewhere)."""
+    `run` runs one execution (a farm's, to run elsewhere). One run at a
+    time builds and runs in one campaign folder (Store.lock_out)."""
+    out_lock = store.lock_out()
+    try:
+        return _execute(defs, catalog, store, out, plan, resume, quiet, progress, run)
+    finally:
+        out_lock.release(unlink=False)  # unlinked, a waiting opener could lock a lost file
+
+
+def _execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan: Plan | None,
+             resume: int | None, quiet: bool | None, progress: Progress | None,
+             run: Callable[[RunRequest], RunOutcome]) -> RunSummary:
     started = time.monotonic()
     run_id, plan, done, lock = _open_run(defs, store, plan, resume)
     progress = progress or Progress(sum(len(b.groups) + 1 for b in plan.builds), quiet)

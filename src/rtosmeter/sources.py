@@ -264,7 +264,9 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
     if shutil.which("git") is None:
         raise ToolMissing("git", "sources fetch", "git")
     target = dest.expanduser() if dest else cache_dir() / f"{port.name}-{tag}"
+    pin = spec.commit if tag == spec.tag else ""  # another tag: no pin to check
     if (root := _root_of(port, target)) is not None:
+        verify_checkout(port, root, tag, pin, reused=True)
         fetch_west_modules(port, root)
         fetch_companions(port, root)
         return check_tree(port, root, str(root))
@@ -294,9 +296,35 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
     if root is None:
         raise UserError(f"the {port.name} checkout at {tag} has no {spec.probe}", str(target),
                         f"Name its kernel folder in [source] subdirs of {port.file}")
+    try:
+        verify_checkout(port, root, tag, pin, reused=False)
+    except UserError:
+        shutil.rmtree(target, ignore_errors=True)  # never leave an unverified tree to reuse
+        raise
     fetch_west_modules(port, root)
     fetch_companions(port, root)
     return check_tree(port, root, str(root))
+
+
+def verify_checkout(port: Port, tree: Path, tag: str, pin: str, reused: bool) -> None:
+    """The checkout is the pinned commit (port.toml [source] commit), and a
+    reused one (the cache, --dest) holds no change to its tracked files."""
+    head = git_commit(tree)
+    if pin and head != pin:
+        moved = "the cached tree is at" if reused else f"the tag {tag} now names"
+        raise UserError(f"{moved} commit {head[:12] or '(none: not a git checkout)'}, but "
+                        f"{port.file} pins {pin[:12]}", str(tree),
+                        "Check upstream: a moved tag may be a new release or tampering. "
+                        "Remove the tree to fetch again, or update [source] commit after "
+                        "checking" if not reused else "Remove the tree to fetch it again")
+    if reused:
+        proc = subprocess.run(["git", "-C", str(tree), "status", "--porcelain",
+                               "--untracked-files=no"], capture_output=True, text=True,
+                              check=False)
+        if proc.returncode != 0 or proc.stdout.strip():
+            first = (proc.stdout.strip().splitlines() or [proc.stderr.strip()])[0]
+            raise UserError(f"the cached {port.name} tree has changed files ({first})",
+                            str(tree), "Remove the tree to fetch it again")
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,9 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +38,7 @@ import numpy.typing as npt
 from rtosmeter.axes import canonical as canonical_axes
 from rtosmeter.axes import complete as complete_axes
 from rtosmeter.errors import UserError
+from rtosmeter.numbers import shown, whole_or_none
 from rtosmeter.protocol import ParsedStream, parse_stream
 
 SCHEMA_VERSION = 4
@@ -124,6 +126,8 @@ CREATE INDEX series_case ON series(case_row);
 CREATE INDEX counts_case ON counts(case_row);
 CREATE INDEX checks_case ON checks(case_row);
 """
+
+T = TypeVar("T")
 
 
 
@@ -234,7 +238,21 @@ def samples_to_blob(samples: npt.ArrayLike) -> bytes:
 
 
 def blob_to_samples(blob: bytes) -> npt.NDArray[np.uint32]:
+    if not isinstance(blob, bytes) or len(blob) % 4:
+        raise ValueError(f"a samples blob of {len(blob)} bytes, not whole 32-bit samples"
+                         if isinstance(blob, bytes) else f"samples stored as {type(blob).__name__}")
     return np.frombuffer(blob, dtype="<u4").astype(np.uint32, copy=False)
+
+
+def _execution_row(r: Any) -> ExecutionRow:
+    return ExecutionRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]),
+                        json.loads(r[9]), r[10], json.loads(r[11]),
+                        [(int(o), str(m)) for o, m in json.loads(r[12])],
+                        json.loads(r[13]), json.loads(r[14]))
+
+
+def _case_row(r: Any) -> CaseRow:
+    return CaseRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]))
 
 
 class RunLock:
@@ -273,8 +291,9 @@ class RunLock:
             os.close(fd)
         return False
 
-    def release(self) -> None:
-        self.path.unlink(missing_ok=True)
+    def release(self, unlink: bool = True) -> None:
+        if unlink:
+            self.path.unlink(missing_ok=True)
         os.close(self.fd)
 
 
@@ -353,8 +372,14 @@ class Store:
     # ---- opening, versions -----------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path) -> Store:
+    def open(cls, path: str | Path, read_only_ok: bool = False) -> Store:
+        """The store at `path`, created or upgraded as needed. `read_only_ok`:
+        a reader's (history, report, compare), which opens a store on a
+        read-only file system read-only (SQLite cannot make WAL's side files
+        there)."""
         path = Path(path)
+        if read_only_ok and path.is_file() and not os.access(path.parent, os.W_OK):
+            return cls._open_read_only(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, isolation_level=None, factory=_Connection)
@@ -371,6 +396,36 @@ class Store:
             store._upgrade()
             store._use_wal()
             conn.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            conn.close()
+            raise
+        return store
+
+    @classmethod
+    def _open_read_only(cls, path: Path) -> Store:
+        """A store in a folder nobody can write: as it is (immutable, so that
+        SQLite asks for no -shm file), unless it holds writes its -wal file
+        has not yet moved into it, or needs an upgrade: both need a copy."""
+        wal = path.with_name(path.name + "-wal")
+        fix = (f"Copy {path.parent} to a writable place and pass the copy with --out "
+               "(this folder is read-only)")
+        if wal.is_file() and wal.stat().st_size > 0:
+            raise StoreError("the result store's last writes are still in its -wal file, "
+                             "which a read-only folder cannot apply", str(path), fix)
+        try:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1",
+                                   uri=True, isolation_level=None, factory=_Connection)
+        except sqlite3.Error as exc:
+            raise UserError(f"cannot open the result store ({exc})", str(path), fix) from None
+        assert isinstance(conn, _Connection)
+        conn.store_path = path
+        store = cls(conn, path)
+        try:
+            store._check_kind()
+            if store.version < SCHEMA_VERSION:
+                raise StoreError(f"the result store has schema version {store.version}, "
+                                 f"which this rtosmeter upgrades to {SCHEMA_VERSION} before "
+                                 "reading it", str(path), fix)
         except BaseException:
             conn.close()
             raise
@@ -414,7 +469,7 @@ class Store:
         each step checks the version again under the write lock, so two
         processes opening one new file create it once."""
         while self.version < SCHEMA_VERSION:
-            with self._tx(immediate=True):
+            with self._tx():
                 version = self.version
                 if version == 0:
                     self._check_kind()
@@ -440,13 +495,18 @@ class Store:
         self.close()
 
     class _Tx:
-        def __init__(self, conn: sqlite3.Connection, immediate: bool) -> None:
+        """A write transaction. IMMEDIATE: it takes the write lock up front,
+        waiting busy_timeout for it; a deferred one that reads first and then
+        writes fails at once with "database is locked" in WAL mode when
+        another writer committed in between (SQLite cannot upgrade its
+        stale snapshot)."""
+
+        def __init__(self, conn: sqlite3.Connection) -> None:
             self.conn = conn
-            self.begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
 
         def __enter__(self) -> None:
             if not self.conn.in_transaction:
-                self.conn.execute(self.begin)
+                self.conn.execute("BEGIN IMMEDIATE")
 
         def __exit__(self, exc_type: object, *rest: object) -> None:
             if not self.conn.in_transaction:
@@ -461,8 +521,8 @@ class Store:
                     self.conn.execute("ROLLBACK")
                 raise
 
-    def _tx(self, immediate: bool = False) -> Store._Tx:
-        return Store._Tx(self.conn, immediate)
+    def _tx(self) -> Store._Tx:
+        return Store._Tx(self.conn)
 
     # ---- writes ----------------------------------------------------------
 
@@ -492,6 +552,24 @@ class Store:
                             "Wait for it to finish, or stop it (kill " + pid + ") and then "
                             f"resume it with `rtosmeter run --resume {run_id} --out "
                             f"{self.path.parent}`")
+        return lock
+
+    def lock_out(self) -> RunLock:
+        """The campaign folder's lock, held while a run builds and runs in it:
+        two runs into one --out would build in the same build folders (and
+        one delete what the other compiles). UserError when another holds it."""
+        path = self.path.with_name(f"{self.path.name}.out.lock")
+        try:
+            lock = RunLock.take(path)
+        except OSError as exc:
+            raise UserError(f"cannot create the campaign folder's lock ({exc.strerror})",
+                            str(path), "Pass a writable campaign folder with --out") from None
+        if lock is None:
+            pid = path.read_text(errors="replace").strip() or "?"
+            raise UserError(f"another rtosmeter run (process {pid}) is building and running "
+                            "in this campaign folder", str(self.path.parent),
+                            "Wait for it to finish, or pass another --out (reports, history "
+                            "and compare may read the folder meanwhile)")
         return lock
 
     def _status(self, run_id: int, stored: str) -> str:
@@ -612,19 +690,21 @@ class Store:
             back = 0
             if text != "latest":
                 rest = text[len("latest"):]
-                if not (rest.startswith("~") and rest[1:].isdigit()):
-                    raise UserError(f"unknown run {text!r}", str(self.path),
+                number = whole_or_none(rest[1:]) if rest.startswith("~") else None
+                if number is None:
+                    raise UserError(f"unknown run {shown(text)}", str(self.path),
                                     "Give a run number, `latest` or `latest~N`")
-                back = int(rest[1:])
+                back = number
             ids = [r[0] for r in self.conn.execute("SELECT id FROM runs ORDER BY id DESC")]
             if back >= len(ids):
                 raise UserError(f"no run {text!r} (the store holds {len(ids)} runs)",
                                 str(self.path), "Start one with `rtosmeter run`")
             return int(ids[back])
-        if not text.isdigit():
-            raise UserError(f"unknown run {text!r}", str(self.path),
+        run_id = whole_or_none(text, 1)  # ASCII digits only: an Arabic-Indic 1 is no run 1
+        if run_id is None:
+            raise UserError(f"unknown run {shown(text)}", str(self.path),
                             "Give a run number, `latest` or `latest~N`")
-        return self.run(int(text)).id
+        return self.run(run_id).id
 
     def builds(self, run_id: int) -> list[BuildRow]:
         rows = self.conn.execute(
@@ -638,11 +718,17 @@ class Store:
             "SELECT id, run_id, build_id, grp, status, error, exit_code, wall_s, runner, "
             "footprint, elf, hello, errors, fault, noise FROM executions WHERE run_id = ? "
             "ORDER BY id", (run_id,)).fetchall()
-        return [ExecutionRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
-                             json.loads(r[8]), json.loads(r[9]), r[10], json.loads(r[11]),
-                             [(int(o), str(m)) for o, m in json.loads(r[12])],
-                             json.loads(r[13]), json.loads(r[14]))
-                for r in rows]
+        return [self._decoded(f"execution {r[0]}", partial(_execution_row, r)) for r in rows]
+
+    def _decoded(self, what: str, decode: Callable[[], T]) -> T:
+        """`decode()` of a stored row, its failure an error naming the row
+        (a damaged file, or one written by something else than rtosmeter)."""
+        try:
+            return decode()
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"{what} is damaged ({str(exc)[:120]})", str(self.path),
+                             "Restore the file from a copy, or run the campaign again "
+                             "into a new --out") from None
 
     def stream(self, execution_id: int) -> bytes:
         rows = self.conn.execute("SELECT data FROM stream_chunks WHERE execution_id = ? "
@@ -654,17 +740,20 @@ class Store:
             "SELECT c.id, c.execution_id, c.case_id, c.status, c.reason, c.meta, c.cfg "
             "FROM cases c JOIN executions e ON e.id = c.execution_id WHERE e.run_id = ? "
             "ORDER BY c.id", (run_id,)).fetchall()
-        return [CaseRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]))
+        return [self._decoded(f"case {r[2]} of execution {r[1]}", partial(_case_row, r))
                 for r in rows]
 
     def iter_series(self, run_id: int) -> Iterator[SeriesRow]:
         """Every series of the run, one at a time (samples are not all held at once)."""
         cur = self.conn.execute(
-            "SELECT s.case_row, s.name, s.what, s.samples, s.sub FROM series s "
+            "SELECT s.case_row, s.name, s.what, s.samples, s.sub, c.case_id, c.execution_id "
+            "FROM series s "
             "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
             "WHERE e.run_id = ? ORDER BY s.id", (run_id,))
-        for case_row, name, what, blob, sub in cur:
-            yield SeriesRow(case_row, name, what, blob_to_samples(blob), bool(sub))
+        for case_row, name, what, blob, sub, case_id, ex in cur:
+            samples = self._decoded(f"series {name} of case {case_id} of execution {ex}",
+                                    partial(blob_to_samples, blob))
+            yield SeriesRow(case_row, name, what, samples, bool(sub))
 
     def counts(self, run_id: int) -> list[tuple[int, str, int, int]]:
         """(case_row, name, period, value), ordered by case, name and period."""
@@ -699,4 +788,6 @@ class Store:
             "SELECT c.execution_id, s.name, s.samples FROM series s "
             "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
             "WHERE e.run_id = ? AND c.case_id = ? ORDER BY s.id", (run_id, case_id)).fetchall()
-        return [(int(x), str(n), blob_to_samples(b)) for x, n, b in rows]
+        return [(int(x), str(n), self._decoded(f"series {n} of case {case_id} of execution {x}",
+                                               partial(blob_to_samples, b)))
+                for x, n, b in rows]

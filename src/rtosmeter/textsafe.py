@@ -8,9 +8,13 @@ autoescape; charts get unique file names from `chart_name`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
+import sys
 import unicodedata
+
+from markupsafe import Markup
 
 # Markdown punctuation that can start markup inside one line: links and
 # images ([, ], !), emphasis, code, the cell separator, and the escape itself
@@ -21,16 +25,29 @@ _MD_SPECIAL = re.compile(r"([\\`*\[\]!|])")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def strip_controls(text: str) -> str:
+@functools.cache
+def _controls() -> re.Pattern[str]:
+    """Every control and format character (Unicode Cc, Cf) but line breaks
+    and tabs: found once, on first use."""
+    found = [chr(c) for c in range(sys.maxunicode + 1)
+             if unicodedata.category(chr(c)) in ("Cc", "Cf") and chr(c) not in "\n\t\r"]
+    return re.compile("[" + "".join(re.escape(c) for c in found) + "]")
+
+
+def strip_controls(text: str, keep_lines: bool = False) -> str:
     """Without control characters (ESC sequences, OSC, bell, C1 codes, bidi
-    overrides): a line break or tab becomes a space."""
-    out = []
-    for ch in text:
-        if ch in "\n\t\r":
-            out.append(" ")
-        elif unicodedata.category(ch) not in ("Cc", "Cf"):
-            out.append(ch)
-    return "".join(out)
+    overrides such as U+202E): a line break or tab becomes a space, unless
+    `keep_lines` (markup, an SVG, whose lines are its own)."""
+    text = _controls().sub("", text)
+    return text if keep_lines else re.sub("[\n\t\r]", " ", text)
+
+
+def html_safe(value: object) -> object:
+    """For the HTML page (Jinja2's `finalize`, before its autoescape): text
+    without control characters; markup (an SVG) keeps its lines."""
+    if isinstance(value, Markup):
+        return Markup(strip_controls(str(value), keep_lines=True))
+    return strip_controls(value) if isinstance(value, str) else value
 
 
 def terminal_safe(text: str) -> str:
@@ -54,12 +71,15 @@ def csv_safe(value: object) -> object:
     return value
 
 
+_HASHED = re.compile(r"-[0-9a-f]{8}$")  # what chart_name appends
+
+
 def chart_name(text: str) -> str:
     """A file name stem and HTML id for `text`: readable, and unique, as
     names differing only in characters a file name cannot hold (`lat.x<y`,
     `lat.x>y`) get different hashes."""
     readable = re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.") or "chart"
-    if readable == text:
+    if readable == text and not _HASHED.search(text):  # "lat.x-y-<8 hex>" is one made here
         return text
     digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{readable}-{digest}"

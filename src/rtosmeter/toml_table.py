@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rtosmeter.errors import UserError
+from rtosmeter.numbers import MAX_INT, finite, plain
 
 T = TypeVar("T")
 
@@ -45,8 +46,25 @@ class TomlTable:
     def text(self, key: str, default: Any = None) -> Any:
         return self._get(key, str, "a string", default)
 
-    def num(self, key: str, default: Any = None) -> Any:
-        return self._get(key, int, "an integer", default)
+    def num(self, key: str, default: Any = None, low: int = 0, high: int = MAX_INT) -> Any:
+        """A whole number from `low` to `high` (numbers.finite)."""
+        value = self._get(key, int, "an integer", default)
+        return value if key not in self.data else self._checked(key, value, low, high, True)
+
+    def seconds(self, key: str, default: float, low: float, high: float) -> float:
+        """A finite number (of seconds) from `low` to `high`: `nan` or `inf`
+        would turn a limit off."""
+        value = self._get(key, (int, float), "a number of seconds", default)
+        return float(self._checked(key, value, low, high, False))
+
+    def _checked(self, key: str, value: Any, low: float, high: float, integer: bool
+                 ) -> float | int:
+        try:
+            return finite(value, low, high, integer)
+        except ValueError as exc:
+            raise UserError(f"'{self.prefix}{key}': {exc}", str(self.path),
+                            f"Give {key} a {'whole ' if integer else ''}number from "
+                            f"{plain(low)} to {plain(high)}") from None
 
     def flag(self, key: str, default: Any = None) -> Any:
         return self._get(key, bool, "true or false", default)
@@ -118,6 +136,9 @@ def read_toml(path: Path) -> dict[str, Any]:
                         "Check the path") from exc
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"invalid TOML ({exc})", str(path), "Fix the syntax") from exc
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise UserError("invalid TOML (arrays or tables nested too deep to read)", str(path),
+                        "Nest them less deep") from None
     except UnicodeDecodeError as exc:
         raise UserError(f"not UTF-8 text (byte {exc.start}: {exc.reason})", str(path),
                         "Save the file as UTF-8, as TOML requires") from exc

@@ -58,4 +58,4 @@ def open_store(out: Path, must_exist: bool = False) -> Store:
                         "Run `rtosmeter run` first, or pass the --out folder of a campaign")
     from rtosmeter.store import Store  # numpy: not for --help
 
-    return Store.open(path)
+    return Store.open(path, read_only_ok=must_exist)  # the readers: history, report, compare

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter.commands.common import open_store, out_option, split_list
+from rtosmeter.commands.common import open_store, out_option, resolve_run, split_list
 from rtosmeter.commands.report import load_view, write_reports
 from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
@@ -51,14 +51,35 @@ class RunOptions:
     loads: tuple[str, ...] = ()  # --load: load profiles (rtosmeter.loads); () the campaign's
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's; gcc by default)
     farm: str | None = None  # labgrid://HOST:PORT | dask://HOST:PORT (rtosmeter.farm)
+    insecure: bool = False  # --insecure: a dask:// farm over plain TCP
+
+
+# Characters a path given to CMake and QEMU cannot hold as plain text: each
+# would split it, or make the tool read part of it as syntax.
+_PATH_SPECIAL = {
+    ";": "which CMake reads as a list separator",
+    ",": "which splits QEMU's -plugin argument list (and could add plugin arguments)",
+    '"': "which ends a CMake string",
+    "\\": "which CMake reads as an escape",
+    "$": "which CMake reads as a variable reference (${...}, $ENV{...})",
+    "\n": "which ends a line of the build files",
+}
+
+
+def check_path(path: Path, what: str, where: str, fix: str) -> None:
+    """Refuse a path (followed through its links: the tools see the target)
+    holding a character of _PATH_SPECIAL, naming it."""
+    for text in dict.fromkeys((str(path), str(path.resolve()))):
+        for ch, why in _PATH_SPECIAL.items():
+            if ch in text:
+                raise UserError(f"{what} '{text}' contains {ch!r}, {why}", where, fix)
 
 
 def _out_folder(out: Path) -> Path:
-    """--out, created; CMake reads `;` in a path as a list separator, so such
-    a path would split the build's paths and write outside the folder."""
-    if ";" in str(out.resolve()):
-        raise UserError(f"the campaign folder '{out}' contains ';', which CMake reads as a "
-                        "list separator", "--out", "Pass a folder whose path has no ';'")
+    """--out, created; a path of _PATH_SPECIAL would split the build's paths
+    or QEMU's plugin arguments, and write outside the folder."""
+    check_path(out, "the campaign folder", "--out", "Pass a folder whose path has none of "
+               + " ".join(_PATH_SPECIAL).replace("\n", "a line break"))
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -73,10 +94,8 @@ def _check_sources(defs: Definitions, sources: dict[str, Path]) -> None:
         base = split_instance(name, f"--source {name}={path}")[0]  # freertos@V9.0.0
         if base not in valid:
             raise unknown_name("source name", base, valid, f"--source {name}={path}")
-        if ";" in str(path):
-            raise UserError(f"the source path '{path}' contains ';', which CMake reads as a "
-                            "list separator", f"--source {name}",
-                            "Move or link the tree to a path without ';'")
+        check_path(path, "the source path", f"--source {name}",
+                   "Move or copy the tree to a path without it (a link is followed)")
 
 
 def _profile(defs: Definitions, spec: str | None) -> tuple[str | None, Path | None]:
@@ -102,9 +121,9 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
     _check_sources(defs, opts.sources)
     catalog = load_catalog(defs.root)
     out = _out_folder(opts.out)
-    with open_store(out) as store, _farm(opts.farm) as run:
+    with open_store(out) as store, _farm(opts.farm, opts.insecure) as run:
         if opts.resume is not None:
-            run_id = store.resolve_run(opts.resume)
+            run_id = resolve_run(store, opts.resume)
             return execute(defs, catalog, store, out, None, resume=run_id, quiet=opts.quiet,
                            run=run)
         campaign = defs.campaign(opts.campaign)
@@ -117,7 +136,8 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
 
 
 @contextmanager
-def _farm(url: str | None) -> Iterator[Callable[[RunRequest], RunOutcome]]:
+def _farm(url: str | None, insecure: bool = False
+          ) -> Iterator[Callable[[RunRequest], RunOutcome]]:
     """--farm: the farm's way to run one execution, closed after the run."""
     from rtosmeter.runners import run_once
 
@@ -126,7 +146,7 @@ def _farm(url: str | None) -> Iterator[Callable[[RunRequest], RunOutcome]]:
         return
     from rtosmeter.farm import open_farm
 
-    farm = open_farm(url)
+    farm = open_farm(url, insecure)
     try:
         yield farm.run
     finally:
@@ -185,8 +205,12 @@ def resume_command(run_id: int, out: Path) -> str:
               help="--unit cycles: cycles of SDIV/UDIV, 2..12 (default 12, the worst case).")
 @click.option("--farm", metavar="URL",
               help="Run elsewhere: labgrid://HOST:PORT (boards and any target through a "
-                   "labgrid coordinator's places) or dask://HOST:PORT (QEMU runs on a Dask "
-                   "cluster). Default: this machine.")
+                   "labgrid coordinator's places) or dask://HOST:PORT?ca=CA.pem&cert=CERT.pem"
+                   "&key=KEY.pem (QEMU runs on a Dask cluster, over TLS). Default: this "
+                   "machine.")
+@click.option("--insecure", is_flag=True,
+              help="Let a dask:// farm use plain TCP, without TLS: results come back as "
+                   "pickles, so only on a network you trust.")
 @click.option("--clock", metavar="RATE",
               help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
@@ -198,8 +222,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
         campaign: str | None, toolchains: tuple[str, ...], no_icount: bool,
         resume: str | None, unit: str | None,
-        cycle_ws: int | None, cycle_div: int | None, farm: str | None, clock: str | None,
-        loads: tuple[str, ...]) -> None:
+        cycle_ws: int | None, cycle_div: int | None, farm: str | None, insecure: bool,
+        clock: str | None, loads: tuple[str, ...]) -> None:
     """Build and run a campaign, store the results, print the table."""
     if clock:
         from rtosmeter.qemu_plugin import parse_clock
@@ -212,6 +236,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume,
                       unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div, farm=farm,
+                      insecure=insecure,
                       loads=split_list(loads), toolchains=split_list(toolchains))
     try:
         with signals_interrupt():

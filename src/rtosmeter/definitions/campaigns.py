@@ -62,6 +62,11 @@ def load_campaign(path: Path) -> Campaign:
             loads=et.strs("loads", default_loads),
             toolchains=et.strs("toolchains", default_toolchains),
         ))
+        for key in ("ports", "targets"):  # an empty list once meant "everything"
+            if not getattr(entries[-1], key):
+                raise UserError(f"'{et.prefix}{key}' is empty", str(path),
+                                f"Name at least one in {key} = [...] (`rtosmeter list`), or "
+                                "remove the [[run]]")
         for spec in entries[-1].loads:
             parse_load(spec, f"{entries[-1].where}, key 'loads'")
         et.done()

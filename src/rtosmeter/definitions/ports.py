@@ -26,6 +26,9 @@ class SourceSpec:
     version_regex: str = ""
     git: str = ""
     tag: str = ""
+    # The commit `tag` names, pinned: a tag can be moved upstream, a commit
+    # cannot; `sources fetch` checks a clone and a cached tree against it.
+    commit: str = ""
     # Projects of the tree's west.yml that `sources fetch` clones next to it
     # at the revisions that file pins (Zephyr's modules), into <tree>-modules/.
     west_modules: tuple[str, ...] = ()
@@ -153,6 +156,15 @@ def _check_caps(names: Iterable[str], caps: dict[str, Capability], path: Path,
             )
 
 
+def _commit(st: TomlTable) -> str:
+    commit: str = st.text("commit", "")
+    if commit and (len(commit) != 40 or commit.strip("0123456789abcdef")):
+        raise UserError(f"'{st.prefix}commit' must be a full commit id (40 lower-case hex "
+                        f"digits), not {commit!r}", str(st.path),
+                        "Write the id `git rev-parse TAG^{commit}` prints for the tag")
+    return commit
+
+
 def _companions(st: TomlTable) -> tuple[Companion, ...]:
     """[source.companions] NAME = { git = "...", tag = "..." }."""
     out = []
@@ -177,7 +189,7 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
         source = SourceSpec(
             env=st.text("env", REQUIRED), probe=st.text("probe", REQUIRED),
             version_file=st.text("version_file", ""), version_regex=st.text("version_regex", ""),
-            git=st.text("git", ""), tag=st.text("tag", ""),
+            git=st.text("git", ""), tag=st.text("tag", ""), commit=_commit(st),
             west_modules=st.strs("west_modules", ()), subdirs=st.strs("subdirs", ()),
             tested=st.strs("tested", ()), companions=_companions(st),
             git_packages=st.strs("git_packages", ()),

@@ -59,11 +59,7 @@ def params_tables(t: TomlTable) -> dict[str, dict[str, int]]:
                             f"Use one of the target kinds: {', '.join(KINDS)}")
         sub = table.table(kind)
         assert sub is not None
-        values = {k: sub.num(k) for k in PARAM_KEYS if k in sub.data}
-        for k, v in values.items():
-            if v <= 0:
-                raise UserError(f"'{sub.prefix}{k}' must be positive", str(t.path),
-                                f"Fix the value of {k}")
+        values = {k: sub.num(k, low=1) for k in PARAM_KEYS if k in sub.data}
         sub.done()
         out[kind] = values
     table.done()

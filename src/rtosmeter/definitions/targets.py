@@ -93,6 +93,11 @@ class Board:
     file: Path
 
 
+MAX_HZ = 10**12  # a clock rate in target.toml (as CFG ts_hz / cpu_hz in a stream)
+MAX_ICOUNT_SHIFT = 10  # QEMU's -icount shift: 2^N ns per instruction, N at most 10
+MIN_LIMIT_S, MAX_LIMIT_S = 0.001, 1e6  # [limits]: finite, a limit that can end a run
+
+
 def load_target(path: Path) -> Target:
     t = TomlTable(read_toml(path), path)
     name = folder_name(t, path, "target")
@@ -103,7 +108,7 @@ def load_target(path: Path) -> Target:
                         f"Use one of: {', '.join(KINDS)}")
     arch = t.text("arch", REQUIRED)
     cpu = t.text("cpu", "")
-    cpu_hz = t.num("cpu_hz", 0)
+    cpu_hz = t.num("cpu_hz", 0, high=MAX_HZ)
     if kind != "host" and cpu_hz <= 0:
         raise UserError("missing key 'cpu_hz'", str(path),
                         "Set cpu_hz to the core clock at which the firmware runs (SysTick input)")
@@ -115,12 +120,14 @@ def load_target(path: Path) -> Target:
     unit = ct.text("unit", REQUIRED)
     # A cycle counter (DWT) counts the core clock: its rate is cpu_hz, not a second copy.
     counter = Counter(ct.text("name", REQUIRED), unit,
-                      ct.num("hz", cpu_hz if unit == "cycles" and cpu_hz > 0 else REQUIRED))
+                      ct.num("hz", cpu_hz if unit == "cycles" and cpu_hz > 0 else REQUIRED,
+                             low=1, high=MAX_HZ))
     ct.done()
     qemu = None
     qt = t.table("qemu")
     if qt is not None:
-        qemu = QemuSpec(qt.text("machine", REQUIRED), qt.num("icount_shift", 6),
+        qemu = QemuSpec(qt.text("machine", REQUIRED),
+                        qt.num("icount_shift", 6, high=MAX_ICOUNT_SHIFT),
                         qt.strs("extra_args", ()))
         qt.done()
     if kind == "qemu" and qemu is None:
@@ -129,8 +136,8 @@ def load_target(path: Path) -> Target:
     limits = t.table("limits")
     wall, guest = 120.0, 60.0
     if limits is not None:
-        wall = float(limits._get("wall_s", (int, float), "a number of seconds", wall))
-        guest = float(limits._get("guest_s", (int, float), "a number of seconds", guest))
+        wall = limits.seconds("wall_s", wall, MIN_LIMIT_S, MAX_LIMIT_S)
+        guest = limits.seconds("guest_s", guest, MIN_LIMIT_S, MAX_LIMIT_S)
         limits.done()
     board = t._get("board", dict, "a table", {})
     if kind == "board" and not board:
@@ -139,7 +146,7 @@ def load_target(path: Path) -> Target:
     params: dict[str, int] = {}
     pt = t.table("params")
     if pt is not None:
-        params = {key: pt.num(key, REQUIRED) for key in ("samples", "batch", "tm_period_ms",
+        params = {key: pt.num(key, REQUIRED, low=1) for key in ("samples", "batch", "tm_period_ms",
                                                           "tm_periods") if key in pt.data}
         pt.done()
     t.done()

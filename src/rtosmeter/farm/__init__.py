@@ -3,9 +3,10 @@
 - `labgrid://HOST:PORT[?wait=SECONDS]`: boards (and any target) shared through a labgrid
   coordinator; each run reserves a place tagged `board=<target>`, acquires
   it, runs there, and releases it whatever happens (farm/labgrid.py).
-- `dask://HOST:PORT`: QEMU runs spread over a Dask cluster; emulated results
-  do not depend on the machine, so they come back byte for byte as a local
-  run's (farm/dask.py).
+- `dask://HOST:PORT?ca=FILE&cert=FILE&key=FILE`: QEMU runs spread over a
+  Dask cluster, over TLS (plain TCP only with --insecure: results come back
+  pickled); emulated results do not depend on the machine, so they come
+  back byte for byte as a local run's (farm/dask.py).
 
 Both are engines of their ecosystems; rtosmeter only submits runs to them.
 A farm is a `Farm`: `run(request) -> RunOutcome`, the scheduler's run_once
@@ -18,6 +19,7 @@ from typing import Protocol
 from urllib.parse import parse_qs, urlsplit
 
 from rtosmeter.errors import UserError
+from rtosmeter.numbers import read_decimal
 from rtosmeter.runners.base import RunOutcome, RunRequest
 
 SCHEMES = ("labgrid", "dask")
@@ -45,18 +47,16 @@ def address(url: str) -> tuple[str, str, int]:
     return parts.scheme, parts.hostname, port
 
 
-def open_farm(url: str) -> Farm:
+def open_farm(url: str, insecure: bool = False) -> Farm:
+    """The farm at `url`; `insecure`: a dask:// farm may use plain TCP."""
     scheme, host, port = address(url)
+    query = parse_qs(urlsplit(url).query)
     if scheme == "dask":
         from rtosmeter.farm.dask import DaskFarm
 
-        return DaskFarm(url, host, port)
+        return DaskFarm(url, host, port, query, insecure)
     from rtosmeter.farm.labgrid import LabgridFarm
 
-    wait = parse_qs(urlsplit(url).query).get("wait", ["600"])[0]
-    try:
-        wait_s = float(wait)
-    except ValueError:
-        raise UserError(f"wait={wait} is not a number of seconds", f"--farm {url}",
-                        "Give ?wait=SECONDS, how long to wait for a free place") from None
+    wait_s = read_decimal(query.get("wait", ["600"])[0], f"--farm {url}", "wait", 0, 1e7,
+                          "Give ?wait=SECONDS, how long to wait for a free place")
     return LabgridFarm(url, host, port, wait_s)

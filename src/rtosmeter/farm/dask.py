@@ -14,6 +14,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rtosmeter.errors import UserError
 from rtosmeter.runners import run_once, runner_class
@@ -30,18 +31,55 @@ def run_on_worker(request: RunRequest, firmware: bytes) -> RunOutcome:
     return outcome
 
 
+TLS_KEYS = ("ca", "cert", "key")  # dask://HOST:PORT?ca=FILE&cert=FILE&key=FILE
+
+
+def security(url: str, query: dict[str, list[str]], insecure: bool) -> Any | None:
+    """Dask's TLS Security from the URL's ca=, cert= and key= files (the
+    scheduler's CA, this client's certificate and key), or None (plain TCP)
+    when `insecure`. Outcomes come back pickled: a scheduler nobody
+    authenticates could run code here, so plain TCP needs --insecure."""
+    given = {k: query[k][0] for k in TLS_KEYS if query.get(k)}
+    if not given:
+        if insecure:
+            return None
+        raise UserError(f"'{url}' would reach the Dask scheduler over plain TCP, and run "
+                        "results come back as pickles (a scheduler or network in the "
+                        "middle could run code on this machine)", "--farm",
+                        "Give the TLS files: dask://HOST:PORT?ca=CA.pem&cert=CERT.pem&"
+                        "key=KEY.pem (docs/boards.md), or pass --insecure on a network "
+                        "you trust")
+    missing = [k for k in TLS_KEYS if k not in given]
+    if missing:
+        raise UserError(f"'{url}' gives {', '.join(given)} but not {', '.join(missing)}",
+                        "--farm", "TLS needs all three: ca= (the CA that signed the "
+                        "scheduler's certificate), cert= and key= (this client's)")
+    for key, path in given.items():
+        if not Path(path).is_file():
+            raise UserError(f"{key}={path}: no such file", f"--farm {url}",
+                            "Give the path of the PEM file")
+    from distributed.security import Security
+
+    return Security(tls_ca_file=given["ca"], tls_client_cert=given["cert"],  # type: ignore[no-untyped-call]
+                    tls_client_key=given["key"], require_encryption=True)
+
+
 class DaskFarm:
-    def __init__(self, url: str, host: str, port: int, timeout_s: float = 10.0) -> None:
+    def __init__(self, url: str, host: str, port: int, query: dict[str, list[str]],
+                 insecure: bool = False, timeout_s: float = 10.0) -> None:
+        sec = security(url, query, insecure)
         from distributed import Client
 
         self.url = url
+        scheme = "tcp" if sec is None else "tls"
         try:
-            self.client = Client(f"tcp://{host}:{port}", timeout=timeout_s,  # type: ignore[no-untyped-call]
-                                 set_as_default=False)
+            self.client = Client(f"{scheme}://{host}:{port}", timeout=timeout_s,  # type: ignore[no-untyped-call]
+                                 set_as_default=False, security=sec)
         except OSError as exc:
             raise UserError(f"no Dask scheduler answers at {host}:{port} ({exc})", "--farm",
                             "Start one (`dask scheduler --port PORT` and `dask worker "
-                            f"tcp://{host}:{port}`) or check the address") from exc
+                            f"{scheme}://{host}:{port}`, with their TLS options for tls) "
+                            "or check the address") from exc
 
     def run(self, request: RunRequest) -> RunOutcome:
         cls = runner_class(request.target.kind)

@@ -19,6 +19,7 @@ from rtosmeter.reports import document
 from rtosmeter.reports.document import Document
 from rtosmeter.reports.document.cases import BOX_LEGEND, STATS_UNFOLDED
 from rtosmeter.reports.document.listing import ISR_NOTE
+from rtosmeter.textsafe import html_safe
 
 SUFFIX = ".html"
 
@@ -33,6 +34,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=html_safe,  # no bidi override or ESC from the run reaches the page
     )
     env.globals["flag_class"] = FLAG_CLASS
     return env

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from rtosmeter.definitions import Target
 from rtosmeter.errors import UserError
+from rtosmeter.numbers import whole_or_none
 from rtosmeter.toml_table import TomlTable
 
 TOOLS = ("pyocd", "openocd", "gdb")
@@ -46,11 +47,12 @@ class BoardSettings:
 
     def gdb_address(self) -> tuple[str, int]:
         host, _, port = self.gdb.rpartition(":")
-        if not host or not port.isdigit():
+        number = whole_or_none(port, 1, 65535)  # ASCII digits: "²".isdigit() is true
+        if not host or number is None:
             raise UserError(f"gdb server '{self.gdb}' is not HOST:PORT",
                             f"board {self.board} ([board] gdb or RTOSMETER_GDB_SERVER)",
                             "Give the address of the GDB server, e.g. 127.0.0.1:3333")
-        return host, int(port)
+        return host, number
 
 
 def stream_of(target: Target) -> str:

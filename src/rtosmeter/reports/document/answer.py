@@ -40,6 +40,7 @@ from rtosmeter.model import (
     CaseStatus,
     RunView,
 )
+from rtosmeter.numbers import whole_or_none
 from rtosmeter.reports.document.cells import Cell, Section
 from rtosmeter.reports.document.ram import (
     RamFigure,
@@ -246,10 +247,7 @@ def _footprint(view: RunView, target: str, systems: list[str]
 def heap_of(build: BuildInfo | None) -> int:
     """The heap a port reserves as a static array (CFG heap_bytes): it is in
     the RAM figure, and a setting, not the kernel's need."""
-    try:
-        return int((build.config if build else {}).get(HEAP_KEY, "0"))
-    except ValueError:
-        return 0
+    return whole_or_none((build.config if build else {}).get(HEAP_KEY, "0")) or 0
 
 
 # A value that reads as a setting (a number, on/off), not the name of an
@@ -444,6 +442,8 @@ def _score(fam: str) -> Row:
         if r is None:
             return ""
         v = r.score[k]
+        if not math.isfinite(v):  # every score 0: no share of the best
+            return "-"
         return f"{v:.1f} %" if fam == "throughput" else ratio_text(v)
     return cell
 

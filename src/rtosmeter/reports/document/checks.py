@@ -15,6 +15,7 @@ from rtosmeter.analysis import (
     system,
 )
 from rtosmeter.model import FAIL_MARK, CaseResult, CaseStatus, Check, RunView, Unit
+from rtosmeter.numbers import whole_or_none
 from rtosmeter.reports.document.cells import Cell, Section, Value, empty, flag, fmt
 from rtosmeter.reports.document.systems import Systems
 
@@ -91,8 +92,7 @@ def _units(view: RunView) -> dict[str, Unit]:
 
 
 def _meta_int(case: CaseResult, key: str) -> int | None:
-    value = case.meta.get(key, "")
-    return int(value) if value.isdigit() else None
+    return whole_or_none(case.meta.get(key, ""))
 
 
 

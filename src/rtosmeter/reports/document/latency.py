@@ -26,7 +26,7 @@ from rtosmeter.reports.document.systems import Systems
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
                   "interrupt latencies are code-path lengths, not hardware latencies.")
 
-_LAYOUT = re.compile(r"^(?P<call>[^@]+)@(?P<n>\d+)(?:/g(?P<gap>\d+))?$")
+_LAYOUT = re.compile(r"^(?P<call>[^@]+)@(?P<n>[0-9]{1,6})(?:/g(?P<gap>[0-9]{1,6}))?$")
 
 
 MIN_LAYOUTS = 8  # fewer layout series read better as plain series

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from rtosmeter.analysis import family
 from rtosmeter.loads import IDLE, split
 from rtosmeter.model import STAND_IN_MARK, CaseResult, CaseStatus, Distribution, RunView
+from rtosmeter.numbers import whole_or_none
 from rtosmeter.reports.document.cells import Cell, Section, Value, fmt
 
 SAMPLING = "app.sampling"
@@ -171,13 +172,13 @@ def sampling_section(view: RunView) -> Section | None:
 
 def _breakdown(c: CaseResult, exp: str) -> str:
     """"92.5 %"; "≥ x %" when nothing missed; "< x %" when the baseline did."""
-    bp = c.meta.get(f"{exp}.breakdown_bp")
+    bp = whole_or_none(c.meta.get(f"{exp}.breakdown_bp", ""))
     if bp is None:
         return "-"
     if c.meta.get(f"{exp}.broke") == "0":
-        return f"≥ {int(bp) / 100:.1f} %"
+        return f"≥ {bp / 100:.1f} %"
     first = c.counts.get(f"{exp}.util_bp", [0])[0]
-    return f"< {first / 100:.1f} %" if int(bp) == 0 else f"{int(bp) / 100:.1f} %"
+    return f"< {first / 100:.1f} %" if bp == 0 else f"{bp / 100:.1f} %"
 
 
 def hartstone_section(view: RunView) -> Section | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rtosmeter.model import CaseResult, Distribution
+from rtosmeter.numbers import whole_or_none
 from rtosmeter.reports.document.cells import Cell, Section, fmt
 from rtosmeter.reports.document.systems import BuildKey, Column, key_of
 
@@ -50,7 +51,7 @@ class _Grid:
         for g in self.gaps:
             mark = ""
             count = r.meta.get(f"clamped@{n}/g{g}", "")
-            if count.isdigit() and int(count) > 0:
+            if whole_or_none(count, 1) is not None:
                 mark, self.clamped = CLAMPED, True
             out.append(_layout_cell(ds.get(self.series(call, n, g)), alone, mark, 1, count,
                                     first=g == self.gaps[0]))

@@ -6,12 +6,14 @@ slowest is analysis.normalise_throughput's."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rtosmeter.analysis import Normalised, family, normalise_throughput, system
 from rtosmeter.model import FAIL_MARK, BuildInfo, CaseResult, CaseStatus, RunView, stand_in_text
+from rtosmeter.numbers import decimal
 from rtosmeter.reports.document.cells import (
     Cell,
     Chart,
@@ -37,10 +39,9 @@ PER_ITERATION_SHORT = "/it"
 
 def _number(config: dict[str, str], key: str) -> float | None:
     try:
-        value = float(config.get(key, ""))
+        return decimal(config.get(key, ""), 0, 1e18) or None
     except ValueError:
         return None
-    return value if value > 0 else None
 
 
 def period_text(build: BuildInfo | None) -> str:
@@ -65,6 +66,16 @@ def period_text(build: BuildInfo | None) -> str:
     return "period unknown"
 
 
+def percent(x: float) -> str:
+    """A share of the best; "-" where there is none (every score 0: NaN)."""
+    return f"{x:.1f} %" if math.isfinite(x) else "-"
+
+
+def multiple(x: float) -> str:
+    """A multiple of the slowest; "-" where the slowest scored 0 (NaN)."""
+    return f"{x:.2f}x" if math.isfinite(x) else "-"
+
+
 def throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
     """A count, its % of the best and multiple of the slowest (analysis), marks."""
     if case is None or case.score is None:
@@ -73,8 +84,8 @@ def throughput_cell(case: CaseResult | None, norm: Normalised | None) -> Cell:
         failed = [k.name for k in case.checks if not k.ok]
         return Cell(marked(fmt(case.score), case), "check failed: " + ", ".join(failed)
                     if failed else case.status, "fail")
-    parts = ([f"{norm.percent_of_best:.1f} % · {norm.multiple_of_slowest:.2f}x"]
-             if norm is not None else [])
+    parts = ([f"{percent(norm.percent_of_best)} · {multiple(norm.multiple_of_slowest)}"]
+             if norm is not None and math.isfinite(norm.percent_of_best) else [])
     if case.per_iteration is not None:
         parts.append(f"{fmt(case.per_iteration)}{PER_ITERATION_SHORT}")
     return Cell(marked(fmt(case.score), case), " · ".join(parts))
@@ -147,12 +158,12 @@ RELATIVE: tuple[tuple[str, Callable[[CaseResult, Normalised | None], Cell], str]
      "The mean count per measurement period; higher is better (the report's throughput "
      "table has the per-iteration cost and the checks)."),
     ("relative to the slowest system (slowest = 1.0x)",
-     _ratio(lambda n: f"{n.multiple_of_slowest:.2f}x"),
+     _ratio(lambda n: multiple(n.multiple_of_slowest)),
      "Each test's count divided by the slowest system's on this target (per ms of the "
      "period where periods differ): 2.00x completes the loop twice as often; higher is "
      "better."),
     ("relative to the best system (best = 100 %)",
-     _ratio(lambda n: f"{n.percent_of_best:.1f} %"),
+     _ratio(lambda n: percent(n.percent_of_best)),
      "Each test's count as a share of the best system's on this target (per ms of the "
      "period where periods differ); higher is better."),
 )
@@ -273,9 +284,9 @@ class _Bars:
         if not self.found:
             return []
         best = [charts.Bar(cid, col.label, n.percent_of_best, col.colour)
-                for cid, col, n in self.found]
+                for cid, col, n in self.found if math.isfinite(n.percent_of_best)]
         slowest = [charts.Bar(cid, col.label, n.multiple_of_slowest, col.colour)
-                   for cid, col, n in self.found]
+                   for cid, col, n in self.found if math.isfinite(n.multiple_of_slowest)]
         return [
             Chart(f"{name}-best", "Normalised to the best (100 %)",
                   charts.grouped_bars(best, "count per period, % of the best "

@@ -1,0 +1,31 @@
+"""requirements.lock against pyproject.toml: every dependency pinned, with
+hashes, and install.sh installs from it (pip --require-hashes)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _name(req: str) -> str:
+    return re.split(r"[<>=!~\[; ]", req, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_every_dependency_is_pinned_with_hashes() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = {_name(r) for r in project["dependencies"]}
+    for extra in ("dev", "boards", "farm"):
+        wanted |= {_name(r) for r in project["optional-dependencies"][extra]}
+    lock = (ROOT / "requirements.lock").read_text()
+    pins = dict(re.findall(r"^([A-Za-z0-9_.\-]+)==(\S+) \\$", lock, re.MULTILINE))
+    pinned = {n.lower().replace("_", "-") for n in pins}
+    assert wanted - pinned == set()
+    blocks = re.split(r"\n(?=[A-Za-z0-9])", lock.split("\n\n", 1)[1])
+    assert all("--hash=sha256:" in b for b in blocks if "==" in b)
+    assert "--find-links" not in lock  # no path of the machine that wrote it
+    script = (ROOT / "scripts" / "install.sh").read_text()
+    assert "pip install -q --require-hashes -r requirements.lock" in script
+    assert "pip install -q --no-deps -e ." in script
