@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import replace
@@ -292,6 +293,8 @@ def test_a_pin_must_be_a_full_commit_id(tmp_path: Path, root: Path) -> None:
     src = root / "ports" / "freertos" / "port.toml"
     (tmp_path / "freertos").mkdir()
     toml = tmp_path / "freertos" / "port.toml"
-    toml.write_text(src.read_text().replace('tag = "V11.1.0"', 'tag = "V11.1.0"\ncommit = "abc"'))
+    pinned = re.sub(r'(?m)^commit = "[0-9a-f]{40}"', 'commit = "abc"', src.read_text())
+    assert 'commit = "abc"' in pinned
+    toml.write_text(pinned)
     with pytest.raises(UserError, match=r"'source.commit' must be a full commit id"):
         load_port(toml, load_caps(root))
