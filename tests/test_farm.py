@@ -157,7 +157,7 @@ def test_dask_run_goes_on_after_a_worker_is_lost(local: dict[str, bytes], dask_c
 @pytest.mark.slow
 def test_dask_without_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"no Dask scheduler answers at 127\.0\.0\.1:\d+.*--farm"):
-        _run(tmp_path, f"dask://127.0.0.1:{_free_port()}")
+        _run(tmp_path, f"dask://127.0.0.1:{_free_port()}?timeout=1")
 
 
 def _certificates(folder: Path) -> dict[str, Path]:
@@ -372,3 +372,10 @@ def test_labgrid_place_left_by_a_crashed_client_is_recovered(lab: Lab, out: Path
         lab.call("ReleasePlace", "ReleasePlaceRequest", placename=place)
     _run(out, f"labgrid://{lab.address}")
     assert lab.reservations() == 0
+
+
+def test_a_bad_dask_timeout_is_a_clear_error() -> None:
+    from rtosmeter.farm import open_farm
+
+    with pytest.raises(UserError, match="timeout"):
+        open_farm("dask://127.0.0.1:8786?timeout=0", insecure=True)

@@ -54,7 +54,10 @@ def open_farm(url: str, insecure: bool = False) -> Farm:
     if scheme == "dask":
         from rtosmeter.farm.dask import DaskFarm
 
-        return DaskFarm(url, host, port, query, insecure)
+        timeout_s = read_decimal(query.get("timeout", ["10"])[0], f"--farm {url}", "timeout",
+                                 0.1, 1e5, "Give ?timeout=SECONDS, how long to wait for the "
+                                 "scheduler to answer")
+        return DaskFarm(url, host, port, query, insecure, timeout_s)
     from rtosmeter.farm.labgrid import LabgridFarm
 
     wait_s = read_decimal(query.get("wait", ["600"])[0], f"--farm {url}", "wait", 0, 1e7,
