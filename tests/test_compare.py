@@ -133,9 +133,12 @@ def test_deterministic_runs_compare_exactly() -> None:
     same = C.compare_samples(key, "latency", "instructions (QEMU icount)", a, a.copy(), True,
                              10, 0.01)
     assert same.verdict == "same" and same.p_value is None
-    small = C.compare_samples(key, "latency", "instructions", a, a + 1, True, 10, 0.01)
-    assert small.verdict == "changed"  # exact, so significant, but under the threshold
-    big = C.compare_samples(key, "latency", "instructions", a, a * 1.2, True, 10, 0.01)
+    # Exact, so significant; the threshold is a count (the percentage is for noise).
+    small = C.compare_samples(key, "latency", "instructions", a, a + 1, True, 10, 0.01, 1)
+    assert small.verdict == "changed"
+    one = C.compare_samples(key, "latency", "instructions", a, a + 1, True, 10, 0.01)
+    assert one.verdict == "regression"  # 1 % worse, but every instruction is real
+    big = C.compare_samples(key, "latency", "instructions", a, a * 1.2, True, 10, 0.01, 1)
     assert big.verdict == "regression"
 
 
@@ -237,7 +240,8 @@ def test_compare_within_one_run(within: Path, by: str, a: str, b: str) -> None:
     """`--by` sets two slices of one run against each other with the
     statistics of two runs: the slowed slice regresses in exactly the slowed
     cases, the other direction improves, equal slices are identical."""
-    args = ["--out", str(within), "--by", by, a, b]
+    # Profiles are configurations: their differences gate only with --gate.
+    args = ["--out", str(within), "--by", by, a, b] + ["--gate"] * (by == "profile")
     result = CliRunner().invoke(cli, ["compare", "2", *args, "--format", "md"])
     assert result.exit_code == 2, result.output
     assert f"run 2 {by} {a} → run 2 {by} {b}" in result.output

@@ -6,7 +6,10 @@ compared with the one built with gcc in B, never with its clang build):
 
 - Deterministic runs (QEMU -icount: the same firmware gives the same samples
   bit for bit) are compared exactly: any difference is significant, and the
-  figure compared is the mean of the samples (every sample counts).
+  figure compared is the mean of the samples (every sample counts). Their
+  threshold is a count in their unit (`exact_threshold`, 0 by default: in
+  exact instructions a +53-instruction path is real, however long the path),
+  not a percentage.
 - Noisy runs (host clock, host-timed QEMU, boards) are compared on the raw
   samples with the Mann-Whitney U test (scipy.stats.mannwhitneyu, two-sided):
   H. B. Mann and D. R. Whitney, "On a test of whether one of two random
@@ -57,6 +60,12 @@ BAD_STATUSES = (CaseStatus.FAILED, CaseStatus.INCOMPLETE, CaseStatus.ERROR)
 EXPECTED_CHANGES = ("source_hash", "source hash", "commit", "rtos_commit")
 
 
+def _is_build_path(key: str) -> bool:
+    """Where a build was made (build_dir, cmake.RM_CONFIG_DIR): differs between
+    any two builds, and says nothing about fairness."""
+    return key == "build_dir" or key.endswith("_DIR")
+
+
 @dataclass(frozen=True)
 class Change:
     port: str
@@ -102,6 +111,10 @@ class Comparison:
     notes: list[str] = field(default_factory=list)  # config differences, status changes
     # What A and B are when not two whole runs ("run 3 profile default").
     labels: tuple[str, str] | None = None
+    exact_threshold: float = 0.0  # deterministic figures: counts, not percent
+    # Configuration effects (compare --by profile): B is another configuration,
+    # not a later version, so a difference is higher or lower, not a regression.
+    effects: bool = False
 
     @property
     def name_a(self) -> str:
@@ -113,10 +126,14 @@ class Comparison:
 
     @property
     def regressions(self) -> list[Change]:
+        if self.effects:
+            return []
         return [c for c in self.changes if c.verdict in ("regression", "broken")]
 
     @property
     def improvements(self) -> list[Change]:
+        if self.effects:
+            return []
         return [c for c in self.changes if c.verdict == "improvement"]
 
 
@@ -219,7 +236,8 @@ def _pct(a: float, b: float) -> float:
 
 
 def compare_samples(key: Key, family: str, unit: str, a: Samples, b: Samples,
-                    deterministic: bool, threshold: float, alpha: float) -> Change:
+                    deterministic: bool, threshold: float, alpha: float,
+                    exact_threshold: float = 0.0) -> Change:
     """One comparison (see the module docstring for the rule)."""
     port, target, profile, suffix, case_id, series = key
     stat = "mean count per period" if family == "throughput" else "mean"
@@ -227,8 +245,8 @@ def compare_samples(key: Key, family: str, unit: str, a: Samples, b: Samples,
         va, vb = float(np.mean(a)), float(np.mean(b))
         same = len(a) == len(b) and bool(np.array_equal(np.sort(a), np.sort(b)))
         change = _pct(va, vb)
-        worse = -change if family == "throughput" else change
-        verdict = "same" if same else _verdict(worse, True, threshold)
+        worse_count = va - vb if family == "throughput" else vb - va
+        verdict = "same" if same else _verdict(worse_count, True, exact_threshold)
         if verdict == "same" and not same:
             verdict = "changed"
         return Change(port, target, profile, case_id, series, family, unit, stat, va, vb,
@@ -291,12 +309,12 @@ def _results(view: RunView) -> dict[tuple[str, str, str, str, str], CaseResult]:
 
 def _config_notes(a: RunView, b: RunView) -> list[str]:
     notes = []
-    configs_b = {system_of(x): x.config for x in b.builds}
+    configs_b = {system_of(x): x.config for x in b.builds if _measured(x)}
     for x in a.builds:
         other = configs_b.get(system_of(x))
-        if other is None:
+        if other is None or not _measured(x):  # a system that did not run: nothing to set
             continue
-        for k in sorted(set(x.config) | set(other)):
+        for k in sorted(k for k in set(x.config) | set(other) if not _is_build_path(k)):
             va, vb = x.config.get(k, "—"), other.get(k, "—")
             if va != vb:
                 kind = "changed" if k in EXPECTED_CHANGES else "differs (check fairness)"
@@ -330,11 +348,20 @@ def method_of(config: dict[str, str]) -> str:
     return config.get("method", "1")
 
 
+def _measured(build: BuildInfo) -> bool:
+    """A build that ran: its config holds what the firmware said (CFG)."""
+    return build.status == "ok"
+
+
 def _same_method(a: RunView, b: RunView) -> None:
     """Figures of two measurement methods differ by rtosmeter's own code,
     not by the kernel: comparing them would report the harness as a change."""
-    methods_b = {system_of(x): method_of(x.config) for x in b.builds}
+    # A system that never ran (no tree: a skipped build) has no method: it is
+    # missing from the comparison, not measured another way.
+    methods_b = {system_of(x): method_of(x.config) for x in b.builds if _measured(x)}
     for x in a.builds:
+        if not _measured(x):
+            continue
         mb = methods_b.get(system_of(x))
         ma = method_of(x.config)
         if mb is not None and ma != mb:
@@ -348,11 +375,13 @@ def _same_method(a: RunView, b: RunView) -> None:
 
 
 def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float,
-            labels: tuple[str, str] | None = None) -> Comparison:
+            labels: tuple[str, str] | None = None, exact_threshold: float = 0.0
+            ) -> Comparison:
     """B against A; `labels` name them when they are not two whole runs."""
     ra, rb = _results(a.view), _results(b.view)
     result = Comparison(a.view.run_id, b.view.run_id, threshold, alpha, [],
-                        notes=_config_notes(a.view, b.view), labels=labels)
+                        notes=_config_notes(a.view, b.view), labels=labels,
+                        exact_threshold=exact_threshold)
     _comparable(a.view, b.view, len(ra.keys() & rb.keys()), (result.name_a, result.name_b))
     _same_method(a.view, b.view)
     for key, ca in ra.items():
@@ -368,7 +397,7 @@ def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float,
                 result.notes.append(f"{name}: {ca.status} -> {cb.status}"
                                     + (f" ({cb.reason})" if cb.reason else ""))
             continue
-        result.changes += _case_changes(a, b, ca, cb, threshold, alpha)
+        result.changes += _case_changes(a, b, ca, cb, threshold, alpha, exact_threshold)
     result.only_b = [f"{'/'.join(k[:3])}{k[3]} {k[4]}" for k in rb if k not in ra]
     return result
 
@@ -380,7 +409,7 @@ def _broken(ca: CaseResult, cb: CaseResult) -> Change:
 
 
 def _case_changes(a: RunSamples, b: RunSamples, ca: CaseResult, cb: CaseResult,
-                  threshold: float, alpha: float) -> list[Change]:
+                  threshold: float, alpha: float, exact: float) -> list[Change]:
     system = system_of(ca)
     det = a.deterministic.get(system, False) and b.deterministic.get(system, False)
     out = []
@@ -390,7 +419,7 @@ def _case_changes(a: RunSamples, b: RunSamples, ca: CaseResult, cb: CaseResult,
             key: Key = (*system, ca.case_id, "score")
             out.append(compare_samples(key, "throughput", "",
                                        np.asarray(ta, np.float64), np.asarray(tb, np.float64),
-                                       det, threshold, alpha))
+                                       det, threshold, alpha, exact))
         return out
     for d in ca.distributions:
         key = (*system, ca.case_id, d.series)
@@ -398,16 +427,17 @@ def _case_changes(a: RunSamples, b: RunSamples, ca: CaseResult, cb: CaseResult,
         if sa is None or sb is None or not sa.size or not sb.size:
             continue
         out.append(compare_samples(key, "latency", a.units[key], sa, sb, det, threshold,
-                                   alpha))
+                                   alpha, exact))
     return out
 
 
-def compare_runs(store: Store, run_a: int, run_b: int, threshold: float, alpha: float
-                 ) -> Comparison:
+def compare_runs(store: Store, run_a: int, run_b: int, threshold: float, alpha: float,
+                 exact_threshold: float = 0.0) -> Comparison:
     """Compare two runs of one store (ids already resolved); `threshold` in
-    percent, `alpha` the significance level (the CLI's defaults:
-    commands/compare.py)."""
-    return compare(load_samples(store, run_a), load_samples(store, run_b), threshold, alpha)
+    percent, `alpha` the significance level, `exact_threshold` in counts
+    (the CLI's defaults: commands/compare.py)."""
+    return compare(load_samples(store, run_a), load_samples(store, run_b), threshold, alpha,
+                   exact_threshold=exact_threshold)
 
 
 # ---- output ---------------------------------------------------------------------
@@ -442,6 +472,8 @@ def _ci(c: Change) -> str:
 def _change(c: Change) -> str:
     if math.isnan(c.change_pct):
         return "—"
+    if math.isinf(c.change_pct):  # from 0: no ratio
+        return "new (from 0)"
     return "±0 %" if c.change_pct == 0 else f"{c.change_pct:+.2f} %"
 
 
@@ -449,16 +481,30 @@ MARK = {"regression": "REGRESSION", "broken": "BROKEN", "improvement": "improved
         "changed": "changed", "same": "same", "not significant": "noise"}
 
 
+def mark(comp: Comparison, c: Change) -> str:
+    """The verdict's word; for configuration effects, the direction of B's
+    figure (a 100 Hz tick's longer period is an effect, not a regression)."""
+    if comp.effects and c.verdict in ("regression", "improvement", "changed"):
+        return "higher" if c.b > c.a else "lower"
+    return MARK[c.verdict]
+
+
+def _size(c: Change) -> float:
+    """Sort key: the largest finite change first; from 0 (infinite) after them."""
+    return -abs(c.worse_pct) if math.isfinite(c.worse_pct) else 0.0
+
+
 def rows(comp: Comparison, everything: bool = False) -> list[list[str]]:
     """Table rows, worst first. Without `everything`, figures that are
     identical or whose difference is not significant are left out."""
     order = {"broken": 0, "regression": 1, "improvement": 2, "changed": 3,
              "not significant": 4, "same": 5}
+    if comp.effects:  # no worse or better: by size
+        order = {**order, "regression": 1, "improvement": 1, "changed": 1}
     shown = [c for c in comp.changes
              if everything or c.verdict not in ("same", "not significant")]
-    shown.sort(key=lambda c: (order[c.verdict], -abs(c.worse_pct) if not math.isnan(
-        c.worse_pct) else 0, c.system, c.case_id, c.series))
-    return [[MARK[c.verdict], c.system, c.case_id, c.series, f"{c.statistic} ({c.unit})"
+    shown.sort(key=lambda c: (order[c.verdict], _size(c), c.system, c.case_id, c.series))
+    return [[mark(comp, c), c.system, c.case_id, c.series, f"{c.statistic} ({c.unit})"
              if c.unit else c.statistic, fmt_value(c.a), fmt_value(c.b), _change(c),
              _ci(c), _p(c)] for c in shown]
 
@@ -470,10 +516,18 @@ HEAD = ["verdict", "system", "case", "series", "figure (unit)", "A", "B", "chang
 def summary_line(comp: Comparison) -> str:
     n = len(comp.changes)
     same = sum(c.verdict == "same" for c in comp.changes)
+    if comp.effects:
+        higher = sum(mark(comp, c) == "higher" for c in comp.changes)
+        lower = sum(mark(comp, c) == "lower" for c in comp.changes)
+        return (f"{comp.name_a} -> {comp.name_b}: configuration effects over {n} figures: "
+                f"{higher} higher, {lower} lower, {same} identical (threshold "
+                f"{comp.threshold:g} % for noisy runs, {comp.exact_threshold:g} count(s) "
+                "for exact ones); a profile comparison is no regression gate.")
     return (f"{comp.name_a} -> {comp.name_b}: {n} figures compared, "
             f"{len(comp.regressions)} regression(s), {len(comp.improvements)} improvement(s), "
             f"{same} identical; threshold {comp.threshold:g} %, significance level "
-            f"{comp.alpha:g} (Mann-Whitney U) for noisy runs, exact for deterministic ones.")
+            f"{comp.alpha:g} (Mann-Whitney U) for noisy runs; exact runs: any change worse "
+            f"than {comp.exact_threshold:g} count(s).")
 
 
 def _finite(value: object) -> object:
@@ -491,10 +545,13 @@ def as_json(comp: Comparison) -> dict[str, object]:
 
     return {"a": comp.name_a, "b": comp.name_b, "run_a": comp.run_a, "run_b": comp.run_b,
             "threshold_pct": comp.threshold, "alpha": comp.alpha,
+            "exact_threshold": comp.exact_threshold,
             "summary": summary_line(comp), "regressions": len(comp.regressions),
             "improvements": len(comp.improvements),
+            "effects": comp.effects,
             "changes": [{**{k: _finite(v) for k, v in asdict(c).items()},
-                         "system": c.system, "worse_pct": _finite(c.worse_pct)}
+                         "system": c.system, "worse_pct": _finite(c.worse_pct),
+                         "mark": mark(comp, c)}
                         for c in comp.changes],
             "only_a": comp.only_a, "only_b": comp.only_b, "notes": comp.notes}
 
@@ -503,8 +560,11 @@ _md_cell = markdown_safe
 
 
 def markdown(comp: Comparison, everything: bool = False) -> str:
+    from rtosmeter.compare_summary import lines as per_system
+
     lines = [f"## Comparison: {_md_cell(comp.name_a)} → {_md_cell(comp.name_b)}", "",
              _md_cell(summary_line(comp)), ""]
+    lines += [f"- {_md_cell(line)}" for line in per_system(comp)] + [""]
     body = rows(comp, everything)
     if body:
         lines += ["| " + " | ".join(HEAD) + " |",

@@ -95,10 +95,10 @@ def split(rs: RunSamples, by: str, a: str, b: str) -> tuple[RunSamples, RunSampl
 
 
 def compare_within(store: Store, run: int, by: str, a: str, b: str, threshold: float,
-                   alpha: float) -> Comparison:
+                   alpha: float, exact_threshold: float = 0.0) -> Comparison:
     """Within run `run`, `by`=`b` against `by`=`a` (B against A, as for two runs)."""
     from rtosmeter import compare as comparing
 
     slice_a, slice_b = split(comparing.load_samples(store, run), by, a, b)
     return comparing.compare(slice_a, slice_b, threshold, alpha,
-                             (f"run {run} {by} {a}", f"run {run} {by} {b}"))
+                             (f"run {run} {by} {a}", f"run {run} {by} {b}"), exact_threshold)

@@ -169,6 +169,15 @@ def _execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan:
     except KeyboardInterrupt as exc:
         _close_run(store, run_id, "interrupted", lock)
         raise RunInterrupted(run_id, getattr(exc, "signum", signal.SIGINT)) from None
+    except UserError:
+        # A configuration error (a bad --source tree...) before anything ran is
+        # not an interrupted run: keeping it would shift latest~1.
+        if resume is None and not store.executions(run_id):
+            lock.release()
+            store.delete_run(run_id)
+        else:
+            _close_run(store, run_id, "interrupted", lock)
+        raise
     except BaseException:
         _close_run(store, run_id, "interrupted", lock)
         raise
