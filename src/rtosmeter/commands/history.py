@@ -32,7 +32,7 @@ def history_text(out: Path) -> str:
             f"{','.join(r.ports)} / {','.join(r.targets)} / {','.join(r.profiles)}"
             + (f"; {', '.join(r.sources)}" if r.sources else "")
             + (f"  [rtosmeter {r.tool_version}]" if r.tool_version else ""))
-    return terminal_safe("\n".join(lines))
+    return "\n".join(terminal_safe(line) for line in lines)  # one line per run
 
 
 @click.command("history")
@@ -44,7 +44,8 @@ def history_text(out: Path) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Text, or JSON (the runs, and the chart's path).")
 def history(out: Path, case_id: str | None, chart_path: Path | None, fmt: str) -> None:
-    """List stored runs (campaign, ports, targets, sources, versions)."""
+    """List stored runs (campaign, ports, targets, sources, versions), one line
+    each; --format json adds each run's figures."""
     if fmt == "text":
         click.echo(history_text(out))
     path = None
@@ -57,5 +58,8 @@ def history(out: Path, case_id: str | None, chart_path: Path | None, fmt: str) -
         if fmt == "text":
             click.echo(f"chart of {case_id}: {path}")
     if fmt == "json":
-        echo_json({"runs": [asdict(r) for r in stored_runs(out)],
-                   "case": case_id, "chart": str(path) if path else None})
+        from rtosmeter.history_values import run_values
+
+        with open_store(out, must_exist=True) as store:
+            runs = [{**asdict(r), "values": run_values(store, r.id)} for r in stored_runs(out)]
+        echo_json({"runs": runs, "case": case_id, "chart": str(path) if path else None})
