@@ -98,7 +98,7 @@ def test_broken_campaign_names_file_and_key(tmp_path: Path) -> None:
                         'bench = "*"\nrepeat = 3\n')
     result = invoke("run", "--campaign", str(campaign), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1
-    assert result.output.startswith(f"Error: unknown key 'run[0].repeat' in {campaign}.")
+    assert result.output.startswith(f"Error: unknown key 'run[0].repeat' in {campaign}:6.")
     campaign.write_text('name = "b"\n[[run]]\nports = ["nosuch"]\ntargets = ["host"]\n')
     result = invoke("run", "--campaign", str(campaign), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1

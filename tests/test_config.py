@@ -98,7 +98,7 @@ def test_sources_remembered(user_config: Path, tmp_path: Path,
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("colour = true\n", "Error: unknown key 'colour' in {file}."),
+    ("colour = true\n", "Error: unknown key 'colour' in {file}:1."),
     ("[defaults.run]\njobz = 1\n",
      "Error: unknown option 'jobz' of `rtosmeter run` in {file} ([defaults.run]). Use one of:"),
     ("[defaults.nosuch]\nx = 1\n", "Error: unknown command 'nosuch' in {file} ([defaults.nosuch])"),

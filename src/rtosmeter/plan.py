@@ -11,7 +11,7 @@ execute.py, does), and never names a runner kind (rtosmeter.runners).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -219,13 +219,36 @@ def candidates(defs: Definitions, campaign: Campaign, sel: Selection) -> list[Ca
     _check_names(defs, sel)
     wanted = instances.expand(sel.ports, sel.sources)
     if sel.ports and sel.targets:
-        return [Candidate(p, t, ("default",), "*", False, IDLE_ONLY,
-                          sel.toolchains or (DEFAULT_TOOLCHAIN,))
-                for p in wanted for t in sel.targets]
-    return _from_campaign(campaign, sel, wanted) or _declared(defs, sel, wanted)
+        out = [Candidate(p, t, ("default",), "*", False, IDLE_ONLY,
+                         sel.toolchains or (DEFAULT_TOOLCHAIN,))
+               for p in wanted for t in sel.targets]
+    else:
+        out = _from_campaign(campaign, sel, wanted)
+        if out:
+            return out
+        out = _declared(defs, sel, wanted)
+    return [replace(c, profiles=_campaign_profiles(campaign, c)) for c in out]
+
+
+def _campaign_profiles(campaign: Campaign, cand: Candidate) -> tuple[str, ...]:
+    """A pair the campaign does not list (--port/--target outside it) keeps
+    the campaign's profiles: those of the entries naming its port, else of
+    every entry (`--campaign two-profiles --port threadx` runs both)."""
+    port = instances.split(cand.port)[0]
+    for e in campaign.entries:
+        if cand.target in e.targets and port in e.ports:
+            return e.profiles
+    named = [p for e in campaign.entries if port in e.ports for p in e.profiles]
+    every = [p for e in campaign.entries for p in e.profiles]
+    return tuple(dict.fromkeys(named or every)) or cand.profiles
 
 
 # ---- the plan -----------------------------------------------------------------
+
+
+def split_names(text: str) -> tuple[str, ...]:
+    """`default,vendor` (--profile) -> ("default", "vendor")."""
+    return tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
 
 
 def _merge_bench(first: PlannedBuild, again: PlannedBuild, catalog: Catalog) -> None:
@@ -250,7 +273,7 @@ class _Planner:
         sel, target = self.sel, self.defs.targets[cand.target]
         where = "--load" if sel.loads else str(self.campaign.file)
         loaded = [loaded_name(p, load, where)
-                  for p in ((sel.profile,) if sel.profile else cand.profiles)
+                  for p in (split_names(sel.profile) if sel.profile else cand.profiles)
                   for load in with_idle(sel.loads or cand.loads, where)]
         out = []
         for profile_name in dict.fromkeys(loaded):

@@ -7,6 +7,8 @@ it without importing each other.
 
 from __future__ import annotations
 
+import difflib
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,10 +31,32 @@ class TomlTable:
     def _where(self, key: str) -> str:
         return f"{self.path} (key '{self.prefix}{key}')"
 
+    def _line_of(self, key: str) -> str:
+        """`path:line` of the first `key = ...` in the file (tomllib keeps no
+        positions), else the path."""
+        pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return str(self.path)
+        for number, line in enumerate(lines, 1):
+            if pattern.match(line):
+                return f"{self.path}:{number}"
+        return str(self.path)
+
+    def _unknown(self) -> list[str]:
+        return [k for k in self.data if k not in self.used]
+
     def _get(self, key: str, kind: type[T] | tuple[type, ...], what: str, default: Any) -> Any:
         self.used.add(key)
         if key not in self.data:
             if default is REQUIRED:
+                # `port = [...]` for ports: name the misspelt key, not only the missing one
+                near = difflib.get_close_matches(key, self._unknown(), 1, 0.6)
+                if near:
+                    raise UserError(f"unknown key '{self.prefix}{near[0]}' (missing key "
+                                    f"'{self.prefix}{key}')", self._line_of(near[0]),
+                                    f"Did you mean {key} = <{what}>?")
                 raise UserError(f"missing key '{self.prefix}{key}'", str(self.path),
                                 f"Add {key} = <{what}>")
             return default
@@ -113,12 +137,12 @@ class TomlTable:
         return {k: sub.text(k) for k in list(sub.data)}
 
     def done(self) -> None:
-        extra = [k for k in self.data if k not in self.used]
+        extra = self._unknown()
         if extra:
             key = extra[0]
             raise UserError(
                 f"unknown key '{self.prefix}{key}'",
-                str(self.path),
+                self._line_of(key),
                 f"Remove it or fix the spelling; known keys here: "
                 f"{', '.join(sorted(self.used))}",
             )
