@@ -125,11 +125,13 @@ class Executor:
     def _finished(self, fut: Future[Any], plan: Plan, parallel: ThreadPoolExecutor,
                   alone: ThreadPoolExecutor) -> None:
         what = self.pending.pop(fut)
+        result = fut.result()
         if isinstance(what, RunJob):
-            self.recorder.execution(what, fut.result())
+            self.recorder.execution(what, result)
         else:
-            self._built(what, plan, fut.result(), parallel, alone)
+            self._built(what, plan, result, parallel, alone)
         if self.progress:
+            self.progress.finished(_finished_line(what, result))
             self.progress.advance()
             self.progress.current(self._describe())
 
@@ -141,3 +143,14 @@ class Executor:
         if isinstance(what, RunJob):
             return f"running {what.build.key} {what.group}"
         return f"building {what[0].key}"
+
+
+def _finished_line(what: Todo | RunJob, result: Any) -> str:
+    """The progress line of a finished step: `ran freertos/qemu-mps2-an386/default
+    lat_ipc: ok (2.1 s)`, `built ...: ok (12 s)`."""
+    if isinstance(what, RunJob):
+        return (f"ran {what.build.key} {what.group}: {result.status} "
+                f"({result.wall_s:.1f} s)")
+    if isinstance(result, str):  # the RTOS tree is missing
+        return f"not built {what[0].key}: {result}"
+    return f"built {what[0].key}: {result.status} ({result.seconds:.0f} s)"

@@ -1,11 +1,13 @@
-"""The progress of a run on stderr: a bar with ETA on a terminal only,
-plain (no colour, no bold) under NO_COLOR, and the run's warnings and notes.
+"""The progress of a run on stderr: a bar with ETA on a terminal, one plain
+line per finished build or execution elsewhere (CI logs), plain (no colour,
+no bold) under NO_COLOR, and the run's warnings and notes.
 Not a report (those are rtosmeter.reports): it is gone when the run ends."""
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,8 +23,14 @@ class Progress:
                  console: Console | None = None) -> None:
         plain = bool(os.environ.get("NO_COLOR"))
         self.console = console or Console(stderr=True, no_color=plain)
+        # Not a terminal (a CI log) and not asked to be quiet: no bar, which
+        # would be invisible there, but one plain line per finished step.
+        self.lines = quiet is None and not sys.stderr.isatty()
         if quiet is None:
             quiet = not sys.stderr.isatty()
+        self.done = 0
+        self.count = total
+        self.started = time.monotonic()
         self.quiet = quiet
         self.bar: bars.Progress | None = None
         self.task: Any = None
@@ -46,6 +54,7 @@ class Progress:
             yield self
 
     def total(self, total: int) -> None:
+        self.count = total
         if self.bar is not None:
             self.bar.update(self.task, total=total)
 
@@ -56,6 +65,14 @@ class Progress:
     def advance(self, n: int = 1) -> None:
         if self.bar is not None:
             self.bar.advance(self.task, n)
+
+    def finished(self, text: str) -> None:
+        """A build or execution ended: a line of its own off a terminal."""
+        self.done += 1
+        if self.lines:
+            elapsed = time.monotonic() - self.started
+            self.console.print(f"[{self.done}/{self.count} {elapsed:.0f} s] {text}",
+                               markup=False, highlight=False, soft_wrap=True)
 
     def warn(self, text: str) -> None:
         self.console.print(f"warning: {text}", markup=False, highlight=False)

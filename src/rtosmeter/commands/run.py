@@ -20,6 +20,7 @@ import click
 
 from rtosmeter.commands.common import open_store, out_option, resolve_run, split_list
 from rtosmeter.commands.report import load_view, write_reports
+from rtosmeter.commands.run_exports import export_options, write_exports
 from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
@@ -218,12 +219,14 @@ def resume_command(run_id: int, out: Path) -> str:
                    "tasks:N[:CALLS], accept|reject|forward[:HZ[:WORK]]); each is a build "
                    "of its own, beside the idle build a run with loads always has: "
                    "`report --view load` gives each as its change against idle.")
+@export_options
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
         campaign: str | None, toolchains: tuple[str, ...], no_icount: bool,
         resume: str | None, unit: str | None,
         cycle_ws: int | None, cycle_div: int | None, farm: str | None, insecure: bool,
-        clock: str | None, loads: tuple[str, ...]) -> None:
+        clock: str | None, loads: tuple[str, ...], export_json: Path | None,
+        export_md: Path | None, export_csv: Path | None, junit: Path | None) -> None:
     """Build and run a campaign, store the results, print the table."""
     if clock:
         from rtosmeter.qemu_plugin import parse_clock
@@ -260,6 +263,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                + f" Store: {opts.out / 'rtosmeter.sqlite'}")
     for line in findings:  # case ids and reasons come from the stream
         click.echo(f"  {FAIL_MARK} {terminal_safe(line)}")
+    written += write_exports(view, {"export_json": export_json, "export_md": export_md,
+                                    "export_csv": export_csv, "junit": junit})
     for path in written:
         click.echo(f"Report: {path}")
     if is_tool_failure(summary):
