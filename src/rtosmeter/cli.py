@@ -26,6 +26,7 @@ from rtosmeter.commands.doctor import doctor
 from rtosmeter.commands.histogram import histogram
 from rtosmeter.commands.history import history
 from rtosmeter.commands.list import list_command
+from rtosmeter.commands.publish import publish
 from rtosmeter.commands.report import report
 from rtosmeter.commands.run import run
 from rtosmeter.commands.sources import sources
@@ -100,7 +101,7 @@ def _option_keys(group: click.Command) -> dict[str, dict[str, str]]:
 
 
 for _command in (run, report, list_command, doctor, sources, compare, history, histogram,
-                 study):
+                 publish, study):
     cli.add_command(_command)
 
 
