@@ -2,7 +2,7 @@
 
 `main()` is the entry point. Exit status (README, "The command line"): 0 on
 success, 1 for every user error, usage error (click's own are 2 by default)
-and tool-chain failure, 2 only for a regression found by `compare`. A
+and tool-chain failure, 2 only when `compare`'s gate fails. A
 `UserError` becomes `Error: <message>` on stderr; `--debug` shows the
 traceback instead.
 

@@ -8,7 +8,7 @@ with `--debug`.
 from __future__ import annotations
 
 USER_ERROR_EXIT = 1  # user errors, usage errors and tool-chain failures
-REGRESSION_EXIT = 2  # `compare` found a regression: the one other non-zero status
+REGRESSION_EXIT = 2  # `compare`'s gate failed (gate.py): the one other non-zero status
 
 
 class UserError(Exception):
