@@ -20,7 +20,7 @@ from rtosmeter.commands.common import STORE_NAME
 from rtosmeter.store import Store
 
 QEMU = {"runner": "qemu", "icount_shift": "0"}
-PATH_530 = [530] * 200  # an exact path of 530 instructions
+PATH_530 = [540] * 200  # an exact path of 530 instructions (+10 of measurement overhead)
 
 
 def _compare(out: Path, *args: str) -> tuple[int, str]:
@@ -105,13 +105,14 @@ def test_exact_units_get_a_count_threshold(tmp_path: Path) -> None:
     threshold it passed (exit 0) before. In exact instructions any change is
     real: now exit 2 unless --exact-threshold allows that many counts."""
     store_run(tmp_path / STORE_NAME, [(_exact("p", PATH_530), QEMU)])
-    store_run(tmp_path / STORE_NAME, [(_exact("p", [583] * 200), QEMU)])
-    store_run(tmp_path / STORE_NAME, [(_exact("p", [529] * 200), QEMU)])
+    store_run(tmp_path / STORE_NAME, [(_exact("p", [593] * 200), QEMU)])
+    store_run(tmp_path / STORE_NAME, [(_exact("p", [539] * 200), QEMU)])
     code, output = _compare(tmp_path, "1", "2", "--format", "json")
     assert code == 2, output
     doc = json.loads(output[:output.rindex("}") + 1])
     (change,) = [c for c in doc["changes"] if c["case_id"] == "lat.sem.pass"]
     assert change["verdict"] == "regression" and change["shift"] == 53
+    assert (change["a"], change["b"], change["change_pct"]) == (530, 583, 10.0)
     assert doc["exact_threshold"] == 0
     assert _compare(tmp_path, "1", "2", "--exact-threshold", "53")[0] == 0
     assert _compare(tmp_path, "1", "2", "--exact-threshold", "52")[0] == 2
@@ -141,7 +142,7 @@ def test_per_statistic_rules(tmp_path: Path) -> None:
 
 def test_junit_xml_of_the_gate(tmp_path: Path) -> None:
     store_run(tmp_path / STORE_NAME, [(_exact("p", PATH_530), QEMU)])
-    store_run(tmp_path / STORE_NAME, [(_exact("p", [583] * 200), QEMU)])
+    store_run(tmp_path / STORE_NAME, [(_exact("p", [593] * 200), QEMU)])
     path = tmp_path / "gate.xml"
     code, _ = _compare(tmp_path, "1", "2", "--fail-on", "max:+20%", "--junit", str(path))
     assert code == 2
