@@ -110,7 +110,8 @@ def missing(comp: Comparison, a: RunSamples, b: RunSamples,
     out: list[Verdict] = []
     cases_a: dict[tuple[str, str, str, str], list[str]] = {}
     for c in a.view.cases:
-        cases_a.setdefault(system_of(c), []).append(c.case_id)
+        if c.status != "unsupported":  # a case that ran; one that cannot is no loss
+            cases_a.setdefault(system_of(c), []).append(c.case_id)
     for system, cases in sorted(cases_a.items()):
         sname = name(system)
         if system not in systems_b:
