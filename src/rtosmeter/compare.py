@@ -484,7 +484,7 @@ MARK = {"regression": "REGRESSION", "broken": "BROKEN", "improvement": "improved
 def mark(comp: Comparison, c: Change) -> str:
     """The verdict's word; for configuration effects, the direction of B's
     figure (a 100 Hz tick's longer period is an effect, not a regression)."""
-    if comp.effects and c.verdict in ("regression", "improvement", "changed"):
+    if comp.effects and c.verdict in ("regression", "improvement", "changed") and c.b != c.a:
         return "higher" if c.b > c.a else "lower"
     return MARK[c.verdict]
 

@@ -27,6 +27,8 @@ class SystemSummary:
     def line(self, name_a: str, name_b: str) -> str:
         parts = [f"{self.system}: {self.figures} figures, {self.higher} higher, "
                  f"{self.lower} lower, {self.same} identical"]
+        if other := self.figures - self.higher - self.lower - self.same:
+            parts.append(f"{other} with the same figure from other samples or not significant")
         if self.new:
             parts.append(f"{self.new} from 0")
         if self.latency_ratio is not None:
