@@ -5,14 +5,17 @@ and execution when stderr is no terminal (a CI log). A real posix build."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from rtosmeter.cli import cli
+from rtosmeter.progress import Progress
 
 
 @pytest.mark.slow
@@ -29,6 +32,7 @@ def test_run_writes_its_exports_and_progress_lines(tmp_path: Path) -> None:
     assert lines[0].startswith("[1/") and " built posix/host/default: ok (" in lines[0]
     assert any(" ran posix/host/default " in line and ": ok (" in line for line in lines)
     assert lines[-1].startswith(f"[{len(lines)}/{len(lines)} ")
+
     doc = json.loads(paths["json"].read_text())
     assert doc["schema"] == "rtosmeter-results" and doc["results"]
     assert "lat.sem.pass" in paths["md"].read_text()
@@ -41,3 +45,15 @@ def test_run_writes_its_exports_and_progress_lines(tmp_path: Path) -> None:
     assert suite.get("failures") == "0"
     for path in paths.values():
         assert f"Report: {path}" in result.stdout
+
+
+def test_progress_lines_are_not_wrapped_off_a_terminal() -> None:
+    """A CI log gets whole lines: a note was cut at the console's 80 columns."""
+    text = "threadx/qemu-mps2-an386/default not run here, unsupported: " + "x" * 120
+    sink = io.StringIO()
+    progress = Progress(2, None, Console(file=sink, width=80))
+    assert progress.lines  # pytest's stderr is no terminal
+    progress.note(text)
+    progress.finished("built p/t/default: ok (1 s)")
+    assert sink.getvalue().splitlines() == [f"note: {text}",
+                                            "[1/2 0 s] built p/t/default: ok (1 s)"]

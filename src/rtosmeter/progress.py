@@ -75,8 +75,10 @@ class Progress:
                                markup=False, highlight=False, soft_wrap=True)
 
     def warn(self, text: str) -> None:
-        self.console.print(f"warning: {text}", markup=False, highlight=False)
+        self.console.print(f"warning: {text}", markup=False, highlight=False,
+                           soft_wrap=self.lines)  # a CI log: one line, not 80 columns
 
     def note(self, text: str) -> None:
         """Not a problem, but worth saying (a combination not run here)."""
-        self.console.print(f"note: {text}", markup=False, highlight=False)
+        self.console.print(f"note: {text}", markup=False, highlight=False,
+                           soft_wrap=self.lines)
