@@ -179,14 +179,14 @@ def test_a_profile_comparison_shows_effects(tmp_path: Path) -> None:
     `+inf %` first on 0 -> x, build paths as fairness notes. Now exit 0, the
     direction (higher/lower), "new (from 0)", one summary line per system
     first; `--gate` gates as between two runs."""
-    def stream(jitter: list[int], period: int) -> bytes:
+    def stream(jitter: list[int], period: int, spread: list[int]) -> bytes:
         return craft("p", "qemu-mps2-an386", 1_000_000_000, [10] * 50,
-                     [("lat.jitter", {"dev": jitter}), ("lat.tick", {"period": [period] * 50})],
-                     unit="instructions")
+                     [("lat.jitter", {"dev": jitter}), ("lat.tick", {"period": [period] * 50}),
+                      ("lat.even", {"x": spread})], unit="instructions")
     with Store.open(tmp_path / STORE_NAME) as store:
         run = store.create_run({"name": "t"}, {}, "0.1.0")
-        for profile, data in (("default", stream([0] * 50, 1000)),
-                              ("vendor", stream([88] * 50, 10_000))):
+        for profile, data in (("default", stream([0] * 50, 1000, [100] + [100, 102] * 25)),
+                              ("vendor", stream([88] * 50, 10_000, [101] * 51))):
             build = store.add_build(run, "p", "qemu-mps2-an386", profile,
                                     {"build_dir": f"/out/{profile}", "opt_flags": profile,
                                      "cmake.RM_CONFIG_DIR": f"/out/{profile}/cfg"})
@@ -195,8 +195,8 @@ def test_a_profile_comparison_shows_effects(tmp_path: Path) -> None:
         store.finish_run(run)
     code, output = _compare(tmp_path, "1", "--by", "profile", "default", "vendor")
     assert code == 0, output
-    assert output.startswith("p/qemu-mps2-an386/default→vendor: 3 figures, 2 higher, 0 lower"), \
-        output
+    assert output.startswith("p/qemu-mps2-an386/default→vendor: 4 figures, 2 higher, 0 lower, "
+                             "1 identical, 1 with the same figure from other samples"), output
     assert "REGRESSION" not in output and "inf" not in output
     assert "new (from 0)" in output and "higher" in output
     assert "build_dir" not in output and "RM_CONFIG_DIR" not in output
@@ -207,4 +207,6 @@ def test_a_profile_comparison_shows_effects(tmp_path: Path) -> None:
                             "--format", "json")
     doc = json.loads(output)
     assert code == 0 and doc["effects"] and doc["regressions"] == 0
-    assert {c["mark"] for c in doc["changes"]} == {"higher", "same"}
+    marks = {c["case_id"]: c["mark"] for c in doc["changes"]}
+    assert marks == {"calib.overhead": "same", "lat.jitter": "higher", "lat.tick": "higher",
+                     "lat.even": "changed"}  # the same mean is neither higher nor lower
