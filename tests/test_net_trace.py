@@ -6,6 +6,7 @@ payload decompresses to the IPv6/UDP datagram each state needs."""
 from __future__ import annotations
 
 import ipaddress
+from pathlib import Path
 
 import pytest
 import scapy.layers.dot15d4 as scapy_dot15d4
@@ -14,7 +15,8 @@ from scapy.config import conf
 from scapy.layers.inet import UDP
 from scapy.layers.inet6 import IPv6, in6_chksum
 
-from rtosmeter import net_trace
+from rtosmeter import loads, net_trace
+from rtosmeter.errors import UserError
 
 NODE = {n: str(ipaddress.IPv6Address(net_trace.node_ip(n))) for n in (1, 3)}
 SENDER = str(ipaddress.IPv6Address(net_trace.mac_ip(2)))
@@ -73,3 +75,24 @@ def test_c_header_holds_the_trace_and_its_digest() -> None:
     assert net_trace.digest("accept") != net_trace.digest("reject")
     with pytest.raises(ValueError):
         net_trace.frames("drop")
+
+
+def test_net_loads_parse_name_and_define_the_stack() -> None:
+    load = loads.parse("net-accept", "--load")
+    assert load == loads.Load("net-accept", 230) and load.name == "net-accept:230"
+    assert load.net_state == "accept" and load.defines()["RM_LOAD_NET"] == "1"
+    assert load.defines()["RM_LOAD_KIND"] == "RM_LOAD_KIND_NET_ACCEPT"
+    assert loads.parse("net-forward:100", "--load") == loads.Load("net-forward", 100)
+    assert loads.profile_name("default", "net-reject", "--load") == "default+net-reject:230"
+    assert "RM_LOAD_NET" not in loads.Load("accept", 2000, 64).defines()
+    for bad in ("net-accept:1:2", "net-accept:0", "net-drop"):
+        with pytest.raises(UserError):
+            loads.parse(bad, "--load")
+
+
+def test_write_header_writes_and_removes_it(tmp_path: Path) -> None:
+    config = net_trace.write_header(tmp_path, "reject")
+    assert config["net_trace"] == f"reject:{net_trace.digest('reject')}"
+    assert (tmp_path / net_trace.HEADER).read_text() == net_trace.c_header("reject")
+    assert net_trace.write_header(tmp_path, "") == {}
+    assert not (tmp_path / net_trace.HEADER).exists()
