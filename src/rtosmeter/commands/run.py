@@ -215,8 +215,9 @@ def resume_command(run_id: int, out: Path) -> str:
               help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
               help="Run every case under these load profiles too (idle, irq:HZ:WORK, "
-                   "tasks:N[:CALLS], accept|reject|forward[:HZ[:WORK]]); each is a build "
-                   "of its own, beside the idle build a run with loads always has: "
+                   "tasks:N[:CALLS], accept|reject|forward[:HZ[:WORK]], "
+                   "net-accept|net-reject|net-forward[:HZ] through the OS's own stack); "
+                   "each is a build of its own, beside the idle build a run with loads always has: "
                    "`report --view load` gives each as its change against idle.")
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
