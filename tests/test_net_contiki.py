@@ -18,6 +18,7 @@ from rtosmeter import net_trace, runners
 from rtosmeter.build import BuildSpec, build
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions
+from rtosmeter.footprint import footprint
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
 from rtosmeter.sources import find_source
@@ -67,6 +68,11 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, state: s
         assert (m["net.ip_in"], m["net.delivered"], m["net.forwarded"]) == want, m
         if state == "reject":  # dropped by CSMA: not for this node's MAC address
             assert m["net.dropped_below_ip"] == sent, m
+    # the footprint holds the stack apart (port.toml net_objects): IPv6, 6LoWPAN, CSMA
+    port = Definitions.load(root).port("contiki")
+    fp = footprint(exes["tm_sched"], reservations=port.reservations)
+    assert fp.parts["network"][0] > 20_000 and fp.parts["network"][1] > 4_000, fp.parts
+    assert sum(f for f, _ in fp.parts.values()) == fp.flash
     if state == "accept":  # the same firmware again: the same stream, byte for byte
         assert run_once(RunRequest(exes["tm_sched"], target)).stream == stream
         # tm.basic's loop never returns to the process scheduler: the stack
