@@ -50,7 +50,7 @@ def _build(root: Path, tmp_path: Path, load: str) -> dict[str, Path]:
     return result.executables
 
 
-@pytest.mark.parametrize("state", net_trace.STATES)
+@pytest.mark.parametrize("state", [*net_trace.STATES, "idle"])
 def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, state: str) -> None:
     exes = _build(root, tmp_path, f"net-{state}")
     target = Definitions.load(root).target(TARGET)
@@ -61,10 +61,12 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, state: s
         assert case.status == "ok", case
         m = {k: int(v) for k, v in case.meta.items() if k.startswith("net.") and k != "net.trace"}
         sent = m["net.sent"]
-        assert sent >= 5 and m["net.read"] == sent and m["net.overrun"] == 0, m
+        assert (sent == 0) == (state == "idle"), m  # net-idle: the stack up, no frame
+        assert m["net.read"] == sent and m["net.overrun"] == 0, m
         assert case.meta["net.trace"] == f"{state}:{net_trace.digest(state)}"
-        assert case.meta["load.profile"] == f"net-{state}:230"
-        want = {"accept": (sent, sent, 0), "reject": (0, 0, 0), "forward": (sent, 0, sent)}[state]
+        assert case.meta["load.profile"] == ("net-idle" if state == "idle" else f"net-{state}:230")
+        want = {"accept": (sent, sent, 0), "reject": (0, 0, 0), "forward": (sent, 0, sent),
+                "idle": (0, 0, 0)}[state]
         assert (m["net.ip_in"], m["net.delivered"], m["net.forwarded"]) == want, m
         if state == "reject":  # dropped by CSMA: not for this node's MAC address
             assert m["net.dropped_below_ip"] == sent, m

@@ -85,7 +85,11 @@ def test_net_loads_parse_name_and_define_the_stack() -> None:
     assert loads.parse("net-forward:100", "--load") == loads.Load("net-forward", 100)
     assert loads.profile_name("default", "net-reject", "--load") == "default+net-reject:230"
     assert "RM_LOAD_NET" not in loads.Load("accept", 2000, 64).defines()
-    for bad in ("net-accept:1:2", "net-accept:0", "net-drop"):
+    idle = loads.parse("net-idle", "--load")
+    assert idle == loads.Load("net-idle") and idle.name == "net-idle" and idle.net_state == "idle"
+    assert "RM_NET_TRACE_INIT" not in net_trace.c_header("idle")
+    assert "#define RM_NET_FRAMES 0u" in net_trace.c_header("idle")
+    for bad in ("net-accept:1:2", "net-accept:0", "net-drop", "net-idle:230"):
         with pytest.raises(UserError):
             loads.parse(bad, "--load")
 

@@ -31,6 +31,7 @@
  *   radio. After the case the stack's counts must equal what the trace sent
  *   (every frame delivered to the socket, dropped below IPv6, or forwarded
  *   to the neighbour): otherwise the case fails, its figures are no figures.
+ * - net-idle: the same stack brought up, no frame sent (no load timer).
  */
 #include "rm_core.h"
 
@@ -57,7 +58,9 @@ volatile uint32_t rm_load_tx;                    /* the transmit register */
 #include "rm_net_trace.h"
 #include "rtosmeter/net.h"
 
+#ifndef RM_NET_STATE_IDLE
 static const uint8_t net_trace[RM_NET_FRAMES][RM_NET_FRAME_LEN] = RM_NET_TRACE_INIT;
+#endif
 static rm_net_counts_t net_before; /* the stack's counts when the case began */
 #endif
 static rm_obj_t load_sems[RM_LOAD_TASKS > 0 ? RM_LOAD_TASKS : 1];
@@ -90,7 +93,7 @@ RM_ISR(on_load_tick)
     received++;
     (void)rm_isr_sem_signal(load_sems[0]);
 }
-#elif LOAD_STACK
+#elif LOAD_STACK && !defined(RM_NET_STATE_IDLE)
 /* The air: the next frame of the trace reaches the radio. */
 RM_ISR(on_load_tick)
 {
@@ -174,8 +177,10 @@ int rm_load_start(void)
     rc = rm_port_net_start();
     rm_port_net_counts(&net_before);
 #endif
+#if !defined(RM_NET_STATE_IDLE)
     if (rc == RM_OK)
         rc = rm_target_load_timer_start(RM_LOAD_HZ, on_load_tick);
+#endif
 #endif
     return rc;
 }
@@ -211,6 +216,8 @@ static void net_stop(bool emit)
     bool ok = ip_in == sent && delivered == sent && forwarded == 0u;
 #elif defined(RM_NET_STATE_FORWARD)
     bool ok = ip_in == sent && forwarded == sent && delivered == 0u;
+#elif defined(RM_NET_STATE_IDLE)
+    bool ok = sent == 0u && ip_in == 0u && delivered == 0u && forwarded == 0u;
 #else
     bool ok = delivered == 0u && forwarded == 0u;
 #endif
@@ -222,7 +229,7 @@ static void net_stop(bool emit)
 
 void rm_load_stop(bool emit)
 {
-#if RM_LOAD_KIND != RM_LOAD_KIND_TASKS
+#if RM_LOAD_KIND != RM_LOAD_KIND_TASKS && !defined(RM_NET_STATE_IDLE)
     rm_target_load_timer_stop();
 #endif
 #if LOAD_STACK

@@ -10,7 +10,9 @@ load at all: the profile itself, whose firmware has no load code.
 The C side is bench/core/load.c; the kinds' names are RM_LOAD_KIND_<KIND>.
 The net-* kinds (net-accept, net-reject, net-forward) feed the OS's own
 network stack through the port's virtual radio with the frame trace of
-rtosmeter.net_trace, at the rate in packets per second of target time.
+rtosmeter.net_trace, at the rate in packets per second of target time;
+net-idle builds and brings up the same stack and sends nothing (the study's
+idle state: "the network stack always initialised").
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ MAX_WORK = 100_000
 MAX_TASKS = 8  # RM_PRIO_MAX downwards: above every case thread, below the runner
 NET_DEFAULTS = (2000, 64)  # accept/reject/forward: packets per second, work units
 STACK_HZ = 230  # net-*: the Silva et al. 2019 study's packets per second
-STACK_KINDS = ("net-accept", "net-reject", "net-forward")
+STACK_KINDS = ("net-idle", "net-accept", "net-reject", "net-forward")
 
 SYNTAX = ("idle, irq:<hz>:<work>, tasks:<n>[:<calls>], accept[:<hz>[:<work>]], "
-          "reject[:<hz>[:<work>]], forward[:<hz>[:<work>]], net-accept[:<hz>], "
+          "reject[:<hz>[:<work>]], forward[:<hz>[:<work>]], net-idle, net-accept[:<hz>], "
           "net-reject[:<hz>], net-forward[:<hz>]")
 
 
@@ -38,7 +40,7 @@ SYNTAX = ("idle, irq:<hz>:<work>, tasks:<n>[:<calls>], accept[:<hz>[:<work>]], "
 class Load:
     """One load profile with every parameter filled in."""
 
-    kind: str  # irq | tasks | accept | reject | forward | net-accept | net-reject | net-forward
+    kind: str  # irq | tasks | accept | reject | forward | net-idle | net-accept | ...
     hz: int = 0  # interrupt rate (irq and the network-style kinds)
     work: int = 0  # rm_spin units per event, or give/take pairs per tick (tasks)
     tasks: int = 0  # tasks: how many
@@ -48,6 +50,8 @@ class Load:
         """The canonical spelling: the same load always has the same name."""
         if self.kind == "tasks":
             return f"tasks:{self.tasks}:{self.work}"
+        if self.kind == "net-idle":
+            return self.kind
         if self.kind in STACK_KINDS:
             return f"{self.kind}:{self.hz}"
         return f"{self.kind}:{self.hz}:{self.work}"
@@ -93,7 +97,9 @@ def parse(spec: str, where: str) -> Load | None:
         hz, work = (args + [str(d) for d in NET_DEFAULTS][len(args):])[:2]
         return Load(kind, _int(hz, "the packet rate (Hz)", 1, MAX_HZ, spec, where),
                     _int(work, "the work", 0, MAX_WORK, spec, where))
-    if kind in STACK_KINDS and len(args) <= 1:
+    if kind == "net-idle" and not args:
+        return Load(kind)
+    if kind in STACK_KINDS[1:] and len(args) <= 1:
         hz = args[0] if args else str(STACK_HZ)
         return Load(kind, _int(hz, "the packet rate (Hz)", 1, MAX_HZ, spec, where))
     raise UserError(f"unknown load profile '{spec}'", where, f"Load profiles: {SYNTAX}")

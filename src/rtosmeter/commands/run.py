@@ -216,7 +216,7 @@ def resume_command(run_id: int, out: Path) -> str:
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
               help="Run every case under these load profiles too (idle, irq:HZ:WORK, "
                    "tasks:N[:CALLS], accept|reject|forward[:HZ[:WORK]], "
-                   "net-accept|net-reject|net-forward[:HZ] through the OS's own stack); "
+                   "net-idle, net-accept|net-reject|net-forward[:HZ]: the OS's own stack); "
                    "each is a build of its own, beside the idle build a run with loads always has: "
                    "`report --view load` gives each as its change against idle.")
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
