@@ -46,7 +46,8 @@ sizes come from the ELF's symbol table. `reserved` says what moved where.
 
 `network`: the RTOS's network stack, linked under a net-* load, apart from
 the kernel: the objects port.toml `net_objects` names (fnmatch globs over the
-object's file name as the map gives it, e.g. `uip*.o` or `libgnrc*.a(*)`).
+object's file name as the map gives it, e.g. `uip*.o`, or over its whole
+path when the glob holds a "/", e.g. `*/gnrc_*/*`).
 """
 
 from __future__ import annotations
@@ -117,9 +118,10 @@ class Reservations:
     declared: bool = True  # the port has a [footprint] table (else network only)
 
     def is_network(self, obj: str) -> bool:
-        """Whether an object (as the map names it) is the network stack's."""
+        """Whether an object (as the map names it) is the network stack's: a
+        glob with a "/" matches the whole path, any other the file name."""
         name = obj.rsplit("/", 1)[-1]
-        return any(fnmatch.fnmatchcase(name, g) for g in self.network)
+        return any(fnmatch.fnmatchcase(obj if "/" in g else name, g) for g in self.network)
 
     def kind(self, symbol: str) -> str | None:
         """The part a symbol of that name goes to (the first of RESERVED
