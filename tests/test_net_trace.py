@@ -16,7 +16,9 @@ from scapy.layers.inet import UDP
 from scapy.layers.inet6 import IPv6, in6_chksum
 
 from rtosmeter import loads, net_trace
+from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
+from rtosmeter.plan import net_support
 
 NODE = {n: str(ipaddress.IPv6Address(net_trace.node_ip(n))) for n in (1, 3)}
 SENDER = str(ipaddress.IPv6Address(net_trace.mac_ip(2)))
@@ -100,3 +102,14 @@ def test_write_header_writes_and_removes_it(tmp_path: Path) -> None:
     assert (tmp_path / net_trace.HEADER).read_text() == net_trace.c_header("reject")
     assert net_trace.write_header(tmp_path, "") == {}
     assert not (tmp_path / net_trace.HEADER).exists()
+
+
+def test_a_port_without_the_stack_is_unsupported_under_a_net_load(root: Path) -> None:
+    defs = Definitions.load(root)
+    loaded = defs.profile("default+net-accept:230")
+    why = net_support(defs.port("zephyr"), loaded).reason
+    assert "zephyr under net-accept:230" in why and "IEEE 802.15.4 radio API" in why
+    assert "port.toml" in why
+    assert net_support(defs.port("contiki"), loaded).reason == ""
+    assert net_support(defs.port("zephyr"), defs.profile("default+accept")).reason == ""
+    assert net_support(defs.port("zephyr"), defs.profile("default")).reason == ""
