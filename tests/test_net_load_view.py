@@ -4,8 +4,10 @@ a failed case left out of the mean, and the counts summed per build."""
 
 from __future__ import annotations
 
-from rtosmeter.model import CaseResult, RunView
+from rtosmeter.measure import Unit
+from rtosmeter.model import CaseResult, Distribution, RunView
 from rtosmeter.reports.document.cells import Cell
+from rtosmeter.reports.document.load import latency_section
 from rtosmeter.reports.document.net_load import against_net_idle, counts_section
 
 T = "qemu-mps2-an386"
@@ -59,3 +61,19 @@ def test_no_table_without_net_idle() -> None:
                   _case("default+net-accept:230", "tm.sync", 1700, sent=69, delivered=69)])
     assert against_net_idle(view, T) is None
     assert counts_section(view, T) is not None
+
+
+def test_a_failed_loaded_latency_case_is_marked() -> None:
+    def dist(p50: float) -> Distribution:
+        return Distribution(n=10, cold=p50, mean=p50, std=0.0, min=p50, p1=p50, p25=p50,
+                            p50=p50, p75=p50, p99=p50, max=p50, jitter=0.0, series="create",
+                            what="create", unit=Unit.INSTRUCTIONS, overhead=0.0)
+
+    idle = CaseResult("riot", T, "default", "lat_lifecycle", "lat.thread.lifecycle", "ok",
+                      distributions=[dist(100.0)])
+    loaded = CaseResult("riot", T, "default+net-accept:230", "lat_lifecycle",
+                        "lat.thread.lifecycle", "failed", distributions=[dist(110.0)])
+    sec = latency_section(_view([idle, loaded]), T)
+    assert sec is not None
+    cell = sec.rows[0][3]
+    assert isinstance(cell, Cell) and cell.text == "+10.0 %" and cell.flag == "fail"
