@@ -63,8 +63,10 @@ static const uint8_t net_trace[RM_NET_FRAMES][RM_NET_FRAME_LEN] = RM_NET_TRACE_I
 #endif
 static rm_net_counts_t net_before; /* the stack's counts when the case began */
 #endif
+#if !LOAD_STACK
 static rm_obj_t load_sems[RM_LOAD_TASKS > 0 ? RM_LOAD_TASKS : 1];
 static rm_thread_t load_threads[RM_LOAD_TASKS > 0 ? RM_LOAD_TASKS : 1];
+#endif
 
 #if RM_LOAD_KIND == RM_LOAD_KIND_IRQ
 RM_ISR(on_load_tick)
@@ -233,9 +235,8 @@ void rm_load_stop(bool emit)
     rm_target_load_timer_stop();
 #endif
 #if LOAD_STACK
-    net_stop(emit);
-    return;
-#endif
+    net_stop(emit); /* no load task: the stack's threads are the OS's own */
+#else
     for (unsigned i = 0; i < sizeof load_threads / sizeof load_threads[0]; i++) {
         if (load_threads[i] != NULL && rm_thread_delete(load_threads[i]) != RM_OK)
             rm_fail("rm_thread_delete of a load task failed");
@@ -257,6 +258,7 @@ void rm_load_stop(bool emit)
     rm_meta("load.dropped", dropped);
 #endif
 #endif
+#endif /* LOAD_STACK */
 }
 
 RM_COLD_END
