@@ -251,3 +251,12 @@ def test_merged_strings_are_not_counted_twice() -> None:
     assert entries == [(".rodata", ".rodata.a", 0x1000, 0x18, "a.o"),
                        (".rodata", ".rodata.b", 0x1018, 0x18, "b.o")]
     assert sum(e.size for e in entries) == 0x30
+
+
+def test_network_objects_are_told_apart_by_file_name() -> None:
+    r = Reservations(network=("uip*.o", "*/gnrc_*/*"), declared=False)
+    assert r.is_network("build/rm-mps2/obj/uip6.o")
+    assert r.is_network("/x/riot-bin/gnrc_sixlowpan/gnrc_sixlowpan.o")
+    assert not r.is_network("/x/riot-bin/core/gnrc_like_name.o")
+    assert not r.is_network("build/rm-mps2/obj/process.o")
+    assert not Reservations().is_network("build/rm-mps2/obj/uip6.o")

@@ -25,13 +25,21 @@
  * interrupt-safe give is the call every port has (rm_isr_sem_signal), and
  * the ring is what a driver's DMA ring would be. A ring overflow counts as a
  * dropped packet. The counts are emitted as META load.* of every case.
+ * - net-accept, net-reject, net-forward (:<hz>): the OS's own network stack
+ *   (RM_LOAD_NET, rtosmeter/net.h). Each interrupt hands the next frame of
+ *   the trace (rm_net_trace.h, rtosmeter.net_trace) to the port's virtual
+ *   radio. After the case the stack's counts must equal what the trace sent
+ *   (every frame delivered to the socket, dropped below IPv6, or forwarded
+ *   to the neighbour): otherwise the case fails, its figures are no figures.
+ * - net-idle: the same stack brought up, no frame sent (no load timer).
  */
 #include "rm_core.h"
 
 #ifdef RM_LOAD_KIND
 
 /* The network-style kinds, and those of them that hand packets to a task. */
-#define LOAD_NET (RM_LOAD_KIND >= RM_LOAD_KIND_ACCEPT)
+#define LOAD_NET (RM_LOAD_KIND >= RM_LOAD_KIND_ACCEPT && RM_LOAD_KIND <= RM_LOAD_KIND_FORWARD)
+#define LOAD_STACK (RM_LOAD_KIND >= RM_LOAD_KIND_NET_ACCEPT)
 #define LOAD_HANDOVER (RM_LOAD_KIND == RM_LOAD_KIND_ACCEPT || RM_LOAD_KIND == RM_LOAD_KIND_FORWARD)
 
 static volatile uint32_t irqs, received, dropped, processed, rounds;
@@ -46,8 +54,19 @@ static uint32_t ring[RING_SLOTS][PACKET_WORDS];
 static volatile uint32_t rx_packet[PACKET_WORDS]; /* the receive device's buffer */
 volatile uint32_t rm_load_tx;                    /* the transmit register */
 #endif
+#if LOAD_STACK
+#include "rm_net_trace.h"
+#include "rtosmeter/net.h"
+
+#ifndef RM_NET_STATE_IDLE
+static const uint8_t net_trace[RM_NET_FRAMES][RM_NET_FRAME_LEN] = RM_NET_TRACE_INIT;
+#endif
+static rm_net_counts_t net_before; /* the stack's counts when the case began */
+#endif
+#if !LOAD_STACK
 static rm_obj_t load_sems[RM_LOAD_TASKS > 0 ? RM_LOAD_TASKS : 1];
 static rm_thread_t load_threads[RM_LOAD_TASKS > 0 ? RM_LOAD_TASKS : 1];
+#endif
 
 #if RM_LOAD_KIND == RM_LOAD_KIND_IRQ
 RM_ISR(on_load_tick)
@@ -75,6 +94,13 @@ RM_ISR(on_load_tick)
     ring_head = head + 1u;
     received++;
     (void)rm_isr_sem_signal(load_sems[0]);
+}
+#elif LOAD_STACK && !defined(RM_NET_STATE_IDLE)
+/* The air: the next frame of the trace reaches the radio. */
+RM_ISR(on_load_tick)
+{
+    uint32_t n = irqs++;
+    rm_port_net_rx(net_trace[n % RM_NET_FRAMES], RM_NET_FRAME_LEN);
 }
 #endif
 
@@ -123,6 +149,8 @@ uint32_t rm_load_needs(void)
     return RM_CAP_THREAD | RM_CAP_SEM | RM_CAP_PREEMPTIVE;
 #elif LOAD_HANDOVER
     return RM_CAP_THREAD | RM_CAP_SEM | RM_CAP_ISR_SIGNAL | RM_CAP_PREEMPTIVE;
+#elif LOAD_STACK
+    return RM_CAP_NET;
 #else
     return 0u;
 #endif
@@ -147,18 +175,68 @@ int rm_load_start(void)
     rc = rm_obj_create(&load_sems[0], RM_OBJ_SEM, NULL, 0u);
     if (rc == RM_OK)
         rc = rm_thread_create(&load_threads[0], "net", load_task, NULL, RM_PRIO_MAX, 0u);
+#elif LOAD_STACK
+    rc = rm_port_net_start();
+    rm_port_net_counts(&net_before);
 #endif
+#if !defined(RM_NET_STATE_IDLE)
     if (rc == RM_OK)
         rc = rm_target_load_timer_start(RM_LOAD_HZ, on_load_tick);
+#endif
 #endif
     return rc;
 }
 
+#if LOAD_STACK
+/* After the last frame: let the stack finish the frames in flight (20 ms),
+ * then check its counts against the trace (rtosmeter/net.h). */
+static void net_stop(bool emit)
+{
+    (void)rm_thread_sleep(rm_tick_hz() / 50u + 1u);
+    rm_net_counts_t now;
+    rm_port_net_counts(&now);
+    uint32_t sent = irqs, read = now.read - net_before.read;
+    uint32_t ip_in = now.ip_in - net_before.ip_in;
+    uint32_t delivered = now.delivered - net_before.delivered;
+    uint32_t forwarded = now.forwarded - net_before.forwarded;
+    uint32_t overrun = now.overrun - net_before.overrun;
+    if (!emit)
+        return;
+    rm_meta_str("load.profile", RM_LOAD_NAME);
+    rm_meta_str("net.trace", RM_NET_STATE ":" RM_NET_TRACE_SHA);
+    rm_meta("load.irqs", sent);
+    rm_meta("net.sent", sent);
+    rm_meta("net.read", read);
+    rm_meta("net.ip_in", ip_in);
+    rm_meta("net.delivered", delivered);
+    rm_meta("net.forwarded", forwarded);
+    rm_meta("net.tx_other", now.tx_other - net_before.tx_other);
+    rm_meta("net.overrun", overrun);
+    rm_meta("net.dropped_below_ip", read - ip_in);
+    rm_meta("net.dropped_in_ip", ip_in - delivered - forwarded);
+#if defined(RM_NET_STATE_ACCEPT)
+    bool ok = ip_in == sent && delivered == sent && forwarded == 0u;
+#elif defined(RM_NET_STATE_FORWARD)
+    bool ok = ip_in == sent && forwarded == sent && delivered == 0u;
+#elif defined(RM_NET_STATE_IDLE)
+    bool ok = sent == 0u && ip_in == 0u && delivered == 0u && forwarded == 0u;
+#else
+    bool ok = delivered == 0u && forwarded == 0u;
+#endif
+    if (read != sent || overrun != 0u || !ok)
+        rm_fail("the network stack's counts disagree with the trace (META net.*: "
+                RM_NET_STATE ")");
+}
+#endif
+
 void rm_load_stop(bool emit)
 {
-#if RM_LOAD_KIND != RM_LOAD_KIND_TASKS
+#if RM_LOAD_KIND != RM_LOAD_KIND_TASKS && !defined(RM_NET_STATE_IDLE)
     rm_target_load_timer_stop();
 #endif
+#if LOAD_STACK
+    net_stop(emit); /* no load task: the stack's threads are the OS's own */
+#else
     for (unsigned i = 0; i < sizeof load_threads / sizeof load_threads[0]; i++) {
         if (load_threads[i] != NULL && rm_thread_delete(load_threads[i]) != RM_OK)
             rm_fail("rm_thread_delete of a load task failed");
@@ -180,6 +258,7 @@ void rm_load_stop(bool emit)
     rm_meta("load.dropped", dropped);
 #endif
 #endif
+#endif /* LOAD_STACK */
 }
 
 RM_COLD_END

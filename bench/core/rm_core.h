@@ -74,6 +74,10 @@ void rm_series_reset_all(void); /* start of a case: release the buffers */
 #define RM_LOAD_KIND_ACCEPT 3
 #define RM_LOAD_KIND_REJECT 4
 #define RM_LOAD_KIND_FORWARD 5
+#define RM_LOAD_KIND_NET_ACCEPT 6 /* the OS's own stack (RM_LOAD_NET, rtosmeter/net.h) */
+#define RM_LOAD_KIND_NET_REJECT 7
+#define RM_LOAD_KIND_NET_FORWARD 8
+#define RM_LOAD_KIND_NET_IDLE 9 /* the stack up, no frame */
 uint32_t rm_load_needs(void); /* RM_CAP_* the load needs of the port */
 int rm_load_start(void);      /* RM_OK, RM_ENOTSUP (no load timer) or an error */
 void rm_load_stop(bool emit); /* emit: write the load's META into the case */

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtosmeter import axes, children
+from rtosmeter import axes, children, net_trace
 from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import (
     FirmwareCounter,
@@ -350,6 +350,8 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
         "load": spec.profile.load.name if spec.profile.load is not None else "idle",
     }
     config.update(tm_method(spec))
+    load = spec.profile.load
+    config.update(net_trace.write_header(config_dir, load.net_state if load else ""))
     if spec.source is not None:
         config.update(spec.source.as_config())
 

@@ -43,6 +43,11 @@ thread a static stack against one whose stacks live in the kernel's heap):
 Which symbols those are is declared next to each port (port.toml
 `[footprint]`, `Reservations`): names and globs of ELF object symbols, whose
 sizes come from the ELF's symbol table. `reserved` says what moved where.
+
+`network`: the RTOS's network stack, linked under a net-* load, apart from
+the kernel: the objects port.toml `net_objects` names (fnmatch globs over the
+object's file name as the map gives it, e.g. `uip*.o`, or over its whole
+path when the glob holds a "/", e.g. `*/gnrc_*/*`).
 """
 
 from __future__ import annotations
@@ -60,8 +65,8 @@ from elftools.elf.sections import SymbolTableSection
 
 from rtosmeter.errors import UserError
 
-PARTS = ("kernel", "benchmark", "framework", "startup", "libc", "objects", "stacks", "heaps",
-         "other")
+PARTS = ("kernel", "network", "benchmark", "framework", "startup", "libc", "objects", "stacks",
+         "heaps", "other")
 RESERVED = ("stacks", "heaps", "objects")  # parts sized by the port for the benchmark
 # Sections that are a reservation as a whole: the main stack, a heap.
 RESERVED_SECTIONS = {".stack": "stacks", ".heap": "heaps"}
@@ -109,6 +114,14 @@ class Reservations:
     stacks: tuple[str, ...] = ()
     heaps: tuple[str, ...] = ()
     objects: tuple[str, ...] = ()
+    network: tuple[str, ...] = ()  # object file globs of the network stack (net_objects)
+    declared: bool = True  # the port has a [footprint] table (else network only)
+
+    def is_network(self, obj: str) -> bool:
+        """Whether an object (as the map names it) is the network stack's: a
+        glob with a "/" matches the whole path, any other the file name."""
+        name = obj.rsplit("/", 1)[-1]
+        return any(fnmatch.fnmatchcase(obj if "/" in g else name, g) for g in self.network)
 
     def kind(self, symbol: str) -> str | None:
         """The part a symbol of that name goes to (the first of RESERVED
@@ -329,8 +342,8 @@ def _add(parts: Parts, part: str, f: int, r: int) -> None:
     parts[part] = (pf + f, pr + r)
 
 
-def _account_map(entries: list[MapEntry], by_name: dict[str, SectionSize], parts: Parts
-                 ) -> tuple[dict[str, tuple[str, int]], dict[str, int]]:
+def _account_map(entries: list[MapEntry], by_name: dict[str, SectionSize], parts: Parts,
+                 reservations: Reservations) -> tuple[dict[str, tuple[str, int]], dict[str, int]]:
     """Each input section of the map to the part of its object: (the symbols
     of -fdata-sections inputs with their part and size, bytes accounted per
     output section)."""
@@ -341,6 +354,8 @@ def _account_map(entries: list[MapEntry], by_name: dict[str, SectionSize], parts
         if sec is None or e.input == "*fill*":
             continue
         part = origin(e.obj)
+        if part == "kernel" and reservations.is_network(e.obj):
+            part = "network"
         _add(parts, part, e.size if sec.flash else 0, e.size if sec.ram else 0)
         accounted[e.section] = accounted.get(e.section, 0) + e.size
         sym = _SECTION_SYMBOL.match(e.input)
@@ -376,9 +391,11 @@ def footprint(elf: Path, map_file: Path | None = None,
     parts: Parts = dict.fromkeys(PARTS, (0, 0))
     mpath = map_file if map_file is not None else elf.with_suffix(".map")
     entries = _map_entries(mpath.read_text(errors="replace")) if mpath.is_file() else []
-    symbols, accounted = _account_map(entries, {s.name: s for s in sections}, parts)
+    reservations = reservations or Reservations()
+    symbols, accounted = _account_map(entries, {s.name: s for s in sections}, parts,
+                                      reservations)
     reserved = _account_rest(sections, accounted, parts)
-    reserved += _reserve(elf, sections, entries, reservations or Reservations(), parts)
+    reserved += _reserve(elf, sections, entries, reservations, parts)
     return ElfFootprint(sum(s.size for s in sections if s.flash),
                         sum(s.size for s in sections if s.ram),
                         {k: v for k, v in parts.items() if v != (0, 0)},

@@ -8,6 +8,11 @@ reports and `compare` keep loaded figures apart from idle ones with no new
 column, and reports/load.py pairs each with the same case idle. `idle` is no
 load at all: the profile itself, whose firmware has no load code.
 The C side is bench/core/load.c; the kinds' names are RM_LOAD_KIND_<KIND>.
+The net-* kinds (net-accept, net-reject, net-forward) feed the OS's own
+network stack through the port's virtual radio with the frame trace of
+rtosmeter.net_trace, at the rate in packets per second of target time;
+net-idle builds and brings up the same stack and sends nothing (the study's
+idle state: "the network stack always initialised").
 """
 
 from __future__ import annotations
@@ -23,16 +28,19 @@ MAX_HZ = 1_000_000
 MAX_WORK = 100_000
 MAX_TASKS = 8  # RM_PRIO_MAX downwards: above every case thread, below the runner
 NET_DEFAULTS = (2000, 64)  # accept/reject/forward: packets per second, work units
+STACK_HZ = 230  # net-*: the Silva et al. 2019 study's packets per second
+STACK_KINDS = ("net-idle", "net-accept", "net-reject", "net-forward")
 
 SYNTAX = ("idle, irq:<hz>:<work>, tasks:<n>[:<calls>], accept[:<hz>[:<work>]], "
-          "reject[:<hz>[:<work>]], forward[:<hz>[:<work>]]")
+          "reject[:<hz>[:<work>]], forward[:<hz>[:<work>]], net-idle, net-accept[:<hz>], "
+          "net-reject[:<hz>], net-forward[:<hz>]")
 
 
 @dataclass(frozen=True)
 class Load:
     """One load profile with every parameter filled in."""
 
-    kind: str  # irq | tasks | accept | reject | forward
+    kind: str  # irq | tasks | accept | reject | forward | net-idle | net-accept | ...
     hz: int = 0  # interrupt rate (irq and the network-style kinds)
     work: int = 0  # rm_spin units per event, or give/take pairs per tick (tasks)
     tasks: int = 0  # tasks: how many
@@ -42,13 +50,26 @@ class Load:
         """The canonical spelling: the same load always has the same name."""
         if self.kind == "tasks":
             return f"tasks:{self.tasks}:{self.work}"
+        if self.kind == "net-idle":
+            return self.kind
+        if self.kind in STACK_KINDS:
+            return f"{self.kind}:{self.hz}"
         return f"{self.kind}:{self.hz}:{self.work}"
+
+    @property
+    def net_state(self) -> str:
+        """accept, reject or forward for a net-* load (the trace's state), else ""."""
+        return self.kind.removeprefix("net-") if self.kind in STACK_KINDS else ""
 
     def defines(self) -> dict[str, str]:
         """The rm_build_config.h lines load.c reads."""
-        return {"RM_LOAD_KIND": f"RM_LOAD_KIND_{self.kind.upper()}",
-                "RM_LOAD_NAME": f'"{self.name}"', "RM_LOAD_HZ": f"{self.hz}u",
-                "RM_LOAD_WORK": f"{self.work}u", "RM_LOAD_TASKS": f"{self.tasks}u"}
+        kind = self.kind.upper().replace("-", "_")
+        out = {"RM_LOAD_KIND": f"RM_LOAD_KIND_{kind}",
+               "RM_LOAD_NAME": f'"{self.name}"', "RM_LOAD_HZ": f"{self.hz}u",
+               "RM_LOAD_WORK": f"{self.work}u", "RM_LOAD_TASKS": f"{self.tasks}u"}
+        if self.net_state:  # the port's network stack and rm_net_trace.h
+            out["RM_LOAD_NET"] = "1"
+        return out
 
 
 def _int(text: str, what: str, low: int, high: int, spec: str, where: str) -> int:
@@ -76,6 +97,11 @@ def parse(spec: str, where: str) -> Load | None:
         hz, work = (args + [str(d) for d in NET_DEFAULTS][len(args):])[:2]
         return Load(kind, _int(hz, "the packet rate (Hz)", 1, MAX_HZ, spec, where),
                     _int(work, "the work", 0, MAX_WORK, spec, where))
+    if kind == "net-idle" and not args:
+        return Load(kind)
+    if kind in STACK_KINDS[1:] and len(args) <= 1:
+        hz = args[0] if args else str(STACK_HZ)
+        return Load(kind, _int(hz, "the packet rate (Hz)", 1, MAX_HZ, spec, where))
     raise UserError(f"unknown load profile '{spec}'", where, f"Load profiles: {SYNTAX}")
 
 

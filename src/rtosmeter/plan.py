@@ -23,6 +23,7 @@ from rtosmeter.definitions import (
     Campaign,
     Definitions,
     Port,
+    Profile,
     Target,
     Toolchain,
 )
@@ -155,6 +156,16 @@ def check_support(port: Port, target: Target, toolchain: Toolchain) -> Support:
         return Support(f"toolchain {toolchain.name} does not build for {target.name} (no "
                        f"[targets.{target.toolchain or 'host'}] in {toolchain.file})")
     return Support()
+
+
+def net_support(port: Port, profile: Profile) -> Support:
+    """A net-* load runs the port's own network stack (capability NET): a port
+    without it is unsupported under the load, with its port.toml reason."""
+    load = profile.load
+    if load is None or not load.net_state or "NET" in port.caps:
+        return Support()
+    why = port.unsupported.get("NET", "the port has no network stack on the virtual radio")
+    return Support(f"{port.name} under {load.name}: {why} (capability NET, {port.file})")
 
 
 def unavailable_reason(target: Target, toolchain: Toolchain) -> str:
@@ -302,6 +313,8 @@ class _Planner:
         toolchain = self.defs.toolchain(build.toolchain)
         build.unit = self.unit(target)
         support = check_support(port, target, toolchain)
+        if not support.reason:
+            support = net_support(port, self.defs.profile(build.profile))
         if support.reason:
             build.skip_status, build.skip_reason = "unsupported", support.reason
         elif target.kind == "board" and not self.sel.boards:

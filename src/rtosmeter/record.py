@@ -73,7 +73,7 @@ def _footprint(elf: Path, reservations: Reservations | None) -> dict[str, Any]:
     except Exception as exc:  # footprint is extra information, not the run
         return {"error": f"{type(exc).__name__}: {exc}"}
     data.pop("symbols", None)  # per-symbol sizes stay in the map file next to the ELF
-    data["declared"] = reservations is not None
+    data["declared"] = reservations is not None and reservations.declared
     return data
 
 

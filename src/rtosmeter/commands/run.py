@@ -216,8 +216,9 @@ def resume_command(run_id: int, out: Path) -> str:
               help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
               help="Run every case under these load profiles too (idle, irq:HZ:WORK, "
-                   "tasks:N[:CALLS], accept|reject|forward[:HZ[:WORK]]); each is a build "
-                   "of its own, beside the idle build a run with loads always has: "
+                   "tasks:N[:CALLS], accept|reject|forward[:HZ[:WORK]], "
+                   "net-idle, net-accept|net-reject|net-forward[:HZ]: the OS's own stack); "
+                   "each is a build of its own, beside the idle build a run with loads always has: "
                    "`report --view load` gives each as its change against idle.")
 @export_options
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,

@@ -200,10 +200,13 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
         limits[tc] = ToolchainLimit(entry.strs("archs", REQUIRED), entry.text("why", REQUIRED))
         entry.done()
     reservations = None
+    net_objects = t.strs("net_objects", ())  # the network stack's objects (footprint)
     if (ft := t.table("footprint")) is not None:
         reservations = Reservations(ft.strs("stacks", ()), ft.strs("heaps", ()),
-                                    ft.strs("objects", ()))
+                                    ft.strs("objects", ()), net_objects)
         ft.done()
+    elif net_objects:
+        reservations = Reservations(network=net_objects, declared=False)
     cmake_project = t.text("cmake_project", "")
     if cmake_project and not (path.parent / cmake_project / "CMakeLists.txt").is_file():
         raise UserError(f"cmake_project '{cmake_project}' has no CMakeLists.txt",

@@ -27,7 +27,7 @@ from rtosmeter.analysis import not_run_here
 from rtosmeter.errors import UserError
 from rtosmeter.model import RunView
 from rtosmeter.reports import REPORT
-from rtosmeter.reports.document import load
+from rtosmeter.reports.document import load, net_load
 from rtosmeter.reports.document.answer import Answer, answer_sections, answers
 from rtosmeter.reports.document.cases import LatencyCase, page_latency
 from rtosmeter.reports.document.cells import Cell, Chart, Section, anchor, title
@@ -231,7 +231,8 @@ def build(view: RunView) -> Document:
                    [_target(view, t) for t in names], warnings, apart,
                    statistics_sections(view), records(view), {})
     doc.views = {
-        "load": View("under load and application benchmarks", load.sections(view), load.EMPTY),
+        "load": View("under load and application benchmarks",
+                     load.sections(view) + net_load.sections(view), load.EMPTY),
         "thread-metric": View("Thread-Metric, relative", relative_sections(view),
                               "No Thread-Metric (tm.*) result in this run."),
     }

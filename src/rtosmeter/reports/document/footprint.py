@@ -12,7 +12,7 @@ from rtosmeter.reports.document.ram import COMPARED
 from rtosmeter.reports.document.ram import breakdown as ram_breakdown
 from rtosmeter.reports.document.systems import BuildKey, Column, Systems, build_of, key_of
 
-PART_ORDER = ("kernel", "benchmark", "libc", "startup", "start-up")
+PART_ORDER = ("kernel", "network", "benchmark", "libc", "startup", "start-up")
 
 
 def footprint_section(view: RunView, target: str) -> Section | None:

@@ -104,8 +104,9 @@ def throughput_section(view: RunView, target: str) -> Section | None:
     return sec if sec.rows else None
 
 
-def _median_change(d: Distribution, base: Distribution) -> Cell:
-    return Cell(pct(change(d.p50, base.p50)), f"max {pct(change(d.max, base.max))}")
+def _median_change(d: Distribution, base: Distribution, c: CaseResult) -> Cell:
+    """✗ when the loaded case failed (e.g. a net-* load's counts disagreed)."""
+    return Cell(pct(change(d.p50, base.p50)), f"max {pct(change(d.max, base.max))}", _flag(c))
 
 
 def latency_section(view: RunView, target: str) -> Section | None:
@@ -119,7 +120,7 @@ def latency_section(view: RunView, target: str) -> Section | None:
                 c = pairs.by.get((key, load))
                 d = next((x for x in c.distributions if x.series == base.series), None) \
                     if c else None
-                row.append(_median_change(d, base) if d and c else
+                row.append(_median_change(d, base, c) if d and c else
                            Cell(c.status if c else "-", flag="dim"))
             sec.rows.append(row)
     return sec if sec.rows else None

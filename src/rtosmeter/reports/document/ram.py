@@ -23,6 +23,7 @@ from rtosmeter.model import SETTING_MARK, Footprint
 # (part, row label) of the breakdown, in reading order.
 BREAKDOWN = (
     ("kernel", "kernel (RTOS and port data)"),
+    ("network", "network stack (net-* loads)"),
     ("objects", "object slots (threads, objects, pools)"),
     ("stacks", "stacks (threads, kernel, main)"),
     ("heaps", "heaps and pools"),

@@ -20,4 +20,10 @@ typedef uint32_t uip_stats_t;
 #define GPIO_HAL_CONF_ARCH_SW_TOGGLE 1
 #define GPIO_HAL_CONF_PORT_PIN_NUMBERING 0
 
+/* A net-* load: the port's virtual radio (ports/contiki/net_radio.c). */
+#include "rm_build_config.h"
+#ifdef RM_LOAD_NET
+#define NETSTACK_CONF_RADIO rm_radio_driver
+#endif
+
 #endif /* RM_MPS2_CONTIKI_CONF_H */

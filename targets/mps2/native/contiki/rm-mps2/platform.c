@@ -105,6 +105,18 @@ void watchdog_reboot(void)
 }
 
 void platform_init_stage_one(void) {} /* the runner calls rm_target_init() */
+#ifdef RM_LOAD_NET
+#include "net/linkaddr.h"
+#include "rm_net_trace.h"
+
+/* The node's MAC address, before netstack_init() derives its IPv6 one. */
+void platform_init_stage_two(void)
+{
+    static linkaddr_t node = {RM_NET_NODE_MAC};
+    linkaddr_set_node_addr(&node);
+}
+#else
 void platform_init_stage_two(void) {}
+#endif
 void platform_init_stage_three(void) {}
 void platform_idle(void) {}

@@ -12,6 +12,8 @@ extern "C" {
 #define UART_NUMOF (1U)
 #define TIMER_NUMOF (1U)
 #define TIMER_CHANNEL_NUMOF (1U)
+/* The core clock, for busy_wait.h (GNRC's headers include it). */
+#define CLOCK_CORECLOCK MPS2_PCLK_HZ
 
 #ifdef __cplusplus
 }

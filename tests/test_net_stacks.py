@@ -1,0 +1,91 @@
+"""Each RTOS's own network stack under the net-* loads, built and run for
+real on QEMU MPS2-AN386 (ports/<port>/net_radio.c, bench/core/load.c):
+Contiki-NG (CSMA, sicslowpan, uIP) and RIOT (GNRC). The stack's counts after
+every case equal what the trace sent, per state (delivered to the UDP
+socket, dropped below IPv6, forwarded to the neighbour); the footprint holds
+the stack apart; two runs are identical. On Contiki-NG a case whose process
+never yields (tm.basic's loop) starves the stack: a failed check, not a
+figure."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from _datahalf import parse_named
+
+from rtosmeter import net_trace, runners
+from rtosmeter.build import BuildSpec, build
+from rtosmeter.catalog import load_catalog
+from rtosmeter.definitions import Definitions
+from rtosmeter.footprint import footprint
+from rtosmeter.runners import run_once
+from rtosmeter.runners.base import RunRequest
+from rtosmeter.sources import find_source
+
+pytestmark = [pytest.mark.slow, pytest.mark.rtos]
+TARGET = "qemu-mps2-an386"
+GROUPS = {"contiki": ("tm_basic", "tm_sched"), "riot": ("tm_sched",)}
+CASES = [(port, state) for port in GROUPS for state in (*net_trace.STATES, "idle")
+         if port == "contiki" or state != "idle"]
+
+
+def _build(root: Path, tmp_path: Path, port_name: str, load: str) -> dict[str, Path]:
+    defs = Definitions.load(root)
+    port, target = defs.port(port_name), defs.target(TARGET)
+    assert port.source is not None
+    tree = os.environ.get(port.source.env, "")
+    if not tree or not (Path(tree) / port.source.probe).is_file():
+        pytest.skip(f"{port.source.env} is not set to a {port_name} tree "
+                    f"(source /work/trees/trees.env, or `rtosmeter sources fetch {port_name}`)")
+    for tool in ("cmake", "make", "arm-none-eabi-gcc", "qemu-system-arm"):
+        if shutil.which(tool) is None:
+            pytest.fail(f"{tool} is required: run scripts/install.sh")
+    profile = defs.profile(f"quick+{load}")
+    spec = BuildSpec(port, target, profile, profile.params_for(target.kind), GROUPS[port_name],
+                     find_source(port, {}), tmp_path, defs.toolchain("gcc"),
+                     runner_defines=tuple(runners.firmware_defines(target).items()))
+    result = build(spec, root, load_catalog(root), jobs=1)
+    assert result.status == "ok", result.error
+    state = load.removeprefix("net-")
+    assert result.config["net_trace"] == f"{state}:{net_trace.digest(state)}"
+    return result.executables
+
+
+@pytest.mark.parametrize(("port_name", "state"), CASES)
+def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_name: str,
+                                            state: str) -> None:
+    exes = _build(root, tmp_path, port_name, f"net-{state}")
+    target = Definitions.load(root).target(TARGET)
+    stream = run_once(RunRequest(exes["tm_sched"], target)).stream
+    cases = {c.id: c for c in parse_named(stream).cases}
+    for case_id in ("tm.cooperative", "tm.preemptive"):
+        case = cases[case_id]
+        assert case.status == "ok", case
+        m = {k: int(v) for k, v in case.meta.items() if k.startswith("net.") and k != "net.trace"}
+        sent = m["net.sent"]
+        assert (sent == 0) == (state == "idle"), m  # net-idle: the stack up, no frame
+        assert m["net.read"] == sent and m["net.overrun"] == 0, m
+        assert case.meta["net.trace"] == f"{state}:{net_trace.digest(state)}"
+        assert case.meta["load.profile"] == ("net-idle" if state == "idle" else f"net-{state}:230")
+        want = {"accept": (sent, sent, 0), "reject": (0, 0, 0), "forward": (sent, 0, sent),
+                "idle": (0, 0, 0)}[state]
+        assert (m["net.ip_in"], m["net.delivered"], m["net.forwarded"]) == want, m
+        if state == "reject":  # not for this node's MAC address: CSMA / the radio's filter
+            assert m["net.dropped_below_ip"] == sent, m
+    # the footprint holds the stack apart (port.toml net_objects): IPv6, 6LoWPAN, MAC
+    port = Definitions.load(root).port(port_name)
+    fp = footprint(exes["tm_sched"], reservations=port.reservations)
+    assert fp.parts["network"][0] > 20_000 and fp.parts["network"][1] > 4_000, fp.parts
+    assert sum(f for f, _ in fp.parts.values()) == fp.flash
+    if state == "accept":  # the same firmware again: the same stream, byte for byte
+        assert run_once(RunRequest(exes["tm_sched"], target)).stream == stream
+    if state == "accept" and port_name == "contiki":
+        # tm.basic's loop never returns to the process scheduler: the stack
+        # starves, the radio overruns, and the check fails the case.
+        basic = {c.id: c for c in parse_named(
+            run_once(RunRequest(exes["tm_basic"], target)).stream).cases}["tm.basic"]
+        assert basic.status == "failed" and "disagree with the trace" in basic.reason
+        assert int(basic.meta["net.overrun"]) > 0

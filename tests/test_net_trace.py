@@ -1,0 +1,115 @@
+"""The net-* loads' frame trace (rtosmeter.net_trace), parsed back with an
+independent decoder, scapy's dot15d4 and sixlowpan layers: every frame is a
+valid 58-byte IEEE 802.15.4 data frame (FCS checked) whose 6LoWPAN IPHC
+payload decompresses to the IPv6/UDP datagram each state needs."""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+
+import pytest
+import scapy.layers.dot15d4 as scapy_dot15d4
+import scapy.layers.sixlowpan as scapy_sixlowpan
+from scapy.config import conf
+from scapy.layers.inet import UDP
+from scapy.layers.inet6 import IPv6, in6_chksum
+
+from rtosmeter import loads, net_trace
+from rtosmeter.definitions import Definitions
+from rtosmeter.errors import UserError
+from rtosmeter.plan import net_support
+
+NODE = {n: str(ipaddress.IPv6Address(net_trace.node_ip(n))) for n in (1, 3)}
+SENDER = str(ipaddress.IPv6Address(net_trace.mac_ip(2)))
+EXPECTED = {"accept": (1, 1), "reject": (3, 3), "forward": (1, 3)}  # (MAC dst, IPv6 dst)
+
+
+def _context0(mac: int) -> str:
+    iid = (mac ^ (0x02 << 56)).to_bytes(8, "big")
+    return str(ipaddress.IPv6Address(bytes.fromhex("fd00000000000000") + iid))
+
+
+def _decode(raw: bytes) -> object:
+    conf.dot15d4_protocol = "sixlowpan"
+    return scapy_dot15d4.Dot15d4FCS(raw)
+
+
+@pytest.mark.parametrize("state", net_trace.STATES)
+def test_every_frame_decodes_to_the_state_s_udp_datagram(state: str) -> None:
+    frames = net_trace.frames(state)
+    assert len(frames) == net_trace.FRAMES
+    mac_dst, ip_dst = EXPECTED[state]
+    for seq, raw in enumerate(frames):
+        assert len(raw) == net_trace.FRAME_LEN == 58
+        pkt = _decode(raw)
+        assert pkt.compute_fcs(raw[:-2]) == raw[-2:]  # scapy's own FCS
+        assert pkt.fcf_frametype == 1 and pkt.fcf_ackreq == 1 and pkt.seqnum == seq
+        data = pkt[scapy_dot15d4.Dot15d4Data]
+        assert data.dest_panid == net_trace.PAN_ID
+        assert data.dest_addr == int.from_bytes(net_trace.node_mac(mac_dst), "big")
+        assert data.src_addr == int.from_bytes(net_trace.node_mac(2), "big")
+        iphc = pkt[scapy_sixlowpan.LoWPAN_IPHC]
+        # scapy leaves stateful (context) compression undone: context 0 is
+        # fd00::/64; SAM=11 takes the IID from the MAC source, DAM=10 is
+        # 0000:00ff:fe00:XXXX with XXXX inline (RFC 6282 3.1.1)
+        assert (iphc.cid, iphc.sac, iphc.sam, iphc.m, iphc.dac, iphc.dam) == (0, 1, 3, 0, 1, 2)
+        src = _context0(data.src_addr)
+        tail = ipaddress.IPv6Address(iphc.dst).packed[14:]  # scapy: the 16 inline bits
+        dst = str(ipaddress.IPv6Address(bytes.fromhex("fd00000000000000000000fffe00") + tail))
+        assert (src, dst) == (SENDER, NODE[ip_dst])
+        ip = pkt[IPv6]
+        assert (ip.hlim, ip.nh) == (64, 17)
+        udp = pkt[UDP]
+        assert (udp.sport, udp.dport, udp.len) == (8081, 8080, 8 + 24)
+        body = bytes(udp.payload)
+        assert body == net_trace.payload(seq) and len(body) == 24
+        # the UDP checksum over the decompressed IPv6 pseudo-header
+        pseudo = IPv6(src=src, dst=dst, nh=17)
+        assert in6_chksum(17, pseudo, bytes(udp)[:6] + b"\0\0" + body) == udp.chksum
+
+
+def test_c_header_holds_the_trace_and_its_digest() -> None:
+    text = net_trace.c_header("forward")
+    first = net_trace.frames("forward")[0]
+    assert ",".join(f"0x{b:02x}" for b in first) in text
+    assert f'RM_NET_TRACE_SHA "{net_trace.digest("forward")}"' in text
+    assert net_trace.digest("accept") != net_trace.digest("reject")
+    with pytest.raises(ValueError):
+        net_trace.frames("drop")
+
+
+def test_net_loads_parse_name_and_define_the_stack() -> None:
+    load = loads.parse("net-accept", "--load")
+    assert load == loads.Load("net-accept", 230) and load.name == "net-accept:230"
+    assert load.net_state == "accept" and load.defines()["RM_LOAD_NET"] == "1"
+    assert load.defines()["RM_LOAD_KIND"] == "RM_LOAD_KIND_NET_ACCEPT"
+    assert loads.parse("net-forward:100", "--load") == loads.Load("net-forward", 100)
+    assert loads.profile_name("default", "net-reject", "--load") == "default+net-reject:230"
+    assert "RM_LOAD_NET" not in loads.Load("accept", 2000, 64).defines()
+    idle = loads.parse("net-idle", "--load")
+    assert idle == loads.Load("net-idle") and idle.name == "net-idle" and idle.net_state == "idle"
+    assert "RM_NET_TRACE_INIT" not in net_trace.c_header("idle")
+    assert "#define RM_NET_FRAMES 0u" in net_trace.c_header("idle")
+    for bad in ("net-accept:1:2", "net-accept:0", "net-drop", "net-idle:230"):
+        with pytest.raises(UserError):
+            loads.parse(bad, "--load")
+
+
+def test_write_header_writes_and_removes_it(tmp_path: Path) -> None:
+    config = net_trace.write_header(tmp_path, "reject")
+    assert config["net_trace"] == f"reject:{net_trace.digest('reject')}"
+    assert (tmp_path / net_trace.HEADER).read_text() == net_trace.c_header("reject")
+    assert net_trace.write_header(tmp_path, "") == {}
+    assert not (tmp_path / net_trace.HEADER).exists()
+
+
+def test_a_port_without_the_stack_is_unsupported_under_a_net_load(root: Path) -> None:
+    defs = Definitions.load(root)
+    loaded = defs.profile("default+net-accept:230")
+    why = net_support(defs.port("zephyr"), loaded).reason
+    assert "zephyr under net-accept:230" in why and "IEEE 802.15.4 radio API" in why
+    assert "port.toml" in why
+    assert net_support(defs.port("contiki"), loaded).reason == ""
+    assert net_support(defs.port("zephyr"), defs.profile("default+accept")).reason == ""
+    assert net_support(defs.port("zephyr"), defs.profile("default")).reason == ""
