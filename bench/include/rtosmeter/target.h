@@ -78,4 +78,11 @@ void rm_target_load_timer_stop(void);
 uint32_t rm_target_ts_hz(void);
 uint32_t rm_target_cpu_hz(void);
 
+/* Optional: the flash wait states the firmware's clock set-up programmed,
+ * read back from the flash controller (an STM32's FLASH_ACR LATENCY);
+ * RM_FLASH_WS_NONE on a chip without such a setting. The runner reports it
+ * as CFG flash_ws (docs/protocol.md). */
+#define RM_FLASH_WS_NONE 0xFFFFFFFFu
+uint32_t rm_target_flash_ws(void);
+
 #endif /* RTOSMETER_TARGET_H */
