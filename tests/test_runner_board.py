@@ -147,6 +147,22 @@ def test_hang_stops_at_the_wall_limit_keeping_the_stream(
     assert b" HELLO " in out.stream
 
 
+@pytest.mark.slow
+def test_a_clock_that_never_starts_is_reported_not_hung(
+        target: Target, tmp_path: Path, gdbstub) -> None:  # type: ignore[no-untyped-def]
+    """The board's own clock set-up (board_clock = "max") on a machine whose
+    RCC never sets a ready flag (QEMU models no STM32F405 RCC: it reads 0):
+    the bounded wait names the flag through semihosting and exits 4, before
+    main, instead of hanging."""
+    elf = build(tmp_path, BOARD, ["lat_isr"], cases=_cases(tmp_path),
+                extra={k: str(v) for k, v in SMALL.items()}, board_clock="max")["lat_isr"]
+    out = run_board(target, elf, wall_s=60, probe="gdb", gdb=gdbstub())
+    assert (out.status, out.exit_code) == ("exit", 4), out.message
+    assert out.stream.startswith(b"rtosmeter: board clock set-up failed: RCC_CR HSERDY "
+                                 b"(8 MHz HSE crystal) never became ready"), out.stream[:200]
+    assert b"HELLO" not in out.stream
+
+
 no_probe = pytest.mark.skipif(bool(os.environ.get("RTOSMETER_PROBE_UID")),
                               reason="a probe is configured (RTOSMETER_PROBE_UID)")
 
