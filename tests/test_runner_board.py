@@ -31,7 +31,9 @@ from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions, Target
 from rtosmeter.errors import UserError
 from rtosmeter.measure import Unit
+from rtosmeter.plan import PlannedBuild
 from rtosmeter.protocol import parse_stream
+from rtosmeter.record import RunJob, execution_status
 from rtosmeter.runners import firmware_defines, runner_for
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.runners.board_settings import board_settings
@@ -161,6 +163,11 @@ def test_a_clock_that_never_starts_is_reported_not_hung(
     assert out.stream.startswith(b"rtosmeter: board clock set-up failed: RCC_CR HSERDY "
                                  b"(8 MHz HSE crystal) never became ready"), out.stream[:200]
     assert b"HELLO" not in out.stream
+    # the stored execution's error quotes the line
+    job = RunJob(PlannedBuild("baremetal", BOARD, "default", "", ["lat_isr"], {}), "lat_isr", 1,
+                 elf, target)
+    status, error = execution_status(out, parse_stream(out.stream), job)
+    assert status == "failed" and "RCC_CR HSERDY (8 MHz HSE crystal) never became ready" in error
 
 
 no_probe = pytest.mark.skipif(bool(os.environ.get("RTOSMETER_PROBE_UID")),
