@@ -159,4 +159,3 @@ RM_WEAK void rm_target_load_timer_stop(void) {}
  * HELLO hz, the build's copy of target.toml's [counter] hz. */
 RM_WEAK uint32_t rm_target_ts_hz(void) { return 0u; }
 RM_WEAK uint32_t rm_target_cpu_hz(void) { return 0u; }
-RM_WEAK uint32_t rm_target_flash_ws(void) { return RM_FLASH_WS_NONE; }

@@ -46,16 +46,17 @@ uint32_t rm_target_cpu_hz(void)
     return rm_board_cpu_hz();
 }
 
-/* The flash wait states as the flash controller holds them; none on a chip
- * without the setting (the K64F's flash clock divider, the nRF52's fixed
- * timing). */
+#ifdef RM_TARGET_FLASH_WS
+/* The flash wait states as the chip's flash controller holds them (a chip
+ * without the setting, the K64F's flash clock divider or the nRF52's fixed
+ * timing, does not define RM_TARGET_FLASH_WS). */
 uint32_t rm_board_flash_ws(void);
-__attribute__((weak)) uint32_t rm_board_flash_ws(void) { return RM_FLASH_WS_NONE; }
 
 uint32_t rm_target_flash_ws(void)
 {
     return rm_board_flash_ws();
 }
+#endif
 
 #if RM_CM_V6M
 uint32_t rm_board_ts_hz(void); /* the chip timer's input clock */

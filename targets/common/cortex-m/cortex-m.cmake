@@ -40,9 +40,9 @@ function(rm_linker_ram_bytes script out)
 endfunction()
 
 # A board's clock set-up (targets/<board>/clock.c: PLL, flash wait states,
-# caches, run from Reset_Handler before main) unless RM_BOARD_CLOCK is
-# "reset" (the profile's board_clock, passed by rtosmeter.build), with the
-# failure report its bounded waits share.
+# caches, run from Reset_Handler before main: RM_BOARD_CLOCK_MAX) unless
+# RM_BOARD_CLOCK is "reset" (the profile's board_clock, passed by
+# rtosmeter.build), with the failure report its bounded waits share.
 #   rm_board_clock_sources(${CMAKE_CURRENT_LIST_DIR}/clock.c _rm_clock)
 function(rm_board_clock_sources clock_c out)
   if(NOT DEFINED RM_BOARD_CLOCK OR RM_BOARD_CLOCK STREQUAL "")
@@ -50,6 +50,7 @@ function(rm_board_clock_sources clock_c out)
   endif()
   if(RM_BOARD_CLOCK STREQUAL "max")
     set(${out} ${clock_c} ${RM_CM_DIR}/clock_fail.c PARENT_SCOPE)
+    add_compile_definitions(RM_BOARD_CLOCK_MAX=1)
   elseif(RM_BOARD_CLOCK STREQUAL "reset")
     set(${out} "" PARENT_SCOPE)
   else()
