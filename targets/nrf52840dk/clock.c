@@ -2,8 +2,8 @@
  * starts the 32 MHz crystal (HFXO) as the HFCLK source and turns on the
  * flash instruction cache: nrfx hal/nrf_clock.h task HFCLKSTART and event
  * HFCLKSTARTED, as nrfx drivers/src/nrfx_clock.c starts it, and
- * NVMC ICACHECNF CACHEEN, as Zephyr's soc/nordic/nrf52/soc.c does under
- * CONFIG_NRF_ENABLE_ICACHE (nrfx's system_nrf52840.c leaves both alone).
+ * NVMC ICACHECNF CACHEEN, as Zephyr's Nordic SoC start-up does under
+ * CONFIG_NRF_ENABLE_ICACHE (soc/nordic/.../soc.c).
  * Registers: nRF52840 Product Specification v1.7, 6.4.8 (CLOCK), 4.3.9
  * (NVMC ICACHECNF). The flash has no wait-state setting to make.
  */
