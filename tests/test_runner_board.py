@@ -31,7 +31,9 @@ from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions, Target
 from rtosmeter.errors import UserError
 from rtosmeter.measure import Unit
+from rtosmeter.plan import PlannedBuild
 from rtosmeter.protocol import parse_stream
+from rtosmeter.record import RunJob, execution_status
 from rtosmeter.runners import firmware_defines, runner_for
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.runners.board_settings import board_settings
@@ -145,6 +147,27 @@ def test_hang_stops_at_the_wall_limit_keeping_the_stream(
                     gdb=gdbstub())
     assert out.status == "timeout" and "3 s" in out.message
     assert b" HELLO " in out.stream
+
+
+@pytest.mark.slow
+def test_a_clock_that_never_starts_is_reported_not_hung(
+        target: Target, tmp_path: Path, gdbstub) -> None:  # type: ignore[no-untyped-def]
+    """The board's own clock set-up (board_clock = "max") on a machine whose
+    RCC never sets a ready flag (QEMU models no STM32F405 RCC: it reads 0):
+    the bounded wait names the flag through semihosting and exits 4, before
+    main, instead of hanging."""
+    elf = build(tmp_path, BOARD, ["lat_isr"], cases=_cases(tmp_path),
+                extra={k: str(v) for k, v in SMALL.items()}, board_clock="max")["lat_isr"]
+    out = run_board(target, elf, wall_s=60, probe="gdb", gdb=gdbstub())
+    assert (out.status, out.exit_code) == ("exit", 4), out.message
+    assert out.stream.startswith(b"rtosmeter: board clock set-up failed: RCC_CR HSERDY "
+                                 b"(8 MHz HSE crystal) never became ready"), out.stream[:200]
+    assert b"HELLO" not in out.stream
+    # the stored execution's error quotes the line
+    job = RunJob(PlannedBuild("baremetal", BOARD, "default", "", ["lat_isr"], {}), "lat_isr", 1,
+                 elf, target)
+    status, error = execution_status(out, parse_stream(out.stream), job)
+    assert status == "failed" and "RCC_CR HSERDY (8 MHz HSE crystal) never became ready" in error
 
 
 no_probe = pytest.mark.skipif(bool(os.environ.get("RTOSMETER_PROBE_UID")),

@@ -117,6 +117,9 @@ static void write_cfg(void)
     if (cpu_hz != 0u) {
         rm_emit_cfg_u32("cpu_hz", cpu_hz);
     }
+#ifdef RM_TARGET_FLASH_WS
+    rm_emit_cfg_u32("flash_ws", rm_target_flash_ws());
+#endif
 #ifdef RM_NO_WFI
     rm_emit_cfg("idle", "no WFI");
 #endif

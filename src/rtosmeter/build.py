@@ -274,6 +274,8 @@ def cmake_configure_command(spec: BuildSpec, root: Path, config_dir: Path) -> li
         f"-DRM_ARCH={spec.target.arch}", f"-DRM_CPU={spec.target.cpu}",
         f"-DRM_TOOLCHAIN={spec.toolchain.name}",
     ]
+    if spec.target.kind == "board":  # its clock.c, or the reset clock (the profile's board_clock)
+        cmd.append(f"-DRM_BOARD_CLOCK={spec.profile.board_clock}")
     if not spec.port.cmake_project:  # such an RTOS brings its own (told RM_TOOLCHAIN)
         cmd.append(f"-DCMAKE_TOOLCHAIN_FILE={spec.use.cmake}")
     if spec.source is not None:

@@ -2,7 +2,9 @@
 
 The firmware reads back the clocks it runs at (target.h rm_target_ts_hz,
 rm_target_cpu_hz: the MCG/RCC clock tree of a board, the fixed 25 MHz of
-MPS2) and reports them as `CFG ts_hz` and `CFG cpu_hz`. Counts are
+MPS2) and reports them as `CFG ts_hz` and `CFG cpu_hz`; a board whose flash
+controller holds a wait-state setting reports it as `CFG flash_ws`, kept
+with them among the execution's runner facts. Counts are
 converted to time with the reported `ts_hz`; a stream without it (a target
 layer that cannot read its clock, a port with its own target layer, an
 older stream) falls back to `HELLO hz`, the build's copy of target.toml's
@@ -17,7 +19,7 @@ from collections.abc import Mapping
 
 from rtosmeter.definitions import Target
 from rtosmeter.numbers import whole_or_none
-from rtosmeter.protocol import MAX_CLOCK_HZ
+from rtosmeter.protocol import MAX_CLOCK_HZ, MAX_FLASH_WS
 
 
 def reported(config: Mapping[str, str], key: str) -> int:
@@ -32,6 +34,9 @@ def clock_info(target: Target, config: Mapping[str, str], plugin: bool) -> dict[
     plugin's, whose rate the build sets: only the core clock is checked)."""
     ts_hz, cpu_hz = reported(config, "ts_hz"), reported(config, "cpu_hz")
     info = {k: str(v) for k, v in (("ts_hz", ts_hz), ("cpu_hz", cpu_hz)) if v}
+    flash_ws = whole_or_none(str(config.get("flash_ws", "")), 0, MAX_FLASH_WS)
+    if flash_ws is not None:
+        info["flash_ws"] = str(flash_ws)
     differ = []
     if ts_hz and not plugin and ts_hz != target.counter.hz:
         differ.append(f"its timestamp counter ({target.counter.name}) at {ts_hz} Hz, "

@@ -52,11 +52,12 @@ class Executor:
 
     def _spec(self, planned: PlannedBuild, plan: Plan, groups: list[str]) -> BuildSpec:
         port = self.defs.port(planned.port, f"run {planned.key}")
-        target = self.defs.target(planned.target)
+        profile = self.defs.profile(planned.profile)
+        target = self.defs.target(planned.target).at_clock(profile.board_clock)
         source = find_source(port, {k: Path(v) for k, v in plan.sources.items()},
                              instances.split(planned.port)[1])
         options = runners.runner_options(target, planned.measure(plan.icount))
-        return BuildSpec(port, target, self.defs.profile(planned.profile),
+        return BuildSpec(port, target, profile,
                          Params(**planned.params), tuple(groups), source, self.out,
                          self.defs.toolchain(planned.toolchain, f"run {planned.key}"),
                          options.counter(target) if options is not None else None,
@@ -74,7 +75,8 @@ class Executor:
         build_id = self.recorder.build(planned, result)
         if build_id is None or isinstance(result, str):
             return []
-        target = self.defs.targets[planned.target]
+        target = self.defs.targets[planned.target].at_clock(
+            self.defs.profile(planned.profile).board_clock)
         options = runners.runner_options(target, planned.measure(plan.icount))
         return [RunJob(planned, g, build_id, exe, target, options)
                 for g, exe in result.executables.items() if g in groups]

@@ -34,6 +34,7 @@ from rtosmeter.numbers import whole
 VERSION = 1
 MAX_LINE = 16384
 MAX_CLOCK_HZ = 10**12  # CFG ts_hz / cpu_hz: a clock the firmware reads back
+MAX_FLASH_WS = 15  # CFG flash_ws: the widest LATENCY field of a Cortex-M flash controller (4 bits)
 MAX_HEX_DIGITS = 8  # a capability mask: 32 bits
 # What one stream may make the parser keep (a flood ends as one error each).
 MAX_CASES = 4096
@@ -571,6 +572,11 @@ class _Parser:
                 whole(value, 1, MAX_CLOCK_HZ)
             except ValueError as exc:
                 raise _BadRecord(f"CFG {key}: {exc} (a clock rate in Hz)") from None
+        if key == "flash_ws":  # the store keeps it with the clocks (rtosmeter.clocks)
+            try:
+                whole(value, 0, MAX_FLASH_WS)
+            except ValueError as exc:
+                raise _BadRecord(f"CFG flash_ws: {exc} (flash wait states)") from None
         self.out.config[key] = value
 
     def need_case(self, rec: _Record) -> ParsedCase:

@@ -86,6 +86,9 @@ def kept_cases(parsed: ParsedStream, bench: str) -> ParsedStream:
     return replace(parsed, cases=kept)
 
 
+CLOCK_FAILED = "rtosmeter: board clock set-up failed:"  # targets/common/cortex-m/clock_fail.c
+
+
 def execution_status(outcome: RunOutcome, parsed: ParsedStream, job: RunJob
                      ) -> tuple[str, str]:
     """(status, error) of one execution from its outcome and its stream."""
@@ -104,6 +107,8 @@ def execution_status(outcome: RunOutcome, parsed: ParsedStream, job: RunJob
                    and parsed.bye_status == outcome.exit_code)
     if outcome.status != "ok" and not normal_exit:
         problems.append(outcome.message)
+    # a board whose clock set-up gave up before main said which flag (clock_fail.c)
+    problems += [line for line in parsed.noise if line.startswith(CLOCK_FAILED)][:1]
     if parsed.errors:
         problems.append("stream: " + "; ".join(str(e) for e in parsed.errors[:5]))
     elif not parsed.complete:

@@ -19,13 +19,18 @@ void rm_cm_early_init(void)
 }
 
 /* The clock as the MCG left it: out of reset FEI mode, the FLL multiplying
- * the 32.768 kHz slow internal reference by its DCO range (DRST_DRS, DMX32),
- * divided by SIM_CLKDIV1 OUTDIV1 for the core: 640 x 32768 = 20.97152 MHz. */
+ * the 32.768 kHz slow internal reference by its DCO range (DRST_DRS, DMX32):
+ * 640 x 32768 = 20.97152 MHz; clock.c (board_clock = "max") switches to PEE,
+ * the PLL from the 50 MHz EXTAL0 clock. Divided by SIM_CLKDIV1 OUTDIV1 for
+ * the core. */
 #define MCG_C1 (*(volatile uint8_t *)0x40064000u)
 #define MCG_C4 (*(volatile uint8_t *)0x40064003u)
+#define MCG_C5 (*(volatile uint8_t *)0x40064004u)
 #define MCG_C6 (*(volatile uint8_t *)0x40064005u)
+#define MCG_C7 (*(volatile uint8_t *)0x4006400Cu)
 #define SIM_CLKDIV1 RM_REG(0x40048044u)
 #define SLOW_IRC_HZ 32768u
+#define EXTAL0_HZ 50000000u /* the FRDM-K64F's PHY clock on EXTAL0 */
 
 uint32_t rm_board_cpu_hz(void);
 
@@ -35,9 +40,14 @@ uint32_t rm_board_cpu_hz(void)
                                               {732u, 1464u, 2197u, 2929u}};
     uint8_t c1 = MCG_C1;
     uint8_t c4 = MCG_C4;
-    /* FEI only: CLKS = FLL, IREFS = slow IRC, PLLS = FLL; else 0 (unknown) */
-    if ((c1 >> 6) != 0u || (c1 & 0x04u) == 0u || (MCG_C6 & 0x40u) != 0u)
-        return 0u;
-    uint32_t mcgout = SLOW_IRC_HZ * fll_factor[c4 >> 7][(c4 >> 5) & 3u];
+    uint32_t mcgout;
+    if ((c1 >> 6) == 0u && (MCG_C6 & 0x40u) != 0u && (MCG_C7 & 3u) == 0u) {
+        /* PEE from OSCCLK: / (PRDIV0 + 1) x (VDIV0 + 24) */
+        mcgout = EXTAL0_HZ / ((MCG_C5 & 0x1Fu) + 1u) * ((MCG_C6 & 0x1Fu) + 24u);
+    } else if ((c1 >> 6) == 0u && (c1 & 0x04u) != 0u && (MCG_C6 & 0x40u) == 0u) {
+        mcgout = SLOW_IRC_HZ * fll_factor[c4 >> 7][(c4 >> 5) & 3u]; /* FEI */
+    } else {
+        return 0u; /* another mode: unknown */
+    }
     return mcgout / ((SIM_CLKDIV1 >> 28) + 1u);
 }

@@ -25,28 +25,44 @@
 #define RCC_CR RM_REG(0x40021000u)
 #define RCC_ICSCR RM_REG(0x40021004u)
 #define RCC_CFGR RM_REG(0x4002100Cu)
+#define FLASH_ACR RM_REG(0x40022000u)
 #define HSI16_HZ 16000000u
 
 void rm_board_init(void);
 uint32_t rm_board_ts(void);
 uint32_t rm_board_cpu_hz(void);
 uint32_t rm_board_ts_hz(void);
+uint32_t rm_board_flash_ws(void);
 
 /* The clock as RCC says: out of reset MSI range 5, 65.536 kHz x 2^5 =
- * 2.097152 MHz; HSI16 (optionally /4) if something switched to it. */
+ * 2.097152 MHz; clock.c (board_clock = "max") runs the PLL from HSI16 at
+ * 32 MHz; HSI16 (optionally /4) if something switched to it. */
 uint32_t rm_board_cpu_hz(void)
 {
+    static const uint8_t pllmul[9] = {3u, 4u, 6u, 8u, 12u, 16u, 24u, 32u, 48u};
     uint32_t cfgr = RCC_CFGR;
     uint32_t sws = (cfgr >> 2) & 3u; /* 0 MSI, 1 HSI16, 2 HSE, 3 PLL */
+    uint32_t hsi16 = (RCC_CR & (1u << 4)) != 0u ? HSI16_HZ / 4u : HSI16_HZ; /* HSI16DIVF */
     uint32_t sysclk;
     if (sws == 0u) {
         sysclk = 65536u << ((RCC_ICSCR >> 13) & 7u);
     } else if (sws == 1u) {
-        sysclk = (RCC_CR & (1u << 4)) != 0u ? HSI16_HZ / 4u : HSI16_HZ; /* HSI16DIVF */
+        sysclk = hsi16;
+    } else if (sws == 3u && (cfgr & (1u << 16)) == 0u) { /* PLL from HSI16 */
+        uint32_t mul = (cfgr >> 18) & 0xFu;
+        uint32_t div = ((cfgr >> 22) & 3u) + 1u; /* 1 is /2, 2 is /3, 3 is /4 */
+        if (mul > 8u || div == 1u)
+            return 0u;
+        sysclk = hsi16 * pllmul[mul] / div;
     } else {
-        return 0u; /* HSE or PLL: not set up by this firmware */
+        return 0u; /* HSE, or the PLL from it: the board's clock */
     }
     return rm_stm32_hclk(sysclk, cfgr);
+}
+
+uint32_t rm_board_flash_ws(void)
+{
+    return FLASH_ACR & 1u; /* LATENCY */
 }
 
 /* TIM2 counts its APB1 timer clock: HCLK when PPRE1 is /1, else twice PCLK1. */

@@ -2,8 +2,9 @@
 # semihosting console/exit, spare IRQ 29).
 set(RM_CPU_FLAGS -mcpu=cortex-m0plus -mthumb)
 include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/cortex-m.cmake)
+rm_board_clock_sources(${CMAKE_CURRENT_LIST_DIR}/clock.c _rm_clock)
 rm_cortex_m_target(
-  SOURCES ${RM_CM_DIR}/board.c ${CMAKE_CURRENT_LIST_DIR}/l053.c
+  SOURCES ${RM_CM_DIR}/board.c ${CMAKE_CURRENT_LIST_DIR}/l053.c ${_rm_clock}
   LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/link.ld
   INLINE_DIR ${RM_CM_DIR}/board-include
-  DEFINES RM_CM_NUM_IRQ=32 RM_CM_BENCH_IRQ=29)
+  DEFINES RM_TARGET_FLASH_WS=1 RM_CM_NUM_IRQ=32 RM_CM_BENCH_IRQ=29)

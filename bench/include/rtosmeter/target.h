@@ -78,4 +78,11 @@ void rm_target_load_timer_stop(void);
 uint32_t rm_target_ts_hz(void);
 uint32_t rm_target_cpu_hz(void);
 
+/* Optional: the flash wait states the firmware's clock set-up programmed,
+ * read back from the flash controller (an STM32's FLASH_ACR LATENCY). A
+ * target whose chip has such a setting defines RM_TARGET_FLASH_WS (its
+ * target.cmake) and this function; the runner then reports it as CFG
+ * flash_ws (docs/protocol.md). Other targets spend no code on it. */
+uint32_t rm_target_flash_ws(void);
+
 #endif /* RTOSMETER_TARGET_H */

@@ -16,6 +16,9 @@ DEFAULT_TOOLCHAIN = "gcc"  # what a campaign builds with when it names none
 HOST_PREFIX = "host"  # a toolchain's `targets` key for targets without a program prefix
 OPT_INTENTS = ("speed", "size", "debug")  # a profile's `opt`, mapped by each toolchain
 PARAM_KEYS = ("samples", "batch", "tm_period_ms", "tm_periods")
+# a profile's `board_clock`: a board target's clock.c sets its maximum clock
+# before main, or the firmware stays at the reset clock (docs/boards.md)
+BOARD_CLOCKS = ("max", "reset")
 
 
 def project_root() -> Path:

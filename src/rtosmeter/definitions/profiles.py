@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rtosmeter.definitions.common import KINDS, OPT_INTENTS, PARAM_KEYS
+from rtosmeter.definitions.common import BOARD_CLOCKS, KINDS, OPT_INTENTS, PARAM_KEYS
 from rtosmeter.errors import UserError
 from rtosmeter.loads import Load
 from rtosmeter.toml_table import TomlTable, read_toml
@@ -42,6 +42,7 @@ class Profile:
     file: Path
     load: Load | None = None  # a loaded profile `<name>+<load>` (rtosmeter.loads)
     opt_flags: str = ""  # flags given as they are, for every toolchain ("": the intent's)
+    board_clock: str = "max"  # BOARD_CLOCKS: boards at their maximum clock, or the reset one
 
     def params_for(self, kind: str) -> Params:
         return DEFAULT_PARAMS[kind].merged(self.params.get(kind, {}))
@@ -75,6 +76,11 @@ def load_profile(path: Path) -> Profile:
         raise UserError(f"unknown optimisation intent '{opt}' (key 'opt')", str(path),
                         f"Use one of: {', '.join(OPT_INTENTS)}")
     opt_flags = t.text("opt_flags", "")
+    board_clock = t.text("board_clock", "max")
+    if board_clock not in BOARD_CLOCKS:
+        raise UserError(f"unknown board clock '{board_clock}' (key 'board_clock')", str(path),
+                        f"Use one of: {', '.join(BOARD_CLOCKS)}")
     params = params_tables(t)
     t.done()
-    return Profile(name, description, opt, params, path, opt_flags=opt_flags)
+    return Profile(name, description, opt, params, path, opt_flags=opt_flags,
+                   board_clock=board_clock)

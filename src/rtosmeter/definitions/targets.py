@@ -4,7 +4,7 @@ machine, its counter, QEMU machine and limits; a board is a target of kind
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,19 @@ class Target:
     # Everything that knows the machine lives there: shared sources, linker
     # script, and each RTOS's own board files (native/<port>/).
     family: str = ""
+    # [clock]: a board whose clock.c sets its maximum clock (cpu_hz) before
+    # main: the clock it has out of reset, and its counter's rate then
+    # (0: the board has no clock.c; cpu_hz is its only clock).
+    reset_hz: int = 0
+    reset_counter_hz: int = 0
+
+    def at_clock(self, board_clock: str) -> Target:
+        """This target as a profile's `board_clock` builds it: at the reset
+        clock, cpu_hz and the counter's rate are the reset ones."""
+        if board_clock != "reset" or not self.reset_hz:
+            return self
+        return replace(self, cpu_hz=self.reset_hz,
+                       counter=replace(self.counter, hz=self.reset_counter_hz))
 
     @property
     def family_dir(self) -> Path:
@@ -149,10 +162,18 @@ def load_target(path: Path) -> Target:
         params = {key: pt.num(key, REQUIRED, low=1) for key in ("samples", "batch", "tm_period_ms",
                                                           "tm_periods") if key in pt.data}
         pt.done()
+    reset_hz, reset_counter_hz = 0, 0
+    clock = t.table("clock")
+    if clock is not None:
+        reset_hz = clock.num("reset_hz", REQUIRED, low=1, high=MAX_HZ)
+        # a DWT counter counts the core clock; a chip timer says its own rate
+        reset_counter_hz = clock.num("reset_counter_hz", reset_hz if unit == "cycles" else REQUIRED,
+                                     low=1, high=MAX_HZ)
+        clock.done()
     t.done()
     family = path.parent.parent.name if path.parent.parent.name != "targets" else ""
     return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
-                  wall, guest, cpu_hz, board, params, family)
+                  wall, guest, cpu_hz, board, params, family, reset_hz, reset_counter_hz)
 
 
 def board_of(target: Target) -> Board:

@@ -4,9 +4,11 @@
  * (or an RTT up-buffer, rtt.c, when built with RM_STREAM_RTT) and exit
  * (works through pyOCD and OpenOCD on every board), and a spare NVIC
  * line whose peripheral the firmware never enables as the benchmark
- * interrupt. Clocks stay at their reset values; the chip's file reads them
- * back from its clock tree (rm_board_cpu_hz), and the runner reports them
- * (CFG ts_hz, cpu_hz), so the harness needs no second copy in target.toml.
+ * interrupt. The board's clock.c sets its clocks before main (startup.c
+ * rm_cm_clock_init; left out for board_clock = "reset"); the chip's file
+ * reads them back from its clock tree (rm_board_cpu_hz) and its flash
+ * controller (rm_board_flash_ws), and the runner reports them (CFG ts_hz,
+ * cpu_hz, flash_ws).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +45,18 @@ uint32_t rm_target_cpu_hz(void)
 {
     return rm_board_cpu_hz();
 }
+
+#ifdef RM_TARGET_FLASH_WS
+/* The flash wait states as the chip's flash controller holds them (a chip
+ * without the setting, the K64F's flash clock divider or the nRF52's fixed
+ * timing, does not define RM_TARGET_FLASH_WS). */
+uint32_t rm_board_flash_ws(void);
+
+uint32_t rm_target_flash_ws(void)
+{
+    return rm_board_flash_ws();
+}
+#endif
 
 #if RM_CM_V6M
 uint32_t rm_board_ts_hz(void); /* the chip timer's input clock */

@@ -39,6 +39,26 @@ function(rm_linker_ram_bytes script out)
   set(${out} ${_rm_n} PARENT_SCOPE)
 endfunction()
 
+# A board's clock set-up (targets/<board>/clock.c: PLL, flash wait states,
+# caches, run from Reset_Handler before main: RM_BOARD_CLOCK_MAX) unless
+# RM_BOARD_CLOCK is "reset" (the profile's board_clock, passed by
+# rtosmeter.build), with the failure report its bounded waits share.
+#   rm_board_clock_sources(${CMAKE_CURRENT_LIST_DIR}/clock.c _rm_clock)
+function(rm_board_clock_sources clock_c out)
+  if(NOT DEFINED RM_BOARD_CLOCK OR RM_BOARD_CLOCK STREQUAL "")
+    set(RM_BOARD_CLOCK max)
+  endif()
+  if(RM_BOARD_CLOCK STREQUAL "max")
+    set(${out} ${clock_c} ${RM_CM_DIR}/clock_fail.c PARENT_SCOPE)
+    add_compile_definitions(RM_BOARD_CLOCK_MAX=1)
+  elseif(RM_BOARD_CLOCK STREQUAL "reset")
+    set(${out} "" PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "Error: RM_BOARD_CLOCK='${RM_BOARD_CLOCK}' (a profile's board_clock) "
+                        "is neither 'max' nor 'reset' (${CMAKE_CURRENT_LIST_FILE}).")
+  endif()
+endfunction()
+
 function(rm_cortex_m_target)
   cmake_parse_arguments(ARG "" "LINKER_SCRIPT;INLINE_DIR" "SOURCES;DEFINES" ${ARGN})
   if(NOT RM_CPU_FLAGS)

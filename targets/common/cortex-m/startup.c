@@ -127,6 +127,12 @@ void rm_target_irq_set_vector(void (*isr)(void))
 void rm_cm_early_init(void);
 __attribute__((weak)) void rm_cm_early_init(void) {}
 
+#if RM_BOARD_CLOCK_MAX
+/* A board's clock set-up (targets/<board>/clock.c, built unless the profile
+ * says board_clock = "reset": cortex-m.cmake rm_board_clock_sources). */
+void rm_cm_clock_init(void);
+#endif
+
 __attribute__((noreturn)) void Reset_Handler(void)
 {
     rm_cm_early_init();
@@ -136,6 +142,12 @@ __attribute__((noreturn)) void Reset_Handler(void)
         *dst++ = *src++;
     for (uint32_t *dst = __bss_start; dst < __bss_end;)
         *dst++ = 0;
+#if RM_BOARD_CLOCK_MAX
+    /* After .data/.bss, so that a failure can be reported through the
+     * target's output (RTT's block lives there); before main, so that no
+     * measured interval holds it. */
+    rm_cm_clock_init();
+#endif
 #if !RM_CM_V6M
     for (unsigned i = 0; i < RM_CM_VECTORS; i++)
         rm_cm_ram_vectors[i] = rm_cm_vectors[i];
