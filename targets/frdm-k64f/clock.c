@@ -25,6 +25,7 @@
 #define MCG_C6 0x40064005u
 #define MCG_S 0x40064006u
 #define MCG_C7 0x4006400Cu
+/* FMC base 0x4001F000, PFB0CR +4, PFB1CR +8 (K64 RM ch. 29; as NuttX's kinetis_k64fmc.h). */
 #define FMC_PFB0CR 0x4001F004u
 #define FMC_PFB1CR 0x4001F008u
 
