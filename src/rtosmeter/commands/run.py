@@ -7,6 +7,7 @@ interrupted, the QEMUs and executables it started are ended, and the exact
 
 from __future__ import annotations
 
+import os
 import shlex
 import signal
 from collections.abc import Callable, Iterator
@@ -211,6 +212,9 @@ def resume_command(run_id: int, out: Path) -> str:
 @click.option("--insecure", is_flag=True,
               help="Let a dask:// farm use plain TCP, without TLS: results come back as "
                    "pickles, so only on a network you trust.")
+@click.option("--attribute", is_flag=True,
+              help="QEMU runs with the plugin also attribute every interval to the "
+                   "firmware's functions (`rtosmeter explain`; docs/explain.md).")
 @click.option("--clock", metavar="RATE",
               help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
@@ -223,8 +227,12 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         campaign: str | None, toolchains: tuple[str, ...], no_icount: bool,
         resume: str | None, unit: str | None,
         cycle_ws: int | None, cycle_div: int | None, farm: str | None, insecure: bool,
-        clock: str | None, loads: tuple[str, ...]) -> None:
+        clock: str | None, loads: tuple[str, ...], attribute: bool) -> None:
     """Build and run a campaign, store the results, print the table."""
+    if attribute:  # read where the QEMU runner's options are made (rtosmeter.attribution)
+        from rtosmeter.attribution.record import ENV
+
+        os.environ[ENV] = "1"
     if clock:
         from rtosmeter.qemu_plugin import parse_clock
 
