@@ -25,13 +25,18 @@ def run_compare(out: Path, ref_a: str, ref_b: str, threshold: float = DEFAULT_TH
                 by: tuple[str, str, str] | None = None) -> Comparison:
     """Two runs, or with `by` (dimension, A, B) two slices of run `ref_a`."""
     from rtosmeter import compare as comparing  # numpy and scipy: not for --help
+    from rtosmeter.attribution.diff import add_notes
     from rtosmeter.compare_within import compare_within
 
     with open_store(out, must_exist=True) as store:
         a = resolve_run(store, ref_a)
+        b = a if by else resolve_run(store, ref_b)
         if by:
-            return compare_within(store, a, *by, threshold, alpha)
-        return comparing.compare_runs(store, a, resolve_run(store, ref_b), threshold, alpha)
+            result = compare_within(store, a, *by, threshold, alpha)
+        else:
+            result = comparing.compare_runs(store, a, b, threshold, alpha)
+        add_notes(store, result, a, b, by)  # the functions behind each change
+        return result
 
 
 def _print_table(result: Comparison, everything: bool) -> None:
@@ -84,4 +89,8 @@ def compare(run_a: str, run_b: str | None, out: Path, threshold: float, alpha: f
         _print_table(result, everything)
     if result.regressions:
         click.echo(f"{len(result.regressions)} regression(s) over {threshold:g} %", err=True)
+        from rtosmeter.attribution.diff import gate_lines
+
+        for line in gate_lines(result):
+            click.echo(f"  {line}", err=True)
         sys.exit(REGRESSION_EXIT)
