@@ -44,8 +44,10 @@ def _code_end(elf: ELFFile, addr: int) -> int:
 
 def function_map(path: Path) -> FunctionMap:
     """The ELF's FUNC symbols (Thumb bit cleared), one name per address (a
-    global before a local, then the first by name); a symbol without a size
-    reaches the next one or its section's end."""
+    global before a local, then the first by name), each reaching the next
+    one or its section's end: hand-written assembly often declares a size
+    that stops short of its code (ThreadX's PendSV_Handler: 4 bytes), and
+    what runs after it is still its code."""
     try:
         with path.open("rb") as f:
             elf = ELFFile(f)
@@ -53,7 +55,7 @@ def function_map(path: Path) -> FunctionMap:
             if not isinstance(symtab, SymbolTableSection):
                 raise UserError("the firmware has no symbol table", str(path),
                                 "Build it without stripping symbols")
-            found: dict[int, tuple[int, str, int]] = {}  # start -> (rank, name, size)
+            found: dict[int, tuple[int, str]] = {}  # start -> (rank, name)
             epoch = 0
             for sym in symtab.iter_symbols():
                 if sym["st_info"]["type"] != "STT_FUNC" or not sym.name:
@@ -62,15 +64,12 @@ def function_map(path: Path) -> FunctionMap:
                 if sym.name == EPOCH_SYMBOL:
                     epoch = start
                 rank = 0 if sym["st_info"]["bind"] == "STB_GLOBAL" else 1
-                key = (rank, sym.name, int(sym["st_size"]))
+                key = (rank, sym.name)
                 if start not in found or key < found[start]:
                     found[start] = key
             starts = sorted(found)
-            ends = []
-            for i, start in enumerate(starts):
-                limit = starts[i + 1] if i + 1 < len(starts) else _code_end(elf, start)
-                size = found[start][2]
-                ends.append(min(start + size, limit) if size else limit)
+            ends = [min(starts[i + 1] if i + 1 < len(starts) else _code_end(elf, start),
+                        _code_end(elf, start)) for i, start in enumerate(starts)]
     except (OSError, ELFError) as exc:
         raise UserError(f"cannot read the firmware's symbols ({exc})", str(path),
                         "Rebuild the firmware") from None
