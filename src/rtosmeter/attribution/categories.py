@@ -21,10 +21,11 @@ from rtosmeter.instances import split as split_instance
 
 CATEGORIES = ("kernel entry/exit", "critical section", "object", "lists", "scheduler",
               "port layer", "tick", "other")
-MEASUREMENT = "measurement (rtosmeter)"
-# The benchmark's own functions that hold a measured interval's first and
-# last instructions (the timestamp reads and the call's argument set-up).
-MEASUREMENT_PATTERNS = ("run_*", "pass_*", "nocs_*", "inh_*", "rm_*")
+MEASUREMENT = "rtosmeter (measurement)"
+# rtosmeter's own functions: the benchmark's, which hold a measured
+# interval's first and last instructions (the timestamp reads and the call's
+# argument set-up), and the ports' thread entry glue.
+MEASUREMENT_PATTERNS = ("run_*", "pass_*", "nocs_*", "inh_*", "rm_*", "thread_trampoline")
 FILE = "attribution.toml"
 
 
@@ -77,21 +78,21 @@ def side_by_side(found: Sequence[Breakdown], ports_dir: Path, width: int = 3) ->
     order = [c for c in (*CATEGORIES, MEASUREMENT) if any(c in g for g in groups)]
     heads = [f"{b.system} {b.series}" for b in found]
     col = max([28, *(len(h) for h in heads)])
-    lines = [f"{'per sample':<20}" + "".join(f"  {h:<{col}}" for h in heads)]
+    lines = [f"{'per sample':<24}" + "".join(f"  {h:<{col}}" for h in heads)]
     for c in order:
         cells = []
         for g in groups:
             total = sum(v for _, v in g.get(c, []))
             cells.append(f"{total:.2f}" if c in g else "-")
-        lines.append(f"{c:<20}" + "".join(f"  {x:<{col}}" for x in cells))
+        lines.append(f"{c:<24}" + "".join(f"  {x:<{col}}" for x in cells))
         for i in range(width):
             row = []
             for g in groups:
                 fns = g.get(c, [])
                 row.append(f"  {fns[i][0][:col - 9]} {fns[i][1]:.2f}" if i < len(fns) else "")
             if any(row):
-                lines.append(f"{'':<20}" + "".join(f"  {x:<{col}}" for x in row))
-    lines.append(f"{'total':<20}" + "".join(f"  {b.per_sample:<{col}.2f}" for b in found))
-    lines.append(f"{'figure':<20}" + "".join(
+                lines.append(f"{'':<24}" + "".join(f"  {x:<{col}}" for x in row))
+    lines.append(f"{'total':<24}" + "".join(f"  {b.per_sample:<{col}.2f}" for b in found))
+    lines.append(f"{'figure':<24}" + "".join(
         f"  {b.per_sample - b.overhead:<{col}.2f}" for b in found))
     return "\n".join(lines)
