@@ -71,6 +71,13 @@ def test_attribution_changes_no_stored_figure(tmp_path: Path) -> None:
     sums = _sums(tmp_path / "on")
     assert len(sums) >= 3
     assert all(s == a for _, _, s, a in sums), sums
+    # the report's latency sections link to their cases' per-function pages
+    pages = sorted((tmp_path / "on" / "explain-1").glob("*.html"))
+    assert "run_calibration" in (pages[0].parent / "c-calib.overhead.html").read_text()
+    report = (tmp_path / "on" / "report-1.html").read_text(encoding="utf-8")
+    linked = [p for p in pages if f'href="explain-1/{p.name}"' in report]
+    assert linked, [p.name for p in pages]
+    assert not (tmp_path / "off" / "explain-1").exists()
     out = invoke("explain", "latest", "calib.overhead", "--out", str(tmp_path / "on"))
     assert out.exit_code == 0 and "= the samples' sum, exactly" in out.output
     missing = invoke("explain", "latest", "calib.overhead", "--out", str(tmp_path / "off"))
