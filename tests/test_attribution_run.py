@@ -111,3 +111,29 @@ def test_compare_names_the_function_a_planted_change_made_dearer(tmp_path: Path)
     assert why, result.output
     assert "prvCopyDataToQueue" in why[-1] and "unchanged" in why[-1]
     assert all(s == a for _, _, s, a in _sums(out))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["funcs={map}"], "attribution needs both funcs=<map> and attrib=<out>"),
+    (["funcs={bad}", "attrib={out}"], "is malformed"),
+    (["funcs={missing}", "attrib={out}"], "cannot read the function map"),
+])
+def test_the_plugin_refuses_bad_attribution_arguments(tmp_path: Path, args: list[str],
+                                                      message: str) -> None:
+    import subprocess
+
+    from rtosmeter import qemu_plugin
+
+    so = qemu_plugin.plugin_path()
+    assert so is not None
+    good, bad = tmp_path / "f.map", tmp_path / "bad.map"
+    good.write_text("rmattrib-map 1\nepoch 0x0\n0x10 0x20\n")
+    bad.write_text("rmattrib-map 1\nepoch 0x0\n0x20 0x10\n")  # ends before it starts
+    values = {"map": good, "bad": bad, "missing": tmp_path / "none.map",
+              "out": tmp_path / "a.txt"}
+    plugin = ",".join([str(so), "mode=instructions", *(a.format(**values) for a in args)])
+    proc = subprocess.run(["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-monitor",
+                           "none", "-serial", "null", "-plugin", plugin, "-kernel",
+                           str(tmp_path / "none.elf")], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert proc.returncode != 0 and message in proc.stderr, proc.stderr
