@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attrib.h"
 #include "rm_plugin_api.h"
 
 RM_PLUGIN_EXPORT int qemu_plugin_version = RM_PLUGIN_API_VERSION;
@@ -517,6 +518,7 @@ static void read_marker(const insn_t *cur)
     n_reads++;
     if (cur->host_counter != NULL)
         *cur->host_counter = (uint32_t)n_cycles;
+    attrib_read(cur->addr);
 }
 
 static void on_tb_start(unsigned int vcpu, void *udata)
@@ -563,6 +565,7 @@ static void on_dbg_instructions(unsigned int vcpu, void *udata)
     n_reads++;
     if (cur->host_counter != NULL)
         *cur->host_counter = (uint32_t)n_insns;
+    attrib_read(cur->addr);
 }
 
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -571,6 +574,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     size_t n = qemu_plugin_tb_n_insns(tb);
     if (n == 0u)
         return;
+    if (attrib_enabled())
+        attrib_translate(tb); /* first: it settles a block before on_tb_start adds the next's */
     const insn_t **insns = calloc(n, sizeof *insns);
     if (insns == NULL)
         abort();
@@ -620,6 +625,7 @@ static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
 {
     (void)id;
     (void)udata;
+    attrib_exit();
     if (cfg.out[0] == '\0')
         return;
     FILE *f = fopen(cfg.out, "w");
@@ -643,7 +649,8 @@ static int fail(const char *what, const char *arg)
     char msg[700];
     snprintf(msg, sizeof msg,
              "Error: rmcycles plugin: %s '%s'. Arguments: mode=instructions|cycles, "
-             "cpu=m3|m4, ws=<0..15>, div=<2..12>, counter=<hex address>, out=<file>\n",
+             "cpu=m3|m4, ws=<0..15>, div=<2..12>, counter=<hex address>, out=<file>, "
+             "funcs=<function map> with attrib=<file>\n",
              what, arg);
     fputs(msg, stderr);
     return -1;
@@ -673,7 +680,12 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
         size_t klen = (size_t)(eq - a);
         const char *v = eq + 1;
         unsigned long x;
-        if (klen == 4 && !strncmp(a, "mode", 4)) {
+        int own = attrib_arg(a, klen, v);
+        if (own < 0)
+            return -1;
+        if (own > 0) {
+            continue;
+        } else if (klen == 4 && !strncmp(a, "mode", 4)) {
             if (!strcmp(v, "instructions"))
                 cfg.mode = MODE_INSTRUCTIONS;
             else if (!strcmp(v, "cycles"))
@@ -708,6 +720,8 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
             return fail("unknown argument", a);
         }
     }
+    if (!attrib_start(&n_insns, cfg.mode == MODE_CYCLES ? &n_cycles : NULL))
+        return -1;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
     qemu_plugin_register_atexit_cb(id, on_plugin_exit, NULL);
     return 0;

@@ -24,6 +24,7 @@ from rtosmeter import __version__, config
 from rtosmeter.commands.compare import compare
 from rtosmeter.commands.doctor import doctor
 from rtosmeter.commands.histogram import histogram
+from rtosmeter.commands.explain import explain
 from rtosmeter.commands.history import history
 from rtosmeter.commands.list import list_command
 from rtosmeter.commands.publish import publish
@@ -101,7 +102,7 @@ def _option_keys(group: click.Command) -> dict[str, dict[str, str]]:
 
 
 for _command in (run, report, list_command, doctor, sources, compare, history, histogram,
-                 publish, study):
+                 publish, study, explain):
     cli.add_command(_command)
 
 

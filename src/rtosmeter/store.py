@@ -35,13 +35,15 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from rtosmeter.attribution.table import TABLE as ATTRIBUTION_TABLE
+from rtosmeter.attribution.table import Row as AttributionRow
 from rtosmeter.axes import canonical as canonical_axes
 from rtosmeter.axes import complete as complete_axes
 from rtosmeter.errors import UserError
 from rtosmeter.numbers import shown, whole_or_none
 from rtosmeter.protocol import ParsedStream, parse_stream
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 STREAM_CHUNK = 1 << 20  # a stream is stored a MiB a row: never one huge value in memory
 
 _SCHEMA = """
@@ -125,7 +127,7 @@ CREATE INDEX cases_execution ON cases(execution_id);
 CREATE INDEX series_case ON series(case_row);
 CREATE INDEX counts_case ON counts(case_row);
 CREATE INDEX checks_case ON checks(case_row);
-"""
+""" + ATTRIBUTION_TABLE + ";\n"
 
 T = TypeVar("T")
 
@@ -181,9 +183,15 @@ def _v3_to_v4(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE builds SET axes = ?", (canonical_axes({}),))
 
 
+def _v4_to_v5(conn: sqlite3.Connection) -> None:
+    """v5 adds `attribution` (rtosmeter.attribution.table): older runs have none."""
+    for statement in ATTRIBUTION_TABLE.split(";"):
+        conn.execute(statement)
+
+
 # version v -> the step that turns a version-v file into version v + 1.
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
-    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 
 
 class StoreError(UserError):
@@ -660,6 +668,14 @@ class Store:
             self.conn.executemany(
                 "INSERT INTO checks (case_row, name, ok, got, want) VALUES (?, ?, ?, ?, ?)",
                 [(row, c.name, int(c.ok), c.got, c.want) for c in case.checks])
+
+    def add_attribution(self, execution_id: int, rows: list[AttributionRow]) -> None:
+        """One execution's per-function breakdowns (rtosmeter.attribution)."""
+        with self._tx():
+            self.conn.executemany(
+                "INSERT INTO attribution (execution_id, series_id, function, instructions, "
+                "cycles, calls) VALUES (?, ?, ?, ?, ?, ?)",
+                [(execution_id, *row) for row in rows])
 
     # ---- reads -----------------------------------------------------------
 

@@ -45,20 +45,23 @@ def run_compare(out: Path, ref_a: str, ref_b: str, threshold: float = DEFAULT_TH
                 exact_threshold: float = DEFAULT_EXACT_THRESHOLD) -> Compared:
     """Two runs, or with `by` (dimension, A, B) two slices of run `ref_a`."""
     from rtosmeter import compare as comparing  # numpy and scipy: not for --help
+    from rtosmeter.attribution.diff import add_notes
     from rtosmeter.compare_within import split
 
     with open_store(out, must_exist=True) as store:
         a = resolve_run(store, ref_a)
+        b = a if by else resolve_run(store, ref_b)
         labels = None
         if by:
             sa, sb = split(comparing.load_samples(store, a), *by)
             labels = (f"run {a} {by[0]} {by[1]}", f"run {a} {by[0]} {by[2]}")
         else:
             sa = comparing.load_samples(store, a)
-            sb = comparing.load_samples(store, resolve_run(store, ref_b))
-    comp = comparing.compare(sa, sb, threshold, alpha, labels, exact_threshold)
-    # Profiles are configurations, not versions: their differences are effects.
-    comp.effects = by is not None and by[0] == "profile"
+            sb = comparing.load_samples(store, b)
+        comp = comparing.compare(sa, sb, threshold, alpha, labels, exact_threshold)
+        # Profiles are configurations, not versions: their differences are effects.
+        comp.effects = by is not None and by[0] == "profile"
+        add_notes(store, comp, a, b, by)  # the functions behind each change
     return Compared(comp, sa, sb)
 
 
@@ -160,4 +163,8 @@ def compare(run_a: str, run_b: str | None, out: Path, threshold: float,
         if broken := sum(v.check == "rule" for v in others):
             parts.append(f"{broken} --fail-on rule(s) broken")
         click.echo("gate failed: " + ", ".join(parts), err=True)
+        from rtosmeter.attribution.diff import gate_lines
+
+        for line in gate_lines(result):
+            click.echo(f"  {line}", err=True)
         sys.exit(REGRESSION_EXIT)

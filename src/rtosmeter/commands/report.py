@@ -41,11 +41,14 @@ def write_reports(out: Path, view: RunView) -> list[Path]:
     once), and OUT/report.html and report.md: copies of the latest."""
     import shutil
 
+    from rtosmeter.attribution.pages import write_pages
     from rtosmeter.reports import document, html, markdown
 
     doc = document.build(view)
     run = view.run_id
-    written = [html.write(doc, out / f"report-{run}.html"),
+    with open_store(out, must_exist=True) as store:
+        explain = write_pages(store, out, run)  # the cases' per-function pages, if attributed
+    written = [html.write(doc, out / f"report-{run}.html", explain),
                markdown.write(doc, out, f"report-{run}.md")]
     latest = [out / "report.html", out / "report.md"]
     for src, dst in zip(written, latest, strict=True):
@@ -93,6 +96,14 @@ def report(run: str, out: Path, fmt: str, view_name: str, clock: str | None,
 
         out.mkdir(parents=True, exist_ok=True)
         click.echo(str(markdown.write(view, out, path.name)))
+        return
+    if name == "html" and view_name == REPORT:  # with the cases' per-function pages
+        from rtosmeter.attribution.pages import write_pages
+        from rtosmeter.reports import html
+
+        with open_store(out, must_exist=True) as store:
+            links = write_pages(store, out, view.run_id)
+        click.echo(str(html.write(view, path, links)))
         return
     text = reports.render(view, fmt, view_name)
     if suffix == ".html" or write:

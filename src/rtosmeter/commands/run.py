@@ -7,6 +7,7 @@ interrupted, the QEMUs and executables it started are ended, and the exact
 
 from __future__ import annotations
 
+import os
 import shlex
 import signal
 from collections.abc import Callable, Iterator
@@ -212,6 +213,9 @@ def resume_command(run_id: int, out: Path) -> str:
 @click.option("--insecure", is_flag=True,
               help="Let a dask:// farm use plain TCP, without TLS: results come back as "
                    "pickles, so only on a network you trust.")
+@click.option("--attribute", is_flag=True,
+              help="QEMU runs with the plugin also attribute every interval to the "
+                   "firmware's functions (`rtosmeter explain`; docs/explain.md).")
 @click.option("--clock", metavar="RATE",
               help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
@@ -227,8 +231,13 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         resume: str | None, unit: str | None,
         cycle_ws: int | None, cycle_div: int | None, farm: str | None, insecure: bool,
         clock: str | None, loads: tuple[str, ...], export_json: Path | None,
-        export_md: Path | None, export_csv: Path | None, junit: Path | None) -> None:
+        export_md: Path | None, export_csv: Path | None, junit: Path | None,
+        attribute: bool) -> None:
     """Build and run a campaign, store the results, print the table."""
+    if attribute:  # read where the QEMU runner's options are made (rtosmeter.attribution)
+        from rtosmeter.attribution.record import ENV
+
+        os.environ[ENV] = "1"
     if clock:
         from rtosmeter.qemu_plugin import parse_clock
 

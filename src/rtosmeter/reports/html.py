@@ -10,6 +10,7 @@ SVG matplotlib wrote, which escapes its text itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import jinja2
@@ -40,15 +41,17 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def render(source: RunView | Document) -> str:
-    """The report as one self-contained HTML page."""
+def render(source: RunView | Document, explain: Mapping[str, str] | None = None) -> str:
+    """The report as one self-contained HTML page; `explain`: case id -> the
+    link to its per-function page (attribution/pages.py)."""
     doc = document.of(source)
     return _environment().get_template("report.html.j2").render(
         doc=doc, r=doc.page, box_legend=BOX_LEGEND, isr_note=ISR_NOTE,
-        stats_unfolded=STATS_UNFOLDED)
+        stats_unfolded=STATS_UNFOLDED, explain=explain or {})
 
 
-def write(source: RunView | Document, path: Path) -> Path:
+def write(source: RunView | Document, path: Path,
+          explain: Mapping[str, str] | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(source), encoding="utf-8")
+    path.write_text(render(source, explain), encoding="utf-8")
     return path

@@ -22,6 +22,7 @@ each way everything received before is kept.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -37,6 +38,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from rtosmeter import children, qemu_plugin
+from rtosmeter.attribution import funcmap
+from rtosmeter.attribution.record import ENV as attribution_env
 from rtosmeter.definitions import FirmwareCounter, Target
 from rtosmeter.errors import UserError
 from rtosmeter.measure import Measure, Unit
@@ -80,6 +83,7 @@ class QemuOptions(RunnerOptions):
 
     icount: bool = True  # False: host-timed (noisy, labelled so)
     plugin: PluginSpec | None = None  # count with the rmcycles plugin (plugins/qemu)
+    attribute: bool = False  # per-function attribution too (rtosmeter.attribution)
 
     def counter(self, target: Target) -> FirmwareCounter | None:
         if self.plugin is None or target.qemu is None:
@@ -194,7 +198,8 @@ class QemuRunner:
             plugin = qemu_plugin.spec_for(measure.unit, target.cpu,
                                           target.qemu.machine if target.qemu else "",
                                           f"target {target.name}", measure.ws, measure.div)
-        return QemuOptions(measure.icount, plugin)
+        attribute = plugin is not None and os.environ.get(attribution_env) == "1"
+        return QemuOptions(measure.icount, plugin, attribute)
 
     def prepare(self, request: RunRequest) -> None:
         self.request = request
@@ -228,6 +233,13 @@ class QemuRunner:
                 return RunOutcome(b"", "error", None, f"Error: {exc.message}", 0.0, info)
             info.update(record)
             summary.unlink(missing_ok=True)
+            if options(request).attribute:
+                try:
+                    args, out = funcmap.plugin_arguments(elf)
+                except UserError as exc:
+                    return RunOutcome(b"", "error", None, f"Error: {exc.message}", 0.0, info)
+                plugin[-1] += "," + ",".join(args)
+                info["attribution"] = str(out)
         with tempfile.TemporaryDirectory(prefix="rtosmeter-qemu-") as tmp:
             outcome = self._run(request, elf, Path(tmp), info, plugin)
         if spec is not None:
