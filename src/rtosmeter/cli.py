@@ -23,8 +23,8 @@ import click
 from rtosmeter import __version__, config
 from rtosmeter.commands.compare import compare
 from rtosmeter.commands.doctor import doctor
-from rtosmeter.commands.histogram import histogram
 from rtosmeter.commands.explain import explain
+from rtosmeter.commands.histogram import histogram
 from rtosmeter.commands.history import history
 from rtosmeter.commands.list import list_command
 from rtosmeter.commands.publish import publish
