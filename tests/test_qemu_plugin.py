@@ -245,8 +245,9 @@ def test_instruction_count_equals_qemu_icount(plugin: Path,
 @pytest.mark.slow
 def test_bad_arguments_are_refused_by_name(plugin: Path,
                                            firmware: dict[str, dict[str, Path]]) -> None:
-    for arg, msg in (("mode=fast", "unknown mode 'fast'"), ("cpu=m7", "no cycle table"),
-                     ("wait=1", "unknown argument 'wait=1'"), ("counter=0x3", "bad counter")):
+    for arg, msg in (("mode=fast", "unknown mode 'fast'"), ("cpu=m33", "no cycle model"),
+                     ("wait=1", "unknown argument 'wait=1'"), ("counter=0x3", "bad counter"),
+                     ("mul=2", "bad multiply cycles"), ("bp=0", "bad branch misprediction")):
         proc = subprocess.run(qemu_cmd(plugin, MACHINES["m3"], firmware["m3"]["nops"], [arg]),
                               capture_output=True, text=True, timeout=60, check=False)
         assert proc.returncode != 0
@@ -262,12 +263,16 @@ def test_units_and_arguments() -> None:
     ins = qemu_plugin.spec_for("instructions", "cortex-m7", "mps2-an500", "target t")
     assert ins is not None and ins.unit == "instructions (QEMU, exact)"
     assert qemu_plugin.spec_for("ticks", "cortex-m4", "mps2-an386", "t") is None
-    with pytest.raises(UserError, match="no cycle table for CPU 'cortex-m7'"):
-        qemu_plugin.spec_for("cycles", "cortex-m7", "mps2-an500", "target t")
+    m7 = qemu_plugin.spec_for("cycles", "cortex-m7", "mps2-an500", "target t")
+    assert m7 is not None and m7.args() == ["mode=cycles", "cpu=m7", "ws=0", "div=12", "bp=6"]
+    m0 = qemu_plugin.spec_for("cycles", "cortex-m0", "microbit", "target t")
+    assert m0 is not None and m0.args() == ["mode=cycles", "cpu=m0", "ws=0", "div=12", "mul=1"]
+    with pytest.raises(UserError, match="no cycle table for CPU 'cortex-m33'"):
+        qemu_plugin.spec_for("cycles", "cortex-m33", "mps2-an386", "target t")
     with pytest.raises(UserError, match="Valid units: instructions, cycles, ticks"):
         qemu_plugin.spec_for("µs", "cortex-m4", "mps2-an386", "target t")
-    with pytest.raises(UserError, match="machine 'microbit'"):
-        qemu_plugin.spec_for("instructions", "cortex-m0", "microbit", "target t")
+    with pytest.raises(UserError, match="machine 'lm3s6965evb'"):
+        qemu_plugin.spec_for("instructions", "cortex-m3", "lm3s6965evb", "target t")
 
 
 @pytest.mark.rtos

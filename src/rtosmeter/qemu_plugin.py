@@ -4,8 +4,8 @@ what a run needs to use it and to record it.
 QEMU 7.2 has no cycle counter (DWT reads 0), and under `-icount shift=6` the
 25 MHz CMSDK timer ticks 1.6 times per instruction, so timer-tick results are
 fractions of a code path. The plugin counts instead, per executed
-instruction: `instructions` (exact) or `cycles` (an estimate from a Cortex-M3/
-M4 cycle table, model `MODEL`, documented in plugins/qemu/cycle_model.md).
+instruction: `instructions` (exact) or `cycles` (an estimate from the target
+core's cycle model, M0/M0+/M3/M4/M7, `MODEL`, in plugins/qemu/cycle_model.md).
 The firmware reads the count like CYCCNT (mps2 targets, RM_TS_PLUGIN: `dbg
 #0`, then a load of the NOLOAD word `rm_plugin_counter`), so the pipeline
 after the firmware is unchanged; only the unit's name differs.
@@ -13,7 +13,7 @@ after the firmware is unchanged; only the unit's name differs.
 Units (what `--unit` chooses: rtosmeter.measure.Unit; the labels are
 made from it by `unit_label`):
   instructions  "instructions (QEMU, exact)", integers, deterministic
-  cycles        "cycles (estimated: rmcm-1, m4, ws=0)", integers, deterministic
+  cycles        "cycles (estimated: rmcm-2, m4, ws=0)", integers, deterministic
   ticks         the target's own counter (the CMSDK timer), as before
 """
 
@@ -36,18 +36,25 @@ from rtosmeter.numbers import read_decimal, shown
 ROOT = Path(__file__).resolve().parent.parent.parent
 PLUGIN_DIR = ROOT / "plugins" / "qemu"
 PLUGIN_ENV = "RTOSMETER_QEMU_PLUGIN"  # another build of the plugin
-MODEL = "rmcm-1"  # the cycle table's version; plugins/qemu/rmcycles.c MODEL
+MODEL = "rmcm-2"  # the cycle table's version; plugins/qemu/rmcycles.c MODEL
 COUNTER_SYMBOL = "rm_plugin_counter"
 COUNTER_NAME = "rmcycles (QEMU plugin)"  # RM_TS_NAME of a plugin build
 UNITS = tuple(u.value for u in Unit)
 NAME = "rmcycles"  # what a run records as its "plugin"
-# QEMU CPU models with a cycle table (the M0's ARMv6-M and the M7's dual
-# issue have none: instructions only there).
-CYCLE_CPUS = {"cortex-m3": "m3", "cortex-m4": "m4"}
+# Target CPUs with a cycle model (plugins/qemu/cycle_model.md): the model
+# a target's core selects. The M0+ has no QEMU machine of its own; a board
+# with one (--as-board) runs on the M0 machine with the M0+ model.
+CYCLE_CPUS = {"cortex-m0": "m0", "cortex-m0plus": "m0plus", "cortex-m3": "m3",
+              "cortex-m4": "m4", "cortex-m7": "m7"}
 # Targets whose rm_ts() can read the plugin counter (RM_TS_PLUGIN).
-PLUGIN_MACHINES = ("mps2-an385", "mps2-an386", "mps2-an500")
+PLUGIN_MACHINES = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit")
+# Those that count instructions when no unit is asked for. The microbit reads
+# the plugin only on request (--unit instructions|cycles): its runs and the
+# studies on it stay in timer ticks by default, as they were recorded.
+DEFAULT_PLUGIN_MACHINES = ("mps2-an385", "mps2-an386", "mps2-an500")
 CODE_BLOCK = 0x400000  # MPS2: the 4 MiB ZBT SSRAM1 at 0 that holds the code
 MIN_DIV, MAX_DIV, MAX_WS = 2, 12, 15  # what the plugin accepts
+DEFAULT_BP = 6  # M7 misprediction: LLVM's ARMScheduleM7.td, "for forward branches is 6"
 
 
 @dataclass(frozen=True)
@@ -55,9 +62,11 @@ class PluginSpec:
     """One way of running the plugin: its mode and the cycle model's inputs."""
 
     mode: Unit  # INSTRUCTIONS | CYCLES
-    cpu: str = ""  # m3 | m4 (cycles only)
+    cpu: str = ""  # m0 | m0plus | m3 | m4 | m7 (cycles only)
     ws: int = 0  # flash wait states (cycles only)
     div: int = DEFAULT_DIV  # SDIV/UDIV cycles (cycles only)
+    mul: int = 1  # MULS cycles on the M0/M0+: 1 or 32, the implementer's choice
+    bp: int = DEFAULT_BP  # the M7's branch misprediction penalty
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Unit(self.mode))  # "cycles" given as a string
@@ -72,6 +81,10 @@ class PluginSpec:
         args = [f"mode={self.mode.value}"]
         if self.mode is Unit.CYCLES:
             args += [f"cpu={self.cpu}", f"ws={self.ws}", f"div={self.div}"]
+            if self.cpu in ("m0", "m0plus"):
+                args.append(f"mul={self.mul}")
+            if self.cpu == "m7":
+                args.append(f"bp={self.bp}")
         if counter is not None:
             args.append(f"counter=0x{counter:x}")
         if out is not None:
@@ -83,7 +96,8 @@ class PluginSpec:
         rec = {"plugin": NAME, "plugin_sha256": plugin_hash(so), "mode": self.mode.value,
                "unit": self.unit}
         if self.mode is Unit.CYCLES:
-            rec.update(model=MODEL, cpu=self.cpu, ws=str(self.ws), div=str(self.div))
+            rec.update(model=MODEL, cpu=self.cpu, ws=str(self.ws), div=str(self.div),
+                       mul=str(self.mul), bp=str(self.bp))
         return rec
 
 
@@ -185,7 +199,7 @@ def resolve_unit(requested: str | None, cpu: str, machine: str, icount: bool,
     script add the target's section (targets/mps2/rm_plugin_counter.ld)
     through its hooks."""
     if requested is None:
-        usable = machine in PLUGIN_MACHINES and icount and plugin_path() is not None
+        usable = machine in DEFAULT_PLUGIN_MACHINES and icount and plugin_path() is not None
         return Unit.INSTRUCTIONS if usable else Unit.TICKS
     spec = spec_for(requested, cpu, machine, where, ws, div)
     if spec is not None and plugin_path() is None:
