@@ -306,9 +306,14 @@ def test_an_rtos_run_in_cycles_repeats_exactly(port: str, env: str, tmp_path: Pa
 def test_clock_and_units_for_reports() -> None:
     assert qemu_plugin.parse_clock("80MHz") == 80_000_000
     assert qemu_plugin.parse_clock("64 mhz") == 64_000_000
-    assert qemu_plugin.parse_clock("120000000") == 120_000_000
+    assert qemu_plugin.parse_clock("120000000Hz") == 120_000_000
+    assert qemu_plugin.parse_clock("1GHz") == 1_000_000_000
     with pytest.raises(UserError, match="'fast' is not a clock rate in --clock"):
         qemu_plugin.parse_clock("fast")
+    with pytest.raises(UserError, match="'80' has no unit"):
+        qemu_plugin.parse_clock("80")
+    with pytest.raises(UserError, match="faster than any Cortex-M runs"):
+        qemu_plugin.parse_clock("1.5GHz")
     spec = qemu_plugin.PluginSpec(Unit.CYCLES, "m4")
     cyc = spec.unit
     assert cyc == qemu_plugin.unit_label(Unit.CYCLES, "m4", 0)

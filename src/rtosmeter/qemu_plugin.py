@@ -248,21 +248,27 @@ def read_summary(summary: Path) -> dict[str, str]:
 
 _CLOCK = re.compile(r"^\s*([0-9.]+)\s*(hz|khz|mhz|ghz)?\s*$", re.IGNORECASE | re.ASCII)
 _CLOCK_SCALE = {"hz": 1, "khz": 1_000, "mhz": 1_000_000, "ghz": 1_000_000_000}
-MAX_CLOCK_HZ = 100_000_000_000  # a core clock: 100 GHz is far beyond any
+# No Cortex-M runs faster: the fastest parts (i.MX RT1170's M7) run at 1 GHz.
+MAX_CLOCK_HZ = 1_000_000_000
 
 
 def parse_clock(text: str, where: str = "--clock") -> int:
-    """`80MHz`, `64 MHz`, `120000000` -> Hz: a whole number of Hz from 1 Hz
-    to MAX_CLOCK_HZ (a rate that rounds to 0 Hz would be silently ignored)."""
-    fix = "Give a rate such as 80MHz, 64MHz or 120000000"
+    """`80MHz`, `64 MHz`, `120000000Hz` -> Hz: a whole number of Hz from 1 Hz
+    to MAX_CLOCK_HZ. The unit is required: `80` would be 80 Hz where 80 MHz
+    was meant, and a clock above any Cortex-M's is a slip of the unit."""
+    fix = "Give a rate with its unit, such as 80MHz, 64MHz or 120000000Hz"
     m = _CLOCK.match(text)
     if m is None:
         raise UserError(f"{shown(text)} is not a clock rate", where, fix)
-    scale = _CLOCK_SCALE[(m.group(2) or "hz").lower()]
-    hz = round(read_decimal(m.group(1), where, "clock rate", 0, MAX_CLOCK_HZ / scale, fix)
-               * scale)
+    if m.group(2) is None:
+        raise UserError(f"{shown(text)} has no unit (Hz, kHz, MHz or GHz)", where, fix)
+    scale = _CLOCK_SCALE[m.group(2).lower()]
+    hz = round(read_decimal(m.group(1), where, "clock rate", 0, 1e12 / scale, fix) * scale)
     if hz < 1:
         raise UserError(f"{shown(text)} is below 1 Hz", where, fix)
+    if hz > MAX_CLOCK_HZ:
+        raise UserError(f"{shown(text)} is faster than any Cortex-M runs "
+                        f"(at most {MAX_CLOCK_HZ // 1_000_000_000} GHz)", where, fix)
     return hz
 
 
