@@ -43,7 +43,8 @@ static const core_t core_m3 = {"m3", 12u, 12u, 6u, 1u, true, 3u, true, NULL, NUL
 static const core_t core_m4 = {"m4", 12u, 12u, 6u, 1u, true, 3u, true, NULL, NULL, NULL};
 static const core_t *const cores[] = {&core_m0, &core_m0plus, &core_m3, &core_m4, &core_m7};
 
-struct config cfg = {MODE_INSTRUCTIONS, &core_m4, 0u, 12u, 1u, 6u, false, 0u, ""};
+struct config cfg = {MODE_INSTRUCTIONS, &core_m4, 0u, 12u, 1u, 6u,
+                     {false, 0u, 0u, 0u, 0u, 2u, false}, false, 0u, ""};
 
 /* Dynamic state (one vCPU: TCG under -icount is single-threaded). */
 static uint64_t n_insns, n_cycles, n_reads;
@@ -332,6 +333,11 @@ static insn_t *decode(uint32_t addr, const uint8_t *bytes)
         decode16(d);
     else
         decode32(d);
+    if (d->size == 2u && (d->hw1 & 0xF800u) == 0x4800u) /* LDR Rt,[PC,#imm8*4] */
+        d->literal = ((addr + 4u) & ~3u) + ((d->hw1 & 0xFFu) << 2);
+    else if (d->size == 4u && (d->hw1 & 0xFF7Fu) == 0xF85Fu) /* LDR.W Rt,[PC,#+-imm12] */
+        d->literal = ((addr + 4u) & ~3u) + ((d->hw1 & 0x80u) ? (d->hw2 & 0xFFFu)
+                                                              : -(uint32_t)(d->hw2 & 0xFFFu));
     if (cfg.core->adjust != NULL)
         cfg.core->adjust(d);
     return d;
@@ -510,6 +516,21 @@ static void read_marker(const insn_t *cur)
         *cur->host_counter = (uint32_t)n_cycles;
 }
 
+/* The flash's wait for an instruction's code line (when it starts one) and
+ * literal: charged as it executes, so a read marker sees what came before. */
+static void charge_memory(const insn_t *d)
+{
+    n_cycles += mem_fetch(d->addr, d->fall);
+    if (d->literal != 0u)
+        n_cycles += mem_literal(d->literal);
+}
+
+static void on_memory(unsigned int vcpu, void *udata)
+{
+    (void)vcpu;
+    charge_memory(udata);
+}
+
 static void on_tb_start(unsigned int vcpu, void *udata)
 {
     (void)vcpu;
@@ -519,6 +540,8 @@ static void on_tb_start(unsigned int vcpu, void *udata)
     bool pipelined = p != NULL && transition(p, cur);
     if (cur->flags & F_DBG0)
         read_marker(cur);
+    if (cfg.mem.on)
+        charge_memory(cur);
     if (cfg.core->step != NULL) {
         /* straight on from the previous block's last instruction: cur may
          * issue beside it (or wait for its load) */
@@ -622,6 +645,12 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         unsigned cost = cfg.core->step != NULL
                             ? cfg.core->step(i > 0u ? insns[i - 1u] : NULL, d, &slot)
                             : d->base - (i > 0u && pipelines(insns[i - 1u], d) ? 1u : 0u);
+        bool new_line = i > 0u && cfg.mem.on
+                        && ((d->fall - 1u) / cfg.mem.line != (insns[i - 1u]->fall - 1u) / cfg.mem.line
+                            || d->literal != 0u);
+        if (new_line)
+            qemu_plugin_register_vcpu_insn_exec_cb(qi, on_memory, QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)d);
         if (i == 0u)
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_tb_start, QEMU_PLUGIN_CB_NO_REGS, info);
         else if (d->flags & F_DBG0) /* its cost is its base: it never pairs or pipelines */
@@ -646,7 +675,8 @@ static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
     fprintf(f, "{\"plugin\": \"rmcycles\", \"model\": \"%s\", \"mode\": \"%s\", "
                "\"cpu\": \"%s\", \"ws\": %u, \"div\": %u, \"mul\": %u, \"bp\": %u, "
                "\"instructions\": %" PRIu64,
-            MODEL, cfg.mode == MODE_CYCLES ? "cycles" : "instructions", cfg.core->name, cfg.ws,
+            MODEL, cfg.mode == MODE_CYCLES ? "cycles" : "instructions", cfg.core->name,
+            cfg.mem.on ? cfg.mem.ws : cfg.ws,
             cfg.div, cfg.mul, cfg.bp, n_insns);
     if (cfg.mode == MODE_CYCLES)
         fprintf(f, ", \"cycles\": %" PRIu64 ", \"exception_entries\": %" PRIu64
@@ -663,6 +693,7 @@ static int fail(const char *what, const char *arg)
     snprintf(msg, sizeof msg,
              "Error: rmcycles plugin: %s '%s'. Arguments: mode=instructions|cycles, "
              "cpu=m0|m0plus|m3|m4|m7, ws=<0..15>, div=<2..12>, mul=<1|32>, bp=<1..15>, "
+             "line=<bytes>, icache=<bytes>, dcache=<bytes>, ways=<n>, prefetch=0|1, "
              "counter=<hex address>, out=<file>\n",
              what, arg);
     fputs(msg, stderr);
@@ -708,6 +739,23 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
             if (found == NULL)
                 return fail("no cycle model for cpu (m0, m0plus, m3, m4, m7)", v);
             cfg.core = found;
+        } else if (klen == 4 && !strncmp(a, "line", 4)) {
+            if (!parse_uint(v, 64, &x) || x < 4 || (x & (x - 1u)))
+                return fail("bad flash line bytes (4, 8, 16, 32 or 64)", v);
+            cfg.mem.line = (unsigned)x;
+            cfg.mem.on = true;
+        } else if ((klen == 6 && !strncmp(a, "icache", 6)) || (klen == 6 && !strncmp(a, "dcache", 6))) {
+            if (!parse_uint(v, 65536, &x))
+                return fail("bad cache bytes", v);
+            *(a[0] == 'i' ? &cfg.mem.icache : &cfg.mem.dcache) = (unsigned)x;
+        } else if (klen == 4 && !strncmp(a, "ways", 4)) {
+            if (!parse_uint(v, 16, &x) || x < 1)
+                return fail("bad cache ways", v);
+            cfg.mem.ways = (unsigned)x;
+        } else if (klen == 8 && !strncmp(a, "prefetch", 8)) {
+            if (!parse_uint(v, 1, &x))
+                return fail("bad prefetch (0 or 1)", v);
+            cfg.mem.prefetch = x != 0u;
         } else if (klen == 3 && !strncmp(a, "mul", 3)) {
             if (!parse_uint(v, 32, &x) || (x != 1 && x != 32))
                 return fail("bad multiply cycles (1 or 32)", v);
@@ -736,6 +784,14 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
         } else {
             return fail("unknown argument", a);
         }
+    }
+    if (cfg.mem.on) { /* ws is the flash's, charged per line fetched, not per refill */
+        cfg.mem.ws = cfg.ws;
+        cfg.ws = 0u;
+        if (!mem_init())
+            return fail("cache sizes do not fit line and ways (at most 4096 lines)", "icache/dcache");
+    } else if (cfg.mem.icache || cfg.mem.dcache || cfg.mem.prefetch) {
+        return fail("a cache or prefetch needs the flash line size", "line=");
     }
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
     qemu_plugin_register_atexit_cb(id, on_plugin_exit, NULL);

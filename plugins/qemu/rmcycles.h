@@ -13,10 +13,18 @@
 
 enum mode { MODE_INSTRUCTIONS, MODE_CYCLES };
 
+/* A board's flash memory system (memory.c); off: the flat `ws` rule. */
+struct memory {
+    bool on;
+    unsigned ws, line, icache, dcache, ways; /* wait states, bytes, bytes, bytes, ways */
+    bool prefetch;
+};
+
 struct config {
     enum mode mode;
     const struct core *core;
     unsigned ws, div, mul, bp;
+    struct memory mem;
     bool have_counter;
     uint32_t counter;
     char out[512];
@@ -50,6 +58,7 @@ typedef struct insn {
     uint8_t base;         /* cycles when not taken / not pipelined */
     uint8_t predicted;    /* M7: the direction this branch site last went (1 taken) */
     uint32_t last_target; /* M7: where this indirect branch site last went */
+    uint32_t literal;     /* a PC-relative load's address (0: none) */
     uint32_t *host_counter;
     struct insn *next_in_bucket;
 } insn_t;
@@ -75,5 +84,10 @@ extern const core_t core_m0, core_m0plus, core_m7;
 
 /* The refill of a taken branch to `to` on cores without prediction. */
 unsigned refill_cost(const insn_t *to);
+
+/* The board's memory system (memory.c). */
+bool mem_init(void);
+unsigned mem_fetch(uint32_t first, uint32_t end);
+unsigned mem_literal(uint32_t addr);
 
 #endif /* RMCYCLES_H */

@@ -67,6 +67,11 @@ class PluginSpec:
     div: int = DEFAULT_DIV  # SDIV/UDIV cycles (cycles only)
     mul: int = 1  # MULS cycles on the M0/M0+: 1 or 32, the implementer's choice
     bp: int = DEFAULT_BP  # the M7's branch misprediction penalty
+    # As on a board (rtosmeter.board_memory): its name, the plugin's memory
+    # system arguments (line=, icache=, ...) and the label that says so.
+    board: str = ""
+    memory: tuple[str, ...] = ()
+    board_label: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Unit(self.mode))  # "cycles" given as a string
@@ -74,7 +79,7 @@ class PluginSpec:
     @property
     def unit(self) -> str:
         """The unit's full name, as the firmware's HELLO declares it."""
-        return unit_label(self.mode, self.cpu, self.ws)
+        return self.board_label or unit_label(self.mode, self.cpu, self.ws)
 
     def args(self, counter: int | None = None, out: Path | None = None) -> list[str]:
         """The `-plugin so,arg,...` arguments, in order."""
@@ -85,6 +90,7 @@ class PluginSpec:
                 args.append(f"mul={self.mul}")
             if self.cpu == "m7":
                 args.append(f"bp={self.bp}")
+            args += self.memory
         if counter is not None:
             args.append(f"counter=0x{counter:x}")
         if out is not None:
@@ -98,6 +104,8 @@ class PluginSpec:
         if self.mode is Unit.CYCLES:
             rec.update(model=MODEL, cpu=self.cpu, ws=str(self.ws), div=str(self.div),
                        mul=str(self.mul), bp=str(self.bp))
+            if self.board:
+                rec.update(as_board=self.board, memory=",".join(self.memory))
         return rec
 
 

@@ -65,6 +65,9 @@ class Target:
     # Everything that knows the machine lives there: shared sources, linker
     # script, and each RTOS's own board files (native/<port>/).
     family: str = ""
+    # [memory]: a board's flash memory system at its clock, for estimates as
+    # on the board (rtosmeter.board_memory reads and checks it).
+    memory: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def family_dir(self) -> Path:
@@ -149,10 +152,11 @@ def load_target(path: Path) -> Target:
         params = {key: pt.num(key, REQUIRED, low=1) for key in ("samples", "batch", "tm_period_ms",
                                                           "tm_periods") if key in pt.data}
         pt.done()
+    memory = t._get("memory", dict, "a table", {})
     t.done()
     family = path.parent.parent.name if path.parent.parent.name != "targets" else ""
     return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
-                  wall, guest, cpu_hz, board, params, family)
+                  wall, guest, cpu_hz, board, params, family, memory)
 
 
 def board_of(target: Target) -> Board:
