@@ -50,7 +50,8 @@ class BoardMemory:
 
     def spec(self, div: int) -> PluginSpec:
         return PluginSpec(Unit.CYCLES, CYCLE_CPUS[self.cpu], self.ws, div, board=self.board,
-                          memory=tuple(self.args()), board_label=self.label())
+                          memory=tuple(self.args()), board_label=self.label(),
+                          clock_hz=self.clock_hz)
 
     def label(self) -> str:
         """What every figure estimated as on this board says it is."""

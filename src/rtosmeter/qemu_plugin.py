@@ -72,6 +72,7 @@ class PluginSpec:
     board: str = ""
     memory: tuple[str, ...] = ()
     board_label: str = ""
+    clock_hz: int = 0  # the board's clock: the cycle counter's rate (RM_TS_HZ)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Unit(self.mode))  # "cycles" given as a string
@@ -166,21 +167,32 @@ def instruction_hz(icount_shift: int) -> int:
     return 1_000_000_000 >> icount_shift
 
 
+def counter_hz(spec: PluginSpec, icount_shift: int) -> int:
+    """The counter's rate as the firmware takes it (RM_TS_HZ): instructions
+    per second of virtual time; for cycles estimated as on a board, its
+    clock (a Thread-Metric period is then that many cycles a second); for
+    other cycles, nominally one per instruction's virtual time."""
+    if spec.mode is Unit.CYCLES and spec.clock_hz:
+        return spec.clock_hz
+    return instruction_hz(icount_shift)
+
+
 def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def build_defines(spec: PluginSpec, icount_shift: int) -> dict[str, str]:
     """rm_build_config.h entries (name -> C text) that switch rm_ts() to the
-    plugin counter. RM_TS_HZ is the counter's rate in virtual time: exact for
-    instructions; for cycles, whose rate varies with the code, a nominal one
-    (one per instruction), so RM_TS_IS_TIME 0 tells the cases that need a
-    clock (expected times from RM_TS_HZ) that this counter is not one."""
+    plugin counter. RM_TS_HZ is the counter's rate (counter_hz): exact for
+    instructions; for cycles, whose rate in virtual time varies with the
+    code, the estimate's clock, so RM_TS_IS_TIME 0 tells the cases that need
+    a clock of virtual time (expected times from RM_TS_HZ) that this counter
+    is not one, and Thread-Metric's periods are periods of estimated time."""
     defines = {
         "RM_TS_PLUGIN": "1",
         "RM_TS_NAME": _c_string(COUNTER_NAME),
         "RM_TS_UNIT": _c_string(spec.unit),
-        "RM_TS_HZ": f"{instruction_hz(icount_shift)}u",
+        "RM_TS_HZ": f"{counter_hz(spec, icount_shift)}u",
     }
     if spec.mode is Unit.CYCLES:
         defines["RM_TS_IS_TIME"] = "0"
@@ -193,7 +205,7 @@ def firmware_counter(spec: PluginSpec, icount_shift: int) -> FirmwareCounter:
     defines = build_defines(spec, icount_shift)
     for key in ("RM_TS_NAME", "RM_TS_UNIT", "RM_TS_HZ"):  # the build writes the Counter's
         del defines[key]
-    counter = Counter(COUNTER_NAME, spec.unit, instruction_hz(icount_shift))
+    counter = Counter(COUNTER_NAME, spec.unit, counter_hz(spec, icount_shift))
     return FirmwareCounter(counter, tuple(defines.items()), f"@{spec.mode.value}")
 
 
