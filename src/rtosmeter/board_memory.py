@@ -11,13 +11,14 @@ M0+ table). µs are at the board's clock: `board.clock_hz`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import tomllib
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rtosmeter.definitions import Definitions, Target
 from rtosmeter.errors import UserError
 from rtosmeter.measure import Unit
-from rtosmeter.qemu_plugin import CYCLE_CPUS, MAX_WS, MODEL, PluginSpec
+from rtosmeter.qemu_plugin import CYCLE_CPUS, MAX_DIV, MAX_WS, MIN_DIV, MODEL, PluginSpec
 from rtosmeter.toml_table import REQUIRED, TomlTable
 
 # The QEMU target each core is estimated on.
@@ -27,6 +28,11 @@ QEMU_FOR_CPU = {"cortex-m0": "qemu-microbit", "cortex-m0plus": "qemu-microbit",
 # The plugin's bounds (plugins/qemu/rmcycles.c, memory.c).
 LINES = (4, 8, 16, 32, 64)
 MAX_CACHE, MAX_WAYS = 65536, 16
+# What `rtosmeter calibrate` fits (rtosmeter.calibrate), within these bounds,
+# and where it writes the fit: beside the board's target.toml.
+BOUNDS: dict[str, tuple[int, int]] = {"ws": (0, MAX_WS), "prefetch": (0, 1),
+                                      "div": (MIN_DIV, MAX_DIV)}
+CALIBRATION_FILE = "calibration.toml"
 
 
 @dataclass(frozen=True)
@@ -43,20 +49,24 @@ class BoardMemory:
     dcache: int
     ways: int
     accelerator: str
+    div: int = MAX_DIV  # SDIV/UDIV cycles: the TRM's worst case unless calibrated
+    calibrated: bool = False  # ws, prefetch and div come from calibration.toml
 
     @property
     def qemu_target(self) -> str:
         return QEMU_FOR_CPU[self.cpu]
 
     def spec(self, div: int) -> PluginSpec:
+        div = self.div if self.calibrated else div
         return PluginSpec(Unit.CYCLES, CYCLE_CPUS[self.cpu], self.ws, div, board=self.board,
                           memory=tuple(self.args()), board_label=self.label(),
                           clock_hz=self.clock_hz)
 
     def label(self) -> str:
         """What every figure estimated as on this board says it is."""
+        fit = ", calibrated" if self.calibrated else ""
         return (f"cycles (estimated as on {self.board}: {MODEL}, {CYCLE_CPUS[self.cpu]}, "
-                f"{self.ws} ws at {self.clock_hz / 1e6:g} MHz, {self.accelerator}; "
+                f"{self.ws} ws at {self.clock_hz / 1e6:g} MHz, {self.accelerator}{fit}; "
                 f"QEMU {self.qemu_target})")
 
     def args(self) -> list[str]:
@@ -64,8 +74,9 @@ class BoardMemory:
                 f"ways={self.ways}", f"prefetch={int(self.prefetch)}"]
 
 
-def read_memory(target: Target) -> BoardMemory:
-    """A board target's [memory] table, checked against what the plugin takes."""
+def read_memory(target: Target, calibrated: bool = True) -> BoardMemory:
+    """A board target's [memory] table, checked against what the plugin takes;
+    with its calibration.toml's fit applied when there is one."""
     if target.kind != "board":
         raise UserError(f"'{target.name}' is a {target.kind} target, not a board", "--as-board",
                         "Name a board target (targets/<board>/target.toml with [board])")
@@ -93,7 +104,30 @@ def read_memory(target: Target) -> BoardMemory:
             raise UserError(f"{key} = {size} is not a whole number of {mem.line}-byte lines "
                             f"in {mem.ways} ways", f"{target.file} [memory]",
                             "Give the cache size in bytes, a multiple of line x ways")
+    fit = fitted(target.dir) if calibrated else None
+    if fit is not None:
+        mem = replace(mem, ws=fit["ws"], prefetch=bool(fit["prefetch"]), div=fit["div"],
+                      calibrated=True)
     return mem
+
+
+def fitted(board_dir: Path) -> dict[str, int] | None:
+    """A board's fitted parameters (ws, prefetch, div), if it was calibrated."""
+    path = board_dir / CALIBRATION_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        out = {"ws": int(data["ws"]), "prefetch": int(bool(data["prefetch"])),
+               "div": int(data["div"])}
+    except (KeyError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"damaged calibration ({exc})", str(path),
+                        "Delete it and run rtosmeter calibrate again") from exc
+    for key, (low, high) in BOUNDS.items():
+        if not low <= out[key] <= high:
+            raise UserError(f"{key} = {out[key]} is outside {low}..{high}", str(path),
+                            "Delete it and run rtosmeter calibrate again")
+    return out
 
 
 def board_named(defs: Definitions, name: str) -> Target:
@@ -106,8 +140,8 @@ def board_named(defs: Definitions, name: str) -> Target:
     return target
 
 
-def memory_of(name: str, root: Path | None = None) -> BoardMemory:
-    return read_memory(board_named(Definitions.load(root), name))
+def memory_of(name: str, root: Path | None = None, calibrated: bool = True) -> BoardMemory:
+    return read_memory(board_named(Definitions.load(root), name), calibrated)
 
 
 def check_target(board: str, target: Target, unit: str | None) -> None:

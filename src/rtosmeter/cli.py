@@ -21,6 +21,7 @@ from typing import Any
 import click
 
 from rtosmeter import __version__, config
+from rtosmeter.commands.calibrate import calibrate
 from rtosmeter.commands.compare import compare
 from rtosmeter.commands.doctor import doctor
 from rtosmeter.commands.history import history
@@ -98,7 +99,8 @@ def _option_keys(group: click.Command) -> dict[str, dict[str, str]]:
     return out
 
 
-for _command in (run, report, list_command, doctor, sources, compare, history, study):
+for _command in (run, report, list_command, doctor, sources, compare, history, study,
+                 calibrate):
     cli.add_command(_command)
 
 
