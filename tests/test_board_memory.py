@@ -154,3 +154,13 @@ def test_run_and_report_as_a_board(tmp_path: Path) -> None:
     wrong = invoke("run", "--port", "baremetal", "--as-board", "nucleo-l053r8",
                    "--target", "qemu-mps2-an386", "--out", str(tmp_path / "w"))
     assert wrong.exit_code == 1 and "estimated on qemu-microbit" in wrong.stderr
+
+
+def test_study_run_takes_the_board(tmp_path: Path) -> None:
+    """study run --as-board plans every campaign as on the board: an unknown
+    board is refused by name before anything is built."""
+    from conftest import invoke
+
+    res = invoke("study", "run", "beningo2024", "--as-board", "nucleo", "--no-rerun",
+                 "--out", str(tmp_path))
+    assert res.exit_code == 1 and "unknown board 'nucleo'" in res.stderr, res.output
