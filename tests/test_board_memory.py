@@ -1,112 +1,166 @@
-"""Memory sized from the target's RAM (docs/memory.md): the target's declared
-limits reach the plan before any build, failed builds quote the toolchain's
-diagnostics, and (with the RTOS trees) every port links for every board
-(baremetal: test_footprint.py builds it for every board in CI)."""
+"""Estimates as on a board: every board target declares its flash memory
+system ([memory] in target.toml), the plugin's memory system charges the
+flash wait per line that neither prefetch nor a cache hides (real firmware,
+real QEMU), and `run --as-board` records and labels the board's estimate."""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
+import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from rtos_ports import ROOT
 
-from rtosmeter.build import diagnostics
-from rtosmeter.catalog import load_catalog
-from rtosmeter.commands.run import RunOptions, run_campaign
-from rtosmeter.definitions import Definitions
-from rtosmeter.footprint import footprint
-from rtosmeter.plan import Selection, make_plan
-from rtosmeter.store import Store
+from rtosmeter import qemu_plugin
+from rtosmeter.board_memory import QEMU_FOR_CPU, memory_of, read_memory
+from rtosmeter.definitions import Definitions, load_target
+from rtosmeter.errors import UserError
+from rtosmeter.measure import Unit
+from rtosmeter.protocol import parse_stream
 
-BOARDS = ("stm32f407", "frdm-k64f", "b-l475e-iot01a", "nrf52840dk", "nucleo-l053r8")
-# port -> (environment variable naming its tree, a file the tree holds)
-RTOS_TREES = {
-    "freertos": ("RTOSMETER_FREERTOS", "tasks.c"),
-    "threadx": ("RTOSMETER_THREADX", "common/inc/tx_api.h"),
-    "ucos2": ("RTOSMETER_UCOS2", "Source/os_core.c"),
-    "ucos3": ("RTOSMETER_UCOS3", "Source/os_core.c"),
-    "rtx5": ("RTOSMETER_RTX5", "Source/rtx_kernel.c"),
-    "rtthread": ("RTOSMETER_RTTHREAD", "src/thread.c"),
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cortexm_firmware as fw
+
+ROOT = Path(__file__).resolve().parent.parent
+# board: (core, clock, wait states, accelerator words)
+BOARDS = {"b-l475e-iot01a": ("cortex-m4", 80_000_000, 4, "ART"),
+          "stm32f407": ("cortex-m4", 168_000_000, 5, "ART"),
+          "frdm-k64f": ("cortex-m4", 120_000_000, 4, "FMC"),
+          "nrf52840dk": ("cortex-m4", 64_000_000, 2, "instruction cache"),
+          "nucleo-l053r8": ("cortex-m0plus", 32_000_000, 1, "no cache")}
+
+
+def test_every_board_declares_its_memory_system() -> None:
+    defs = Definitions.load()
+    boards = {t.name for t in defs.targets.values() if t.kind == "board"}
+    assert boards == set(BOARDS)
+    for name, (cpu, hz, ws, words) in BOARDS.items():
+        mem = memory_of(name.upper())  # any case
+        assert (mem.cpu, mem.clock_hz, mem.ws) == (cpu, hz, ws)
+        assert words in mem.accelerator
+        assert mem.qemu_target == QEMU_FOR_CPU[cpu]
+        label = mem.label()
+        assert label.startswith(f"cycles (estimated as on {name}:")
+        assert f"{ws} ws at {hz / 1e6:g} MHz" in label
+        # every value is cited beside it in the file
+        text = (defs.targets[name].file).read_text()
+        memory = text[text.index("[memory]"):]
+        for key in ("clock_hz", "flash_wait_states", "flash_line_bytes", "prefetch"):
+            line = next(ln for ln in memory.splitlines() if ln.startswith(key))
+            assert "#" in line, f"{name}: {key} has no source"
+    l053 = memory_of("nucleo-l053r8")
+    assert l053.spec(12).cpu == "m0plus" and l053.icache == l053.dcache == 0
+
+
+def test_a_bad_memory_table_names_the_file(tmp_path: Path) -> None:
+    src = (ROOT / "targets" / "stm32f407" / "target.toml").read_text()
+    path = tmp_path / "stm32f407" / "target.toml"
+    path.parent.mkdir()
+    path.write_text(src.replace("flash_line_bytes = 16", "flash_line_bytes = 12"))
+    with pytest.raises(UserError, match="flash_line_bytes = 12") as e:
+        read_memory(load_target(path))
+    assert str(path) in str(e.value)
+    path.write_text(src.replace("icache_bytes = 1024", "icache_bytes = 1000"))
+    with pytest.raises(UserError, match="icache_bytes = 1000"):
+        read_memory(load_target(path))
+    with pytest.raises(UserError, match="unknown board 'nucleo'"):
+        memory_of("nucleo")
+    qemu = Definitions.load().targets["qemu-mps2-an386"]
+    with pytest.raises(UserError, match="not a board"):
+        read_memory(qemu)
+
+
+@pytest.fixture(scope="module")
+def sequences_elf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    subprocess.run(["make", "-s", "-C", str(qemu_plugin.PLUGIN_DIR)], check=True)
+    spec = qemu_plugin.PluginSpec(Unit.INSTRUCTIONS)
+    return fw.build(tmp_path_factory.mktemp("mem"), "qemu-mps2-an386", ["cycles"],
+                    extra=qemu_plugin.build_defines(spec, 6))["cycles"]
+
+
+def _run(elf: Path, args: list[str], tmp: Path) -> tuple[dict[str, list[int]], dict[str, object]]:
+    so = qemu_plugin.plugin_path()
+    assert so is not None
+    counter = qemu_plugin.counter_address(elf)
+    assert counter is not None
+    summary = tmp / "s.json"
+    spec = qemu_plugin.PluginSpec(Unit.CYCLES, "m4")
+    cmd = ["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-monitor", "none", "-serial",
+           "stdio", "-semihosting-config", "enable=on,target=native", "-icount",
+           "shift=6,align=off,sleep=off", "-plugin",
+           ",".join([str(so), *spec.args(counter, summary)[:-2], *args,
+                     f"counter=0x{counter:x}", f"out={summary}"]),
+           "-kernel", str(elf)]
+    proc = subprocess.run(cmd, capture_output=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    case = parse_stream(proc.stdout).case("selftest.sequences")
+    return ({n: list(s.samples) for n, s in case.series.items()},
+            json.loads(summary.read_text()))
 
 
 @pytest.mark.slow
-def test_declared_unsupported_port_is_not_built() -> None:
-    """freertos's port.toml [targets.nucleo-l053r8]: the port is stored
-    unsupported with the reason and the file before any build; baremetal still builds there, with
-    the run length capped by the target's [params]."""
-    defs = Definitions.load(ROOT)
-    plan = make_plan(defs, load_catalog(ROOT), defs.campaign(None),
-                     Selection(ports=("freertos", "baremetal"), targets=("nucleo-l053r8",),
-                               bench="tm.basic"))
-    by_port = {c.port: c for c in plan.builds}
-    assert by_port["freertos"].skip_status == "unsupported"
-    assert "8 KiB of RAM" in by_port["freertos"].skip_reason
-    assert "freertos/port.toml [targets.nucleo-l053r8]" in by_port["freertos"].skip_reason
-    assert by_port["baremetal"].skip_status == ""
-    assert by_port["baremetal"].params["batch"] == 128
+@pytest.mark.skipif(not fw.have_toolchain(), reason="needs the cross toolchain and QEMU")
+def test_the_flash_wait_is_charged_per_line_prefetch_and_cache_hide_it(
+        sequences_elf: Path, tmp_path: Path) -> None:
+    base, _ = _run(sequences_elf, [], tmp_path)
+    # no prefetch, no cache: 100 NOPs (200 bytes) cross 12 or 13 16-byte lines, 5 each
+    bare, summary = _run(sequences_elf, ["ws=5", "line=16"], tmp_path)
+    assert summary["ws"] == 5
+    extra = {b - a for a, b in zip(base["nops"], bare["nops"], strict=True)}
+    assert extra <= {60, 65} and len(extra) == 1
+    # prefetch: straight-line code waits for nothing
+    pre, _ = _run(sequences_elf, ["ws=5", "line=16", "prefetch=1"], tmp_path)
+    assert pre["nops"] == base["nops"]
+    # a loop that straddles two lines refetches them each iteration without a
+    # cache (the fetch buffer holds one line); with one, no iteration waits
+    cached, _ = _run(sequences_elf, ["ws=5", "line=16", "prefetch=1", "icache=1024",
+                                     "ways=4"], tmp_path)
+    assert pre["loop32_odd"][0] > cached["loop32_odd"][0] == base["loop32_odd"][0]
+    # the SVC handler's line: missed the first time, cached after
+    svc = cached["svc"]
+    assert svc[0] > svc[1] == svc[-1] == base["svc"][1]
+    # the flat rule (ws on every refill) is what no memory system gives
+    flat, _ = _run(sequences_elf, ["ws=5"], tmp_path)
+    assert flat["loop16"][1] > cached["loop16"][1] == base["loop16"][1]
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None, reason="needs arm-none-eabi-gcc")
-def test_diagnostics_of_real_toolchain_errors(tmp_path: Path) -> None:
-    """A C error and a RAM overflow, as arm-none-eabi-gcc and ld print them:
-    the error lines only, the linker's path cut, no command line."""
-    (tmp_path / "bad.c").write_text("int f(void) { return missing; }\n")
-    (tmp_path / "big.c").write_text("char big[4096]; int main(void) { return big[1]; }\n")
-    (tmp_path / "tiny.ld").write_text(
-        "MEMORY { FLASH (rx) : ORIGIN = 0, LENGTH = 64K\n"
-        "         RAM (rwx) : ORIGIN = 0x20000000, LENGTH = 1K }\n"
-        "SECTIONS { .text : { *(.text*) } > FLASH\n"
-        "           .bss : { *(.bss*) *(COMMON) } > RAM }\n")
-    gcc = ["arm-none-eabi-gcc", "-mcpu=cortex-m0", "-mthumb", "-nostdlib"]
-    compile_ = subprocess.run([*gcc, "-c", "bad.c", "-o", "bad.o"], cwd=tmp_path,
-                              capture_output=True, text=True, check=False)
-    link = subprocess.run([*gcc, "-T", "tiny.ld", "big.c", "-o", "big.elf"], cwd=tmp_path,
-                          capture_output=True, text=True, check=False)
-    assert compile_.returncode != 0 and link.returncode != 0
-    text = diagnostics("[1/2] Building C object bad.o\nFAILED: big.elf\n"
-                       + compile_.stderr + link.stderr)
-    lines = text.splitlines()
-    assert lines[0] == "FAILED: big.elf"
-    assert any("bad.c:1" in ln and "error:" in ln and "missing" in ln for ln in lines)
-    assert any(ln.startswith("ld: ") and "will not fit in region `RAM'" in ln for ln in lines)
-    assert not any("Building C object" in ln or "/ld:" in ln for ln in lines)
+@pytest.mark.skipif(not fw.have_toolchain(), reason="needs the cross toolchain and QEMU")
+def test_run_and_report_as_a_board(tmp_path: Path) -> None:
+    """run --as-board picks the QEMU machine of the board's core, records the
+    board and its memory system, labels every figure with it, and report
+    --as-board shows µs at the board's clock (and refuses another board)."""
+    from conftest import invoke
+
+    from rtosmeter.store import Store
+
+    out = tmp_path / "out"
+    res = invoke("run", "--port", "baremetal", "--as-board", "B-L475E-IOT01A",
+                 "--bench", "lat.isr.*", "--out", str(out), "-j", "1")
+    assert res.exit_code == 0, res.output
+    with Store.open(out / "rtosmeter.sqlite") as st:
+        (ex,) = st.executions(1)
+        assert ex.runner["as_board"] == "b-l475e-iot01a"
+        assert ex.runner["memory"] == "line=8,icache=1024,dcache=256,ways=4,prefetch=1"
+        assert ex.runner["ws"] == "4" and ex.runner["machine"] == "mps2-an386"
+        assert ex.hello["unit"].startswith("cycles (estimated as on b-l475e-iot01a:")
+    md = invoke("report", "--out", str(out), "--as-board", "b-l475e-iot01a", "--format", "md")
+    assert md.exit_code == 0, md.output
+    assert "in µs (estimated at 80 MHz from cycles; cycles (estimated as on b-l475e-iot01a" \
+        in md.output
+    other = invoke("report", "--out", str(out), "--as-board", "stm32f407")
+    assert other.exit_code == 1 and "was not estimated as on stm32f407" in other.stderr
+    wrong = invoke("run", "--port", "baremetal", "--as-board", "nucleo-l053r8",
+                   "--target", "qemu-mps2-an386", "--out", str(tmp_path / "w"))
+    assert wrong.exit_code == 1 and "estimated on qemu-microbit" in wrong.stderr
 
 
-def _tree_missing(port: str) -> str:
-    env, probe = RTOS_TREES[port]
-    tree = os.environ.get(env, "")
-    return "" if tree and (Path(tree) / probe).is_file() else f"{env} names no {port} tree"
+def test_study_run_takes_the_board(tmp_path: Path) -> None:
+    """study run --as-board plans every campaign as on the board: an unknown
+    board is refused by name before anything is built."""
+    from conftest import invoke
 
-
-@pytest.mark.rtos
-@pytest.mark.parametrize("port", list(RTOS_TREES))
-def test_every_port_links_for_every_board(port: str, tmp_path: Path) -> None:
-    """Every group the port supports links for each board (the runs then fail:
-    no probe here), or the target declares it unsupported; .data + .bss fit
-    the board's RAM."""
-    if why := _tree_missing(port):
-        pytest.skip(why)
-    defs = Definitions.load(ROOT)
-    summary = run_campaign(RunOptions(out=tmp_path, ports=(port,), targets=BOARDS, jobs=2,
-                                      quiet=True))
-    with Store.open(tmp_path / "rtosmeter.sqlite") as store:
-        builds = store.builds(summary.run_id)
-    assert {b.target for b in builds} == set(BOARDS)
-    for b in builds:
-        declared = defs.port(port).unsupported_reason(defs.targets[b.target])
-        if b.status == "unsupported":
-            assert declared and f"[targets.{b.target}]" in b.error, b.error
-            continue
-        assert b.status == "ok", f"{port}/{b.target}: {b.error}"
-        elfs = list(Path(b.config["build_dir"]).glob("rm_*.elf"))
-        assert len(elfs) == len(b.config["groups"].split(","))
-        ram = int(re.search(r"RAM .*LENGTH = (\d+)K", (defs.targets[b.target].dir / "link.ld")
-                            .read_text())[1]) << 10  # type: ignore[index]
-        for elf in elfs:
-            assert 0 < footprint(elf).ram <= ram, elf
+    res = invoke("study", "run", "beningo2024", "--as-board", "nucleo", "--no-rerun",
+                 "--out", str(tmp_path))
+    assert res.exit_code == 1 and "unknown board 'nucleo'" in res.stderr, res.output

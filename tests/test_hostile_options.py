@@ -30,10 +30,12 @@ def _error(args: list[str]) -> str:
     return result.stderr
 
 
-@pytest.mark.parametrize("rate,why", [("9" * 400, "is not a number of ASCII digits"),
+@pytest.mark.parametrize("rate,why", [("9" * 400 + "Hz", "is not a number of ASCII digits"),
                                       ("200000GHz", "is larger than"),
+                                      ("2GHz", "faster than any Cortex-M"),
                                       ("0.0000001Hz", "below 1 Hz"),
-                                      ("0", "below 1 Hz"),
+                                      ("0Hz", "below 1 Hz"),
+                                      ("80", "has no unit"),
                                       ("\u0661MHz", "is not a clock rate"),
                                       ("nan", "is not a clock rate"),
                                       ("1.2.3MHz", "not a number of ASCII digits")])

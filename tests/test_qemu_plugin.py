@@ -245,8 +245,9 @@ def test_instruction_count_equals_qemu_icount(plugin: Path,
 @pytest.mark.slow
 def test_bad_arguments_are_refused_by_name(plugin: Path,
                                            firmware: dict[str, dict[str, Path]]) -> None:
-    for arg, msg in (("mode=fast", "unknown mode 'fast'"), ("cpu=m7", "no cycle table"),
-                     ("wait=1", "unknown argument 'wait=1'"), ("counter=0x3", "bad counter")):
+    for arg, msg in (("mode=fast", "unknown mode 'fast'"), ("cpu=m33", "no cycle model"),
+                     ("wait=1", "unknown argument 'wait=1'"), ("counter=0x3", "bad counter"),
+                     ("mul=2", "bad multiply cycles"), ("bp=0", "bad branch misprediction")):
         proc = subprocess.run(qemu_cmd(plugin, MACHINES["m3"], firmware["m3"]["nops"], [arg]),
                               capture_output=True, text=True, timeout=60, check=False)
         assert proc.returncode != 0
@@ -262,12 +263,16 @@ def test_units_and_arguments() -> None:
     ins = qemu_plugin.spec_for("instructions", "cortex-m7", "mps2-an500", "target t")
     assert ins is not None and ins.unit == "instructions (QEMU, exact)"
     assert qemu_plugin.spec_for("ticks", "cortex-m4", "mps2-an386", "t") is None
-    with pytest.raises(UserError, match="no cycle table for CPU 'cortex-m7'"):
-        qemu_plugin.spec_for("cycles", "cortex-m7", "mps2-an500", "target t")
+    m7 = qemu_plugin.spec_for("cycles", "cortex-m7", "mps2-an500", "target t")
+    assert m7 is not None and m7.args() == ["mode=cycles", "cpu=m7", "ws=0", "div=12", "bp=6"]
+    m0 = qemu_plugin.spec_for("cycles", "cortex-m0", "microbit", "target t")
+    assert m0 is not None and m0.args() == ["mode=cycles", "cpu=m0", "ws=0", "div=12", "mul=1"]
+    with pytest.raises(UserError, match="no cycle table for CPU 'cortex-m33'"):
+        qemu_plugin.spec_for("cycles", "cortex-m33", "mps2-an386", "target t")
     with pytest.raises(UserError, match="Valid units: instructions, cycles, ticks"):
         qemu_plugin.spec_for("µs", "cortex-m4", "mps2-an386", "target t")
-    with pytest.raises(UserError, match="machine 'microbit'"):
-        qemu_plugin.spec_for("instructions", "cortex-m0", "microbit", "target t")
+    with pytest.raises(UserError, match="machine 'lm3s6965evb'"):
+        qemu_plugin.spec_for("instructions", "cortex-m3", "lm3s6965evb", "target t")
 
 
 @pytest.mark.rtos
@@ -301,9 +306,14 @@ def test_an_rtos_run_in_cycles_repeats_exactly(port: str, env: str, tmp_path: Pa
 def test_clock_and_units_for_reports() -> None:
     assert qemu_plugin.parse_clock("80MHz") == 80_000_000
     assert qemu_plugin.parse_clock("64 mhz") == 64_000_000
-    assert qemu_plugin.parse_clock("120000000") == 120_000_000
+    assert qemu_plugin.parse_clock("120000000Hz") == 120_000_000
+    assert qemu_plugin.parse_clock("1GHz") == 1_000_000_000
     with pytest.raises(UserError, match="'fast' is not a clock rate in --clock"):
         qemu_plugin.parse_clock("fast")
+    with pytest.raises(UserError, match="'80' has no unit"):
+        qemu_plugin.parse_clock("80")
+    with pytest.raises(UserError, match="faster than any Cortex-M runs"):
+        qemu_plugin.parse_clock("1.5GHz")
     spec = qemu_plugin.PluginSpec(Unit.CYCLES, "m4")
     cyc = spec.unit
     assert cyc == qemu_plugin.unit_label(Unit.CYCLES, "m4", 0)

@@ -165,12 +165,44 @@ static inline bool rm_ts_is_clock(void)
     "the timestamp counts estimated cycles, not time (--unit cycles): "                    \
     "run it with --unit instructions"
 
+/* Under --unit cycles (the timestamp counts estimated cycles, not time), a
+ * period is RM_TM_PERIOD_MS of estimated time: RM_TS_HZ * RM_TM_PERIOD_MS /
+ * 1000 cycles of the counter (RM_TS_HZ: the board's clock with --as-board,
+ * else one cycle per instruction's virtual time), not the kernel ticks of
+ * emulated time. The reporter sleeps in ticks (the only way a thread sleeps)
+ * until the counter has advanced that far: first half the period's ticks,
+ * then as many as the cycles per tick seen so far predict, one short, then
+ * one at a time. It returns the cycles the period took (at most a tick's
+ * worth over), by which each count is scaled back to the period. */
+#define RM_TM_PERIOD_TS ((uint32_t)((uint64_t)(RM_TS_HZ) * (RM_TM_PERIOD_MS) / 1000u))
+
+static inline uint32_t rm_tm_sleep_cycles(uint32_t ticks)
+{
+    uint32_t want = RM_TM_PERIOD_TS, t0 = rm_ts(), spent = 0u;
+    uint32_t n = ticks > 1u ? ticks / 2u : 1u;
+    while (spent < want) {
+        uint32_t s0 = rm_ts();
+        tm_thread_sleep_ticks(n);
+        uint32_t per_tick = (rm_ts() - s0) / n;
+        spent = rm_ts() - t0;
+        n = (spent < want && per_tick != 0u) ? (want - spent) / per_tick : 1u;
+        n = n > 1u ? n - 1u : 1u;
+    }
+    return spent;
+}
+
+static inline uint32_t rm_tm_scaled(uint32_t count, uint32_t spent)
+{
+    return (uint32_t)(((uint64_t)count * RM_TM_PERIOD_TS + spent / 2u) / spent);
+}
+
 static inline void rm_tm_report_ex(volatile uint32_t *counters, unsigned n,
                                    uint32_t *final, volatile uint32_t *const *extra,
                                    unsigned n_extra, uint32_t *extra_final)
 {
     static const char *const names[RM_TM_MAX_THREADS] = {"t0", "t1", "t2", "t3", "t4"};
     static uint32_t snap[RM_TM_PERIODS][RM_TM_MAX_THREADS];
+    static uint32_t spent[RM_TM_PERIODS]; /* cycles each period took (estimated cycles) */
     uint32_t ticks = rm_tm_period_ticks();
     uint32_t tick0 = rm_tick_count(), ts0 = rm_ts();
     while (rm_tick_count() == tick0 && rm_ts() - ts0 < (uint32_t)(RM_TS_HZ)) {
@@ -181,7 +213,11 @@ static inline void rm_tm_report_ex(volatile uint32_t *counters, unsigned n,
         last[i] = counters[i]; /* 0 unless a case thread ran before the reporter */
     }
     for (uint32_t p = 0; p < (uint32_t)(RM_TM_PERIODS); p++) {
-        tm_thread_sleep_ticks(ticks);
+        if (rm_ts_is_clock()) {
+            tm_thread_sleep_ticks(ticks);
+        } else {
+            spent[p] = rm_tm_sleep_cycles(ticks);
+        }
         for (unsigned i = 0; i < n; i++) {
             snap[p][i] = counters[i]; /* the runner preempts all: a consistent cut */
         }
@@ -190,14 +226,18 @@ static inline void rm_tm_report_ex(volatile uint32_t *counters, unsigned n,
         }
     }
     for (uint32_t p = 0; p < (uint32_t)(RM_TM_PERIODS); p++) {
-        uint32_t total = 0u;
+        uint32_t total = 0u, counts[RM_TM_MAX_THREADS];
         for (unsigned i = 0; i < n; i++) {
-            total += snap[p][i] - last[i];
+            counts[i] = snap[p][i] - last[i];
+            if (!rm_ts_is_clock()) {
+                counts[i] = rm_tm_scaled(counts[i], spent[p]);
+            }
+            total += counts[i];
         }
         rm_count("total", p + 1u, total);
         for (unsigned i = 0; i < n; i++) {
             if (n > 1u) { /* with one thread, "total" is its count */
-                rm_count(names[i], p + 1u, snap[p][i] - last[i]);
+                rm_count(names[i], p + 1u, counts[i]);
             }
             last[i] = snap[p][i];
         }

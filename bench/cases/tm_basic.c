@@ -62,6 +62,13 @@ static void run_threads(void)
 
 static volatile uint32_t bm_snap[RM_TM_PERIODS];
 static volatile uint32_t bm_period;
+/* Under --unit cycles the period is BASIC_PERIOD_TS estimated cycles, not
+ * emulated time (as rm_tm_report's, rm_case_util.h): the timer interrupts
+ * BM_SLICES times a period of emulated time, and the period ends at the
+ * first slice the cycle counter has advanced that far; each count is scaled
+ * to exactly BASIC_PERIOD_TS by the cycles its period took (bm_spent). */
+#define BM_SLICES 100u
+static uint32_t bm_t0, bm_spent[RM_TM_PERIODS];
 
 static void on_period_end(void)
 {
@@ -70,6 +77,17 @@ static void on_period_end(void)
         rm_target_periodic_stop();
         basic_stop = true;
     }
+}
+
+static void on_slice(void)
+{
+    uint32_t now = rm_ts();
+    if (now - bm_t0 < (uint32_t)BASIC_PERIOD_TS) {
+        return;
+    }
+    bm_spent[bm_period] = now - bm_t0;
+    bm_t0 = now;
+    on_period_end();
 }
 
 /* "port lacks THREAD: <why>" when the port withdrew THREAD at run time. */
@@ -92,8 +110,11 @@ static const char *no_timer_reason(void)
 static void run_runner_loop(void)
 {
     bm_period = 0u;
+    bm_t0 = rm_ts();
+    bool clock = rm_ts_is_clock();
     if (BASIC_PERIOD_TS > 0xFFFFFFFFu ||
-        rm_target_periodic_start((uint32_t)BASIC_PERIOD_TS, on_period_end) != 0) {
+        rm_target_periodic_start((uint32_t)(clock ? BASIC_PERIOD_TS : BASIC_PERIOD_TS / BM_SLICES),
+                                 clock ? on_period_end : on_slice) != 0) {
         rm_unsupported(no_timer_reason()); /* before any record: a plain UNSUP */
         return;
     }
@@ -103,7 +124,11 @@ static void run_runner_loop(void)
     rm_meta_str("reporter", "periodic timer interrupt (no threads)");
     uint32_t last = 0u;
     for (uint32_t p = 0; p < (uint32_t)(RM_TM_PERIODS); p++) {
-        rm_count("total", p + 1u, bm_snap[p] - last);
+        uint32_t count = bm_snap[p] - last;
+        rm_count("total", p + 1u,
+                 clock ? count
+                       : (uint32_t)(((uint64_t)count * BASIC_PERIOD_TS + bm_spent[p] / 2u)
+                                    / bm_spent[p]));
         last = bm_snap[p];
     }
 }

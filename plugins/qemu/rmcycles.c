@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-or-later
  *
  * rmcycles: the cycle counter QEMU lacks, as a TCG plugin (API version 1,
- * QEMU 7.2) for emulated ARMv7-M (Cortex-M3/M4). Two modes:
+ * QEMU 7.2) for emulated Cortex-M cores. Two modes:
  *
  *   mode=instructions  exact count of executed guest instructions
- *   mode=cycles        an estimate from a per-instruction cycle table (model
- *                      "rmcm-1", see cycle_model.md), cpu=m3|m4, ws=<flash
- *                      wait states>, div=<SDIV/UDIV cycles>
+ *   mode=cycles        an estimate from a per-core cycle model (model
+ *                      "rmcm-2", see cycle_model.md),
+ *                      cpu=m0|m0plus|m3|m4|m7, ws=<flash wait states>,
+ *                      div=<SDIV/UDIV cycles>, mul=<MULS cycles, M0/M0+>,
+ *                      bp=<M7 branch misprediction penalty>
  *
  * The firmware reads the count like a cycle counter: a `DBG #0` hint (a
- * no-op on QEMU and on real M3/M4) marks the read; when it executes, the
+ * no-op on QEMU and on real M3/M4/M7; `HINT #15` = 0xBFF0 on ARMv6-M, which
+ * has no DBG) marks the read; when it executes, the
  * plugin stores the low 32 bits of the running count into the guest word at
  * counter=<address> (a NOLOAD word in the same RAM block as the code, so its
  * host address is the DBG's host address plus the guest distance), and the
@@ -29,54 +32,20 @@
 
 #include "attrib.h"
 #include "rm_plugin_api.h"
+#include "rmcycles.h"
 
 RM_PLUGIN_EXPORT int qemu_plugin_version = RM_PLUGIN_API_VERSION;
 
-#define MODEL "rmcm-1" /* bump when a cost in cycle_model.md changes */
+#define MODEL "rmcm-2" /* bump when a cost in cycle_model.md changes */
 
-/* Exception costs (Arm DDI 0337 r2p1, 5.5 "Exception entry/return"). */
-#define EXC_ENTRY 12u
-#define EXC_RETURN 12u
-#define EXC_TAILCHAIN 6u
-#define REFILL_LOAD 3u /* PC loaded from memory: "three cycles for the pipeline reload" */
+/* M3/M4: exception costs (Arm DDI 0337 r2p1, 5.5 "Exception entry/return");
+ * a PC loaded from memory: "three cycles for the pipeline reload". */
+static const core_t core_m3 = {"m3", 12u, 12u, 6u, 1u, true, 3u, true, NULL, NULL, NULL};
+static const core_t core_m4 = {"m4", 12u, 12u, 6u, 1u, true, 3u, true, NULL, NULL, NULL};
+static const core_t *const cores[] = {&core_m0, &core_m0plus, &core_m3, &core_m4, &core_m7};
 
-enum mode { MODE_INSTRUCTIONS, MODE_CYCLES };
-
-static struct {
-    enum mode mode;
-    int cpu; /* 3 or 4 */
-    unsigned ws, div;
-    bool have_counter;
-    uint32_t counter;
-    char out[512];
-} cfg = {MODE_INSTRUCTIONS, 4, 0u, 12u, false, 0u, ""};
-
-/* Control-flow classes: how the next executed address settles an insn. */
-enum cls {
-    C_PLAIN,   /* falls through */
-    C_BRANCH,  /* direct branch, static target (conditional or not) */
-    C_CALL,    /* BL: direct, static target */
-    C_CALLR,   /* BLX Rm */
-    C_JUMPR,   /* BX Rm (not LR), MOV/ADD PC, LDR PC (not a pop), TBB/TBH */
-    C_RETURN,  /* BX LR, POP {..PC}, LDM SP!, LDR PC,[SP],#4: may be an exception return */
-};
-
-#define F_LDPIPE 0x01u /* a single load whose successor may pipeline (dest in ld_dest) */
-#define F_LSPIPE 0x02u /* a single load/store that can be pipelined after an LDR */
-#define F_DBG0 0x04u   /* DBG #0: the counter read marker */
-#define F_REFILL 0x08u /* taken: pays 1+P (P = 1, 2 to a 32-bit target at addr%4==2) */
-#define F_ALWAYS 0x10u /* B, BL: taken even to the next address (unless in an IT block) */
-#define F_IN_IT 0x20u  /* inside an IT block: conditional */
-
-typedef struct insn {
-    uint32_t addr, fall, target;
-    uint16_t hw1, hw2;
-    uint16_t addr_regs; /* registers the address of a load/store single uses */
-    uint8_t size, cls, flags, ld_dest;
-    uint8_t base; /* cycles when not taken / not pipelined */
-    uint32_t *host_counter;
-    struct insn *next_in_bucket;
-} insn_t;
+struct config cfg = {MODE_INSTRUCTIONS, &core_m4, 0u, 12u, 1u, 6u,
+                     {false, 0u, 0u, 0u, 0u, 2u, false}, false, 0u, ""};
 
 /* Dynamic state (one vCPU: TCG under -icount is single-threaded). */
 static uint64_t n_insns, n_cycles, n_reads;
@@ -113,24 +82,25 @@ static uint8_t popcount16(uint32_t v)
 static void set_load(insn_t *d, unsigned rt, unsigned rn, int rm, bool wb, unsigned cost)
 {
     d->base = (uint8_t)cost;
+    d->flags |= F_MEM;
+    d->ld_dest = (uint8_t)rt; /* the M7's load-use interlock reads it; F_LDPIPE gates the M3's */
     d->addr_regs = (uint16_t)((1u << rn) | (rm >= 0 ? 1u << rm : 0u));
     if (rn == 15u)
         d->base = (uint8_t)(d->base + cfg.ws); /* literal: a load from the code's memory */
     if (rt == 15u) {
         bool pop = rn == 13u && wb;
         d->cls = pop ? C_RETURN : C_JUMPR;
-        d->base = (uint8_t)(2u + REFILL_LOAD + cfg.ws);
+        d->base = (uint8_t)(2u + cfg.core->refill_load + cfg.ws);
         return;
     }
-    if (!wb) {
+    if (!wb)
         d->flags |= F_LDPIPE | F_LSPIPE;
-        d->ld_dest = (uint8_t)rt;
-    }
 }
 
 static void set_store(insn_t *d, unsigned rn, int rm, bool wb)
 {
     d->base = 2u;
+    d->flags |= F_MEM;
     d->addr_regs = (uint16_t)((1u << rn) | (rm >= 0 ? 1u << rm : 0u));
     if (!wb)
         d->flags |= F_LSPIPE;
@@ -140,9 +110,10 @@ static void set_multiple(insn_t *d, uint32_t list, bool load, unsigned rn, bool 
 {
     unsigned n = popcount16(list);
     d->base = (uint8_t)(1u + n);
+    d->flags |= F_MEM | F_SOLO;
     if (load && (list & 0x8000u)) {
         d->cls = (rn == 13u && wb) ? C_RETURN : C_JUMPR;
-        d->base = (uint8_t)(d->base + REFILL_LOAD + cfg.ws);
+        d->base = (uint8_t)(d->base + cfg.core->refill_load + cfg.ws);
     }
 }
 
@@ -217,6 +188,8 @@ static void decode16(insn_t *d)
         d->flags |= F_ALWAYS;
         return set_branch(d, C_BRANCH, sext((h & 0x7FFu) << 1, 12));
     }
+    if (h == 0xBFF0u) /* HINT #15: the ARMv6-M read marker */
+        d->flags |= F_DBG0;
     /* Everything else (ALU, MOV/CMP, MULS, ADR, ADD SP, extend, REV, CPS,
      * IT, hints, BKPT, SVC) is one cycle. */
 }
@@ -270,7 +243,7 @@ static void decode32(insn_t *d)
         }
         if (op1 == 1u && op2 == 1u && ((h2 >> 4) & 0xFu) <= 1u) { /* TBB/TBH */
             d->cls = C_JUMPR;
-            d->base = (uint8_t)(2u + 1u + REFILL_LOAD + cfg.ws);
+            d->base = (uint8_t)(2u + 1u + cfg.core->refill_load + cfg.ws);
             return;
         }
         if (op1 == 1u && op2 <= 1u) { /* STREXB/H, LDREXB/H */
@@ -293,7 +266,7 @@ static void decode32(insn_t *d)
                                | ((h2 & 0x7FFu) << 1);
                 return set_branch(d, C_BRANCH, sext(imm, 21));
             }
-            if (h == 0xF3AFu && (h2 & 0xFFF0u) == 0x80F0u && (h2 & 15u) == 0u)
+            if (h == 0xF3AFu && h2 == 0x80F0u)
                 d->flags |= F_DBG0;
             if (h == 0xF3BFu && (h2 & 0xFFF0u) == 0x8F60u) /* ISB: a pipeline refill */
                 d->base = 2u;
@@ -328,7 +301,7 @@ static void decode32(insn_t *d)
     if ((h & 0xFF80u) == 0xFB00u) { /* MUL/MLA/MLS and the M4's 32-bit DSP multiplies */
         unsigned op1 = (h >> 4) & 7u, ra = h2 >> 12;
         bool accumulate = ra != 15u || ((h2 >> 4) & 3u) == 1u; /* MLA, MLS */
-        if (cfg.cpu == 3 && op1 == 0u && accumulate)
+        if (cfg.core == &core_m3 && op1 == 0u && accumulate)
             d->base = 2u; /* M3: MLA/MLS 2 */
         return;
     }
@@ -336,7 +309,7 @@ static void decode32(insn_t *d)
         unsigned op1 = (h >> 4) & 7u;
         if (op1 == 1u || op1 == 3u)
             d->base = (uint8_t)cfg.div;
-        else if (cfg.cpu == 3)
+        else if (cfg.core == &core_m3)
             d->base = op1 >= 4u ? 7u : 5u; /* M3: 3-5 / 4-7, the worst case */
         return;
     }
@@ -361,6 +334,13 @@ static insn_t *decode(uint32_t addr, const uint8_t *bytes)
         decode16(d);
     else
         decode32(d);
+    if (d->size == 2u && (d->hw1 & 0xF800u) == 0x4800u) /* LDR Rt,[PC,#imm8*4] */
+        d->literal = ((addr + 4u) & ~3u) + ((d->hw1 & 0xFFu) << 2);
+    else if (d->size == 4u && (d->hw1 & 0xFF7Fu) == 0xF85Fu) /* LDR.W Rt,[PC,#+-imm12] */
+        d->literal = ((addr + 4u) & ~3u) + ((d->hw1 & 0x80u) ? (d->hw2 & 0xFFFu)
+                                                              : -(uint32_t)(d->hw2 & 0xFFFu));
+    if (cfg.core->adjust != NULL)
+        cfg.core->adjust(d);
     return d;
 }
 
@@ -394,26 +374,34 @@ static void learn_handler(uint32_t addr)
         handlers[n_handlers++] = addr;
 }
 
-/* The refill of a taken branch to `to`: P = 1, or 2 when the target is a
- * 32-bit instruction on an odd halfword (DDI 0337 table 3.1, P "1 to 3"). */
-static unsigned taken_cost(const insn_t *to)
+/* The refill of a taken branch to `to`: P = 1 on the M3/M4, or 2 when the
+ * target is a 32-bit instruction on an odd halfword (DDI 0337 table 3.1, P
+ * "1 to 3"); the core's own P elsewhere. */
+unsigned refill_cost(const insn_t *to)
 {
-    unsigned p = (to != NULL && to->size == 4u && (to->addr & 2u)) ? 2u : 1u;
-    return p + cfg.ws;
+    bool odd = cfg.core->odd32 && to != NULL && to->size == 4u && (to->addr & 2u);
+    return cfg.core->refill + (odd ? 1u : 0u) + cfg.ws;
+}
+
+static unsigned branch_cost(const insn_t *b, const insn_t *to, bool taken)
+{
+    if (cfg.core->branch != NULL) /* the M7 keeps per-site prediction state */
+        return cfg.core->branch((insn_t *)(uintptr_t)b, to, taken);
+    return taken ? refill_cost(to) : 0u;
 }
 
 /* Settle branch b given the address that executed after it. */
 static void settle(const insn_t *b, const insn_t *next)
 {
     bool always = (b->flags & (F_ALWAYS | F_IN_IT)) == F_ALWAYS;
-    if ((b->flags & F_REFILL) && (always || next->addr != b->fall))
-        n_cycles += taken_cost(next);
+    if (b->flags & F_REFILL)
+        n_cycles += branch_cost(b, next, always || next->addr != b->fall);
 }
 
 static void exception_entry(const insn_t *interrupted, const insn_t *cur)
 {
     n_entries++;
-    n_cycles += EXC_ENTRY;
+    n_cycles += cfg.core->entry;
     if (n_frames < MAX_FRAMES) {
         frames[n_frames].depth = 0u;
         frames[n_frames].interrupted = interrupted;
@@ -424,7 +412,7 @@ static void exception_entry(const insn_t *interrupted, const insn_t *cur)
 
 static bool pipelines(const insn_t *p, const insn_t *cur)
 {
-    return (p->flags & F_LDPIPE) && (cur->flags & F_LSPIPE)
+    return cfg.core->load_pipeline && (p->flags & F_LDPIPE) && (cur->flags & F_LSPIPE)
            && !(cur->addr_regs & (1u << p->ld_dest));
 }
 
@@ -444,13 +432,14 @@ static bool transition(const insn_t *p, const insn_t *cur)
     if (p->cls == C_RETURN && n_frames > 0
         && (n_frames > MAX_FRAMES || frames[n_frames - 1].depth == 0u)) {
         /* an exception return (EXC_RETURN through BX LR / POP PC) */
-        n_cycles += (p->flags & F_REFILL) ? taken_cost(cur) : 0u;
+        /* the refill of an exception return: EXC_RETURN is never predicted */
+        n_cycles += (p->flags & F_REFILL) && cfg.core->branch == NULL ? refill_cost(cur) : 0u;
         const insn_t *interrupted = n_frames <= MAX_FRAMES ? frames[n_frames - 1].interrupted
                                                            : NULL;
         n_frames--;
         if (is_handler(cur->addr)) { /* tail-chained into the next handler */
             n_tailchains++;
-            n_cycles += EXC_TAILCHAIN;
+            n_cycles += cfg.core->tailchain;
             if (n_frames < MAX_FRAMES) {
                 frames[n_frames].depth = 0u;
                 frames[n_frames].interrupted = interrupted;
@@ -458,7 +447,7 @@ static bool transition(const insn_t *p, const insn_t *cur)
             n_frames++;
         } else {
             n_returns++;
-            n_cycles += EXC_RETURN;
+            n_cycles += cfg.core->ret;
             if (interrupted != NULL)
                 settle(interrupted, cur);
         }
@@ -468,11 +457,11 @@ static bool transition(const insn_t *p, const insn_t *cur)
         exception_entry(p->cls != C_PLAIN ? p : NULL, cur);
     } else if (is_handler(cur->addr)) {
         /* an indirect branch, then an exception before its target ran */
-        n_cycles += (p->flags & F_REFILL) ? taken_cost(NULL) : 0u;
+        n_cycles += (p->flags & F_REFILL) ? branch_cost(p, NULL, true) : 0u;
         exception_entry(NULL, cur);
     } else {
         /* an indirect branch to its target */
-        n_cycles += (p->flags & F_REFILL) ? taken_cost(cur) : 0u;
+        n_cycles += (p->flags & F_REFILL) ? branch_cost(p, cur, true) : 0u;
         if (n_frames > 0 && n_frames <= MAX_FRAMES) {
             if (p->cls == C_CALLR)
                 frames[n_frames - 1].depth++;
@@ -489,12 +478,20 @@ static bool transition(const insn_t *p, const insn_t *cur)
  * (with pipelining inside the block) are inline adds. */
 typedef struct tbinfo {
     uint32_t n;
+    /* Cores that issue two a cycle (a step hook): the block's static costs
+     * assume its first instruction starts a cycle; when it issues with the
+     * previous block's last one instead (a block QEMU split where the core
+     * runs straight on: a page end, an I/O access), the rest of the block
+     * costs `delta` more, and ends in issue state end_slot[1], not [0]. */
+    int32_t delta;
+    bool end_slot[2];
     struct tbinfo *next_in_bucket;
     const insn_t *insn[];
 } tbinfo_t;
 
 static tbinfo_t *tb_buckets[1u << HASH_BITS];
 static const tbinfo_t *last_tb;
+static bool last_paired; /* the last block began paired with the one before (end_slot[1]) */
 
 /* The instruction executed before the block starting at `cur`: the last
  * one of the previous block, or the one after which it stopped early (under
@@ -521,6 +518,21 @@ static void read_marker(const insn_t *cur)
     attrib_read(cur->addr);
 }
 
+/* The flash's wait for an instruction's code line (when it starts one) and
+ * literal: charged as it executes, so a read marker sees what came before. */
+static void charge_memory(const insn_t *d)
+{
+    n_cycles += mem_fetch(d->addr, d->fall);
+    if (d->literal != 0u)
+        n_cycles += mem_literal(d->literal);
+}
+
+static void on_memory(unsigned int vcpu, void *udata)
+{
+    (void)vcpu;
+    charge_memory(udata);
+}
+
 static void on_tb_start(unsigned int vcpu, void *udata)
 {
     (void)vcpu;
@@ -530,7 +542,20 @@ static void on_tb_start(unsigned int vcpu, void *udata)
     bool pipelined = p != NULL && transition(p, cur);
     if (cur->flags & F_DBG0)
         read_marker(cur);
-    n_cycles += cur->base - (pipelined ? 1u : 0u);
+    if (cfg.mem.on)
+        charge_memory(cur);
+    if (cfg.core->step != NULL) {
+        /* straight on from the previous block's last instruction: cur may
+         * issue beside it (or wait for its load) */
+        bool on = p != NULL && last_tb != NULL && p == last_tb->insn[last_tb->n - 1u]
+                  && p->cls == C_PLAIN && cur->addr == p->fall;
+        bool slot = on && last_tb->end_slot[last_paired ? 1 : 0];
+        unsigned cost = cfg.core->step(on ? p : NULL, cur, &slot);
+        last_paired = cost < cur->base;
+        n_cycles += cost + (uint64_t)(int64_t)(last_paired ? tb->delta : 0);
+    } else {
+        n_cycles += cur->base - (pipelined ? 1u : 0u);
+    }
     last_tb = tb;
 }
 
@@ -552,6 +577,17 @@ static tbinfo_t *intern_tb(const insn_t **insns, uint32_t n)
     if (t == NULL)
         abort();
     t->n = n;
+    t->delta = 0;
+    t->end_slot[0] = t->end_slot[1] = false;
+    if (cfg.core->step != NULL) { /* the two ways the block can begin */
+        bool slot[2] = {false, false};
+        cfg.core->step(NULL, insns[0], &slot[0]); /* insn 0 starts a cycle */
+        for (uint32_t i = 1; i < n; i++)
+            t->delta += (int32_t)cfg.core->step(insns[i - 1u], insns[i], &slot[1])
+                        - (int32_t)cfg.core->step(insns[i - 1u], insns[i], &slot[0]);
+        t->end_slot[0] = slot[0];
+        t->end_slot[1] = slot[1];
+    }
     memcpy(t->insn, insns, n * sizeof insns[0]);
     t->next_in_bucket = tb_buckets[h];
     tb_buckets[h] = t;
@@ -580,6 +616,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     if (insns == NULL)
         abort();
     unsigned it_left = 0u; /* instructions of an IT block still to come */
+    bool slot = false;     /* M7: the block starts a new issue cycle */
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
         uint32_t addr = (uint32_t)qemu_plugin_insn_vaddr(qi);
@@ -606,17 +643,27 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             if (d->flags & F_DBG0)
                 qemu_plugin_register_vcpu_insn_exec_cb(qi, on_dbg_instructions,
                                                        QEMU_PLUGIN_CB_NO_REGS, (void *)d);
-        } else if (i == 0u) {
+            continue;
+        }
+        /* the static cost inside the block (the first one's is settled at
+         * run time, against the block executed before it) */
+        unsigned cost = cfg.core->step != NULL
+                            ? cfg.core->step(i > 0u ? insns[i - 1u] : NULL, d, &slot)
+                            : d->base - (i > 0u && pipelines(insns[i - 1u], d) ? 1u : 0u);
+        bool new_line = i > 0u && cfg.mem.on
+                        && ((d->fall - 1u) / cfg.mem.line != (insns[i - 1u]->fall - 1u) / cfg.mem.line
+                            || d->literal != 0u);
+        if (new_line)
+            qemu_plugin_register_vcpu_insn_exec_cb(qi, on_memory, QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)d);
+        if (i == 0u)
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_tb_start, QEMU_PLUGIN_CB_NO_REGS, info);
-        } else if (d->flags & F_DBG0) {
+        else if (d->flags & F_DBG0) /* its cost is its base: it never pairs or pipelines */
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_dbg_cycles, QEMU_PLUGIN_CB_NO_REGS,
                                                    (void *)d);
-        } else {
-            unsigned cost = d->base - (pipelines(insns[i - 1u], d) ? 1u : 0u);
-            if (cost != 0u)
-                qemu_plugin_register_vcpu_insn_exec_inline(qi, QEMU_PLUGIN_INLINE_ADD_U64,
-                                                           &n_cycles, cost);
-        }
+        else if (cost != 0u)
+            qemu_plugin_register_vcpu_insn_exec_inline(qi, QEMU_PLUGIN_INLINE_ADD_U64,
+                                                       &n_cycles, cost);
     }
     free(insns);
 }
@@ -632,9 +679,11 @@ static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
     if (f == NULL)
         return;
     fprintf(f, "{\"plugin\": \"rmcycles\", \"model\": \"%s\", \"mode\": \"%s\", "
-               "\"cpu\": \"m%d\", \"ws\": %u, \"div\": %u, \"instructions\": %" PRIu64,
-            MODEL, cfg.mode == MODE_CYCLES ? "cycles" : "instructions", cfg.cpu, cfg.ws,
-            cfg.div, n_insns);
+               "\"cpu\": \"%s\", \"ws\": %u, \"div\": %u, \"mul\": %u, \"bp\": %u, "
+               "\"instructions\": %" PRIu64,
+            MODEL, cfg.mode == MODE_CYCLES ? "cycles" : "instructions", cfg.core->name,
+            cfg.mem.on ? cfg.mem.ws : cfg.ws,
+            cfg.div, cfg.mul, cfg.bp, n_insns);
     if (cfg.mode == MODE_CYCLES)
         fprintf(f, ", \"cycles\": %" PRIu64 ", \"exception_entries\": %" PRIu64
                    ", \"exception_returns\": %" PRIu64 ", \"tail_chains\": %" PRIu64
@@ -649,8 +698,9 @@ static int fail(const char *what, const char *arg)
     char msg[700];
     snprintf(msg, sizeof msg,
              "Error: rmcycles plugin: %s '%s'. Arguments: mode=instructions|cycles, "
-             "cpu=m3|m4, ws=<0..15>, div=<2..12>, counter=<hex address>, out=<file>, "
-             "funcs=<function map> with attrib=<file>\n",
+             "cpu=m0|m0plus|m3|m4|m7, ws=<0..15>, div=<2..12>, mul=<1|32>, bp=<1..15>, "
+             "line=<bytes>, icache=<bytes>, dcache=<bytes>, ways=<n>, prefetch=0|1, "
+             "counter=<hex address>, out=<file>, funcs=<function map> with attrib=<file>\n",
              what, arg);
     fputs(msg, stderr);
     return -1;
@@ -693,12 +743,38 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
             else
                 return fail("unknown mode", v);
         } else if (klen == 3 && !strncmp(a, "cpu", 3)) {
-            if (!strcmp(v, "m3"))
-                cfg.cpu = 3;
-            else if (!strcmp(v, "m4"))
-                cfg.cpu = 4;
-            else
-                return fail("no cycle table for cpu (m3, m4)", v);
+            const core_t *found = NULL;
+            for (size_t c = 0; c < sizeof cores / sizeof cores[0]; c++)
+                if (!strcmp(v, cores[c]->name))
+                    found = cores[c];
+            if (found == NULL)
+                return fail("no cycle model for cpu (m0, m0plus, m3, m4, m7)", v);
+            cfg.core = found;
+        } else if (klen == 4 && !strncmp(a, "line", 4)) {
+            if (!parse_uint(v, 64, &x) || x < 4 || (x & (x - 1u)))
+                return fail("bad flash line bytes (4, 8, 16, 32 or 64)", v);
+            cfg.mem.line = (unsigned)x;
+            cfg.mem.on = true;
+        } else if ((klen == 6 && !strncmp(a, "icache", 6)) || (klen == 6 && !strncmp(a, "dcache", 6))) {
+            if (!parse_uint(v, 65536, &x))
+                return fail("bad cache bytes", v);
+            *(a[0] == 'i' ? &cfg.mem.icache : &cfg.mem.dcache) = (unsigned)x;
+        } else if (klen == 4 && !strncmp(a, "ways", 4)) {
+            if (!parse_uint(v, 16, &x) || x < 1)
+                return fail("bad cache ways", v);
+            cfg.mem.ways = (unsigned)x;
+        } else if (klen == 8 && !strncmp(a, "prefetch", 8)) {
+            if (!parse_uint(v, 1, &x))
+                return fail("bad prefetch (0 or 1)", v);
+            cfg.mem.prefetch = x != 0u;
+        } else if (klen == 3 && !strncmp(a, "mul", 3)) {
+            if (!parse_uint(v, 32, &x) || (x != 1 && x != 32))
+                return fail("bad multiply cycles (1 or 32)", v);
+            cfg.mul = (unsigned)x;
+        } else if (klen == 2 && !strncmp(a, "bp", 2)) {
+            if (!parse_uint(v, 15, &x) || x < 1)
+                return fail("bad branch misprediction penalty", v);
+            cfg.bp = (unsigned)x;
         } else if (klen == 2 && !strncmp(a, "ws", 2)) {
             if (!parse_uint(v, 15, &x))
                 return fail("bad wait states", v);
@@ -719,6 +795,14 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
         } else {
             return fail("unknown argument", a);
         }
+    }
+    if (cfg.mem.on) { /* ws is the flash's, charged per line fetched, not per refill */
+        cfg.mem.ws = cfg.ws;
+        cfg.ws = 0u;
+        if (!mem_init())
+            return fail("cache sizes do not fit line and ways (at most 4096 lines)", "icache/dcache");
+    } else if (cfg.mem.icache || cfg.mem.dcache || cfg.mem.prefetch) {
+        return fail("a cache or prefetch needs the flash line size", "line=");
     }
     if (!attrib_start(&n_insns, cfg.mode == MODE_CYCLES ? &n_cycles : NULL))
         return -1;

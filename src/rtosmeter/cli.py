@@ -21,6 +21,7 @@ from typing import Any
 import click
 
 from rtosmeter import __version__, config
+from rtosmeter.commands.calibrate import calibrate
 from rtosmeter.commands.compare import compare
 from rtosmeter.commands.doctor import doctor
 from rtosmeter.commands.explain import explain
@@ -102,7 +103,7 @@ def _option_keys(group: click.Command) -> dict[str, dict[str, str]]:
 
 
 for _command in (run, report, list_command, doctor, sources, compare, history, histogram,
-                 publish, study, explain):
+                 publish, study, explain, calibrate):
     cli.add_command(_command)
 
 

@@ -37,3 +37,4 @@ class Measure:
     icount: bool = True  # False: emulated runs are host-timed (noisy, labelled so)
     ws: int = 0  # cycles: flash wait states
     div: int = DEFAULT_DIV  # cycles: SDIV/UDIV cycles
+    board: str = ""  # cycles: estimated as on this board (--as-board; rtosmeter.board_memory)

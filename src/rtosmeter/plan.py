@@ -53,6 +53,7 @@ class PlannedBuild:
     ws: int = 0  # cycles: flash wait states
     div: int = DEFAULT_DIV  # cycles: SDIV/UDIV cycles
     axes: dict[str, str] = field(default_factory=dict)  # rtosmeter.axes: every axis
+    as_board: str = ""  # cycles: estimated as on this board (--as-board)
 
     def __post_init__(self) -> None:
         self.axes = axes.complete(self.axes)  # a plan stored before an axis existed
@@ -72,7 +73,7 @@ class PlannedBuild:
         return (self.port, self.target, self.profile, axes.canonical(self.axes))
 
     def measure(self, icount: bool) -> Measure:
-        return Measure(self.unit, icount, self.ws, self.div)
+        return Measure(self.unit, icount, self.ws, self.div, self.as_board)
 
 
 @dataclass
@@ -118,6 +119,7 @@ class Selection:
     loads: tuple[str, ...] = ()  # --load (empty: the campaign's, else idle)
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's)
     boards: bool = True  # False: board targets are planned as not run (no board attached)
+    as_board: str = ""  # --as-board: cycles estimated as on this board
 
 
 @dataclass(frozen=True)
@@ -298,14 +300,16 @@ class _Planner:
                 out.append(PlannedBuild(cand.port, target.name, profile.name, pattern,
                                         self.catalog.groups_for(pattern), asdict(params),
                                         cand.optional, ws=self.ws, div=self.div,
-                                        axes={"toolchain": toolchain.name}))
+                                        axes={"toolchain": toolchain.name},
+                                        as_board=sel.as_board))
         return out
 
     def unit(self, target: Target) -> Unit:
         sel = self.sel
         where = f"target {target.name} (--unit)" if sel.unit else str(self.campaign.file)
         return runners.resolve_unit(target, sel.unit or self.campaign.unit,
-                                    Measure(Unit.TICKS, sel.icount, self.ws, self.div), where)
+                                    Measure(Unit.TICKS, sel.icount, self.ws, self.div,
+                                            sel.as_board), where)
 
     def settle(self, build: PlannedBuild) -> PlannedBuild:
         """The build as planned, or skipped with its reason."""

@@ -4,8 +4,8 @@ what a run needs to use it and to record it.
 QEMU 7.2 has no cycle counter (DWT reads 0), and under `-icount shift=6` the
 25 MHz CMSDK timer ticks 1.6 times per instruction, so timer-tick results are
 fractions of a code path. The plugin counts instead, per executed
-instruction: `instructions` (exact) or `cycles` (an estimate from a Cortex-M3/
-M4 cycle table, model `MODEL`, documented in plugins/qemu/cycle_model.md).
+instruction: `instructions` (exact) or `cycles` (an estimate from the target
+core's cycle model, M0/M0+/M3/M4/M7, `MODEL`, in plugins/qemu/cycle_model.md).
 The firmware reads the count like CYCCNT (mps2 targets, RM_TS_PLUGIN: `dbg
 #0`, then a load of the NOLOAD word `rm_plugin_counter`), so the pipeline
 after the firmware is unchanged; only the unit's name differs.
@@ -13,7 +13,7 @@ after the firmware is unchanged; only the unit's name differs.
 Units (what `--unit` chooses: rtosmeter.measure.Unit; the labels are
 made from it by `unit_label`):
   instructions  "instructions (QEMU, exact)", integers, deterministic
-  cycles        "cycles (estimated: rmcm-1, m4, ws=0)", integers, deterministic
+  cycles        "cycles (estimated: rmcm-2, m4, ws=0)", integers, deterministic
   ticks         the target's own counter (the CMSDK timer), as before
 """
 
@@ -36,18 +36,25 @@ from rtosmeter.numbers import read_decimal, shown
 ROOT = Path(__file__).resolve().parent.parent.parent
 PLUGIN_DIR = ROOT / "plugins" / "qemu"
 PLUGIN_ENV = "RTOSMETER_QEMU_PLUGIN"  # another build of the plugin
-MODEL = "rmcm-1"  # the cycle table's version; plugins/qemu/rmcycles.c MODEL
+MODEL = "rmcm-2"  # the cycle table's version; plugins/qemu/rmcycles.c MODEL
 COUNTER_SYMBOL = "rm_plugin_counter"
 COUNTER_NAME = "rmcycles (QEMU plugin)"  # RM_TS_NAME of a plugin build
 UNITS = tuple(u.value for u in Unit)
 NAME = "rmcycles"  # what a run records as its "plugin"
-# QEMU CPU models with a cycle table (the M0's ARMv6-M and the M7's dual
-# issue have none: instructions only there).
-CYCLE_CPUS = {"cortex-m3": "m3", "cortex-m4": "m4"}
+# Target CPUs with a cycle model (plugins/qemu/cycle_model.md): the model
+# a target's core selects. The M0+ has no QEMU machine of its own; a board
+# with one (--as-board) runs on the M0 machine with the M0+ model.
+CYCLE_CPUS = {"cortex-m0": "m0", "cortex-m0plus": "m0plus", "cortex-m3": "m3",
+              "cortex-m4": "m4", "cortex-m7": "m7"}
 # Targets whose rm_ts() can read the plugin counter (RM_TS_PLUGIN).
-PLUGIN_MACHINES = ("mps2-an385", "mps2-an386", "mps2-an500")
+PLUGIN_MACHINES = ("mps2-an385", "mps2-an386", "mps2-an500", "microbit")
+# Those that count instructions when no unit is asked for. The microbit reads
+# the plugin only on request (--unit instructions|cycles): its runs and the
+# studies on it stay in timer ticks by default, as they were recorded.
+DEFAULT_PLUGIN_MACHINES = ("mps2-an385", "mps2-an386", "mps2-an500")
 CODE_BLOCK = 0x400000  # MPS2: the 4 MiB ZBT SSRAM1 at 0 that holds the code
 MIN_DIV, MAX_DIV, MAX_WS = 2, 12, 15  # what the plugin accepts
+DEFAULT_BP = 6  # M7 misprediction: LLVM's ARMScheduleM7.td, "for forward branches is 6"
 
 
 @dataclass(frozen=True)
@@ -55,9 +62,17 @@ class PluginSpec:
     """One way of running the plugin: its mode and the cycle model's inputs."""
 
     mode: Unit  # INSTRUCTIONS | CYCLES
-    cpu: str = ""  # m3 | m4 (cycles only)
+    cpu: str = ""  # m0 | m0plus | m3 | m4 | m7 (cycles only)
     ws: int = 0  # flash wait states (cycles only)
     div: int = DEFAULT_DIV  # SDIV/UDIV cycles (cycles only)
+    mul: int = 1  # MULS cycles on the M0/M0+: 1 or 32, the implementer's choice
+    bp: int = DEFAULT_BP  # the M7's branch misprediction penalty
+    # As on a board (rtosmeter.board_memory): its name, the plugin's memory
+    # system arguments (line=, icache=, ...) and the label that says so.
+    board: str = ""
+    memory: tuple[str, ...] = ()
+    board_label: str = ""
+    clock_hz: int = 0  # the board's clock: the cycle counter's rate (RM_TS_HZ)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Unit(self.mode))  # "cycles" given as a string
@@ -65,13 +80,18 @@ class PluginSpec:
     @property
     def unit(self) -> str:
         """The unit's full name, as the firmware's HELLO declares it."""
-        return unit_label(self.mode, self.cpu, self.ws)
+        return self.board_label or unit_label(self.mode, self.cpu, self.ws)
 
     def args(self, counter: int | None = None, out: Path | None = None) -> list[str]:
         """The `-plugin so,arg,...` arguments, in order."""
         args = [f"mode={self.mode.value}"]
         if self.mode is Unit.CYCLES:
             args += [f"cpu={self.cpu}", f"ws={self.ws}", f"div={self.div}"]
+            if self.cpu in ("m0", "m0plus"):
+                args.append(f"mul={self.mul}")
+            if self.cpu == "m7":
+                args.append(f"bp={self.bp}")
+            args += self.memory
         if counter is not None:
             args.append(f"counter=0x{counter:x}")
         if out is not None:
@@ -83,7 +103,10 @@ class PluginSpec:
         rec = {"plugin": NAME, "plugin_sha256": plugin_hash(so), "mode": self.mode.value,
                "unit": self.unit}
         if self.mode is Unit.CYCLES:
-            rec.update(model=MODEL, cpu=self.cpu, ws=str(self.ws), div=str(self.div))
+            rec.update(model=MODEL, cpu=self.cpu, ws=str(self.ws), div=str(self.div),
+                       mul=str(self.mul), bp=str(self.bp))
+            if self.board:
+                rec.update(as_board=self.board, memory=",".join(self.memory))
         return rec
 
 
@@ -144,21 +167,32 @@ def instruction_hz(icount_shift: int) -> int:
     return 1_000_000_000 >> icount_shift
 
 
+def counter_hz(spec: PluginSpec, icount_shift: int) -> int:
+    """The counter's rate as the firmware takes it (RM_TS_HZ): instructions
+    per second of virtual time; for cycles estimated as on a board, its
+    clock (a Thread-Metric period is then that many cycles a second); for
+    other cycles, nominally one per instruction's virtual time."""
+    if spec.mode is Unit.CYCLES and spec.clock_hz:
+        return spec.clock_hz
+    return instruction_hz(icount_shift)
+
+
 def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def build_defines(spec: PluginSpec, icount_shift: int) -> dict[str, str]:
     """rm_build_config.h entries (name -> C text) that switch rm_ts() to the
-    plugin counter. RM_TS_HZ is the counter's rate in virtual time: exact for
-    instructions; for cycles, whose rate varies with the code, a nominal one
-    (one per instruction), so RM_TS_IS_TIME 0 tells the cases that need a
-    clock (expected times from RM_TS_HZ) that this counter is not one."""
+    plugin counter. RM_TS_HZ is the counter's rate (counter_hz): exact for
+    instructions; for cycles, whose rate in virtual time varies with the
+    code, the estimate's clock, so RM_TS_IS_TIME 0 tells the cases that need
+    a clock of virtual time (expected times from RM_TS_HZ) that this counter
+    is not one, and Thread-Metric's periods are periods of estimated time."""
     defines = {
         "RM_TS_PLUGIN": "1",
         "RM_TS_NAME": _c_string(COUNTER_NAME),
         "RM_TS_UNIT": _c_string(spec.unit),
-        "RM_TS_HZ": f"{instruction_hz(icount_shift)}u",
+        "RM_TS_HZ": f"{counter_hz(spec, icount_shift)}u",
     }
     if spec.mode is Unit.CYCLES:
         defines["RM_TS_IS_TIME"] = "0"
@@ -171,7 +205,7 @@ def firmware_counter(spec: PluginSpec, icount_shift: int) -> FirmwareCounter:
     defines = build_defines(spec, icount_shift)
     for key in ("RM_TS_NAME", "RM_TS_UNIT", "RM_TS_HZ"):  # the build writes the Counter's
         del defines[key]
-    counter = Counter(COUNTER_NAME, spec.unit, instruction_hz(icount_shift))
+    counter = Counter(COUNTER_NAME, spec.unit, counter_hz(spec, icount_shift))
     return FirmwareCounter(counter, tuple(defines.items()), f"@{spec.mode.value}")
 
 
@@ -185,7 +219,7 @@ def resolve_unit(requested: str | None, cpu: str, machine: str, icount: bool,
     script add the target's section (targets/mps2/rm_plugin_counter.ld)
     through its hooks."""
     if requested is None:
-        usable = machine in PLUGIN_MACHINES and icount and plugin_path() is not None
+        usable = machine in DEFAULT_PLUGIN_MACHINES and icount and plugin_path() is not None
         return Unit.INSTRUCTIONS if usable else Unit.TICKS
     spec = spec_for(requested, cpu, machine, where, ws, div)
     if spec is not None and plugin_path() is None:
@@ -234,21 +268,27 @@ def read_summary(summary: Path) -> dict[str, str]:
 
 _CLOCK = re.compile(r"^\s*([0-9.]+)\s*(hz|khz|mhz|ghz)?\s*$", re.IGNORECASE | re.ASCII)
 _CLOCK_SCALE = {"hz": 1, "khz": 1_000, "mhz": 1_000_000, "ghz": 1_000_000_000}
-MAX_CLOCK_HZ = 100_000_000_000  # a core clock: 100 GHz is far beyond any
+# No Cortex-M runs faster: the fastest parts (i.MX RT1170's M7) run at 1 GHz.
+MAX_CLOCK_HZ = 1_000_000_000
 
 
 def parse_clock(text: str, where: str = "--clock") -> int:
-    """`80MHz`, `64 MHz`, `120000000` -> Hz: a whole number of Hz from 1 Hz
-    to MAX_CLOCK_HZ (a rate that rounds to 0 Hz would be silently ignored)."""
-    fix = "Give a rate such as 80MHz, 64MHz or 120000000"
+    """`80MHz`, `64 MHz`, `120000000Hz` -> Hz: a whole number of Hz from 1 Hz
+    to MAX_CLOCK_HZ. The unit is required: `80` would be 80 Hz where 80 MHz
+    was meant, and a clock above any Cortex-M's is a slip of the unit."""
+    fix = "Give a rate with its unit, such as 80MHz, 64MHz or 120000000Hz"
     m = _CLOCK.match(text)
     if m is None:
         raise UserError(f"{shown(text)} is not a clock rate", where, fix)
-    scale = _CLOCK_SCALE[(m.group(2) or "hz").lower()]
-    hz = round(read_decimal(m.group(1), where, "clock rate", 0, MAX_CLOCK_HZ / scale, fix)
-               * scale)
+    if m.group(2) is None:
+        raise UserError(f"{shown(text)} has no unit (Hz, kHz, MHz or GHz)", where, fix)
+    scale = _CLOCK_SCALE[m.group(2).lower()]
+    hz = round(read_decimal(m.group(1), where, "clock rate", 0, 1e12 / scale, fix) * scale)
     if hz < 1:
         raise UserError(f"{shown(text)} is below 1 Hz", where, fix)
+    if hz > MAX_CLOCK_HZ:
+        raise UserError(f"{shown(text)} is faster than any Cortex-M runs "
+                        f"(at most {MAX_CLOCK_HZ // 1_000_000_000} GHz)", where, fix)
     return hz
 
 

@@ -37,6 +37,11 @@
 
 static rm_periodic_fn_t periodic_fn;
 
+#if defined(RM_TS_PLUGIN) && RM_TS_PLUGIN
+/* Written by the rmcycles QEMU plugin at each `hint #15` (rm_target_inline.h). */
+__attribute__((section(".rm_plugin_counter"), used)) volatile uint32_t rm_plugin_counter;
+#endif
+
 void rm_target_init(void)
 {
     UART_ENABLE = 4u;

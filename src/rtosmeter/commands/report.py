@@ -9,6 +9,7 @@ import click
 
 from rtosmeter import reports
 from rtosmeter.commands.common import open_store, out_option, resolve_run
+from rtosmeter.errors import UserError
 from rtosmeter.reports import REPORT
 
 # The views, without importing the document (numpy, for --help): see
@@ -19,15 +20,31 @@ if TYPE_CHECKING:
     from rtosmeter.model import RunView
 
 
-def load_view(out: Path, ref: str, clock: str | None = None) -> RunView:
+def load_view(out: Path, ref: str, clock: str | None = None, as_board: str = "") -> RunView:
     """The analysed run `ref` (latest, latest~N or an id) of the store in `out`;
-    with `clock` (e.g. 80MHz), emulated counts also as estimated µs."""
+    with `clock` (e.g. 80MHz), emulated counts also as estimated µs; with
+    `as_board`, at that board's clock, from a run estimated as on it."""
     from rtosmeter import analysis  # numpy: not for --help
     from rtosmeter.qemu_plugin import parse_clock
 
     clock_hz = parse_clock(clock) if clock else None
+    if as_board:
+        from rtosmeter.board_memory import memory_of
+
+        mem = memory_of(as_board)
+        if clock_hz is not None and clock_hz != mem.clock_hz:
+            raise UserError(f"--clock {clock} is not the clock of {mem.board} "
+                            f"({mem.clock_hz / 1e6:g} MHz)", "--clock",
+                            "Leave --clock out: --as-board converts at the board's clock")
+        clock_hz = mem.clock_hz
     with open_store(out, must_exist=True) as store:
-        return analysis.load_run(store, resolve_run(store, ref), clock_hz=clock_hz)
+        run_id = resolve_run(store, ref)
+        if as_board:
+            boards = {str(e.runner.get("as_board", "")) for e in store.executions(run_id)}
+            if mem.board not in boards:
+                raise UserError(f"run {run_id} was not estimated as on {mem.board}", "--as-board",
+                                f"Run it with rtosmeter run --unit cycles --as-board {mem.board}")
+        return analysis.load_run(store, run_id, clock_hz=clock_hz)
 
 
 def render_run(out: Path, ref: str, fmt: str, view: str = "report") -> str:
@@ -75,17 +92,20 @@ DEPRECATED_FORMATS = {"load": ("markdown", "load")}
 @click.option("--clock", metavar="RATE",
               help="Show the QEMU plugin's counts as estimated µs at this clock, e.g. 80MHz "
                    "(always labelled estimated).")
+@click.option("--as-board", "as_board", metavar="BOARD", default="",
+              help="Show a run estimated as on BOARD (run --as-board) as µs at the board's "
+                   "clock.")
 @click.option("--write", is_flag=True,
               help="Write OUT/report-<run>.<format> instead of printing it; Markdown with "
                    "its charts in OUT/charts/run-<run>/ (html is always written).")
 def report(run: str, out: Path, fmt: str, view_name: str, clock: str | None,
-           write: bool) -> None:
+           as_board: str, write: bool) -> None:
     """Render a stored run (latest, latest~N or a run id)."""
     if fmt in DEPRECATED_FORMATS:
         fmt, view_name = DEPRECATED_FORMATS[fmt]
         click.echo(f"--format {view_name} is deprecated: use --format md --view {view_name}",
                    err=True)
-    view = load_view(out, run, clock)
+    view = load_view(out, run, clock, as_board)
     name = reports.ALIASES.get(fmt, fmt)
     suffix = reports.get_format(fmt).SUFFIX
     # A view must not take the report's file.

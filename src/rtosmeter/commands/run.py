@@ -50,6 +50,7 @@ class RunOptions:
     unit: str | None = None  # QEMU targets: instructions | cycles | ticks (None: default)
     cycle_ws: int | None = None  # the cycle model's flash wait states
     cycle_div: int | None = None  # the cycle model's SDIV/UDIV cycles
+    as_board: str = ""  # cycles estimated as on this board (rtosmeter.board_memory)
     loads: tuple[str, ...] = ()  # --load: load profiles (rtosmeter.loads); () the campaign's
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's; gcc by default)
     farm: str | None = None  # labgrid://HOST:PORT | dask://HOST:PORT (rtosmeter.farm)
@@ -130,9 +131,16 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
                            run=run)
         campaign = defs.campaign(opts.campaign)
         profile, profile_file = _profile(defs, opts.profile)
-        sel = Selection(opts.ports, opts.targets, opts.bench, profile, opts.jobs,
-                        opts.icount, opts.sources, profile_file, opts.unit,
-                        opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains)
+        targets, unit = opts.targets, opts.unit
+        if opts.as_board:  # the QEMU target of the board's core, in cycles
+            from rtosmeter.board_memory import memory_of
+
+            mem = memory_of(opts.as_board, root)
+            targets, unit = targets or (mem.qemu_target,), unit or "cycles"
+        sel = Selection(opts.ports, targets, opts.bench, profile, opts.jobs,
+                        opts.icount, opts.sources, profile_file, unit,
+                        opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains,
+                        as_board=opts.as_board)
         plan = make_plan(defs, catalog, campaign, sel)
         return execute(defs, catalog, store, out, plan, quiet=opts.quiet, run=run)
 
@@ -218,6 +226,10 @@ def resume_command(run_id: int, out: Path) -> str:
                    "firmware's functions (`rtosmeter explain`; docs/explain.md).")
 @click.option("--clock", metavar="RATE",
               help="Also show the plugin's counts as estimated µs at this clock, e.g. 80MHz.")
+@click.option("--as-board", "as_board", metavar="BOARD",
+              help="Estimate cycles as on this board (e.g. B-L475E-IOT01A): its flash wait "
+                   "states, prefetch and caches at its clock (its target.toml [memory]) on "
+                   "the QEMU machine with its core, shown also as µs at its clock.")
 @click.option("--load", "loads", multiple=True, metavar="L[,L...]",
               help="Run every case under these load profiles too (idle, irq:HZ:WORK, "
                    "tasks:N[:CALLS], accept|reject|forward[:HZ[:WORK]], "
@@ -230,9 +242,9 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         campaign: str | None, toolchains: tuple[str, ...], no_icount: bool,
         resume: str | None, unit: str | None,
         cycle_ws: int | None, cycle_div: int | None, farm: str | None, insecure: bool,
-        clock: str | None, loads: tuple[str, ...], export_json: Path | None,
-        export_md: Path | None, export_csv: Path | None, junit: Path | None,
-        attribute: bool) -> None:
+        clock: str | None, as_board: str | None, loads: tuple[str, ...],
+        export_json: Path | None, export_md: Path | None, export_csv: Path | None,
+        junit: Path | None, attribute: bool) -> None:
     """Build and run a campaign, store the results, print the table."""
     if attribute:  # read where the QEMU runner's options are made (rtosmeter.attribution)
         from rtosmeter.attribution.record import ENV
@@ -242,6 +254,15 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         from rtosmeter.qemu_plugin import parse_clock
 
         parse_clock(clock)  # a bad rate fails before the campaign, not after
+    if as_board:
+        from rtosmeter.board_memory import memory_of
+
+        board_hz = memory_of(as_board).clock_hz  # an unknown board fails before the campaign
+        if clock and parse_clock(clock) != board_hz:
+            raise UserError(f"--clock {clock} is not the clock of {as_board} "
+                            f"({board_hz / 1e6:g} MHz)", "--clock",
+                            "Leave --clock out: --as-board converts at the board's clock")
+        clock = f"{board_hz}Hz"
     from rtosmeter import reports
     from rtosmeter.runs import Interrupted, RunInterrupted
     from rtosmeter.sources import parse_source_options
@@ -249,6 +270,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume,
                       unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div, farm=farm,
+                      as_board=as_board or "",
                       insecure=insecure,
                       loads=split_list(loads), toolchains=split_list(toolchains))
     try:

@@ -75,8 +75,13 @@ def list_studies(fmt: str) -> None:
 @click.option("--all", "every", is_flag=True,
               help="Every study of studies/, one after the other; then each one's headline "
                    "and the total (as `study report --all`).")
+@click.option("--unit", type=click.Choice(["instructions", "cycles", "ticks"]),
+              help="Count every emulated run in this unit (as `run --unit`), reruns too.")
+@click.option("--as-board", "as_board", metavar="BOARD", default="",
+              help="Estimate cycles as on this board (as `run --as-board`).")
 def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
-              resume: str | None, no_rerun: bool, boards: bool, every: bool) -> None:
+              resume: str | None, no_rerun: bool, boards: bool, every: bool,
+              unit: str | None, as_board: str) -> None:
     """Run study NAME's matrix here, then each finding's confirming rerun; print the report."""
     from rtosmeter.catalog import load_catalog
     from rtosmeter.commands.run import _out_folder, signals_interrupt
@@ -94,6 +99,10 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
     if every and resume is not None:
         raise UserError("--resume finishes one run of one study", "--resume",
                         "Give the NAME the interruption printed")
+    if as_board:
+        from rtosmeter.board_memory import memory_of
+
+        memory_of(as_board)  # an unknown board fails before any study runs
     defs = Definitions.load()
     catalog = load_catalog(defs.root)
     studies = definition.load_all(defs, catalog) if every else \
@@ -109,7 +118,7 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
                     outcomes = []
                 else:
                     go = executor(defs, catalog, store, folder, parse_source_options(sources),
-                                  jobs, boards=boards)
+                                  jobs, boards=boards, unit=unit, as_board=as_board)
                     outcomes = run_study(the_study, go, reruns=not no_rerun)
         except RunInterrupted as exc:
             click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted with every "

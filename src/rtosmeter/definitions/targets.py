@@ -78,6 +78,9 @@ class Target:
             return self
         return replace(self, cpu_hz=self.reset_hz,
                        counter=replace(self.counter, hz=self.reset_counter_hz))
+    # [memory]: a board's flash memory system at its clock, for estimates as
+    # on the board (rtosmeter.board_memory reads and checks it).
+    memory: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def family_dir(self) -> Path:
@@ -170,10 +173,12 @@ def load_target(path: Path) -> Target:
         reset_counter_hz = clock.num("reset_counter_hz", reset_hz if unit == "cycles" else REQUIRED,
                                      low=1, high=MAX_HZ)
         clock.done()
+    memory = t._get("memory", dict, "a table", {})
     t.done()
     family = path.parent.parent.name if path.parent.parent.name != "targets" else ""
     return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
-                  wall, guest, cpu_hz, board, params, family, reset_hz, reset_counter_hz)
+                  wall, guest, cpu_hz, board, params, family, reset_hz, reset_counter_hz,
+                  memory)
 
 
 def board_of(target: Target) -> Board:

@@ -37,6 +37,7 @@ from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
+from rtosmeter import board_memory as as_board
 from rtosmeter import children, qemu_plugin
 from rtosmeter.attribution import funcmap
 from rtosmeter.attribution.record import ENV as attribution_env
@@ -187,6 +188,8 @@ class QemuRunner:
 
     @staticmethod
     def resolve_unit(requested: str | None, target: Target, measure: Measure, where: str) -> Unit:
+        if measure.board:
+            as_board.check_target(measure.board, target, requested)
         return qemu_plugin.resolve_unit(requested, target.cpu,
                                         target.qemu.machine if target.qemu else "",
                                         measure.icount, where, measure.ws, measure.div)
@@ -194,7 +197,9 @@ class QemuRunner:
     @staticmethod
     def options_for(measure: Measure, target: Target) -> QemuOptions:
         plugin = None
-        if measure.unit is not Unit.TICKS:
+        if measure.board and measure.unit is Unit.CYCLES:
+            plugin = as_board.memory_of(measure.board).spec(measure.div)
+        elif measure.unit is not Unit.TICKS:
             plugin = qemu_plugin.spec_for(measure.unit, target.cpu,
                                           target.qemu.machine if target.qemu else "",
                                           f"target {target.name}", measure.ws, measure.div)

@@ -152,15 +152,18 @@ def sources_for(camp: Campaign, sources: dict[str, Path]) -> dict[str, Path]:
 
 def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
              sources: dict[str, Path], jobs: int, quiet: bool | None = None,
-             boards: bool = False) -> Runner:
+             boards: bool = False, unit: str | None = None, as_board: str = "") -> Runner:
     """A campaign -> plan -> executed run, as `rtosmeter run` does it; board
-    targets are stored as not run (no build) unless `boards` (one is attached)."""
+    targets are stored as not run (no build) unless `boards` (one is attached).
+    `unit` and `as_board` replace every campaign's unit (study run --unit,
+    --as-board)."""
     from rtosmeter.plan import Selection, make_plan
     from rtosmeter.runs import execute
 
     def go(camp: Campaign) -> RunSummary:
         plan = make_plan(defs, catalog, camp, Selection(
-            jobs=jobs, sources=sources_for(camp, sources), boards=boards))
+            jobs=jobs, sources=sources_for(camp, sources), boards=boards,
+            unit=unit or ("cycles" if as_board else None), as_board=as_board))
         return execute(defs, catalog, store, out, plan, quiet=quiet)
 
     return go

@@ -96,6 +96,11 @@ def _meta_int(case: CaseResult, key: str) -> int | None:
 
 
 
+def at_clock(unit: Unit) -> bool:
+    """Counts converted to estimated µs at a named clock (--clock, --as-board)."""
+    return unit.label.startswith("µs (estimated")
+
+
 def _rate_cells(c: CaseResult | None, unit: Unit | None) -> tuple[Cell, Cell, Cell]:
     """One system's (highest rate, its inverse, rates tried)."""
     hz, period = (_meta_int(c, "max_rate_hz"), _meta_int(c, "max_rate_period_ticks")) \
@@ -107,8 +112,13 @@ def _rate_cells(c: CaseResult | None, unit: Unit | None) -> tuple[Cell, Cell, Ce
             cell = Cell(c.status, c.reason[:60], "fail")
         return cell, Cell(""), steps
     lower_bound = c.meta.get("loss_found") == "0"  # no loss up to the fastest rate tried
-    rate = Cell(("≥ " if lower_bound else "") + fmt(hz),
-                "no loss up to the last rate tried" if lower_bound else "", flag(c))
+    note = "no loss up to the last rate tried" if lower_bound else ""
+    if unit is not None and at_clock(unit) and period > 0:
+        # counts shown as µs at a named clock: the rate at that clock too,
+        # the inverse of the same converted period (not virtual-time Hz)
+        note = f"{fmt(hz)} Hz of emulated time" + (f"; {note}" if note else "")
+        hz = round(1e6 / (period * unit.per_tick))
+    rate = Cell(("≥ " if lower_bound else "") + fmt(hz), note, flag(c))
     inverse = (Cell(fmt(period * unit.per_tick), f"{fmt(period)} ticks") if unit
                else Cell(f"{fmt(period)} ticks"))
     return rate, inverse, steps
@@ -129,7 +139,10 @@ def interrupt_section(view: RunView, target: str) -> Section | None:
     labels = {units[k].label for k in sys_.keys if k in units}
     inverse = "its inverse: worst-case response" + (f" in {labels.pop()}"
                                                     if len(labels) == 1 else "")
-    for i, label in enumerate(("highest rate with no lost event (Hz of the target clock)",
+    clocked = [units[k] for k in sys_.keys if k in units and at_clock(units[k])]
+    hz_of = ("Hz at the clock the counts are converted at" if clocked
+             else "Hz of the target clock")
+    for i, label in enumerate((f"highest rate with no lost event ({hz_of})",
                                inverse, "rates tried (x1.25 each step)")):
         sec.rows.append([label, *(c[i] for c in cells)])
     if any(u.deterministic for k, u in units.items() if k in sys_.keys):

@@ -1,0 +1,102 @@
+"""`rtosmeter calibrate BOARD`: fit the board's cycle model to the board
+(rtosmeter.calibrate)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from rtosmeter.errors import UserError
+
+
+def _params(text: str) -> dict[str, int]:
+    """`ws=3,prefetch=0,div=7` -> {ws: 3, ...}, within the fit's bounds."""
+    from rtosmeter.board_memory import BOUNDS
+    from rtosmeter.numbers import read_whole
+
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        if key not in BOUNDS:
+            raise UserError(f"unknown parameter '{key}'", "--stand-in",
+                            f"Give {', '.join(f'{k}=N' for k in BOUNDS)}")
+        low, high = BOUNDS[key]
+        out[key] = read_whole(value, "--stand-in", key, low, high, f"Give {low}..{high}")
+    return out
+
+
+@click.command("calibrate")
+@click.argument("board")
+@click.option("--from-run", "from_run", metavar="RUN",
+              help="The board's measurements: a run of bare metal's kernels on the board "
+                   "(rtosmeter run --port baremetal --target BOARD --bench "
+                   "'lat.isr.*,tm.basic,calib.flash') in --board-out.")
+@click.option("--board-out", type=click.Path(path_type=Path), default=None,
+              help="The store holding --from-run.")
+@click.option("--stand-in", "stand_in", metavar="ws=N,prefetch=N,div=N",
+              help="No board: a stand-in whose cycles the model itself produces with these "
+                   "parameters (what the fit must recover).")
+@click.option("--work", type=click.Path(path_type=Path), default=Path("rtosmeter-out/calibrate"),
+              show_default=True, help="Where the kernels are built.")
+@click.option("--write-to", "write_to", type=click.Path(path_type=Path), default=None,
+              help="Folder for calibration.toml (default: the board's target folder, where "
+                   "--as-board reads it).")
+def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in: str | None,
+              work: Path, write_to: Path | None) -> None:
+    """Fit BOARD's cycle model (wait states, prefetch, divide) to the board."""
+    from rtosmeter import calibrate as cal
+    from rtosmeter.board_memory import board_named, read_memory
+    from rtosmeter.commands.common import open_store, resolve_run
+    from rtosmeter.commands.run import RunOptions, run_campaign
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.qemu_plugin import CYCLE_CPUS
+    from rtosmeter.store import Store
+
+    if (from_run is None) == (stand_in is None):
+        raise UserError("give either --from-run (a board run) or --stand-in (no board)",
+                        "calibrate", "No board is attached: try --stand-in ws=3,prefetch=0")
+    given = _params(stand_in) if stand_in is not None else {}  # checked before any build
+    defs = Definitions.load()
+    target = board_named(defs, board)
+    mem = read_memory(target, calibrated=False)
+    summary = run_campaign(RunOptions(out=work, ports=("baremetal",), bench=cal.KERNELS,
+                                      as_board=mem.board, quiet=True, jobs=1))
+    with Store.open(work / "rtosmeter.sqlite") as st:
+        elfs = [Path(e.runner["elf"]) for e in st.executions(summary.run_id)
+                if e.runner.get("elf")]
+    machine = defs.targets[mem.qemu_target].qemu
+    assert machine is not None
+    cpu = CYCLE_CPUS[mem.cpu]
+
+    def run(p: cal.Params) -> cal.Figures:
+        return cal.simulate(elfs, machine.machine, mem, p, cpu)
+
+    if stand_in is not None:
+        truth = cal.Params(**{**vars(cal.declared(mem)), **given})
+        measured, source = run(truth), f"stand-in {truth}"
+    else:
+        with open_store(board_out or work, must_exist=True) as store:
+            rid = resolve_run(store, str(from_run))
+            measured = {}
+            for e in store.executions(rid):
+                measured.update(cal.figures(store.stream(e.id)))
+        source = f"board run {from_run}"
+    if not measured:
+        raise UserError("no kernel figures measured", source, "Check the run's cases")
+    start = cal.declared(mem)
+    before = run(start)
+    best, after = cal.fit(measured, start, run)
+    err_before, err_after = cal.error(measured, before), cal.error(measured, after)
+    click.echo(f"Calibration of {mem.board} against {source}")
+    click.echo(f"declared: {start}  ->  fitted: {best}")
+    click.echo(f"{'case':40} {'measured':>12} {'declared':>12} {'fitted':>12} {'error %':>8}")
+    for key in sorted(err_after):
+        click.echo(f"{key:40} {measured[key]:12,.0f} {before[key]:12,.0f} {after[key]:12,.0f} "
+                   f"{err_after[key]:8.2f}")
+    kept = cal.ranking_kept(measured, after)
+    click.echo(f"mean absolute error: declared {cal.mape(err_before):.2f} %, "
+               f"fitted {cal.mape(err_after):.2f} %; ranking of the cases kept: "
+               f"{'yes' if kept else 'no'}")
+    path = cal.write(write_to or target.dir, best, err_after, kept, source)
+    click.echo(f"Written: {path} (--as-board {mem.board} uses it)")
