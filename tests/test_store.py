@@ -99,7 +99,8 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     """A store written by the v1 code (before `series.sub`), saved as SQL:
     opening it adds the column, recovers the flag from the stored raw stream
     (irq.latency_jitter's `delta` is `sub=0`), moves the stream into 1 MiB
-    chunks (v3), records the builds as made with gcc (v4), and keeps every row."""
+    chunks (v3), records the builds as made with gcc (v4), adds the idle table
+    (v5), and keeps every row."""
     path = tmp_path / "v1.sqlite"
     conn = sqlite3.connect(path)
     conn.executescript(V1_SCRIPT.read_text(encoding="utf-8"))
@@ -112,7 +113,7 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     conn.close()
 
     with Store.open(path) as st:
-        assert st.version == SCHEMA_VERSION == 4
+        assert st.version == SCHEMA_VERSION == 5
         assert [b.axes for b in st.builds(st.runs()[0].id)] == [{"toolchain": "gcc"}]
         for table, n in before.items():
             assert st.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == n
