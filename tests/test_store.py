@@ -113,7 +113,7 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     conn.close()
 
     with Store.open(path) as st:
-        assert st.version == SCHEMA_VERSION == 5
+        assert st.version == SCHEMA_VERSION == 6
         assert [b.axes for b in st.builds(st.runs()[0].id)] == [{"toolchain": "gcc"}]
         for table, n in before.items():
             assert st.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == n
@@ -133,7 +133,7 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
                                "FROM cases WHERE execution_id = ?)", (ex.id + 1,)).fetchall()
         assert dict(rows) == {n: int(v) for n, v in want.items()}
     with Store.open(path) as st:  # opening again is a no-op
-        assert st.version == 5 and len(list(st.iter_series(run.id))) == 2 * before["series"]
+        assert st.version == 6 and len(list(st.iter_series(run.id))) == 2 * before["series"]
 
 
 def test_round_trip(tmp_path: Path) -> None:

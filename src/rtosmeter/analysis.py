@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from rtosmeter import axes, qemu_plugin, stats
+from rtosmeter.energy.view import figures as energy_figures
 from rtosmeter.errors import UserError
 from rtosmeter.model import (
     NOT_MEANINGFUL,
@@ -299,7 +300,7 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
     warnings = _run_warnings(builds, execs, results)
     return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
                    _str_dict(run.host), infos, list(results.values()), footprints, errors,
-                   warnings)
+                   warnings, energy_figures(store, run_id))
 
 
 STAND_IN_PREFIX = "stand_in."

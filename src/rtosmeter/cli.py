@@ -23,6 +23,7 @@ import click
 from rtosmeter import __version__, config
 from rtosmeter.commands.compare import compare
 from rtosmeter.commands.doctor import doctor
+from rtosmeter.commands.energy import energy
 from rtosmeter.commands.history import history
 from rtosmeter.commands.list import list_command
 from rtosmeter.commands.report import report
@@ -98,7 +99,8 @@ def _option_keys(group: click.Command) -> dict[str, dict[str, str]]:
     return out
 
 
-for _command in (run, report, list_command, doctor, sources, compare, history, study):
+for _command in (run, report, list_command, doctor, sources, compare, history, study,
+                 energy):
     cli.add_command(_command)
 
 

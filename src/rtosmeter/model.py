@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rtosmeter.energy.view import EnergyFigure
 
 FAIL_MARK = "✗"  # a failed result, in every format
 
@@ -196,3 +199,4 @@ class RunView:
     footprints: list[Footprint]
     errors: list[str]  # execution-level problems (faults, hangs, corrupt streams)
     warnings: list[RunWarning] = field(default_factory=list)
+    energy: list[EnergyFigure] = field(default_factory=list)  # measured and estimated

@@ -11,9 +11,10 @@ per-case distributions and charts, the configuration side by side) is
 built on first use, so the text formats never draw a chart.
 
 A view is another reading of the same document (`rtosmeter report
---view NAME`): `load` (behaviour under load, the application benchmarks)
-and `thread-metric` (each tm.* test relative to the slowest and to the
-best system, as Thread-Metric results are quoted).
+--view NAME`): `load` (behaviour under load, the application benchmarks),
+`thread-metric` (each tm.* test relative to the slowest and to the
+best system, as Thread-Metric results are quoted) and `energy` (estimated
+and measured energy, also in the report's comparison).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from rtosmeter.analysis import not_run_here
 from rtosmeter.errors import UserError
 from rtosmeter.model import RunView
 from rtosmeter.reports import REPORT
-from rtosmeter.reports.document import load
+from rtosmeter.reports.document import energy, load
 from rtosmeter.reports.document.answer import Answer, answer_sections, answers
 from rtosmeter.reports.document.cases import LatencyCase, page_latency
 from rtosmeter.reports.document.cells import Cell, Chart, Section, anchor, title
@@ -62,7 +63,7 @@ from rtosmeter.reports.document.throughput import (
     throughput_section,
 )
 
-VIEWS = (REPORT, "load", "thread-metric")
+VIEWS = (REPORT, "load", "thread-metric", "energy")
 
 
 @dataclass
@@ -171,11 +172,12 @@ class Document:
     statistics: list[Section]
     records: list[dict[str, Any]]
     views: dict[str, View]  # the views other than the report itself
+    energy: list[Section] = field(default_factory=list)  # measured and estimated, per target
 
     @property
     def comparison(self) -> list[Section]:
-        """Target by target, then warnings and what did not run or failed."""
-        return [s for t in self.targets for s in t.sections] + self.apart
+        """Target by target, the energy, then warnings and what did not run or failed."""
+        return [s for t in self.targets for s in t.sections] + self.energy + self.apart
 
     def view_named(self, name: str) -> View:
         """The view `name` (not the report itself, which each format lays
@@ -229,11 +231,12 @@ def build(view: RunView) -> Document:
     host = ", ".join(f"{k}: {v}" for k, v in sorted(view.host.items()))
     doc = Document(view, title(view), host, found, answer_sections(found),
                    [_target(view, t) for t in names], warnings, apart,
-                   statistics_sections(view), records(view), {})
+                   statistics_sections(view), records(view), {}, energy.sections(view))
     doc.views = {
         "load": View("under load and application benchmarks", load.sections(view), load.EMPTY),
         "thread-metric": View("Thread-Metric, relative", relative_sections(view),
                               "No Thread-Metric (tm.*) result in this run."),
+        "energy": View("energy: estimated and measured", doc.energy, energy.EMPTY),
     }
     return doc
 
