@@ -46,7 +46,7 @@ def _system(t: TomlTable) -> System:
 
 def _target(t: TomlTable) -> StudyTarget:
     s = StudyTarget(name=t.text("name", REQUIRED), hardware=t.text("hardware", DEFAULT_HARDWARE),
-                    stands_for=t.text("stands_for", ""))
+                    stands_for=t.text("stands_for", ""), power_model=t.text("power_model", ""))
     t.done()
     return s
 

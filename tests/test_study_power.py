@@ -1,0 +1,74 @@
+"""Silva's Table IV gets our side: the power operation's case priced by the
+STM32L475's model at the study's 80 MHz, marked estimated, with its source
+in the legend; idle figures of the case, when a run has them, are priced
+instead of the run power. The study file and the lookup are the real ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtosmeter.definitions import Definitions
+from rtosmeter.energy.model import models_for
+from rtosmeter.energy.view import ESTIMATED, EnergyFigure
+from rtosmeter.idle import IdleFigures
+from rtosmeter.loads import profile_name
+from rtosmeter.model import CaseResult, RunView
+from rtosmeter.studies import definition
+from rtosmeter.studies.figures import Lookup, legend
+from rtosmeter.studies.power import ESTIMATE_MARK, estimated_mw
+
+ROOT = Path(__file__).parents[1]
+SILVA = ROOT / "studies" / "silva2019" / "study.toml"
+TARGET = "qemu-mps2-an386"
+
+
+def _case(profile: str = "default") -> CaseResult:
+    return CaseResult("riot", TARGET, profile, "tm_preemptive", "tm.preemptive", "ok",
+                      axes={"toolchain": "gcc"})
+
+
+def _view(*cases: CaseResult, energy: list[EnergyFigure] | None = None) -> RunView:
+    return RunView(1, "", "", "finished", {}, {}, [], list(cases), [], [], [], energy or [])
+
+
+def test_table_iv_our_side_is_the_run_power_estimate_at_the_study_clock() -> None:
+    study = definition.parse(SILVA)
+    riot = study.system("RIOT")
+    loaded = profile_name("default", "accept", "test")
+    lookup = Lookup(study, _view(_case(), _case(loaded)))
+    ours = lookup.get("power", riot, TARGET, "power", "idle")
+    # 100 µA/MHz at 80 MHz and 3.0 V (targets/b-l475e-iot01a/power.toml)
+    assert ours.value == pytest.approx(0.100 * 80 * 3.0) and ESTIMATE_MARK in ours.marks
+    assert "estimated" in ours.unit
+    # Thread-Metric never sleeps: the network state changes nothing in the estimate
+    change = lookup.get("power", riot, TARGET, "percent_change", "accept")
+    assert change.value == pytest.approx(0.0) and change.unit == "%"
+    notes = legend(study, [])
+    assert any(n.startswith(f"{ESTIMATE_MARK} {TARGET}: estimated (STM32L475VG") and
+               "DS10969" in n for n in notes)
+
+
+def test_idle_figures_of_the_case_are_priced_instead() -> None:
+    study = definition.parse(SILVA)
+    defs = Definitions.load(ROOT)
+    (model,) = [m for m in models_for(defs.targets[TARGET], defs.targets)
+                if m.target == "b-l475e-iot01a"]
+    # half the window asleep: 4 M instructions awake in 0.1 s at 80 MHz is 0.05 s
+    idle = IdleFigures(100_000_000, 50_000_000, 50_000_000, 10, {"tick": 10}, 4_000_000,
+                       "tm.preemptive")
+    figure = EnergyFigure("riot", TARGET, "default", "idle", "tm.preemptive", ESTIMATED,
+                          model.chip, "", 0.1, 0.0, 0.0, idle=idle)
+    ours = Lookup(study, _view(_case(), energy=[figure])).get(
+        "power", study.system("RIOT"), TARGET, "power", "idle")
+    run_mw, sleep_mw = 0.100 * 80 * 3.0, 0.034 * 80 * 3.0
+    assert ours.value == pytest.approx((run_mw + sleep_mw) / 2)
+
+
+def test_a_case_without_idle_figures_that_may_sleep_has_no_estimate() -> None:
+    study = definition.parse(SILVA)
+    case = CaseResult("riot", TARGET, "default", "lat", "lat.suspend_resume", "ok",
+                      axes={"toolchain": "gcc"})
+    got = estimated_mw(study, _view(case), case)
+    assert got.mw is None and "no idle figures" in got.why
