@@ -20,11 +20,18 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from rtosmeter.protocol import ParsedStream
     from rtosmeter.store import Store
 
 # Why the CPU left WFI: the exception taken first after it.
 WAKE_CAUSES = ("tick", "timer", "interrupt")
 WHOLE = "execution"  # the window of the whole execution
+SYSTICK = 15
+# The timers' exception numbers (16 + IRQ) per QEMU machine: the CMSDK
+# TIMER0, TIMER1 and the dual timer (IRQ 8, 9, 10) on MPS2. Any other
+# exception that ends a sleep is an "interrupt".
+TIMER_EXCEPTIONS = {m: frozenset({24, 25, 26})
+                    for m in ("mps2-an385", "mps2-an386", "mps2-an500")}
 
 TABLE = """
 CREATE TABLE idle (
@@ -111,3 +118,49 @@ def _figures(row: tuple[object, ...]) -> IdleFigures:
         raise ValueError("wake_causes is not an object")
     return IdleFigures(int(str(window_ns)), int(str(asleep)), int(str(awake)),
                        int(str(wakeups)), parsed, int(str(instructions)), str(win))
+
+
+def cause_of(exception: int, machine: str) -> str:
+    """The wake-up cause of the first exception entered after a WFI."""
+    if exception == SYSTICK:
+        return "tick"
+    if exception in TIMER_EXCEPTIONS.get(machine, frozenset()):
+        return "timer"
+    return "interrupt"
+
+
+def window_names(parsed: ParsedStream | None) -> list[str]:
+    """The names of windows 1, 2, ... (DBG #1 … DBG #2 in the firmware), in
+    the order the cases opened them: each case lists its own in META
+    `idle_windows` (comma-separated), named "<case id>@<name>"."""
+    names: list[str] = []
+    for case in parsed.cases if parsed is not None else ():
+        listed = str(case.meta.get("idle_windows", ""))
+        names += [f"{case.id}@{n.strip()}" for n in listed.split(",") if n.strip()]
+    return names
+
+
+def from_plugin(info: Mapping[str, str], parsed: ParsedStream | None) -> list[IdleFigures]:
+    """The idle figures of one execution from the plugin's summary (the
+    runner's `plugin_idle`, rmidle.c): the whole run, then each closed
+    window. None without the plugin's idle member."""
+    text = info.get("plugin_idle")
+    if not text:
+        return []
+    data = json.loads(text)
+    shift, machine = int(data["shift"]), str(info.get("machine", ""))
+    names = window_names(parsed)
+    out = []
+    for k, w in enumerate(data["windows"]):
+        if not w["closed"]:
+            continue
+        name = WHOLE if k == 0 else names[k - 1] if k - 1 < len(names) else f"window{k}"
+        causes: dict[str, int] = {}
+        for exception, count in w["causes"].items():
+            cause = cause_of(int(exception), machine)
+            causes[cause] = causes.get(cause, 0) + int(count)
+        awake = int(w["instructions"]) << shift
+        asleep = int(w["asleep_ns"])
+        out.append(IdleFigures(awake + asleep, asleep, awake, int(w["wakeups"]), causes,
+                               int(w["instructions"]), name))
+    return out

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from rtosmeter import idle
 from rtosmeter.build import BuildResult, compiler_errors
 from rtosmeter.catalog import Catalog
 from rtosmeter.clocks import clock_info
@@ -192,11 +193,13 @@ class Recorder:
                           self.defs.port(job.build.port).reservations)
         if rec.runner.get("clock_warning") and self.progress:
             self.progress.note(f"{job.build.key}: warning: {rec.runner['clock_warning']}")
-        self.store.add_execution(
+        execution_id = self.store.add_execution(
             self.run_id, job.build_id, job.group, status=rec.status, error=rec.error,
             exit_code=outcome.exit_code, wall_s=outcome.wall_s, runner=rec.runner,
             stream=outcome.stream, footprint=rec.footprint, elf=str(job.executable),
             parsed=rec.parsed)
+        for figures in idle.from_plugin(outcome.info, rec.parsed):
+            idle.write_idle(self.store, execution_id, figures)
         self.tally.executions += 1
         if rec.status != "ok":
             self.tally.failed += 1
