@@ -72,3 +72,23 @@ def test_a_case_without_idle_figures_that_may_sleep_has_no_estimate() -> None:
                       axes={"toolchain": "gcc"})
     got = estimated_mw(study, _view(case), case)
     assert got.mw is None and "no idle figures" in got.why
+
+
+def test_an_operation_prices_one_idle_window_of_its_case() -> None:
+    """Marques's rates: idle.sampling's windows are named <case>@<rate>."""
+    study = definition.parse(SILVA)
+    case = CaseResult("riot", TARGET, "lowpower", "idle", "idle.sampling", "ok",
+                      axes={"toolchain": "gcc"})
+    slow = IdleFigures(1_000_000_000, 990_000_000, 10_000_000, 100, {"timer": 100}, 800_000,
+                       "idle.sampling@100hz")
+    fast = IdleFigures(1_000_000_000, 900_000_000, 100_000_000, 1000, {"timer": 1000},
+                       8_000_000, "idle.sampling@1000hz")
+    energy = [EnergyFigure("riot", TARGET, "lowpower", "idle", f.window, ESTIMATED, "", "",
+                           1.0, 0.0, 0.0, idle=f) for f in (slow, fast)]
+    at_100, at_1000 = (estimated_mw(study, _view(case, energy=energy), case, w).mw
+                       for w in ("100hz", "1000hz"))
+    sleep_mw = 0.034 * 80 * 3.0
+    assert at_100 == pytest.approx(0.01 * 24.0 + 0.99 * sleep_mw)  # 10 ms awake at 80 MHz
+    assert at_1000 == pytest.approx(0.1 * 24.0 + 0.9 * sleep_mw)
+    missing = estimated_mw(study, _view(case, energy=energy), case, "200hz")
+    assert missing.mw is None and "idle.sampling@200hz" in missing.why

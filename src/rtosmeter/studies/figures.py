@@ -126,7 +126,8 @@ class Lookup:
         if stat in ("flash", "ram"):
             return self.footprint(case, stat, marks)
         if stat == "power":
-            est = power.estimated_mw(self.study, self.view, case)
+            est = power.estimated_mw(self.study, self.view, case,
+                                     self.study.operation(op_id).window)
             return Ours(est.mw, "mW, estimated", one_each(marks, power.ESTIMATE_MARK), est.why)
         if stat == "rate":
             if RATE_META not in case.meta:

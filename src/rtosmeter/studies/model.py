@@ -66,6 +66,7 @@ class Operation:
     series: str = ""
     reason: str = ""
     untestable: str = ""
+    window: str = ""  # stat `power`: the case's idle window (META idle_windows), "" the case's
     # (system label, its own case): the operation is another object there
     per_system: tuple[tuple[str, Mapping], ...] = ()
 

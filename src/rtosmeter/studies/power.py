@@ -47,19 +47,22 @@ def model_of(study: Study, target: str) -> PowerModel | None:
     return _model(found.power_model, f"{study.file} (target {target}, key 'power_model')")
 
 
-def estimated_mw(study: Study, view: RunView | None, case: CaseResult) -> Power:
-    """The case's estimated power on its target's model at the study's clock."""
+def estimated_mw(study: Study, view: RunView | None, case: CaseResult, window: str = ""
+                 ) -> Power:
+    """The case's estimated power on its target's model at the study's clock;
+    `window`: one of the case's idle windows (idle.window_names)."""
     model = model_of(study, case.target)
     if model is None:
         return Power(None, f"the study's target {case.target} names no power_model")
+    name = f"{case.case_id}@{window}" if window else case.case_id
     for f in view.energy if view else []:
         if f.idle is not None and (f.port, f.target, f.window) == (
-                case.port, case.target, case.case_id) and _profile(f.profile, f.load) == \
+                case.port, case.target, name) and _profile(f.profile, f.load) == \
                 case.profile:
             return Power(estimate(f.idle, model, study.clock_hz).average_mw)
-    if case.case_id.startswith("tm."):
+    if case.case_id.startswith("tm.") and not window:
         return Power(busy(model, study.clock_hz))
-    return Power(None, f"{case.case_id} has no idle figures (run it in the lowpower profile)")
+    return Power(None, f"{name} has no idle figures (run it in the lowpower profile)")
 
 
 def _profile(base: str, load: str) -> str:
