@@ -1,9 +1,11 @@
 """Captures from the power analysers people own, through their own libraries.
 
 Each function takes a device object of the analyser's library, opened by
-the caller (`open_device`), and returns a `Capture`:
+the caller with the library's own calls (`joulescope.scan_require_one()`,
+`ppk2_api.ppk2_api.PPK2_API(port)`, `otii_tcp_client.otii_client.OtiiClient
+().connect()`), and returns a `Capture`:
 
-- Nordic PPK2 (`ppk2-api`, `PPK2_API`): 100 kHz current in µA from
+- Nordic PPK2 (`ppk2-api`, installed by its user: docs/energy.md): 100 kHz current in µA from
   `get_samples`, its eight logic inputs from `digital_channels`; the
   supply is the PPK2's own source voltage.
 - Joulescope (`joulescope`, v1 `Device.read(out_format="samples_get")`):
