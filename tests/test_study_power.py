@@ -92,3 +92,33 @@ def test_an_operation_prices_one_idle_window_of_its_case() -> None:
     assert at_1000 == pytest.approx(0.1 * 24.0 + 0.9 * sleep_mw)
     missing = estimated_mw(study, _view(case, energy=energy), case, "200hz")
     assert missing.mw is None and "idle.sampling@200hz" in missing.why
+
+
+TINY = ROOT / "tests" / "data" / "studies" / "tiny2000" / "study.toml"
+
+
+def _tiny_with_op_profile(tmp_path: Path, profiles: str) -> Path:
+    text = TINY.read_text(encoding="utf-8").replace('profiles = ["default"]', profiles)
+    text = text.replace('case = "tm.basic"\n', 'case = "tm.basic"\nprofile = "quick"\n', 1)
+    path = tmp_path / "tiny2000" / "study.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_an_operation_reads_its_case_in_its_own_profile(tmp_path: Path) -> None:
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.errors import UserError
+    from rtosmeter.studies.checks import check
+
+    defs = Definitions.load(ROOT)
+    study = definition.parse(_tiny_with_op_profile(tmp_path, 'profiles = ["default", "quick"]'))
+    check(study, defs, load_catalog(defs.root))
+    cases = [CaseResult("baremetal", TARGET, p, "tm_basic", "tm.basic", "ok",
+                        axes={"toolchain": "gcc"}, counts={"total": [n]})
+             for p, n in (("default", 100), ("quick", 30))]
+    assert Lookup(study, _view(*cases)).get("basic", study.system("Long"), TARGET,
+                                            "score").value == 30
+    bad = definition.parse(_tiny_with_op_profile(tmp_path / "b", 'profiles = ["default"]'))
+    with pytest.raises(UserError, match="profile 'quick' is not in the matrix"):
+        check(bad, defs, load_catalog(defs.root))

@@ -75,7 +75,8 @@ def _operation(t: TomlTable) -> Operation:
     o = Operation(id=t.text("id", REQUIRED), label=t.text("label", REQUIRED),
                   case=t.text("case", ""), series=t.text("series", ""),
                   reason=t.text("reason", ""), untestable=t.text("untestable", ""),
-                  window=t.text("window", ""), per_system=tuple((k, _mapping(v))
+                  window=t.text("window", ""), profile=t.text("profile", ""),
+                  per_system=tuple((k, _mapping(v))
                                    for k, v in t.named_tables("per_system").items()))
     t.done()
     return o

@@ -84,8 +84,8 @@ class Lookup:
         if self.view is None or not case_id or not system.runnable:
             return None
         port = port_of(system, self.rerun)
-        profile = profile_name(profiles_of(self.study, system, self.rerun)[0], state,
-                               str(self.study.file))
+        base = op.profile or profiles_of(self.study, system, self.rerun)[0]
+        profile = profile_name(base, state, str(self.study.file))
         toolchain = toolchains_of(self.study, self.rerun)[0]
         for c in self.view.cases:
             if (c.port, c.target, c.profile, c.case_id) == (port, target, profile, case_id) \

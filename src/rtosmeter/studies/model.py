@@ -67,6 +67,7 @@ class Operation:
     reason: str = ""
     untestable: str = ""
     window: str = ""  # stat `power`: the case's idle window (META idle_windows), "" the case's
+    profile: str = ""  # the profile its case is read in ("lowpower"); "" : the system's first
     # (system label, its own case): the operation is another object there
     per_system: tuple[tuple[str, Mapping], ...] = ()
 
