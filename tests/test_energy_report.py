@@ -25,6 +25,8 @@ def _stored(out: Path) -> None:
                                        {"tick": 3000}, 468_750))
         write_idle(st, ex, IdleFigures(1_000_000_000, 999_000_000, 1_000_000, 100,
                                        {"timer": 100}, 15_625, "idle.sampling@100hz"))
+        # 1 ms of virtual time holding 200,000 instructions: no chip here runs them in 1 ms
+        write_idle(st, ex, IdleFigures(1_000_000, 0, 1_000_000, 0, {}, 200_000, "busy"))
         st.finish_run(run)
 
 
@@ -47,6 +49,10 @@ def test_idle_figures_become_estimates_on_every_stand_in_model(tmp_path: Path) -
     assert "Energy, estimated, on qemu-mps2-an386" in md.output
     assert "idle.sampling@100hz" in md.output and "estimated (nRF52840)" in md.output
     assert "CR2032" in md.output
+    busy = [f for f in estimated if f.window == "busy"]
+    assert len(busy) == 4 and all(f.saturated for f in busy)
+    assert not any(f.saturated for f in estimated if f.window != "busy")
+    assert "⚠ saturated" in md.output and "its run power" in md.output
     view_text = invoke("report", "--out", str(tmp_path), "--format", "table", "--view",
                        "energy")
     assert view_text.exit_code == 0 and "estimated (STM32L475VG)" in view_text.output

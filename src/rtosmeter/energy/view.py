@@ -43,6 +43,7 @@ class EnergyFigure:
     battery_days: float | None = None  # estimated only, on BATTERY
     duty_cycle: float | None = None  # estimated only: awake at the chip's clock
     idle: IdleFigures | None = None  # estimated only: what was priced (a study reprices it)
+    saturated: bool = False  # estimated only: the awake instructions outlast the window
 
     @property
     def uj_per_wakeup(self) -> float | None:
@@ -91,7 +92,7 @@ def _estimated(model: PowerModel, clock: int, w: IdleFigures, port: str, target:
     base, load = split(profile)
     return EnergyFigure(port, target, base, load, w.window, ESTIMATED, model.chip, e.label,
                         e.window_s, e.energy_uj, e.average_mw, w.wakeups, w.residency,
-                        e.battery_days, e.duty_cycle, w)
+                        e.battery_days, e.duty_cycle, w, e.saturated)
 
 
 BATTERY_NOTE = f"Battery life: on a {BATTERY}, at each window's own duty cycle, repeated."

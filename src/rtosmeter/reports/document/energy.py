@@ -17,8 +17,14 @@ EMPTY = ("No energy figures in this run: estimates need idle figures (a `lowpowe
          "(rtosmeter energy import).")
 
 
-def _at(x: float | None, tag: str, label: str) -> Cell:
-    return Cell(fmt(x), tag, title=label) if x is not None else Cell("-", flag="dim")
+SATURATED = "⚠ saturated"  # at a window whose awake instructions outlast it at the chip's clock
+
+
+def _at(x: float | None, tag: str, label: str, saturated: bool = False) -> Cell:
+    if x is None:
+        return Cell("-", flag="dim")
+    return Cell(fmt(x), f"{tag} {SATURATED}" if saturated else tag, title=label,
+                flag="dim" if saturated else "")
 
 
 def _estimated(target: str, figures: list[EnergyFigure]) -> Section:
@@ -33,12 +39,18 @@ def _estimated(target: str, figures: list[EnergyFigure]) -> Section:
         asleep = None if f.residency is None else f.residency * 100
         per_s = f.wakeups / f.duration_s if f.wakeups is not None and f.duration_s else None
         sec.add([f"{f.port} ({state})", f.window, fmt(asleep), fmt(per_s),
-                 _at(f.average_mw, tag, f.label), _at(f.uj_per_wakeup, tag, f.label),
-                 _at(f.battery_days, tag, f.label)])
+                 _at(f.average_mw, tag, f.label, f.saturated),
+                 _at(f.uj_per_wakeup, tag, f.label, f.saturated),
+                 _at(f.battery_days, tag, f.label, f.saturated)])
     sec.notes = [f"{tag}: {label}" for tag, label in labels.items()]
     sec.notes += ["asleep % and wake-ups/s are exact (QEMU virtual time, -icount); the "
                   "power figures price the window's awake instructions at the chip's clock, "
                   "one instruction per cycle.", BATTERY_NOTE]
+    if any(f.saturated for f in figures):
+        sec.notes.append(f"{SATURATED}: at the chip's clock the window's awake instructions "
+                         "take longer than the window (QEMU runs them faster than the chip "
+                         "would): the chip is busy throughout, so the mW is its run power and "
+                         "the µJ per wake-up a lower bound.")
     return sec
 
 
