@@ -111,7 +111,8 @@ def test_an_estimate_saturates_when_the_work_outlasts_the_window(tmp_path: Path)
     path = tmp_path / FILE
     path.write_text(GOOD)
     model = load_model(path, "board")
-    e = estimate(IdleFigures(1_000_000, 0, 1_000_000, 0, {}, 10_000_000), model, 1_000_000)
+    e = estimate(IdleFigures(1_000_000, 10_000, 990_000, 1, {"timer": 1}, 10_000_000), model,
+                 1_000_000)
     assert e.saturated and e.sleep_s == 0 and e.active_s == pytest.approx(1e-3)
     with pytest.raises(ValueError, match="clock"):
         estimate(IdleFigures(1, 0, 1, 0), model, 0)
@@ -123,3 +124,14 @@ def test_the_nrf52840_model_at_its_clock(defs: Definitions) -> None:
     e = estimate(IdleFigures(1_000_000_000, 900_000_000, 100_000_000, 1000, {"tick": 1000},
                              6_400_000), model, 64_000_000)
     assert e.energy_uj == pytest.approx(0.1 * 3.328 * 3.0 * 1e3 + 0.9 * 3.16e-3 * 3.0 * 1e3)
+
+
+def test_a_window_that_never_sleeps_is_awake_throughout(tmp_path: Path) -> None:
+    """A spinning idle: its instructions are waiting, as long on any chip."""
+    path = tmp_path / FILE
+    path.write_text(GOOD)
+    model = load_model(path, "board")
+    spin = IdleFigures(1_000_000_000, 0, 1_000_000_000, 0, {}, 15_625_000)
+    e = estimate(spin, model, 50_000_000)
+    assert e.active_s == pytest.approx(1.0) and e.sleep_s == 0 and not e.saturated
+    assert e.average_mw == pytest.approx(busy(model, 50_000_000))

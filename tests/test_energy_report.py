@@ -26,7 +26,8 @@ def _stored(out: Path) -> None:
         write_idle(st, ex, IdleFigures(1_000_000_000, 999_000_000, 1_000_000, 100,
                                        {"timer": 100}, 15_625, "idle.sampling@100hz"))
         # 1 ms of virtual time holding 200,000 instructions: no chip here runs them in 1 ms
-        write_idle(st, ex, IdleFigures(1_000_000, 0, 1_000_000, 0, {}, 200_000, "busy"))
+        write_idle(st, ex, IdleFigures(1_000_000, 100_000, 900_000, 1, {"timer": 1}, 200_000,
+                                       "busy"))
         st.finish_run(run)
 
 

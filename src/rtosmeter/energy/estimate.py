@@ -7,7 +7,9 @@ chip's power model (rtosmeter.energy.model).
 The active time is the window's awake instructions at the chip's clock,
 one instruction per cycle (QEMU counts instructions, not the chip's
 cycles); the sleep time is the rest of the window, whose length timers set
-(virtual time under -icount is exact). A WFI sleep is the chip's Sleep
+(virtual time under -icount is exact). That holds where the system sleeps
+when it waits; a window with no sleep at all is a kernel whose idle spins,
+and the chip spins as long: awake throughout. A WFI sleep is the chip's Sleep
 mode, whose wake-up costs a few cycles already among the awake
 instructions; a `deep` sleep is its stop mode, whose wake-up costs the
 model's wake-up time at run current. Every figure is an estimate and is
@@ -75,8 +77,9 @@ def estimate(figures: IdleFigures, model: PowerModel, clock_hz: int, deep: bool 
     if clock_hz <= 0:
         raise ValueError(f"a clock of {clock_hz} Hz cannot price instructions")
     window_s = figures.window_ns / 1e9
-    active_s = figures.instructions_awake / clock_hz
-    saturated = active_s > window_s
+    spins = figures.asleep_ns == 0  # its waits are instructions too, as long on the chip
+    active_s = window_s if spins else figures.instructions_awake / clock_hz
+    saturated = not spins and active_s > window_s
     active_s = min(active_s, window_s) if window_s else active_s
     sleep_s = max(window_s - active_s, 0.0)
     volts = model.supply_v.value
