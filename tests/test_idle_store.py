@@ -25,12 +25,13 @@ def test_figures_round_trip(tmp_path: Path) -> None:
         whole = IdleFigures(1_000_000_000, 990_000_000, 10_000_000, 100,
                             {"tick": 99, "interrupt": 1}, 5_000)
         case = IdleFigures(10_000_000, 9_000_000, 1_000_000, 1, {"timer": 1}, 40,
-                           window="idle.sleep")
+                           window="idle.sleep", interrupts={"tick": 10, "timer": 1})
         write_idle(st, ex, case)
         write_idle(st, ex, whole)
         got = read_idle(st, run)
     assert got == {ex: [whole, case]}
     assert got[ex][0].window == WHOLE
+    assert dict(got[ex][1].interrupts) == {"tick": 10, "timer": 1}
     assert got[ex][0].residency == pytest.approx(0.99)
     assert got[ex][0].wakeups_per_s == pytest.approx(100.0)
     assert got[ex][0].instructions_per_wakeup == pytest.approx(50.0)

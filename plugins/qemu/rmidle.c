@@ -7,6 +7,8 @@
  * sleep (under -icount sleep=off the bias grows only by warps to the next
  * timer deadline while every vCPU is halted); time awake is instructions <<
  * shift. DBG #1 opens a window, DBG #2 closes it; the whole run is window 0.
+ * In the windows DBG #1 opens, every exception entered is counted too (a
+ * spinning idle takes its ticks without sleeping).
  *
  * Exact sleep (docs/idle.md): QEMU 7.2 runs an expired periodic ptimer
  * (SysTick, the CMSDK timers) by re-arming it first and raising its
@@ -65,12 +67,14 @@ static struct {
 
 typedef struct window {
     uint64_t insns0, asleep, wakeups, causes[N_VECTORS + 1]; /* [N_VECTORS]: unknown */
+    uint64_t entries[N_VECTORS]; /* exceptions entered (windows 1..: asleep or not) */
     uint64_t insns; /* at close */
     bool open, closed;
 } window_t;
 
 static window_t windows[MAX_WINDOWS];
 static unsigned n_windows = 1u; /* window 0: the whole run */
+static unsigned n_open_cases;   /* windows 1.. open now: entries are counted then */
 
 /* Sleep state (one vCPU: TCG under -icount is single-threaded). */
 static bool asleep, awaiting_cause;
@@ -170,6 +174,12 @@ static void on_block(unsigned int vcpu, void *udata)
         asleep = false;
         awaiting_cause = true;
     }
+    if (n_open_cases > 0u) { /* a case's window: every exception entered, by vector */
+        unsigned v = vector_of(addr);
+        for (unsigned w = 1u; v < N_VECTORS && w < n_windows; w++)
+            if (windows[w].open)
+                windows[w].entries[v]++;
+    }
     if (awaiting_cause) {
         unsigned v = vector_of(addr);
         if (v < N_VECTORS) {
@@ -189,6 +199,7 @@ static void on_window(unsigned int vcpu, void *udata)
             windows[n_windows].open = true;
             windows[n_windows].insns0 = *q.n_insns;
             n_windows++;
+            n_open_cases++;
         }
         return;
     }
@@ -196,6 +207,7 @@ static void on_window(unsigned int vcpu, void *udata)
         if (windows[w].open) {
             windows[w].open = false;
             windows[w].closed = true;
+            n_open_cases--;
             windows[w].insns = *q.n_insns - windows[w].insns0;
             return;
         }
@@ -246,6 +258,13 @@ void rm_idle_write(FILE *f)
         for (unsigned v = 0; v <= N_VECTORS; v++)
             if (x->causes[v]) {
                 fprintf(f, "%s\"%d\": %" PRIu64, sep, v < N_VECTORS ? (int)v : -1, x->causes[v]);
+                sep = ", ";
+            }
+        fputs("}, \"entries\": {", f);
+        sep = "";
+        for (unsigned v = 0; v < N_VECTORS; v++)
+            if (x->entries[v]) {
+                fprintf(f, "%s\"%u\": %" PRIu64, sep, v, x->entries[v]);
                 sep = ", ";
             }
         fputs("}}", f);

@@ -43,6 +43,7 @@ CREATE TABLE idle (
     wakeups INTEGER NOT NULL,
     wake_causes TEXT NOT NULL DEFAULT '{}',   -- JSON {"tick": n, "timer": n, "interrupt": n}
     instructions_awake INTEGER NOT NULL,
+    interrupts TEXT NOT NULL DEFAULT '{}',    -- JSON: exceptions entered, by cause
     PRIMARY KEY (execution_id, win)
 )"""
 
@@ -58,15 +59,20 @@ class IdleFigures:
     wake_causes: Mapping[str, int] = field(default_factory=dict)  # WAKE_CAUSES -> count
     instructions_awake: int = 0  # instructions executed in the window
     window: str = WHOLE
+    # Exceptions entered in a case's window, by WAKE_CAUSES, asleep or not
+    # (a spinning idle takes its ticks awake); empty for the whole execution.
+    interrupts: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         causes = {k: int(v) for k, v in self.wake_causes.items()}
-        unknown = sorted(set(causes) - set(WAKE_CAUSES))
+        entered = {k: int(v) for k, v in self.interrupts.items()}
+        unknown = sorted((set(causes) | set(entered)) - set(WAKE_CAUSES))
         if unknown:
             raise ValueError(f"unknown wake-up causes {unknown} (known: {WAKE_CAUSES})")
         object.__setattr__(self, "wake_causes", MappingProxyType(causes))
+        object.__setattr__(self, "interrupts", MappingProxyType(entered))
         if min(self.window_ns, self.asleep_ns, self.awake_ns, self.wakeups,
-               self.instructions_awake, *causes.values(), 0) < 0:
+               self.instructions_awake, *causes.values(), *entered.values(), 0) < 0:
             raise ValueError("idle figures are never negative")
 
     @property
@@ -88,11 +94,12 @@ def write_idle(store: Store, execution_id: int, figures: IdleFigures) -> None:
     with store._tx():
         store.conn.execute(
             "INSERT OR REPLACE INTO idle (execution_id, win, window_ns, asleep_ns, awake_ns, "
-            "wakeups, wake_causes, instructions_awake) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "wakeups, wake_causes, instructions_awake, interrupts) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (execution_id, figures.window, figures.window_ns, figures.asleep_ns,
              figures.awake_ns, figures.wakeups,
              json.dumps(dict(sorted(figures.wake_causes.items()))),
-             figures.instructions_awake))
+             figures.instructions_awake, json.dumps(dict(sorted(figures.interrupts.items())))))
 
 
 def read_idle(store: Store, run_id: int) -> dict[int, list[IdleFigures]]:
@@ -100,7 +107,7 @@ def read_idle(store: Store, run_id: int) -> dict[int, list[IdleFigures]]:
     windows, the whole execution first, then the cases in id order."""
     rows = store.conn.execute(
         "SELECT i.execution_id, i.win, i.window_ns, i.asleep_ns, i.awake_ns, i.wakeups, "
-        "i.wake_causes, i.instructions_awake FROM idle i "
+        "i.wake_causes, i.instructions_awake, i.interrupts FROM idle i "
         "JOIN executions e ON e.id = i.execution_id WHERE e.run_id = ? "
         "ORDER BY i.execution_id, i.win != ?, i.win", (run_id, WHOLE)).fetchall()
     out: dict[int, list[IdleFigures]] = {}
@@ -112,12 +119,12 @@ def read_idle(store: Store, run_id: int) -> dict[int, list[IdleFigures]]:
 
 
 def _figures(row: tuple[object, ...]) -> IdleFigures:
-    _, win, window_ns, asleep, awake, wakeups, causes, instructions = row
-    parsed = json.loads(str(causes))
-    if not isinstance(parsed, dict):
-        raise ValueError("wake_causes is not an object")
+    _, win, window_ns, asleep, awake, wakeups, causes, instructions, entered = row
+    parsed, entries = json.loads(str(causes)), json.loads(str(entered))
+    if not isinstance(parsed, dict) or not isinstance(entries, dict):
+        raise ValueError("wake_causes or interrupts is not an object")
     return IdleFigures(int(str(window_ns)), int(str(asleep)), int(str(awake)),
-                       int(str(wakeups)), parsed, int(str(instructions)), str(win))
+                       int(str(wakeups)), parsed, int(str(instructions)), str(win), entries)
 
 
 def cause_of(exception: int, machine: str) -> str:
@@ -155,12 +162,17 @@ def from_plugin(info: Mapping[str, str], parsed: ParsedStream | None) -> list[Id
         if not w["closed"]:
             continue
         name = WHOLE if k == 0 else names[k - 1] if k - 1 < len(names) else f"window{k}"
-        causes: dict[str, int] = {}
-        for exception, count in w["causes"].items():
-            cause = cause_of(int(exception), machine)
-            causes[cause] = causes.get(cause, 0) + int(count)
         awake = int(w["instructions"]) << shift
         asleep = int(w["asleep_ns"])
-        out.append(IdleFigures(awake + asleep, asleep, awake, int(w["wakeups"]), causes,
-                               int(w["instructions"]), name))
+        out.append(IdleFigures(awake + asleep, asleep, awake, int(w["wakeups"]),
+                               _by_cause(w["causes"], machine), int(w["instructions"]), name,
+                               _by_cause(w.get("entries", {}), machine)))
+    return out
+
+
+def _by_cause(by_exception: Mapping[str, object], machine: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for exception, count in by_exception.items():
+        cause = cause_of(int(exception), machine)
+        out[cause] = out.get(cause, 0) + int(str(count))
     return out

@@ -89,7 +89,8 @@ enum {
     X(POLL_SIGNAL, 23, "poll signal (Zephyr k_poll_signal)")              \
     X(PREEMPTIVE, 24, "preemptive priority scheduling")                   \
     X(COOPERATIVE_ONLY, 25, "only cooperative, stackless processes")     \
-    X(STACK, 26, "stack of words, last in first out (Zephyr k_stack)")
+    X(STACK, 26, "stack of words, last in first out (Zephyr k_stack)")   \
+    X(IDLE_WFI, 27, "the kernel's own idle with WFI (profile idle = kernel)")
 
 #define RM_CAP_ENUM_(name, bit, desc) RM_CAP_##name = (1ul << (bit)),
 enum rm_cap { RM_CAPS(RM_CAP_ENUM_) };

@@ -25,6 +25,11 @@ class Params:
         return replace(self, **overrides)
 
 
+# How the kernel idles: `spin` (a busy idle loop: no WFI under emulation, so
+# virtual time never warps) or `kernel` (the kernel's own low-power idle with
+# WFI, tickless where it has it: the lowpower profile, docs/idle.md).
+IDLE_MODES = ("spin", "kernel")
+
 # Built-in defaults per target kind; profiles and campaigns override them.
 DEFAULT_PARAMS = {
     "host": Params(4096, 512, 300, 3),
@@ -42,6 +47,7 @@ class Profile:
     file: Path
     load: Load | None = None  # a loaded profile `<name>+<load>` (rtosmeter.loads)
     opt_flags: str = ""  # flags given as they are, for every toolchain ("": the intent's)
+    idle: str = "spin"  # IDLE_MODES: spin (RM_NO_WFI under QEMU) | kernel (RM_IDLE_KERNEL)
 
     def params_for(self, kind: str) -> Params:
         return DEFAULT_PARAMS[kind].merged(self.params.get(kind, {}))
@@ -75,6 +81,10 @@ def load_profile(path: Path) -> Profile:
         raise UserError(f"unknown optimisation intent '{opt}' (key 'opt')", str(path),
                         f"Use one of: {', '.join(OPT_INTENTS)}")
     opt_flags = t.text("opt_flags", "")
+    idle = t.text("idle", "spin")
+    if idle not in IDLE_MODES:
+        raise UserError(f"unknown idle mode '{idle}' (key 'idle')", str(path),
+                        f"Use one of: {', '.join(IDLE_MODES)}")
     params = params_tables(t)
     t.done()
-    return Profile(name, description, opt, params, path, opt_flags=opt_flags)
+    return Profile(name, description, opt, params, path, opt_flags=opt_flags, idle=idle)
