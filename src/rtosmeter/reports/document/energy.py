@@ -38,7 +38,7 @@ def _estimated(target: str, figures: list[EnergyFigure]) -> Section:
         state = f.profile if f.load == "idle" else f"{f.profile}, {f.load}"
         asleep = None if f.residency is None else f.residency * 100
         per_s = f.wakeups / f.duration_s if f.wakeups is not None and f.duration_s else None
-        sec.add([f"{f.port} ({state})", f.window, fmt(asleep), fmt(per_s),
+        sec.add([f"{f.port} ({state})", f.window, Cell(fmt(asleep)), Cell(fmt(per_s)),
                  _at(f.average_mw, tag, f.label, f.saturated),
                  _at(f.uj_per_wakeup, tag, f.label, f.saturated),
                  _at(f.battery_days, tag, f.label, f.saturated)])
@@ -62,7 +62,7 @@ def _measured(target: str, figures: list[EnergyFigure]) -> Section:
         tag = f"measured ({f.chip})"
         labels.setdefault(tag, f.label)
         state = f.profile if f.load == "idle" else f"{f.profile}, {f.load}"
-        sec.add([f"{f.port} ({state})", f.window, fmt(f.duration_s * 1e3),
+        sec.add([f"{f.port} ({state})", f.window, Cell(fmt(f.duration_s * 1e3)),
                  _at(f.energy_uj, tag, f.label), _at(f.average_mw, tag, f.label)])
     sec.notes = [f"{tag}: {label}" for tag, label in labels.items()]
     return sec
