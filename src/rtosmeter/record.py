@@ -52,6 +52,9 @@ class ExecutionRecord:
     runner: dict[str, str]
     footprint: dict[str, Any]
     parsed: ParsedStream
+    # every case the firmware ran, --bench or not: the idle windows are
+    # numbered in the order all its cases opened them (idle.window_names)
+    ran: ParsedStream
 
 
 @dataclass
@@ -133,13 +136,14 @@ def make_record(job: RunJob, outcome: RunOutcome, cap_names: dict[int, str],
                 reservations: Reservations | None = None) -> ExecutionRecord:
     """One execution's record; its stream parsed once. `reservations`: the
     stacks, heaps and object slots its port declares (port.toml [footprint])."""
-    parsed = kept_cases(parse_stream(outcome.stream), job.build.bench)
+    ran = parse_stream(outcome.stream)
+    parsed = kept_cases(ran, job.build.bench)
     name_missing(parsed, cap_names)
     status, error = execution_status(outcome, parsed, job)
     # A footprint is a firmware's flash/RAM: cross-compiled images only.
     footprint = _footprint(job.executable, reservations) if job.target.toolchain else {}
     return ExecutionRecord(status, error, outcome, runner_info(job, outcome, parsed), footprint,
-                           parsed)
+                           parsed, ran)
 
 
 class Recorder:
@@ -198,7 +202,7 @@ class Recorder:
             exit_code=outcome.exit_code, wall_s=outcome.wall_s, runner=rec.runner,
             stream=outcome.stream, footprint=rec.footprint, elf=str(job.executable),
             parsed=rec.parsed)
-        for figures in idle.from_plugin(outcome.info, rec.parsed):
+        for figures in idle.from_plugin(outcome.info, rec.ran):
             idle.write_idle(self.store, execution_id, figures)
         self.tally.executions += 1
         if rec.status != "ok":
