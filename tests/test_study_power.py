@@ -94,6 +94,14 @@ def test_an_operation_prices_one_idle_window_of_its_case() -> None:
     assert missing.mw is None and "idle.sampling@200hz" in missing.why
 
 
+def test_marques_has_no_published_power_yet_its_estimates_are_explained() -> None:
+    """Fig. 6.8 is a chart: no figure, but a table of our estimates, so a legend."""
+    marques = definition.parse(ROOT / "studies" / "marques2021" / "study.toml")
+    assert not [f for f in marques.figures if f.stat == "power"]
+    assert any(n.startswith(f"{ESTIMATE_MARK} {TARGET}: estimated (nRF52840") and
+               "at 64 MHz" in n for n in legend(marques, []))
+
+
 TINY = ROOT / "tests" / "data" / "studies" / "tiny2000" / "study.toml"
 
 

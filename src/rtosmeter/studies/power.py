@@ -73,7 +73,8 @@ def _profile(base: str, load: str) -> str:
 
 def legend(study: Study) -> list[str]:
     """What ESTIMATE_MARK means in this study, per target with a model."""
-    if not any(f.stat == "power" for f in study.figures):
+    if not (any(f.stat == "power" for f in study.figures)
+            or any("power" in t.stats for t in study.tables)):
         return []
     out = []
     for t in study.targets:
