@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from rtosmeter.idle import IdleFigures
+
 FAIL_MARK = "✗"  # a failed result, in every format
 
 
@@ -196,3 +198,4 @@ class RunView:
     footprints: list[Footprint]
     errors: list[str]  # execution-level problems (faults, hangs, corrupt streams)
     warnings: list[RunWarning] = field(default_factory=list)
+    idle: list[tuple[str, IdleFigures]] = field(default_factory=list)  # (system, figures)
