@@ -30,7 +30,7 @@ def _case(profile: str = "default") -> CaseResult:
 
 
 def _view(*cases: CaseResult, energy: list[EnergyFigure] | None = None) -> RunView:
-    return RunView(1, "", "", "finished", {}, {}, [], list(cases), [], [], [], energy or [])
+    return RunView(1, "", "", "finished", {}, {}, [], list(cases), [], [], energy=energy or [])
 
 
 def test_table_iv_our_side_is_the_run_power_estimate_at_the_study_clock() -> None:

@@ -8,7 +8,8 @@
  * timer deadline while every vCPU is halted); time awake is instructions <<
  * shift. DBG #1 opens a window, DBG #2 closes it; the whole run is window 0.
  * In the windows DBG #1 opens, every exception entered is counted too (a
- * spinning idle takes its ticks without sleeping).
+ * spinning idle takes its ticks without sleeping). Only a handler's first
+ * block and the block after a WFI carry a callback (see rm_idle_translate).
  *
  * Exact sleep (docs/idle.md): QEMU 7.2 runs an expired periodic ptimer
  * (SysTick, the CMSDK timers) by re-arming it first and raising its
@@ -138,10 +139,14 @@ static int64_t earliest_deadline(void)
     return at;
 }
 
+static void woke(void);
+
 static void on_wfi(unsigned int vcpu, void *udata)
 {
     (void)vcpu;
     (void)udata;
+    if (asleep) /* the last sleep ended without a block we watch (no exception yet) */
+        woke();
     int64_t at = earliest_deadline();
     if (at >= 0)
         q.timer_mod_ns(&q.guard, at); /* pending through the expiry at `at` */
@@ -160,20 +165,25 @@ static unsigned vector_of(uint32_t addr)
     return N_VECTORS;
 }
 
+/* The sleep begun at the last WFI has ended. */
+static void woke(void)
+{
+    uint64_t slept = (uint64_t)(bias() - bias_at_wfi);
+    for (unsigned w = 0; w < n_windows; w++)
+        if (windows[w].open) {
+            windows[w].asleep += slept;
+            windows[w].wakeups++;
+        }
+    asleep = false;
+    awaiting_cause = true;
+}
+
 static void on_block(unsigned int vcpu, void *udata)
 {
     (void)vcpu;
     uint32_t addr = (uint32_t)(uintptr_t)udata;
-    if (asleep) {
-        uint64_t slept = (uint64_t)(bias() - bias_at_wfi);
-        for (unsigned w = 0; w < n_windows; w++)
-            if (windows[w].open) {
-                windows[w].asleep += slept;
-                windows[w].wakeups++;
-            }
-        asleep = false;
-        awaiting_cause = true;
-    }
+    if (asleep)
+        woke();
     if (n_open_cases > 0u) { /* a case's window: every exception entered, by vector */
         unsigned v = vector_of(addr);
         for (unsigned w = 1u; v < N_VECTORS && w < n_windows; w++)
@@ -213,6 +223,23 @@ static void on_window(unsigned int vcpu, void *udata)
         }
 }
 
+/* Addresses right after a WFI: the block there is where a wake-up with
+ * interrupts masked (a tickless idle's) resumes. */
+#define MAX_WFI 64
+static uint32_t after_wfi[MAX_WFI];
+static unsigned n_after_wfi;
+
+static bool is_after_wfi(uint32_t addr)
+{
+    for (unsigned i = 0; i < n_after_wfi; i++)
+        if (after_wfi[i] == addr)
+            return true;
+    return false;
+}
+
+/* Only blocks that can be a wake-up need the block callback: a handler's
+ * first block (an exception entered) and the block after a WFI. Counting
+ * is then nearly free for firmware that never sleeps. */
 void rm_idle_translate(struct qemu_plugin_tb *tb, const uint64_t *n_insns)
 {
     if (!q.on)
@@ -230,11 +257,20 @@ void rm_idle_translate(struct qemu_plugin_tb *tb, const uint64_t *n_insns)
             if (h != NULL)
                 q.vectors = (const uint32_t *)(const void *)(h - addr);
         }
-        if (i == 0u)
+        if (i == 0u && (vector_of(addr) < N_VECTORS || is_after_wfi(addr)))
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_block, QEMU_PLUGIN_CB_NO_REGS,
                                                    (void *)(uintptr_t)addr);
-        if (hw1 == 0xBF30u || (hw1 == 0xF3AFu && hw2 == 0x8003u)) /* WFI, WFI.W */
+        if (hw1 == 0xBF30u || (hw1 == 0xF3AFu && hw2 == 0x8003u)) { /* WFI, WFI.W */
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_wfi, QEMU_PLUGIN_CB_NO_REGS, NULL);
+            uint32_t next = addr + (hw1 == 0xBF30u ? 2u : 4u);
+            if (!is_after_wfi(next)) {
+                if (n_after_wfi == MAX_WFI) {
+                    fputs("Error: rmcycles plugin: more than 64 WFI instructions\n", stderr);
+                    abort();
+                }
+                after_wfi[n_after_wfi++] = next;
+            }
+        }
         if (hw1 == 0xF3AFu && (hw2 == 0x80F1u || hw2 == 0x80F2u)) /* DBG #1, DBG #2 */
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_window, QEMU_PLUGIN_CB_NO_REGS,
                                                    hw2 == 0x80F1u ? (void *)1 : NULL);

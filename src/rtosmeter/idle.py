@@ -166,13 +166,19 @@ def from_plugin(info: Mapping[str, str], parsed: ParsedStream | None) -> list[Id
         asleep = int(w["asleep_ns"])
         out.append(IdleFigures(awake + asleep, asleep, awake, int(w["wakeups"]),
                                _by_cause(w["causes"], machine), int(w["instructions"]), name,
-                               _by_cause(w.get("entries", {}), machine)))
+                               _by_cause(w.get("entries", {}), machine, interrupts_only=True)))
     return out
 
 
-def _by_cause(by_exception: Mapping[str, object], machine: str) -> dict[str, int]:
+def _by_cause(by_exception: Mapping[str, object], machine: str,
+              interrupts_only: bool = False) -> dict[str, int]:
+    """Counts per exception number -> per cause. `interrupts_only`: leave out
+    the system exceptions besides SysTick (SVC, PendSV: a kernel's own
+    context switches, not interrupts)."""
     out: dict[str, int] = {}
     for exception, count in by_exception.items():
+        if interrupts_only and 0 <= int(exception) < SYSTICK:
+            continue
         cause = cause_of(int(exception), machine)
         out[cause] = out.get(cause, 0) + int(str(count))
     return out

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rtosmeter.energy.view import EnergyFigure
 
+from rtosmeter.idle import IdleFigures
+
 FAIL_MARK = "✗"  # a failed result, in every format
 
 
@@ -199,4 +201,5 @@ class RunView:
     footprints: list[Footprint]
     errors: list[str]  # execution-level problems (faults, hangs, corrupt streams)
     warnings: list[RunWarning] = field(default_factory=list)
+    idle: list[tuple[str, IdleFigures]] = field(default_factory=list)  # (system, figures)
     energy: list[EnergyFigure] = field(default_factory=list)  # measured and estimated

@@ -38,6 +38,7 @@ from rtosmeter.reports.document.checks import (
     overhead_section,
 )
 from rtosmeter.reports.document.footprint import footprint_section, page_footprint, ram_section
+from rtosmeter.reports.document.idle import idle_section
 from rtosmeter.reports.document.latency import latency_sections
 from rtosmeter.reports.document.listing import (
     campaign,
@@ -172,6 +173,7 @@ class Document:
     statistics: list[Section]
     records: list[dict[str, Any]]
     views: dict[str, View]  # the views other than the report itself
+    idle: Section | None = None  # sleep residency and wake-ups (docs/idle.md)
     energy: list[Section] = field(default_factory=list)  # measured and estimated, per target
 
     @property
@@ -226,12 +228,14 @@ def build(view: RunView) -> Document:
     names = sorted({c.target for c in view.cases})
     names += sorted({f.target for f in view.footprints} - set(names))
     warnings = warnings_section(view)
-    apart = [s for s in (warnings, unsupported_section(view), failures_section(view),
+    idle = idle_section(view)
+    apart = [s for s in (idle, warnings, unsupported_section(view), failures_section(view),
                          not_run_section(view), errors_section(view)) if s is not None]
     host = ", ".join(f"{k}: {v}" for k, v in sorted(view.host.items()))
     doc = Document(view, title(view), host, found, answer_sections(found),
                    [_target(view, t) for t in names], warnings, apart,
-                   statistics_sections(view), records(view), {}, energy.sections(view))
+                   statistics_sections(view), records(view), {}, idle,
+                   energy.sections(view))
     doc.views = {
         "load": View("under load and application benchmarks", load.sections(view), load.EMPTY),
         "thread-metric": View("Thread-Metric, relative", relative_sections(view),
