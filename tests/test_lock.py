@@ -17,7 +17,7 @@ def _name(req: str) -> str:
 def test_every_dependency_is_pinned_with_hashes() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = {_name(r) for r in project["dependencies"]}
-    for extra in ("dev", "boards", "farm"):
+    for extra in ("dev", "boards", "farm", "power"):
         wanted |= {_name(r) for r in project["optional-dependencies"][extra]}
     lock = (ROOT / "requirements.lock").read_text()
     pins = dict(re.findall(r"^([A-Za-z0-9_.\-]+)==(\S+) \\$", lock, re.MULTILINE))

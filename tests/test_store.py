@@ -100,7 +100,8 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     opening it adds the column, recovers the flag from the stored raw stream
     (irq.latency_jitter's `delta` is `sub=0`), moves the stream into 1 MiB
     chunks (v3), records the builds as made with gcc (v4), adds the empty
-    attribution table (v5), and keeps every row."""
+    attribution table (v5), the idle table (v6) and the energy table (v7),
+    and keeps every row."""
     path = tmp_path / "v1.sqlite"
     conn = sqlite3.connect(path)
     conn.executescript(V1_SCRIPT.read_text(encoding="utf-8"))
@@ -113,7 +114,7 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     conn.close()
 
     with Store.open(path) as st:
-        assert st.version == SCHEMA_VERSION == 5
+        assert st.version == SCHEMA_VERSION == 7
         # v5: the attribution table, empty (rtosmeter.attribution)
         assert st.conn.execute("SELECT count(*) FROM attribution").fetchone()[0] == 0
         assert [b.axes for b in st.builds(st.runs()[0].id)] == [{"toolchain": "gcc"}]
@@ -135,7 +136,7 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
                                "FROM cases WHERE execution_id = ?)", (ex.id + 1,)).fetchall()
         assert dict(rows) == {n: int(v) for n, v in want.items()}
     with Store.open(path) as st:  # opening again is a no-op
-        assert st.version == 5 and len(list(st.iter_series(run.id))) == 2 * before["series"]
+        assert st.version == 7 and len(list(st.iter_series(run.id))) == 2 * before["series"]
 
 
 def test_round_trip(tmp_path: Path) -> None:

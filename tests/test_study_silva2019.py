@@ -79,5 +79,5 @@ def test_tables_iii_and_iv_are_the_seeds(figures: list[Figure]) -> None:
         assert (by_key[("footprint", system, "ram", "idle")],
                 by_key[("footprint", system, "flash", "idle")]) == (ram, flash)
         idle, active = (_number(c) for c in power[system])
-        assert (by_key[("power", system, "value", "idle")],
-                by_key[("power", system, "value", "accept")]) == (idle, active)
+        assert (by_key[("power", system, "power", "idle")],
+                by_key[("power", system, "power", "accept")]) == (idle, active)

@@ -33,6 +33,7 @@
 #include "attrib.h"
 #include "rm_plugin_api.h"
 #include "rmcycles.h"
+#include "rmidle.h"
 
 RM_PLUGIN_EXPORT int qemu_plugin_version = RM_PLUGIN_API_VERSION;
 
@@ -666,6 +667,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                                        &n_cycles, cost);
     }
     free(insns);
+    rm_idle_translate(tb, &n_insns);
 }
 
 static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
@@ -689,7 +691,9 @@ static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
                    ", \"exception_returns\": %" PRIu64 ", \"tail_chains\": %" PRIu64
                    ", \"handlers\": %d",
                 n_cycles, n_entries, n_returns, n_tailchains, n_handlers);
-    fprintf(f, ", \"reads\": %" PRIu64 "}\n", n_reads);
+    fprintf(f, ", \"reads\": %" PRIu64, n_reads);
+    rm_idle_write(f);
+    fputs("}\n", f);
     fclose(f);
 }
 
@@ -700,7 +704,7 @@ static int fail(const char *what, const char *arg)
              "Error: rmcycles plugin: %s '%s'. Arguments: mode=instructions|cycles, "
              "cpu=m0|m0plus|m3|m4|m7, ws=<0..15>, div=<2..12>, mul=<1|32>, bp=<1..15>, "
              "line=<bytes>, icache=<bytes>, dcache=<bytes>, ways=<n>, prefetch=0|1, "
-             "counter=<hex address>, out=<file>, funcs=<function map> with attrib=<file>\n",
+             "counter=<hex address>, idle=<icount shift>, out=<file>, funcs=<function map> with attrib=<file>\n",
              what, arg);
     fputs(msg, stderr);
     return -1;
@@ -788,6 +792,9 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
                 return fail("bad counter address", v);
             cfg.counter = (uint32_t)x;
             cfg.have_counter = true;
+        } else if (klen == 4 && !strncmp(a, "idle", 4)) {
+            if (!parse_uint(v, 10, &x) || !rm_idle_init((unsigned)x))
+                return fail("bad idle (the -icount shift)", v);
         } else if (klen == 3 && !strncmp(a, "out", 3)) {
             if (strlen(v) >= sizeof cfg.out)
                 return fail("out path too long", v);

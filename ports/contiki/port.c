@@ -23,12 +23,17 @@
  * - Pools: memb (MEMB sizes are compile-time: RM_POOLS pools of up to
  *   RM_POOL_BLOCKS blocks of RM_BLOCK_SIZE bytes). Heap: heapmem, whose
  *   arena size project-conf.h sets.
- * - Idle: there is none; the runner's sleep loop spins (no WFI).
+ * - Idle: the runner's sleep loop spins (no WFI), except in lowpower
+ *   (RM_IDLE_KERNEL): when process_run() finds nothing left to run and no
+ *   etimer is due, the loop calls the platform's platform_idle() (WFI on
+ *   MPS2), as Contiki-NG's own main loop does. The clock ticks at 1 kHz
+ *   (Contiki-NG has no tickless clock), so it wakes every tick.
  */
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "contiki.h"
+#include "sys/platform.h"
 #include "rtosmeter/bench.h"
 #include "tm_processes.h"
 
@@ -63,10 +68,19 @@ int rm_thread_sleep(uint32_t ticks)
     struct process *runner = process_current;
     clock_time_t start = clock_time(), now;
     while ((now = clock_time()) - start < (clock_time_t)ticks) {
+#ifdef RM_IDLE_KERNEL
+        int pending = process_run();
+#else
         (void)process_run();
+#endif
         if (etimer_pending() && !CLOCK_LT(now, etimer_next_expiration_time())) {
             etimer_request_poll();
         }
+#ifdef RM_IDLE_KERNEL
+        else if (pending == 0 && clock_time() - start < (clock_time_t)ticks) {
+            platform_idle(); /* nothing to run: sleep until the next interrupt */
+        }
+#endif
     }
     process_current = runner; /* process_run() leaves the last one it called */
     return RM_OK;
@@ -108,6 +122,10 @@ void rm_port_describe(void)
     rm_emit_cfg("pool", "memb");
     rm_emit_cfg_u32("heap_arena_bytes", (uint32_t)(HEAPMEM_CONF_ARENA_SIZE));
     rm_emit_cfg("heap", "heapmem");
+#ifdef RM_IDLE_KERNEL
+    rm_emit_cfg("idle", "platform_idle() (WFI) when process_run() has nothing left");
+#else
     rm_emit_cfg("idle", "none (the runner's sleep loop spins)");
+#endif
     rm_tm_processes_describe();
 }

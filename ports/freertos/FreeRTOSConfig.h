@@ -55,7 +55,13 @@
  * priorities 1..31; 0 is the idle task's. */
 #define configMAX_PRIORITIES 32
 #define configUSE_PREEMPTION 1
+#if defined(RM_IDLE_KERNEL) && defined(__arm__)
+/* lowpower: the Cortex-M port's own tickless idle (vPortSuppressTicksAndSleep:
+ * SysTick stopped and reloaded for the expected idle time, WFI). */
+#define configUSE_TICKLESS_IDLE 1
+#else
 #define configUSE_TICKLESS_IDLE 0 /* idle spins: no WFI (RM_NO_WFI) */
+#endif
 #define configIDLE_SHOULD_YIELD 1
 #define configUSE_IDLE_HOOK 0
 #define configUSE_TICK_HOOK 0

@@ -452,7 +452,9 @@ void rm_port_describe(void)
                     (uint32_t)(RM_FREERTOS_STACK_WORDS * sizeof(StackType_t)));
     rm_emit_cfg_u32("runner_stack_bytes",
                     (uint32_t)(RM_FREERTOS_RUNNER_STACK_WORDS * sizeof(StackType_t)));
-    rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI, no tickless idle, no idle hook)");
+    rm_emit_cfg("kernel_idle", configUSE_TICKLESS_IDLE
+                                   ? "tickless idle (vPortSuppressTicksAndSleep, WFI)"
+                                   : "idle task busy loop (no WFI, no tickless idle, no idle hook)");
     rm_emit_cfg("timer_task", configUSE_TIMERS ? "on" : "off");
     rm_emit_cfg("stand_in.POOL", "queue of free block pointers (xQueueReceive/xQueueSend): "
                                  "FreeRTOS has no block pool");

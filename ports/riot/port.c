@@ -47,7 +47,10 @@
  *   benchmark line is SIGUSR1 registered with RIOT's native interrupt layer.
  * - Idle: RIOT's idle thread (core_idle_thread) without the periph_pm
  *   feature on Cortex-M: it spins instead of calling pm_set_lowest (WFI),
- *   in every profile (RM_NO_WFI; the ELF holds no WFI at all). native keeps
+ *   in every profile but lowpower (RM_NO_WFI; the ELF holds no WFI at all).
+ *   lowpower keeps periph_pm: the idle thread calls pm_set_lowest, which is
+ *   cortexm_common's cortexm_sleep (WFI; pm_layered needs a CPU with power
+ *   modes, which the mps2 CPU has none of). ztimer is tickless. native keeps
  *   periph_pm (its idle waits for a signal: host figures are wall time).
  * - Result stream: records are written holding a mutex (RIOT has no
  *   scheduler lock; interrupts stay enabled).

@@ -33,7 +33,8 @@
  *   irq_disable; priorities are Zephyr's (bench line 2, periodic line 1,
  *   both below the kernel's lock).
  * - Idle: CONFIG_ARM_ON_ENTER_CPU_IDLE_HOOK with a hook that returns false,
- *   so the idle thread spins instead of WFI (RM_NO_WFI, both profiles).
+ *   so the idle thread spins instead of WFI (RM_NO_WFI, default and vendor);
+ *   lowpower keeps Zephyr's idle (WFI) and the tickless kernel.
  * - native_sim_64 (target host): a Linux process whose simulated time advances
  *   only while the CPU idles, so every interval reads 0: the port declares
  *   its timings not meaningful (CFG timing) and the run is a functional
@@ -489,7 +490,13 @@ void rm_port_describe(void)
     rm_emit_cfg("irq_path", "irq_connect_dynamic on native_sim line 31, raised by "
                             "posix_sw_set_pending_IRQ -> posix_irq_handler -> case handler");
 #else
+#ifdef CONFIG_RM_IDLE_SPIN
     rm_emit_cfg("kernel_idle", "idle thread, WFI skipped (z_arm_on_enter_cpu_idle returns false)");
+#else
+    rm_emit_cfg("kernel_idle", IS_ENABLED(CONFIG_TICKLESS_KERNEL)
+                                   ? "idle thread with WFI (k_cpu_idle), tickless kernel"
+                                   : "idle thread with WFI (k_cpu_idle)");
+#endif
     rm_emit_cfg("irq_path", "irq_connect_dynamic: vector _isr_wrapper -> _sw_isr_table -> "
                             "case handler -> z_arm_int_exit");
 #endif

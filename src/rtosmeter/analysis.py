@@ -35,7 +35,9 @@ from typing import Any
 import numpy as np
 
 from rtosmeter import axes, qemu_plugin, stats
+from rtosmeter.energy.view import figures as energy_figures
 from rtosmeter.errors import UserError
+from rtosmeter.idle import read_idle
 from rtosmeter.model import (
     NOT_MEANINGFUL,
     BuildInfo,
@@ -297,9 +299,11 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
     _void_timings(results, runs_of, stream_cfg)
     add_floor_checks(list(results.values()))
     warnings = _run_warnings(builds, execs, results)
+    idle = [(build_name(builds[execs[ex].build_id]), f)
+            for ex, figures in read_idle(store, run_id).items() for f in figures]
     return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
                    _str_dict(run.host), infos, list(results.values()), footprints, errors,
-                   warnings)
+                   warnings, idle, energy_figures(store, run_id))
 
 
 STAND_IN_PREFIX = "stand_in."

@@ -161,7 +161,9 @@ def config_header(spec: BuildSpec, catalog: Catalog) -> str:
     if spec.profile.load is not None:  # bench/core/load.c
         lines += [f"#define {k} {v}" for k, v in spec.profile.load.defines().items()]
     lines += [f"#define {name} {value}" for name, value in spec.runner_defines]
-    if t.qemu is not None:  # emulated: WFI would let QEMU skip time
+    if spec.profile.idle == "kernel":  # the kernel's own low-power idle (docs/idle.md)
+        lines.append("#define RM_IDLE_KERNEL 1 /* profile idle = kernel: WFI, tickless */")
+    elif t.qemu is not None:  # the fair profiles spin: their figures stay as they were
         lines.append("#define RM_NO_WFI 1 /* deterministic emulation: idle loops spin */")
     lines += ["#endif", ""]
     return "\n".join(lines)

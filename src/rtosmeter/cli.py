@@ -24,6 +24,7 @@ from rtosmeter import __version__, config
 from rtosmeter.commands.calibrate import calibrate
 from rtosmeter.commands.compare import compare
 from rtosmeter.commands.doctor import doctor
+from rtosmeter.commands.energy import energy
 from rtosmeter.commands.explain import explain
 from rtosmeter.commands.histogram import histogram
 from rtosmeter.commands.history import history
@@ -103,7 +104,7 @@ def _option_keys(group: click.Command) -> dict[str, dict[str, str]]:
 
 
 for _command in (run, report, list_command, doctor, sources, compare, history, histogram,
-                 publish, study, explain, calibrate):
+                 publish, study, explain, calibrate, energy):
     cli.add_command(_command)
 
 

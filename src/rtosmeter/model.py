@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rtosmeter.energy.view import EnergyFigure
+
+from rtosmeter.idle import IdleFigures
 
 FAIL_MARK = "✗"  # a failed result, in every format
 
@@ -196,3 +201,5 @@ class RunView:
     footprints: list[Footprint]
     errors: list[str]  # execution-level problems (faults, hangs, corrupt streams)
     warnings: list[RunWarning] = field(default_factory=list)
+    idle: list[tuple[str, IdleFigures]] = field(default_factory=list)  # (system, figures)
+    energy: list[EnergyFigure] = field(default_factory=list)  # measured and estimated

@@ -82,8 +82,10 @@ class PluginSpec:
         """The unit's full name, as the firmware's HELLO declares it."""
         return self.board_label or unit_label(self.mode, self.cpu, self.ws)
 
-    def args(self, counter: int | None = None, out: Path | None = None) -> list[str]:
-        """The `-plugin so,arg,...` arguments, in order."""
+    def args(self, counter: int | None = None, out: Path | None = None,
+             idle_shift: int | None = None) -> list[str]:
+        """The `-plugin so,arg,...` arguments, in order. `idle_shift`: the
+        -icount shift, for the idle figures and exact WFI sleep (rmidle.c)."""
         args = [f"mode={self.mode.value}"]
         if self.mode is Unit.CYCLES:
             args += [f"cpu={self.cpu}", f"ws={self.ws}", f"div={self.div}"]
@@ -94,6 +96,8 @@ class PluginSpec:
             args += self.memory
         if counter is not None:
             args.append(f"counter=0x{counter:x}")
+        if idle_shift is not None:
+            args.append(f"idle={idle_shift}")
         if out is not None:
             args.append(f"out={out}")
         return args
@@ -229,9 +233,12 @@ def resolve_unit(requested: str | None, cpu: str, machine: str, icount: bool,
     return Unit.TICKS if spec is None else spec.mode
 
 
-def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path) -> tuple[list[str], dict[str, str]]:
+def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path,
+                   idle_shift: int | None = None) -> tuple[list[str], dict[str, str]]:
     """The QEMU arguments that load the plugin for one firmware, and what the
     run records about it (hash, mode, parameters, the counter's address).
+    With `idle_shift` (the run is under -icount) the plugin also makes WFI
+    sleep exact and counts idle figures (rmidle.c, rtosmeter.idle).
     The entry point for the QEMU runner."""
     so = plugin_path()
     if so is None:
@@ -247,7 +254,7 @@ def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path) -> tuple[list[str
                         "Place .rm_plugin_counter as targets/mps2/mps2.ld does (or link "
                         "targets/mps2/rm_plugin_counter.ld)")
     record = spec.record(so) | {"plugin_counter": f"0x{counter:x}"}
-    return ["-plugin", ",".join([str(so), *spec.args(counter, summary)])], record
+    return ["-plugin", ",".join([str(so), *spec.args(counter, summary, idle_shift)])], record
 
 
 def summary_path(elf: Path) -> Path:
@@ -263,7 +270,10 @@ def read_summary(summary: Path) -> dict[str, str]:
     except (OSError, ValueError):
         return {}
     keys = ("instructions", "cycles", "exception_entries", "exception_returns", "tail_chains")
-    return {f"plugin_{k}": str(data[k]) for k in keys if k in data}
+    out = {f"plugin_{k}": str(data[k]) for k in keys if k in data}
+    if isinstance(data.get("idle"), dict):
+        out["plugin_idle"] = json.dumps(data["idle"], sort_keys=True)
+    return out
 
 
 _CLOCK = re.compile(r"^\s*([0-9.]+)\s*(hz|khz|mhz|ghz)?\s*$", re.IGNORECASE | re.ASCII)

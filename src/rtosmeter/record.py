@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from rtosmeter import idle
 from rtosmeter.attribution.record import record as record_attribution
 from rtosmeter.build import BuildResult, compiler_errors
 from rtosmeter.catalog import Catalog
@@ -52,6 +53,9 @@ class ExecutionRecord:
     runner: dict[str, str]
     footprint: dict[str, Any]
     parsed: ParsedStream
+    # every case the firmware ran, --bench or not: the idle windows are
+    # numbered in the order all its cases opened them (idle.window_names)
+    ran: ParsedStream
 
 
 @dataclass
@@ -138,13 +142,14 @@ def make_record(job: RunJob, outcome: RunOutcome, cap_names: dict[int, str],
                 reservations: Reservations | None = None) -> ExecutionRecord:
     """One execution's record; its stream parsed once. `reservations`: the
     stacks, heaps and object slots its port declares (port.toml [footprint])."""
-    parsed = kept_cases(parse_stream(outcome.stream), job.build.bench)
+    ran = parse_stream(outcome.stream)
+    parsed = kept_cases(ran, job.build.bench)
     name_missing(parsed, cap_names)
     status, error = execution_status(outcome, parsed, job)
     # A footprint is a firmware's flash/RAM: cross-compiled images only.
     footprint = _footprint(job.executable, reservations) if job.target.toolchain else {}
     return ExecutionRecord(status, error, outcome, runner_info(job, outcome, parsed), footprint,
-                           parsed)
+                           parsed, ran)
 
 
 class Recorder:
@@ -208,6 +213,8 @@ class Recorder:
                                             Path(rec.runner["attribution"])):
                 if self.progress:
                     self.progress.note(f"{job.build.key} group {job.group}: {note}")
+        for figures in idle.from_plugin(outcome.info, rec.ran):
+            idle.write_idle(self.store, execution_id, figures)
         self.tally.executions += 1
         if rec.status != "ok":
             self.tally.failed += 1

@@ -14,7 +14,7 @@ from rtosmeter.reports import REPORT
 
 # The views, without importing the document (numpy, for --help): see
 # reports.document.VIEWS, which a test holds this to.
-VIEWS = (REPORT, "load", "thread-metric")
+VIEWS = (REPORT, "load", "thread-metric", "energy")
 
 if TYPE_CHECKING:
     from rtosmeter.model import RunView
@@ -87,7 +87,8 @@ DEPRECATED_FORMATS = {"load": ("markdown", "load")}
 @click.option("--view", "view_name", type=click.Choice(VIEWS), default=REPORT,
               show_default=True,
               help="What to show: the report, behaviour under load and the application "
-                   "benchmarks (load), or Thread-Metric's relative tables (thread-metric); "
+                   "benchmarks (load), Thread-Metric's relative tables (thread-metric), "
+                   "or the estimated and measured energy (energy); "
                    "the views are written as table or md.")
 @click.option("--clock", metavar="RATE",
               help="Show the QEMU plugin's counts as estimated µs at this clock, e.g. 80MHz "

@@ -25,6 +25,11 @@ class Params:
         return replace(self, **overrides)
 
 
+# How the kernel idles: `spin` (a busy idle loop: no WFI under emulation, so
+# virtual time never warps) or `kernel` (the kernel's own low-power idle with
+# WFI, tickless where it has it: the lowpower profile, docs/idle.md).
+IDLE_MODES = ("spin", "kernel")
+
 # Built-in defaults per target kind; profiles and campaigns override them.
 DEFAULT_PARAMS = {
     "host": Params(4096, 512, 300, 3),
@@ -43,6 +48,7 @@ class Profile:
     load: Load | None = None  # a loaded profile `<name>+<load>` (rtosmeter.loads)
     opt_flags: str = ""  # flags given as they are, for every toolchain ("": the intent's)
     board_clock: str = "max"  # BOARD_CLOCKS: boards at their maximum clock, or the reset one
+    idle: str = "spin"  # IDLE_MODES: spin (RM_NO_WFI under QEMU) | kernel (RM_IDLE_KERNEL)
 
     def params_for(self, kind: str) -> Params:
         return DEFAULT_PARAMS[kind].merged(self.params.get(kind, {}))
@@ -80,7 +86,11 @@ def load_profile(path: Path) -> Profile:
     if board_clock not in BOARD_CLOCKS:
         raise UserError(f"unknown board clock '{board_clock}' (key 'board_clock')", str(path),
                         f"Use one of: {', '.join(BOARD_CLOCKS)}")
+    idle = t.text("idle", "spin")
+    if idle not in IDLE_MODES:
+        raise UserError(f"unknown idle mode '{idle}' (key 'idle')", str(path),
+                        f"Use one of: {', '.join(IDLE_MODES)}")
     params = params_tables(t)
     t.done()
     return Profile(name, description, opt, params, path, opt_flags=opt_flags,
-                   board_clock=board_clock)
+                   board_clock=board_clock, idle=idle)

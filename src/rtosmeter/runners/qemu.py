@@ -233,7 +233,7 @@ class QemuRunner:
         summary = qemu_plugin.summary_path(elf)
         if spec is not None:  # the counter: exact instructions or estimated cycles
             try:
-                plugin, record = qemu_plugin.qemu_arguments(spec, elf, summary)
+                plugin, record = qemu_plugin.qemu_arguments(spec, elf, summary, shift)
             except UserError as exc:
                 return RunOutcome(b"", "error", None, f"Error: {exc.message}", 0.0, info)
             info.update(record)

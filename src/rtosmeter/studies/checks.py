@@ -103,6 +103,9 @@ class Checker:
                                     "no reason", "Give case = \"...\" or untestable = \"why\"")
                 continue
             self.case_series(key, op.case, op.series, chosen)
+            if op.profile and op.profile not in self.study.matrix.profiles:
+                raise self.fail(f"{key}.profile", f"profile '{op.profile}' is not in the "
+                                "matrix", "Add it to [matrix] profiles, or remove the key")
             for name, m in op.per_system:
                 where = f"{key}.per_system.{name}"
                 self.one_of(where, name, [x.label for x in self.study.systems], "system")

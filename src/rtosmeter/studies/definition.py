@@ -46,7 +46,7 @@ def _system(t: TomlTable) -> System:
 
 def _target(t: TomlTable) -> StudyTarget:
     s = StudyTarget(name=t.text("name", REQUIRED), hardware=t.text("hardware", DEFAULT_HARDWARE),
-                    stands_for=t.text("stands_for", ""))
+                    stands_for=t.text("stands_for", ""), power_model=t.text("power_model", ""))
     t.done()
     return s
 
@@ -75,6 +75,7 @@ def _operation(t: TomlTable) -> Operation:
     o = Operation(id=t.text("id", REQUIRED), label=t.text("label", REQUIRED),
                   case=t.text("case", ""), series=t.text("series", ""),
                   reason=t.text("reason", ""), untestable=t.text("untestable", ""),
+                  window=t.text("window", ""), profile=t.text("profile", ""),
                   per_system=tuple((k, _mapping(v))
                                    for k, v in t.named_tables("per_system").items()))
     t.done()

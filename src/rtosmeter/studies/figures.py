@@ -19,6 +19,7 @@ from rtosmeter.model import (
     RunView,
     stand_in_text,
 )
+from rtosmeter.studies import power
 from rtosmeter.studies.model import Study, System
 from rtosmeter.studies.run import port_of, profiles_of, toolchains_of
 
@@ -61,7 +62,7 @@ def legend(study: Study, cases: list[CaseResult]) -> list[str]:
     notes += list(dict.fromkeys(f"{FAIL_MARK} {c.port} {c.profile} {c.case_id}: {c.status} "
                                 f"({_failed_checks(c)}); its count is kept"
                                 for c in cases if c.status == "failed"))
-    return notes
+    return notes + power.legend(study)
 
 
 def _failed_checks(case: CaseResult) -> str:
@@ -83,8 +84,8 @@ class Lookup:
         if self.view is None or not case_id or not system.runnable:
             return None
         port = port_of(system, self.rerun)
-        profile = profile_name(profiles_of(self.study, system, self.rerun)[0], state,
-                               str(self.study.file))
+        base = op.profile or profiles_of(self.study, system, self.rerun)[0]
+        profile = profile_name(base, state, str(self.study.file))
         toolchain = toolchains_of(self.study, self.rerun)[0]
         for c in self.view.cases:
             if (c.port, c.target, c.profile, c.case_id) == (port, target, profile, case_id) \
@@ -124,6 +125,10 @@ class Lookup:
             return Ours(None, why=failed)
         if stat in ("flash", "ram"):
             return self.footprint(case, stat, marks)
+        if stat == "power":
+            est = power.estimated_mw(self.study, self.view, case,
+                                     self.study.operation(op_id).window)
+            return Ours(est.mw, "mW, estimated", one_each(marks, power.ESTIMATE_MARK), est.why)
         if stat == "rate":
             if RATE_META not in case.meta:
                 return Ours(None, why=f"{case.case_id} reports no rate ({RATE_META})")
@@ -162,9 +167,11 @@ class Lookup:
 
 
 def natural_stat(study: Study, op_id: str) -> str:
-    """A throughput operation's figure is its score, a rate ramp's its rate,
-    a latency one's its mean."""
+    """A power operation's figure is its power, a throughput one's its
+    score, a rate ramp's its rate, a latency one's its mean."""
     case = study.operation(op_id).case
+    if any(f.operation == op_id and f.stat == "power" for f in study.figures):
+        return "power"
     if case.startswith("tm."):
         return "score"
     return "rate" if case.endswith("max_rate") else "mean"

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 STATS = ("score", "mean", "std", "min", "max", "median", "p1", "p25", "p75", "p99",
-         "jitter", "normalised", "flash", "ram", "percent_change", "rate", "value")
+         "jitter", "normalised", "flash", "ram", "percent_change", "rate", "value", "power")
 KINDS = ("lowest", "highest", "order", "less", "ratio", "change", "untestable")
 CAUSES = ("version", "compiler", "configuration", "operation", "clock-memory", "emulation",
           "study-fault", "unexplained")
@@ -38,6 +38,7 @@ class StudyTarget:
     name: str
     hardware: str
     stands_for: str
+    power_model: str = ""  # the board whose power.toml prices this target (stat `power`)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class Operation:
     series: str = ""
     reason: str = ""
     untestable: str = ""
+    window: str = ""  # stat `power`: the case's idle window (META idle_windows), "" the case's
+    profile: str = ""  # the profile its case is read in ("lowpower"); "" : the system's first
     # (system label, its own case): the operation is another object there
     per_system: tuple[tuple[str, Mapping], ...] = ()
 

@@ -11,9 +11,10 @@ per-case distributions and charts, the configuration side by side) is
 built on first use, so the text formats never draw a chart.
 
 A view is another reading of the same document (`rtosmeter report
---view NAME`): `load` (behaviour under load, the application benchmarks)
-and `thread-metric` (each tm.* test relative to the slowest and to the
-best system, as Thread-Metric results are quoted).
+--view NAME`): `load` (behaviour under load, the application benchmarks),
+`thread-metric` (each tm.* test relative to the slowest and to the
+best system, as Thread-Metric results are quoted) and `energy` (estimated
+and measured energy, also in the report's comparison).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from rtosmeter.analysis import not_run_here
 from rtosmeter.errors import UserError
 from rtosmeter.model import RunView
 from rtosmeter.reports import REPORT
-from rtosmeter.reports.document import load, net_load
+from rtosmeter.reports.document import energy, load, net_load
 from rtosmeter.reports.document.answer import Answer, answer_sections, answers
 from rtosmeter.reports.document.cases import LatencyCase, page_latency
 from rtosmeter.reports.document.cells import Cell, Chart, Section, anchor, title
@@ -37,6 +38,7 @@ from rtosmeter.reports.document.checks import (
     overhead_section,
 )
 from rtosmeter.reports.document.footprint import footprint_section, page_footprint, ram_section
+from rtosmeter.reports.document.idle import idle_section
 from rtosmeter.reports.document.latency import latency_sections
 from rtosmeter.reports.document.listing import (
     campaign,
@@ -62,7 +64,7 @@ from rtosmeter.reports.document.throughput import (
     throughput_section,
 )
 
-VIEWS = (REPORT, "load", "thread-metric")
+VIEWS = (REPORT, "load", "thread-metric", "energy")
 
 
 @dataclass
@@ -171,11 +173,13 @@ class Document:
     statistics: list[Section]
     records: list[dict[str, Any]]
     views: dict[str, View]  # the views other than the report itself
+    idle: Section | None = None  # sleep residency and wake-ups (docs/idle.md)
+    energy: list[Section] = field(default_factory=list)  # measured and estimated, per target
 
     @property
     def comparison(self) -> list[Section]:
-        """Target by target, then warnings and what did not run or failed."""
-        return [s for t in self.targets for s in t.sections] + self.apart
+        """Target by target, the energy, then warnings and what did not run or failed."""
+        return [s for t in self.targets for s in t.sections] + self.energy + self.apart
 
     def view_named(self, name: str) -> View:
         """The view `name` (not the report itself, which each format lays
@@ -224,17 +228,20 @@ def build(view: RunView) -> Document:
     names = sorted({c.target for c in view.cases})
     names += sorted({f.target for f in view.footprints} - set(names))
     warnings = warnings_section(view)
-    apart = [s for s in (warnings, unsupported_section(view), failures_section(view),
+    idle = idle_section(view)
+    apart = [s for s in (idle, warnings, unsupported_section(view), failures_section(view),
                          not_run_section(view), errors_section(view)) if s is not None]
     host = ", ".join(f"{k}: {v}" for k, v in sorted(view.host.items()))
     doc = Document(view, title(view), host, found, answer_sections(found),
                    [_target(view, t) for t in names], warnings, apart,
-                   statistics_sections(view), records(view), {})
+                   statistics_sections(view), records(view), {}, idle,
+                   energy.sections(view))
     doc.views = {
         "load": View("under load and application benchmarks",
                      load.sections(view) + net_load.sections(view), load.EMPTY),
         "thread-metric": View("Thread-Metric, relative", relative_sections(view),
                               "No Thread-Metric (tm.*) result in this run."),
+        "energy": View("energy: estimated and measured", doc.energy, energy.EMPTY),
     }
     return doc
 

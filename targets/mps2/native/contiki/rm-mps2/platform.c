@@ -4,13 +4,16 @@
  *   handler counts and asks the etimer process to look at due timers.
  * - rtimer: rtimer_arch_now() is the target's timestamp counter (rm_ts);
  *   nothing is ever scheduled on it (no radio duty cycling here).
- * - Interrupts: PRIMASK. Watchdog: none. Idle: the loop spins (no WFI).
+ * - Interrupts: PRIMASK. Watchdog: none. Idle: the loop spins (no WFI),
+ *   except in lowpower (RM_IDLE_KERNEL): platform_idle() is WFI until the
+ *   next interrupt (the SysTick clock at the latest; docs/idle.md).
  */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "contiki.h"
 #include "dev/watchdog.h"
+#include "rm_build_config.h" /* RM_IDLE_KERNEL */
 #include "rtosmeter/target.h"
 #include "sys/int-master.h"
 
@@ -119,4 +122,9 @@ void platform_init_stage_two(void)
 void platform_init_stage_two(void) {}
 #endif
 void platform_init_stage_three(void) {}
-void platform_idle(void) {}
+void platform_idle(void)
+{
+#ifdef RM_IDLE_KERNEL
+    __asm volatile("dsb\n wfi" ::: "memory");
+#endif
+}

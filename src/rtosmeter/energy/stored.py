@@ -1,0 +1,70 @@
+"""Measured energy in the store: the `energy` table (schema 7), one row per
+case of an execution measured with a power analyser, and the execution's
+trace as a .jls file beside the store (`traces/execution-<id>.jls`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rtosmeter.energy.capture import WindowEnergy
+
+if TYPE_CHECKING:
+    from rtosmeter.store import Store
+
+TRACES = "traces"  # the folder beside the store that holds the traces
+
+TABLE = """
+CREATE TABLE energy (
+    execution_id INTEGER NOT NULL REFERENCES executions(id),
+    case_id TEXT NOT NULL,
+    analyser TEXT NOT NULL,                   -- "Nordic PPK2", "Joulescope JS220", ...
+    start_s REAL NOT NULL,                    -- the case's window in the trace
+    duration_s REAL NOT NULL,
+    energy_uj REAL NOT NULL,
+    mean_ma REAL NOT NULL,
+    mean_v REAL NOT NULL,
+    trace TEXT NOT NULL,                      -- the trace file, relative to the store's folder
+    PRIMARY KEY (execution_id, case_id)
+)"""
+
+
+@dataclass(frozen=True)
+class MeasuredEnergy:
+    """One case's measured energy, with the execution it belongs to."""
+
+    execution_id: int
+    case_id: str
+    analyser: str
+    window: WindowEnergy
+    trace: str
+
+
+def trace_path(store: Store, execution_id: int) -> Path:
+    return store.path.parent / TRACES / f"execution-{execution_id}.jls"
+
+
+def write_energy(store: Store, execution_id: int, analyser: str,
+                 cases: dict[str, WindowEnergy], trace: Path) -> None:
+    """Store (or replace) the measured energy of an execution's cases."""
+    relative = str(trace.relative_to(store.path.parent))
+    with store._tx():
+        store.conn.execute("DELETE FROM energy WHERE execution_id = ?", (execution_id,))
+        store.conn.executemany(
+            "INSERT INTO energy (execution_id, case_id, analyser, start_s, duration_s, "
+            "energy_uj, mean_ma, mean_v, trace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(execution_id, case, analyser, w.start_s, w.duration_s, w.energy_uj, w.mean_ma,
+              w.mean_v, relative) for case, w in cases.items()])
+
+
+def read_energy(store: Store, run_id: int) -> list[MeasuredEnergy]:
+    """Every measured case of the run, by execution and start."""
+    rows = store.conn.execute(
+        "SELECT n.execution_id, n.case_id, n.analyser, n.start_s, n.duration_s, n.energy_uj, "
+        "n.mean_ma, n.mean_v, n.trace FROM energy n JOIN executions e ON e.id = n.execution_id "
+        "WHERE e.run_id = ? ORDER BY n.execution_id, n.start_s", (run_id,)).fetchall()
+    return [MeasuredEnergy(int(r[0]), str(r[1]), str(r[2]),
+                           WindowEnergy(float(r[3]), float(r[4]), float(r[5]), float(r[6]),
+                                        float(r[7])), str(r[8])) for r in rows]
