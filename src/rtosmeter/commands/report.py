@@ -17,6 +17,7 @@ VIEWS = (REPORT, "load", "thread-metric")
 
 if TYPE_CHECKING:
     from rtosmeter.model import RunView
+    from rtosmeter.reports.document import Document
 
 
 def load_view(out: Path, ref: str, clock: str | None = None) -> RunView:
@@ -35,7 +36,7 @@ def render_run(out: Path, ref: str, fmt: str, view: str = "report") -> str:
     return reports.render(load_view(out, ref), fmt, view)
 
 
-def write_reports(out: Path, view: RunView) -> list[Path]:
+def write_reports(out: Path, view: RunView | Document) -> list[Path]:
     """OUT/report-<run>.html and OUT/report-<run>.md (its charts in
     OUT/charts/run-<run>/), both from one document (the charts are drawn
     once), and OUT/report.html and report.md: copies of the latest."""
@@ -43,8 +44,8 @@ def write_reports(out: Path, view: RunView) -> list[Path]:
 
     from rtosmeter.reports import document, html, markdown
 
-    doc = document.build(view)
-    run = view.run_id
+    doc = document.of(view)
+    run = doc.view.run_id
     written = [html.write(doc, out / f"report-{run}.html"),
                markdown.write(doc, out, f"report-{run}.md")]
     latest = [out / "report.html", out / "report.md"]

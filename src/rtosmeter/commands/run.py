@@ -27,6 +27,7 @@ from rtosmeter.model import FAIL_MARK, WARN_MARK
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
+    from rtosmeter.first_run import FirstRun
     from rtosmeter.model import RunView
     from rtosmeter.runners.base import RunOutcome, RunRequest
     from rtosmeter.runs import RunSummary
@@ -172,6 +173,19 @@ def signals_interrupt() -> Iterator[None]:
             signal.signal(sig, previous)
 
 
+ERRORS_SHOWN = 5  # a tool failure's errors printed under the summary line
+
+
+def _first_run(opts: RunOptions) -> FirstRun:
+    """The default campaign (no option choosing what to run): fetch the
+    pinned RTOS trees it compares, once (rtosmeter.first_run)."""
+    from rtosmeter.first_run import FirstRun, prepare
+
+    if opts.campaign or opts.ports or opts.targets or opts.resume or opts.farm or opts.sources:
+        return FirstRun()
+    return prepare(Definitions.load(), click.echo)
+
+
 def resume_command(run_id: int, out: Path) -> str:
     return f"rtosmeter run --resume {run_id} --out {shlex.quote(str(out.resolve()))}"
 
@@ -229,7 +243,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         from rtosmeter.qemu_plugin import parse_clock
 
         parse_clock(clock)  # a bad rate fails before the campaign, not after
-    from rtosmeter import reports
+    from rtosmeter.reports import document
+    from rtosmeter.reports._glance_text import text as glance_text
     from rtosmeter.runs import Interrupted, RunInterrupted
     from rtosmeter.sources import parse_source_options
 
@@ -238,6 +253,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                       unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div, farm=farm,
                       insecure=insecure,
                       loads=split_list(loads), toolchains=split_list(toolchains))
+    first = _first_run(opts)
     try:
         with signals_interrupt():
             summary = run_campaign(opts)
@@ -253,15 +269,18 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                    "nothing was stored", err=True)
         raise click.exceptions.Exit(128 + exc.signum) from None
     view = load_view(opts.out, str(summary.run_id), clock)  # once, for every output below
-    click.echo(reports.render(view, "table"))
-    written = write_reports(opts.out, view)
+    doc = document.build(view)
+    click.echo(glance_text(doc.glances))  # the answer; the full tables are `report`'s
+    written = write_reports(opts.out, doc)
     findings = findings_of(view)
     click.echo(summary_line(summary, len(findings), len(view.warnings))
                + f" Store: {opts.out / 'rtosmeter.sqlite'}")
-    for line in findings:  # case ids and reasons come from the stream
+    for line in view.errors[:ERRORS_SHOWN]:  # names and reasons come from the stream
         click.echo(f"  {FAIL_MARK} {terminal_safe(line)}")
-    for path in written:
-        click.echo(f"Report: {path}")
+    if first.offline_line:
+        click.echo(first.offline_line)
+    click.echo(f"Report: {written[0]} and {written[1].name}; the full tables: "
+               f"rtosmeter report {summary.run_id} --out {shlex.quote(str(opts.out))}")
     if is_tool_failure(summary):
         raise UserError(f"{summary.failed} execution(s) and {summary.builds_failed} build(s) "
                         "failed", f"run {summary.run_id}",

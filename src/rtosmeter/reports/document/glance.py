@@ -38,6 +38,7 @@ from rtosmeter.model import (
 )
 from rtosmeter.reports.document.answer import (
     NEAR_ZERO_COUNTS,
+    SETTINGS_NAMED,
     Answer,
     Ranking,
     geometric_mean,
@@ -91,7 +92,7 @@ class Glance:
     target: str
     emulated: bool
     blocks: dict[str, list[Block]]  # family -> one block per profile
-    across: list[str]  # per family: a port in two profiles, against itself
+    across: list[Across]  # per family: a port in two profiles, against itself
     caveats: list[str]  # the marks' meaning on this target, guest errors named
     no_rtos: str = ""  # said when there is no RTOS to rank
 
@@ -272,7 +273,7 @@ def _bytes_blocks(view: RunView, target: str, keys: list[str], floor: str | None
 
 
 def _across(cases: list[CaseResult], view: RunView, target: str, keys: list[str]
-            ) -> list[str]:
+            ) -> list[Across]:
     """A port in two or more profiles against itself in the first: a
     configuration effect, per family."""
     profiles = _profiles(keys)
@@ -293,9 +294,37 @@ def _across(cases: list[CaseResult], view: RunView, target: str, keys: list[str]
                 per_fam[b.family].append(f"{port} {_ratio_of(b, other)}")
             for b in _bytes_blocks(view, target, pair, None, "", _NO_MARKS):
                 per_fam[b.family].append(f"{port} {_ratio_of(b, other)}")
-    others = "/".join(profiles[1:])
-    return [f"{TITLE[f]}, {others} against {first} (a configuration effect, not a ranking): "
-            + ", ".join(per_fam[f]) + "." for f in FAMILIES if per_fam.get(f)]
+    return [Across(f, "/".join(profiles[1:]), first, per_fam[f]) for f in FAMILIES
+            if per_fam.get(f)]
+
+
+@dataclass(frozen=True)
+class Across:
+    """A family's profiles against the first, port by port."""
+
+    family: str
+    profiles: str  # "vendor"
+    first: str  # "default"
+    ports: list[str]  # "threadx 1.16x"
+
+    @property
+    def line(self) -> str:
+        return (f"{TITLE[self.family]}, {self.profiles} against {self.first} (a configuration "
+                f"effect, not a ranking): {', '.join(self.ports)}.")
+
+
+def _lower(fam: str) -> str:
+    return TITLE[fam] if fam in ("flash", "ram") else fam
+
+
+def across_line(found: list[Across]) -> str:
+    """Every family's profile comparison in one line (the terminal's)."""
+    if not found:
+        return ""
+    a = found[0]
+    return (f"{a.profiles} against {a.first} (a configuration effect, not a ranking): "
+            + "; ".join(f"{_lower(x.family)} "
+                        f"{', '.join(x.ports)}" for x in found) + ".")
 
 
 def _ratio_of(block: Block, key: str) -> str:
@@ -335,7 +364,14 @@ def guest_errors(view: RunView, keys: list[str]) -> list[str]:
 def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
              blocks: dict[str, list[Block]]) -> list[str]:
     shown = {b.key for bs in blocks.values() for block in bs for b in block.bars}
-    out = [f"{STAND_IN_MARK} {s}" for s in answer.stand_ins]
+    stand_ins: dict[str, tuple[dict[str, None], dict[str, None]]] = {}
+    for c in cases:
+        for cap, what in sorted(c.stand_ins.items()) if system(c) in shown else ():
+            who, where = stand_ins.setdefault(f"{cap} measured as {what}", ({}, {}))
+            who[f"{c.port}/{c.profile}"] = None
+            where[c.case_id] = None
+    out = [f"{STAND_IN_MARK} {what}: {', '.join(who)} ({', '.join(where)})"
+           for what, (who, where) in stand_ins.items()]
     if any(SETTING_MARK in b.marks for bs in blocks.values() for bl in bs for b in bl.bars):
         out.append(f"{SETTING_MARK} RAM of the whole firmware (stacks and heaps the port "
                    "sized included), or holding a heap the profile set.")
@@ -345,6 +381,11 @@ def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(_count(w.kind for w in other).items()))
         out.append(f"{WARN_MARK} {len(other)} warnings about figures ({kinds}): listed under "
                    "Warnings.")
+    if answer.settings:
+        names = [k for k, _ in answer.settings]
+        out.append(f"{len(names)} setting(s) differ between the compared builds: "
+                   + ", ".join(names[:SETTINGS_NAMED]) + (", …" if len(names) > SETTINGS_NAMED
+                                                          else "") + " (see Configuration).")
     if answer.failed_checks:
         out.append(f"{FAIL_MARK} {len(answer.failed_checks)} failed: "
                    + "; ".join(answer.failed_checks[:2])
@@ -378,8 +419,7 @@ def glance(view: RunView, answer: Answer) -> Glance:
     out = Glance(target, emulated, dict(blocks), _across(cases, view, target, keys), [])
     out.caveats = _caveats(view, cases, answer, out.blocks)
     if not keys:
-        out.no_rtos = (f"No RTOS ran on {target}: only the floor "
-                       f"({', '.join(sorted(floors))}), nothing to rank.")
+        out.no_rtos = f"No RTOS ran on {target}: only bare metal, the floor, nothing to rank."
     elif len({_port(k) for k in keys}) == 1:
         out.no_rtos = f"Only {_port(keys[0])} ran on {target}: nothing to rank it against."
     return out
@@ -402,17 +442,25 @@ def sentence(fam: str, blocks: list[Block]) -> str:
         where = f" in {' and '.join(b.profile for b in blocks)}" if len(blocks) > 1 else ""
         rest = [f"{label} {' / '.join(ratio_text(bl.bars[i].ratio) for bl in blocks)}"
                 for i, label in enumerate(order[0]) if i]
-        said = f"{order[0][0]} is best{where}" + (f"; {rest[0].replace(' ', ' takes ', 1)}"
-                                                 if rest else "")
+        said = f"{order[0][0]} is best{where}{_own(blocks)}" + (
+            f"; {rest[0].replace(' ', ' takes ', 1)}" if rest else "")
         said += "".join(f", {r}" for r in rest[1:])
     else:
-        said = "; ".join(f"in {bl.profile} {bl.best.label} is best"
+        said = "; ".join(f"in {bl.profile} {bl.best.label} is best{_own([bl])}"
                          + "".join(f", {b.label} {ratio_text(b.ratio)}" for b in bl.bars[1:])
                          for bl in blocks)
     floors = [b.floor for b in blocks if b.floor]
     tail = f"; bare metal, the floor: {' / '.join(ratio_text(f) for f in floors)}" \
         if floors else ""
-    return f"{TITLE[fam]}, {blocks[0].unit} ({_over(fam, blocks)}): {said}{tail}."
+    return (f"{TITLE[fam]}, {blocks[0].unit} ({_over(fam, blocks)}, x the best of each): "
+            f"{said}{tail}.")
+
+
+def _own(blocks: list[Block]) -> str:
+    """The best's own multiple when it is not the best of every case."""
+    if all(b.best.ratio < 1.005 for b in blocks):
+        return ""
+    return f" ({' / '.join(ratio_text(b.best.ratio) for b in blocks)})"
 
 
 # ---- the picture ---------------------------------------------------------------------------
