@@ -370,8 +370,9 @@ def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
             who, where = stand_ins.setdefault(f"{cap} measured as {what}", ({}, {}))
             who[f"{c.port}/{c.profile}"] = None
             where[c.case_id] = None
-    out = [f"{STAND_IN_MARK} {what}: {', '.join(who)} ({', '.join(where)})"
-           for what, (who, where) in stand_ins.items()]
+    out = list(answer.no_verdict)  # a family in two units: why no bar, the option that helps
+    out += [f"{STAND_IN_MARK} {what}: {', '.join(who)} ({', '.join(where)})"
+            for what, (who, where) in stand_ins.items()]
     if any(SETTING_MARK in b.marks for bs in blocks.values() for bl in bs for b in bl.bars):
         out.append(f"{SETTING_MARK} RAM of the whole firmware (stacks and heaps the port "
                    "sized included), or holding a heap the profile set.")
