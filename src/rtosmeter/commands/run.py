@@ -109,8 +109,10 @@ def _profile(defs: Definitions, spec: str | None) -> tuple[str | None, Path | No
     return profile.name, path
 
 
-def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
-    """Plan, build, run and store; the tests call this."""
+def run_campaign(opts: RunOptions, root: Path | None = None,
+                 before: Callable[[Definitions], object] | None = None) -> RunSummary:
+    """Plan, build, run and store; the tests call this. `before` runs once
+    the plan is made (every option checked), before the first build."""
     # the run pipeline loads numpy and rich: imported here, not for --help
     from rtosmeter.catalog import load_catalog
     from rtosmeter.plan import Selection, make_plan
@@ -133,6 +135,8 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
                         opts.icount, opts.sources, profile_file, opts.unit,
                         opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains)
         plan = make_plan(defs, catalog, campaign, sel)
+        if before is not None:
+            before(defs)
         return execute(defs, catalog, store, out, plan, quiet=opts.quiet, run=run)
 
 
@@ -176,14 +180,14 @@ def signals_interrupt() -> Iterator[None]:
 ERRORS_SHOWN = 5  # a tool failure's errors printed under the summary line
 
 
-def _first_run(opts: RunOptions) -> FirstRun:
+def _first_run(opts: RunOptions, defs: Definitions) -> FirstRun:
     """The default campaign (no option choosing what to run): fetch the
     pinned RTOS trees it compares, once (rtosmeter.first_run)."""
-    from rtosmeter.first_run import FirstRun, prepare
+    from rtosmeter.first_run import prepare
 
-    if opts.campaign or opts.ports or opts.targets or opts.resume or opts.farm or opts.sources:
+    if opts.campaign or opts.ports or opts.targets or opts.farm or opts.sources:
         return FirstRun()
-    return prepare(Definitions.load(), click.echo)
+    return prepare(defs, click.echo)
 
 
 def resume_command(run_id: int, out: Path) -> str:
@@ -253,10 +257,17 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                       unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div, farm=farm,
                       insecure=insecure,
                       loads=split_list(loads), toolchains=split_list(toolchains))
-    first = _first_run(opts)
+    from rtosmeter.first_run import FirstRun
+
+    first = FirstRun()
+
+    def first_run(defs: Definitions) -> None:
+        nonlocal first
+        first = _first_run(opts, defs)
+
     try:
         with signals_interrupt():
-            summary = run_campaign(opts)
+            summary = run_campaign(opts, before=first_run)
     except RunInterrupted as exc:
         name = signal.Signals(exc.signum).name
         click.echo(f"Interrupted ({name}): run {exc.run_id} is stored as interrupted, with "
