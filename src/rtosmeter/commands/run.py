@@ -183,7 +183,7 @@ ERRORS_SHOWN = 5  # a tool failure's errors printed under the summary line
 def _first_run(opts: RunOptions, defs: Definitions) -> FirstRun:
     """The default campaign (no option choosing what to run): fetch the
     pinned RTOS trees it compares, once (rtosmeter.first_run)."""
-    from rtosmeter.first_run import prepare
+    from rtosmeter.first_run import FirstRun, prepare
 
     if opts.campaign or opts.ports or opts.targets or opts.farm or opts.sources:
         return FirstRun()
