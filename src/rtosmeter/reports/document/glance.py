@@ -356,8 +356,7 @@ def guest_errors(view: RunView, keys: list[str]) -> list[str]:
             f"{min(counts)} to {max(counts)}"
         who = ", ".join(f"{_port(k)}/{k.rsplit('/', 1)[1]}" for k in by)
         out.append(f"{WARN_MARK} QEMU guest error \"{msg}\": {who}, {each} per execution "
-                   f"({execs} execution{'s' * (execs != 1)}; the figures stand, the guest "
-                   "did something the architecture leaves unpredictable).")
+                   f"({execs} execution{'s' * (execs != 1)}).")
     return out
 
 
