@@ -91,6 +91,8 @@ def test_guest_errors_named_not_counted(view: RunView) -> None:
     g = glance(view, a)
     (named,) = [c for c in g.caveats if "guest error" in c]
     assert named == f'⚠ QEMU guest error "{MISALIGNED}": b/default, 38 per execution (1 execution).'
+    assert ("Not in the ratios: † stand-in cases (throughput: tm.memory); latency series with "
+            "a median under 10 counts (1 in default).") in g.caveats
     bar = next(b for b in g.blocks["throughput"][0].bars if b.label == "b")
     assert bar.marks == "†⚠"  # the stand-in and the guest errors, at the bar
 

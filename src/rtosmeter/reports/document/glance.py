@@ -22,7 +22,7 @@ failed check.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -80,7 +80,8 @@ class Block:
     bars: list[GlanceBar]
     floor: float | None = None  # the floor's ratio over the cases it ran
     floor_cases: int = 0
-    apart: list[str] = field(default_factory=list)  # what the ratios leave out
+    stand_in: list[str] = field(default_factory=list)  # † cases left out of the ratios
+    near_zero: int = 0  # series left out: a median under NEAR_ZERO_COUNTS counts
 
     @property
     def best(self) -> GlanceBar:
@@ -103,14 +104,18 @@ class Glance:
     def sentence(self, fam: str) -> str:
         return sentence(fam, self.blocks[fam])
 
+    def extremes(self, fam: str) -> str:
+        """Each bar's smallest and largest case, by name (the chart's hover)."""
+        return "\n".join(f"{bl.profile} {b.label}: {ratio_text(b.low)} {b.low_case}, "
+                         f"{ratio_text(b.high)} {b.high_case}"
+                         for bl in self.blocks[fam] for b in bl.bars)
+
 
 # ---- costs per case ---------------------------------------------------------------
 
 
 def _costs(r: Ranking) -> dict[str, Row]:
-    """The ranking's table as costs (lower is better)."""
-    if r.family == "throughput":  # % of the best count: the cost is its inverse
-        return {k: {s: 100.0 / v for s, v in row.items() if v > 0} for k, row in r.table.items()}
+    """The latency ranking's table: medians are costs already."""
     return {k: dict(row) for k, row in r.table.items()}
 
 
@@ -214,17 +219,6 @@ def _port(key: str) -> str:
     return key.split("/", 1)[0]
 
 
-def _apart(r: Ranking) -> list[str]:
-    out = []
-    if r.stand_in:
-        out.append(f"{STAND_IN_MARK} {len(r.stand_in)} stand-in case"
-                   f"{'s' * (len(r.stand_in) != 1)} apart ({', '.join(sorted(r.stand_in))})")
-    if r.near_zero:
-        out.append(f"{len(r.near_zero)} series with a median under {NEAR_ZERO_COUNTS} counts "
-                   "apart")
-    return out
-
-
 def _ranked_blocks(cases: list[CaseResult], keys: list[str], floor: str | None,
                    profile: str, marks: _Marks) -> list[Block]:
     out = []
@@ -234,7 +228,8 @@ def _ranked_blocks(cases: list[CaseResult], keys: list[str], floor: str | None,
         if not bars:
             continue
         unit = COST[r.family] if r.family == "throughput" else f"median in {r.unit}"
-        block = Block(r.family, profile, unit, len(costs), bars, apart=_apart(r))
+        block = Block(r.family, profile, unit, len(costs), bars, stand_in=sorted(r.stand_in),
+                      near_zero=len(r.near_zero))
         if floor is not None:
             block.floor, block.floor_cases = _floor(
                 costs, _floor_costs(cases, floor, r.family, r.unit))
@@ -360,6 +355,23 @@ def guest_errors(view: RunView, keys: list[str]) -> list[str]:
     return out
 
 
+def _apart(blocks: dict[str, list[Block]]) -> str:
+    """What the ratios leave out, in one line: the stand-in cases (the
+    answer's details give the mean with them) and the near-zero series."""
+    parts = []
+    stand_in = {f: list(dict.fromkeys(c for bl in bls for c in bl.stand_in))
+                for f, bls in blocks.items()}
+    if any(stand_in.values()):
+        parts.append(f"{STAND_IN_MARK} stand-in cases (" + "; ".join(
+            f"{_lower(f)}: {', '.join(cs)}" for f, cs in stand_in.items() if cs) + ")")
+    near = [f"{bl.near_zero} in {bl.profile}" if bl.profile else str(bl.near_zero)
+            for bl in blocks.get("latency", []) if bl.near_zero]
+    if near:
+        parts.append(f"latency series with a median under {NEAR_ZERO_COUNTS} counts "
+                     f"({', '.join(near)})")
+    return f"Not in the ratios: {'; '.join(parts)}." if parts else ""
+
+
 def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
              blocks: dict[str, list[Block]]) -> list[str]:
     shown = {b.key for bs in blocks.values() for block in bs for b in block.bars}
@@ -378,9 +390,11 @@ def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
     out += guest_errors(view, sorted(shown))
     other = [w for w in view.warnings if w.system in shown and w.kind != "guest-error"]
     if other:
-        kinds = ", ".join(f"{n} {k}" for k, n in sorted(_count(w.kind for w in other).items()))
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(Counter(w.kind for w in other).items()))
         out.append(f"{WARN_MARK} {len(other)} warnings about figures ({kinds}): listed under "
                    "Warnings.")
+    if (apart := _apart(blocks)):
+        out.append(apart)
     if answer.settings:
         names = [k for k, _ in answer.settings]
         out.append(f"{len(names)} setting(s) differ between the compared builds: "
@@ -393,11 +407,6 @@ def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
     return out
 
 
-def _count(items: Iterable[str]) -> dict[str, int]:
-    out: dict[str, int] = defaultdict(int)
-    for i in items:
-        out[i] += 1
-    return dict(out)
 
 
 def glance(view: RunView, answer: Answer) -> Glance:
@@ -477,7 +486,9 @@ def charts(g: Glance) -> list[Chart]:
         panels = [draw.RatioPanel(
             bl.profile, [draw.RatioBar(b.label, b.ratio, b.low, b.high, b.marks, colour[b.label])
                          for b in bl.bars],
-            bl.floor, f"bare metal {ratio_text(bl.floor)}" if bl.floor else "")
+            bl.floor, f"bare metal {ratio_text(bl.floor)} ({bl.floor_cases} "
+                      f"{'case' if fam in ('throughput', 'latency') else 'firmware'}"
+                      f"{'s' * (bl.floor_cases != 1)})" if bl.floor else "")
             for bl in g.blocks[fam]]
         title = g.sentence(fam)
         svg = draw.ratio_bars(panels, "x the best (1 = best; shorter is better)")
