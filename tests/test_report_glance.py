@@ -107,7 +107,10 @@ def test_the_glance_bars_the_floor_and_a_sentence_per_family(view: RunView) -> N
     assert tput.floor == pytest.approx(0.5, rel=0.01)  # bare metal: 400 against 200
     assert g.sentence("throughput").endswith("b takes 2.00x; bare metal, the floor: 0.50x.")
     lines = _glance_text.lines(g)
-    assert lines[1].startswith("Emulated under QEMU -icount") and len(lines) <= 25
+    assert lines[0] == f"The answer on {T}. Emulated under QEMU -icount: counts of " \
+        "instructions or virtual-clock ticks, exact and repeatable, not times."
+    assert lines[1].split() == ["x", "best", "(min-max)", "throughput", "latency", "Flash", "RAM"]
+    assert len(lines) <= 25
     assert "bare metal (floor)  0.50x" in "\n".join(lines)
 
 

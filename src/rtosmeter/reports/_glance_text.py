@@ -2,8 +2,8 @@
 lines of the terminal report and all `rtosmeter run` prints of the results.
 
 Per target: what the figures are, a table of each system's cost as a
-multiple of the best (the smallest and largest case in brackets, the marks
-after), profile by profile with the floor under each, one sentence per
+multiple of the best of each case ("x best", the smallest and largest case
+in brackets, the marks after), profile by profile with the floor under each, one sentence per
 family, the profiles against each other, the caveats. About twenty lines
 for four systems in two profiles.
 """
@@ -13,11 +13,11 @@ from __future__ import annotations
 from rtosmeter.reports.document.answer import ratio_text
 from rtosmeter.reports.document.glance import (
     EMULATED,
-    TITLE,
     Block,
     Glance,
     GlanceBar,
     across_line,
+    lower,
 )
 from rtosmeter.textsafe import terminal_safe
 
@@ -38,18 +38,14 @@ def _floor_cell(block: Block | None) -> str:
 
 def lines(g: Glance) -> list[str]:
     fams = g.families
-    out = [f"The answer on {g.target}: each system's cost as a multiple of the best (1.00x), "
-           "its smallest-largest case in brackets"]
-    if g.emulated:
-        out.append(EMULATED)
+    out = [f"The answer on {g.target}." + (f" {EMULATED}" if g.emulated else "")]
     if g.no_rtos:
         out.append(g.no_rtos)
     if not fams:
         return out
     blocks = {f: {b.profile: b for b in g.blocks[f]} for f in fams}
     profiles = list(dict.fromkeys(p for f in fams for p in blocks[f]))
-    rows: list[list[str]] = [["", "", *(TITLE[f].lower() if f == "throughput" or f == "latency"
-                                        else TITLE[f] for f in fams)]]
+    rows: list[list[str]] = [["", "x best (min-max)", *(lower(f) for f in fams)]]
     for p in profiles:
         order = list(dict.fromkeys(b.label for f in fams if p in blocks[f]
                                    for b in blocks[f][p].bars))

@@ -308,7 +308,8 @@ class Across:
                 f"effect, not a ranking): {', '.join(self.ports)}.")
 
 
-def _lower(fam: str) -> str:
+def lower(fam: str) -> str:
+    """A family as a word within a sentence (Flash and RAM keep their capitals)."""
     return TITLE[fam] if fam in ("flash", "ram") else fam
 
 
@@ -318,7 +319,7 @@ def across_line(found: list[Across]) -> str:
         return ""
     a = found[0]
     return (f"{a.profiles} against {a.first} (a configuration effect, not a ranking): "
-            + "; ".join(f"{_lower(x.family)} "
+            + "; ".join(f"{lower(x.family)} "
                         f"{', '.join(x.ports)}" for x in found) + ".")
 
 
@@ -363,7 +364,7 @@ def _apart(blocks: dict[str, list[Block]]) -> str:
                 for f, bls in blocks.items()}
     if any(stand_in.values()):
         parts.append(f"{STAND_IN_MARK} stand-in cases (" + "; ".join(
-            f"{_lower(f)}: {', '.join(cs)}" for f, cs in stand_in.items() if cs) + ")")
+            f"{lower(f)}: {', '.join(cs)}" for f, cs in stand_in.items() if cs) + ")")
     near = [f"{bl.near_zero} in {bl.profile}" if bl.profile else str(bl.near_zero)
             for bl in blocks.get("latency", []) if bl.near_zero]
     if near:
