@@ -360,13 +360,14 @@ def _apart(blocks: dict[str, list[Block]]) -> str:
     """What the ratios leave out, in one line: the stand-in cases (the
     answer's details give the mean with them) and the near-zero series."""
     parts = []
-    stand_in = {f: list(dict.fromkeys(c for bl in bls for c in bl.stand_in))
-                for f, bls in blocks.items()}
+    ranked = {f: [bl for bl in bls if len(bl.bars) > 1] for f, bls in blocks.items()}
+    stand_in = {f: list(dict.fromkeys(c.split(" · ")[0] for bl in bls for c in bl.stand_in))
+                for f, bls in ranked.items()}
     if any(stand_in.values()):
         parts.append(f"{STAND_IN_MARK} stand-in cases (" + "; ".join(
             f"{lower(f)}: {', '.join(cs)}" for f, cs in stand_in.items() if cs) + ")")
     near = [f"{bl.near_zero} in {bl.profile}" if bl.profile else str(bl.near_zero)
-            for bl in blocks.get("latency", []) if bl.near_zero]
+            for bl in ranked.get("latency", []) if bl.near_zero]
     if near:
         parts.append(f"latency series with a median under {NEAR_ZERO_COUNTS} counts "
                      f"({', '.join(near)})")
