@@ -20,7 +20,7 @@ def craft(port: str, target: str, hz: int, calib: Sequence[int],
           unsupported: Mapping[str, str] | None = None,
           checks: Mapping[str, tuple[int, int]] | None = None, group: str = "g",
           cfg: Mapping[str, str] | None = None, period_ms: int | None = None,
-          unit: str = "ticks") -> bytes:
+          unit: str = "ticks", profile: str = "default") -> bytes:
     """A complete stream: calib.overhead first, then the given cases; `cfg`
     adds CFG records (e.g. a port's stand_in.<CAP>), `period_ms` the HELLO's
     throughput period as a time (firmware of today sends it)."""
@@ -28,7 +28,7 @@ def craft(port: str, target: str, hz: int, calib: Sequence[int],
     # HELLO announces the longest series: the parser refuses samples beyond it.
     longest = max([len(calib)] + [len(s) for _, ser in latency for s in ser.values()])
     hello = dict(v=1, port=port, target=target, group=group, ts="counter", unit=unit, hz=hz,
-                 samples=longest, batch=1024, tm_period=100, tm_periods=3, profile="default")
+                 samples=longest, batch=1024, tm_period=100, tm_periods=3, profile=profile)
     if period_ms is not None:
         hello["tm_period_ms"] = period_ms
     w.record("HELLO", hello)

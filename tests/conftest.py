@@ -52,8 +52,19 @@ def default_run(tmp_path_factory: pytest.TempPathFactory) -> SessionRun:
     if shutil.which("cmake") is None or shutil.which("gcc") is None:
         pytest.fail("cmake and gcc are required: run scripts/install.sh")
     out = tmp_path_factory.mktemp("campaign")
-    result = invoke("run", "--out", str(out))
+    result = CliRunner().invoke(cli, ["run", "--out", str(out)], catch_exceptions=True,
+                                env=offline_first_run(tmp_path_factory.mktemp("cache")))
     return SessionRun(out, result)
+
+
+def offline_first_run(cache: Path) -> dict[str, str | None]:
+    """A new user's machine, offline: no FreeRTOS or ThreadX tree set, an
+    empty cache, and git sent to a port nothing listens on, so the first
+    run's fetch (rtosmeter.first_run) fails for real, quickly."""
+    return {"RTOSMETER_FREERTOS": None, "RTOSMETER_THREADX": None,
+            "XDG_CACHE_HOME": str(cache), "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "url.http://127.0.0.1:9/.insteadOf",
+            "GIT_CONFIG_VALUE_0": "https://"}
 
 
 # The fast lane (`pytest -m "not slow"`) must stay fast: a test that starts a

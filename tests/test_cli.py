@@ -26,6 +26,18 @@ def test_default_run_succeeds_and_writes_reports(default_run: SessionRun) -> Non
     assert (out / "report.md").is_file() and (out / "report.html").is_file()
     assert "Run 1 done" in result.output
     assert f"Report: {out / 'report.html'}" in result.output
+    # offline, the first run tried the pinned trees, and says in one line what
+    # it can and cannot answer, and the one command that adds an RTOS
+    lines = result.output.splitlines()
+    assert lines[0].startswith("First run: fetching the pinned freertos V11.1.0 and threadx "
+                               "v6.4.2_rel into ")
+    (offline,) = [ln for ln in lines if ln.startswith("No freertos or threadx tree (")]
+    assert "127.0.0.1" in offline  # git's own failure, not a made-up one
+    assert "it cannot rank an RTOS" in offline
+    assert "`rtosmeter sources fetch freertos`" in offline
+    # the answer, not the tables (stderr has the progress and its notes)
+    assert len(result.stdout.splitlines()) <= 25, result.stdout
+    assert "No RTOS ran on qemu-mps2-an386" in result.output
     # one report per run; report.html and report.md are copies of the latest
     assert (out / "report-1.html").read_bytes() == (out / "report.html").read_bytes()
     assert (out / "report-1.md").read_text() == (out / "report.md").read_text()

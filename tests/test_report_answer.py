@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import math
+from html import escape as html_escape
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,8 @@ from _datahalf import craft, store_run
 
 from rtosmeter.analysis import load_run
 from rtosmeter.model import RunView
+from rtosmeter.reports import _glance_text, document, html, markdown, table
 from rtosmeter.reports import csv as csv_report
-from rtosmeter.reports import html, markdown, table
 from rtosmeter.reports import json as json_report
 from rtosmeter.reports.document import answer as _answer
 from rtosmeter.runners.qemu import guest_errors
@@ -87,8 +88,17 @@ def test_the_answer_first_and_the_same_in_every_format(view: RunView) -> None:
     assert text.rindex("The answer on") > text.index("Throughput on")  # the last lines
     page = html.render(view)
     assert page.index('id="answer"') < page.index('id="summary"')
-    for out in (md, text, page):
+    for out in (md, page):
         assert headline in out
+    # the terminal ends with the first screen: a line per family, as the page's
+    glance = document.build(view).glances[0]
+    said = glance.sentence("throughput")
+    # fast is best of tm.sync and tm.memory, slow of tm.cooperative (at 2x)
+    assert said == (f"Throughput, time per Thread-Metric iteration (3 cases, x the best of "
+                    f"each): fast is best ({math.cbrt(2):.2f}x); slow takes 2.00x.")
+    assert text.rstrip().splitlines()[-len(_glance_text.lines(glance)):] == \
+        _glance_text.lines(glance)
+    assert html_escape(said) in page
     # one normalisation: the % of the best of CSV, JSON and HTML agree
     rows = list(csv.DictReader(io.StringIO(csv_report.render(view))))
     docs = json.loads(json_report.render(view))["results"]

@@ -482,7 +482,8 @@ OVERFLOW_JS = """() => {
 @pytest.mark.slow
 def test_layout_fits_every_width(mixed: tuple[RunView, Path], browser: Any, width: int) -> None:
     """Nothing sticks out of the page (wide tables scroll in their box), ids
-    are unique, and the answer is on the first screen."""
+    are unique, and the answer (a picture and a sentence) is on the first
+    screen."""
     _, path = mixed
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto(path.as_uri())
@@ -491,11 +492,15 @@ def test_layout_fits_every_width(mixed: tuple[RunView, Path], browser: Any, widt
     assert fit["scroll"] <= width and fit["out"] == [], fit
     ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
     assert len(ids) == len(set(ids))
-    lead = page.query_selector("#answer li.lead")
-    assert lead is not None and lead.is_visible()
-    box = lead.bounding_box()
-    assert box is not None and box["y"] < 900
-    assert "fastest" in lead.inner_text()
+    # the first screen: "not times", a family's sentence and its chart
+    emulated = page.query_selector("#answer p.emulated")
+    assert emulated is not None and "not times" in emulated.inner_text()
+    figure = page.query_selector("#answer figure.family")
+    assert figure is not None and figure.is_visible()
+    assert "is best" in figure.query_selector("figcaption").inner_text()
+    for element in (emulated, figure.query_selector("figcaption"), figure.query_selector("svg")):
+        box = element.bounding_box()
+        assert box is not None and box["y"] < 900 and box["x"] + box["width"] <= width
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ from rtosmeter.sources import (
     cache_dir,
     fetch,
     find_source,
+    git_error,
     parse_source_options,
 )
 
@@ -298,3 +299,14 @@ def test_a_pin_must_be_a_full_commit_id(tmp_path: Path, root: Path) -> None:
     toml.write_text(pinned)
     with pytest.raises(UserError, match=r"'source.commit' must be a full commit id"):
         load_port(toml, load_caps(root))
+
+
+def test_a_failed_git_says_why_not_its_advice() -> None:
+    """git ends a failed checkout with advice; the reason is its error line."""
+    stderr = ("Cloning into 'x'...\nerror: unable to read sha1 file of a/b.c (6a92a2a)\n"
+              "fatal: unable to checkout working tree\nwarning: Clone succeeded, but checkout "
+              "failed.\nand retry with 'git restore --source=HEAD :/'\n")
+    assert git_error(stderr) == "error: unable to read sha1 file of a/b.c (6a92a2a)"
+    assert git_error("fatal: unable to access 'x': Could not resolve host: github.com\n") == \
+        "fatal: unable to access 'x': Could not resolve host: github.com"
+    assert git_error("") == "(no output)"

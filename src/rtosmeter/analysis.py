@@ -28,7 +28,7 @@ import dataclasses
 import json
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -258,13 +258,14 @@ def _build_info(b: BuildRow, first: ExecutionRow | None, cfg: Mapping[str, str],
 
 
 def _run_warnings(builds: Mapping[int, BuildRow], execs: Mapping[int, ExecutionRow],
-                  results: Mapping[int, CaseResult]) -> list[RunWarning]:
+                  results: Mapping[int, CaseResult], exec_of: Mapping[int, int],
+                  units: Mapping[int, Unit]) -> list[RunWarning]:
     """QEMU's guest errors, clock mismatches and the cases' own warnings;
     each case lists those that concern it."""
     warnings = ([w for ex in execs.values() if (w := guest_warning(builds, ex)) is not None]
                 + [clock_warning(builds, ex) for ex in execs.values()
                    if ex.runner.get("clock_warning")]
-                + case_warnings(results.values()))
+                + case_warnings(results.values(), exact_cases(results, exec_of, units)))
     for case in results.values():
         case.warned = [w.text for w in warnings if w.case_id == case.case_id
                        and w.system == system(case)]
@@ -298,7 +299,7 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
     _add_per_iteration(results, runs_of, units)
     _void_timings(results, runs_of, stream_cfg)
     add_floor_checks(list(results.values()))
-    warnings = _run_warnings(builds, execs, results)
+    warnings = _run_warnings(builds, execs, results, exec_of, units)
     idle = [(build_name(builds[execs[ex].build_id]), f)
             for ex, figures in read_idle(store, run_id).items() for f in figures]
     return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
@@ -381,6 +382,9 @@ def _add_per_iteration(results: Mapping[int, CaseResult], runs_of: Mapping[int, 
 
 OUTLIER_K = 4.0  # an extreme beyond p99 x K (or below p1 / K) is an outlier
 DRIFT_LIMIT = 0.01  # throughput counts more than 1 % apart between periods
+# Under exact emulation a period boundary falls between two iterations, so a
+# count may be one more or one less from period to period: that is no drift.
+EXACT_DRIFT_COUNTS = 2
 GUEST_ERRORS_SHOWN = 3
 
 
@@ -404,7 +408,8 @@ def guest_warning(builds: Mapping[int, Any], ex: ExecutionRow) -> RunWarning | N
                       [:GUEST_ERRORS_SHOWN])
     return RunWarning(key, "", "guest-error",
                       f"{ex.group}: QEMU logged {total} guest error(s)"
-                      + (f": {shown}" if shown else ""))
+                      + (f": {shown}" if shown else ""), ex.group,
+                      tuple(sorted(kinds.items(), key=lambda kv: -kv[1])))
 
 
 def clock_warning(builds: Mapping[int, Any], ex: ExecutionRow) -> RunWarning:
@@ -436,8 +441,27 @@ def outlier_text(d: Distribution) -> str:
             if out else "")
 
 
-def case_warnings(cases: Iterable[CaseResult]) -> list[RunWarning]:
-    """Outliers, percentiles from too few samples, drifting throughput counts."""
+def exact_cases(results: Mapping[int, CaseResult], exec_of: Mapping[int, int],
+                units: Mapping[int, Unit]) -> set[int]:
+    """The ids (id()) of cases counted exactly (emulated under -icount)."""
+    return {id(c) for row, c in results.items()
+            if (u := units.get(exec_of.get(row, -1))) is not None and u.deterministic
+            and u.emulated}
+
+
+def _drift(total: list[int], exact: bool) -> float:
+    """How far the counts per period spread (max - min over the mean), 0
+    when they are within one count of their middle under exact emulation."""
+    mean = sum(total) / len(total) if total else 0.0
+    spread = max(total) - min(total) if total else 0
+    if mean <= 0 or (exact and spread <= EXACT_DRIFT_COUNTS):
+        return 0.0
+    return spread / mean
+
+
+def case_warnings(cases: Iterable[CaseResult], exact: Collection[int] = ()) -> list[RunWarning]:
+    """Outliers, percentiles from too few samples, drifting throughput counts
+    (not a ±1 count under exact emulation: `exact` holds those cases' id())."""
     out: list[RunWarning] = []
     p99 = next(s for s in stats.STATISTICS if s.name == "p99")
     for c in cases:
@@ -454,12 +478,9 @@ def case_warnings(cases: Iterable[CaseResult]) -> list[RunWarning]:
                                   f"{fewest.n} in {fewest.series}; a p99 needs "
                                   f"{stats.min_samples_for_percentile(99)})"))
         total = c.counts.get("total", [])
-        mean = sum(total) / len(total) if total else 0.0
-        if c.case_id.startswith("tm.") and mean > 0 and \
-                (max(total) - min(total)) / mean > DRIFT_LIMIT:
+        if c.case_id.startswith("tm.") and (drift := _drift(total, id(c) in exact)) > DRIFT_LIMIT:
             out.append(RunWarning(key, c.case_id, "drift",
-                                  f"counts per period drift by "
-                                  f"{100 * (max(total) - min(total)) / mean:.1f} % "
+                                  f"counts per period drift by {100 * drift:.1f} % "
                                   f"({min(total):,} to {max(total):,})"))
     return out
 

@@ -345,3 +345,71 @@ def save(svg: str, path: str) -> None:
     """Write a chart as a standalone SVG file (for Markdown reports)."""
     with open(path, "w", encoding="utf-8") as f:
         f.write(svg)
+
+
+@dataclass(frozen=True)
+class RatioBar:
+    """One system against the best: the geometric mean and its case range."""
+
+    label: str
+    ratio: float
+    low: float
+    high: float
+    marks: str = ""
+    colour: str = PALETTE[0]
+
+
+@dataclass(frozen=True)
+class RatioPanel:
+    """The bars of one group (a profile), with the floor's reference line."""
+
+    title: str
+    bars: list[RatioBar]
+    floor: float | None = None
+    floor_label: str = ""
+
+
+def ratio_bars(panels: Sequence[RatioPanel], axis_label: str, width: float = 4.2) -> str:
+    """Horizontal bars of x-the-best (1 = best), the smallest-largest case as
+    a whisker, the marks and value at the bar's end, a dashed line for the
+    floor; one panel per group, sharing the axis. A whisker far beyond the
+    bars is cut at the axis' end and its value written there."""
+    rows = sum(len(p.bars) for p in panels)
+    height = 0.55 + 0.3 * len(panels) + 0.27 * rows
+    bar_top = max((b.ratio for p in panels for b in p.bars), default=1.0)
+    floor_top = max((p.floor or 0.0 for p in panels), default=0.0)
+    limit = max(bar_top * 1.6, floor_top * 1.1, 1.25)
+    with _figure(width, height) as fig:
+        axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False,
+                            height_ratios=[max(len(p.bars), 1) for p in panels])[:, 0]
+        for ax, panel in zip(axes, panels, strict=True):
+            ys = list(range(len(panel.bars) - 1, -1, -1))
+            ax.barh(ys, [b.ratio for b in panel.bars], height=0.62,
+                    color=[b.colour for b in panel.bars], alpha=0.85)
+            for y, b in zip(ys, panel.bars, strict=True):
+                hi = min(b.high, limit)
+                ax.plot([b.low, hi], [y, y], color="#333333", linewidth=1.0)
+                ax.plot([b.low, b.low], [y - 0.18, y + 0.18], color="#333333", linewidth=1.0)
+                if b.high <= limit:
+                    ax.plot([hi, hi], [y - 0.18, y + 0.18], color="#333333", linewidth=1.0)
+                else:
+                    ax.annotate(f"{b.high:.3g}x ▸", xy=(limit, y + 0.12), ha="right",
+                                va="bottom", fontsize=6.5, color="#555555")
+                text = f"{b.ratio:.2f}x" + (f" {b.marks}" if b.marks else "")
+                ax.text(max(b.ratio, hi) + limit * 0.015, y, text, va="center", fontsize=7.5)
+            if panel.floor is not None:
+                ax.axvline(panel.floor, color="#555555", linewidth=0.9, linestyle="--")
+                ax.annotate(panel.floor_label, xy=(panel.floor, 1.0),
+                            xycoords=("data", "axes fraction"), ha="left", va="bottom",
+                            fontsize=6.5, color="#555555", xytext=(2, 0),
+                            textcoords="offset points")
+            ax.axvline(1.0, color="#999999", linewidth=0.6)
+            ax.set_yticks(ys, [_wrap(b.label, 22) for b in panel.bars])
+            ax.set_ylim(-0.6, len(panel.bars) - 0.4)
+            ax.set_title(panel.title, loc="left", fontsize=8, color="#333333")
+        axes[-1].set_xlim(0, limit * 1.2)  # room for the last value's text
+        axes[-1].set_xlabel(axis_label, fontsize=8)
+        labels = [_wrap(b.label, 22) for p in panels for b in p.bars]
+        _margins(fig, labels, top_in=0.3, bottom_in=0.45)
+        fig.subplots_adjust(hspace=0.9 / max(height, 1.0) * len(panels))
+        return _svg(fig)

@@ -186,6 +186,8 @@ class RunWarning:
     case_id: str  # "" when it is about a whole execution (group)
     kind: str  # guest-error | clock | outlier | few-samples | drift
     text: str
+    group: str = ""  # the execution's group (guest-error, clock)
+    messages: tuple[tuple[str, int], ...] = ()  # guest-error: (QEMU's message, count)
 
 
 @dataclass

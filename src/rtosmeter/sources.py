@@ -197,6 +197,14 @@ def west_projects(manifest: str) -> dict[str, WestProject]:
     return out
 
 
+def git_error(stderr: str) -> str:
+    """git's reason: its first fatal or error line (the last line may be
+    advice, e.g. "retry with 'git restore ...'"), else its last line."""
+    lines = stderr.strip().splitlines()
+    return next((ln for ln in lines if ln.startswith(("fatal:", "error:"))),
+                (lines or ["(no output)"])[-1])
+
+
 def _git(args: list[str], what: str, port: Port) -> None:
     env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
     try:
@@ -205,7 +213,7 @@ def _git(args: list[str], what: str, port: Port) -> None:
     except subprocess.TimeoutExpired as exc:
         raise UserError(f"{what} timed out", "sources fetch", "Check the network") from exc
     if proc.returncode != 0:
-        last = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+        last = git_error(proc.stderr)
         raise UserError(f"{what} failed ({last})", "sources fetch",
                         f"Check the network, or fetch it yourself next to the {port.name} "
                         "tree (see the port's port.toml)")
@@ -286,7 +294,7 @@ def fetch(port: Port, tag: str | None = None, dest: Path | None = None) -> Sourc
                         f"{port.name}=PATH") from exc
     if proc.returncode != 0:
         shutil.rmtree(target, ignore_errors=True)
-        last = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+        last = git_error(proc.stderr)
         raise UserError(
             f"git clone of {spec.git} at {tag} failed ({last})", "sources fetch",
             f"Check the network and the tag, or clone it yourself and pass --source "

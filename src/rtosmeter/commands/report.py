@@ -18,6 +18,7 @@ VIEWS = (REPORT, "load", "thread-metric", "energy")
 
 if TYPE_CHECKING:
     from rtosmeter.model import RunView
+    from rtosmeter.reports.document import Document
 
 
 def load_view(out: Path, ref: str, clock: str | None = None, as_board: str = "") -> RunView:
@@ -52,7 +53,7 @@ def render_run(out: Path, ref: str, fmt: str, view: str = "report") -> str:
     return reports.render(load_view(out, ref), fmt, view)
 
 
-def write_reports(out: Path, view: RunView) -> list[Path]:
+def write_reports(out: Path, view: RunView | Document) -> list[Path]:
     """OUT/report-<run>.html and OUT/report-<run>.md (its charts in
     OUT/charts/run-<run>/), both from one document (the charts are drawn
     once), and OUT/report.html and report.md: copies of the latest."""
@@ -61,8 +62,8 @@ def write_reports(out: Path, view: RunView) -> list[Path]:
     from rtosmeter.attribution.pages import write_pages
     from rtosmeter.reports import document, html, markdown
 
-    doc = document.build(view)
-    run = view.run_id
+    doc = document.of(view)
+    run = doc.view.run_id
     with open_store(out, must_exist=True) as store:
         explain = write_pages(store, out, run)  # the cases' per-function pages, if attributed
     written = [html.write(doc, out / f"report-{run}.html", explain),

@@ -29,6 +29,7 @@ from rtosmeter.model import FAIL_MARK, WARN_MARK
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
+    from rtosmeter.first_run import FirstRun
     from rtosmeter.model import RunView
     from rtosmeter.runners.base import RunOutcome, RunRequest
     from rtosmeter.runs import RunSummary
@@ -111,8 +112,10 @@ def _profile(defs: Definitions, spec: str | None) -> tuple[str | None, Path | No
     return profile.name, path
 
 
-def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
-    """Plan, build, run and store; the tests call this."""
+def run_campaign(opts: RunOptions, root: Path | None = None,
+                 before: Callable[[Definitions], object] | None = None) -> RunSummary:
+    """Plan, build, run and store; the tests call this. `before` runs once
+    the plan is made (every option checked), before the first build."""
     # the run pipeline loads numpy and rich: imported here, not for --help
     from rtosmeter.catalog import load_catalog
     from rtosmeter.plan import Selection, make_plan
@@ -142,6 +145,8 @@ def run_campaign(opts: RunOptions, root: Path | None = None) -> RunSummary:
                         opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains,
                         as_board=opts.as_board)
         plan = make_plan(defs, catalog, campaign, sel)
+        if before is not None:
+            before(defs)
         return execute(defs, catalog, store, out, plan, quiet=opts.quiet, run=run)
 
 
@@ -180,6 +185,19 @@ def signals_interrupt() -> Iterator[None]:
     finally:
         for sig, previous in old.items():
             signal.signal(sig, previous)
+
+
+ERRORS_SHOWN = 5  # a tool failure's errors printed under the summary line
+
+
+def _first_run(opts: RunOptions, defs: Definitions) -> FirstRun:
+    """The default campaign (no option choosing what to run): fetch the
+    pinned RTOS trees it compares, once (rtosmeter.first_run)."""
+    from rtosmeter.first_run import FirstRun, prepare
+
+    if opts.campaign or opts.ports or opts.targets or opts.farm or opts.sources:
+        return FirstRun()
+    return prepare(defs, click.echo)
 
 
 def resume_command(run_id: int, out: Path) -> str:
@@ -263,7 +281,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                             f"({board_hz / 1e6:g} MHz)", "--clock",
                             "Leave --clock out: --as-board converts at the board's clock")
         clock = f"{board_hz}Hz"
-    from rtosmeter import reports
+    from rtosmeter.reports import document
+    from rtosmeter.reports._glance_text import text as glance_text
     from rtosmeter.runs import Interrupted, RunInterrupted
     from rtosmeter.sources import parse_source_options
 
@@ -273,9 +292,17 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                       as_board=as_board or "",
                       insecure=insecure,
                       loads=split_list(loads), toolchains=split_list(toolchains))
+    from rtosmeter.first_run import FirstRun
+
+    first = FirstRun()
+
+    def first_run(defs: Definitions) -> None:
+        nonlocal first
+        first = _first_run(opts, defs)
+
     try:
         with signals_interrupt():
-            summary = run_campaign(opts)
+            summary = run_campaign(opts, before=first_run)
     except RunInterrupted as exc:
         name = signal.Signals(exc.signum).name
         click.echo(f"Interrupted ({name}): run {exc.run_id} is stored as interrupted, with "
@@ -288,16 +315,20 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                    "nothing was stored", err=True)
         raise click.exceptions.Exit(128 + exc.signum) from None
     view = load_view(opts.out, str(summary.run_id), clock)  # once, for every output below
-    click.echo(reports.render(view, "table"))
-    written = write_reports(opts.out, view)
+    doc = document.build(view)
+    click.echo(glance_text(doc.glances))  # the answer; the full tables are `report`'s
+    written = write_reports(opts.out, doc)
     findings = findings_of(view)
     click.echo(summary_line(summary, len(findings), len(view.warnings))
                + f" Store: {opts.out / 'rtosmeter.sqlite'}")
-    for line in findings:  # case ids and reasons come from the stream
+    for line in view.errors[:ERRORS_SHOWN]:  # names and reasons come from the stream
         click.echo(f"  {FAIL_MARK} {terminal_safe(line)}")
-    written += write_exports(view, {"export_json": export_json, "export_md": export_md,
-                                    "export_csv": export_csv, "junit": junit})
-    for path in written:
+    if first.offline_line:
+        click.echo(first.offline_line)
+    click.echo(f"Report: {written[0]} and {written[1].name}; the full tables: "
+               f"rtosmeter report {summary.run_id} --out {shlex.quote(str(opts.out))}")
+    for path in write_exports(view, {"export_json": export_json, "export_md": export_md,
+                                     "export_csv": export_csv, "junit": junit}):
         click.echo(f"Report: {path}")
     if is_tool_failure(summary):
         raise UserError(f"{summary.failed} execution(s) and {summary.builds_failed} build(s) "

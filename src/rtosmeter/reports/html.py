@@ -19,6 +19,7 @@ from rtosmeter.model import RunView
 from rtosmeter.reports import document
 from rtosmeter.reports.document import Document
 from rtosmeter.reports.document.cases import BOX_LEGEND, STATS_UNFOLDED
+from rtosmeter.reports.document.glance import EMULATED
 from rtosmeter.reports.document.listing import ISR_NOTE
 from rtosmeter.textsafe import html_safe
 
@@ -47,7 +48,7 @@ def render(source: RunView | Document, explain: Mapping[str, str] | None = None)
     doc = document.of(source)
     return _environment().get_template("report.html.j2").render(
         doc=doc, r=doc.page, box_legend=BOX_LEGEND, isr_note=ISR_NOTE,
-        stats_unfolded=STATS_UNFOLDED, explain=explain or {})
+        stats_unfolded=STATS_UNFOLDED, explain=explain or {}, emulated=EMULATED)
 
 
 def write(source: RunView | Document, path: Path,

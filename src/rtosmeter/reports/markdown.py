@@ -10,6 +10,7 @@ from rtosmeter.reports import REPORT, document
 from rtosmeter.reports.document import Document
 from rtosmeter.reports.document.cases import BOX_LEGEND
 from rtosmeter.reports.document.cells import Cell, Chart, Section, Value
+from rtosmeter.reports.document.glance import EMULATED
 from rtosmeter.textsafe import markdown_safe
 
 SUFFIX = ".md"
@@ -59,7 +60,12 @@ def render(source: RunView | Document, view: str = REPORT) -> str:
     parts = [f"# {_escape(doc.title)}", ""]
     if doc.host:
         parts += [f"Host: {_escape(doc.host)}", ""]
-    parts += [table(sec) for sec in doc.answer]  # the answer first
+    for g in doc.glances:  # the answer first: a sentence per family, then its figures
+        parts += [f"## At a glance: {_escape(g.target)}", ""]
+        parts += [f"*{_escape(line)}*\n" for line in ([EMULATED] if g.emulated else [])
+                  + ([g.no_rtos] if g.no_rtos else [])]
+        parts += [f"- {_escape(g.sentence(f))}" for f in g.families] + [""]
+    parts += [table(sec) for sec in doc.answer]
     if not doc.comparison:
         parts.append("No results stored for this run.\n")
     parts += [table(sec) for sec in doc.comparison]
@@ -86,7 +92,8 @@ def write(source: RunView | Document, out_dir: Path, name: str = "report.md") ->
              f"Latency charts: {BOX_LEGEND}", ""]
     page = doc.page
     groups: list[tuple[str, list[Chart]]] = [
-        (_escape(f"Throughput, {g.title}"), g.charts) for g in page.throughput]
+        (_escape(f"At a glance: {target}"), found) for target, found in page.glance_charts.items()]
+    groups += [(_escape(f"Throughput, {g.title}"), g.charts) for g in page.throughput]
     groups += [(_escape(c.case_id), c.charts) for c in page.latency]
     if page.footprint_charts:
         groups.append(("Footprint", page.footprint_charts))

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from rtosmeter.model import FAIL_MARK, RunView
 from rtosmeter.reports import REPORT, document
+from rtosmeter.reports._glance_text import text as glance_text
 from rtosmeter.reports.document import Document
 from rtosmeter.reports.document.cells import Cell, Section, Value
 from rtosmeter.textsafe import terminal_safe
@@ -62,10 +63,10 @@ def terminal_width() -> int:
 
 def _sections(doc: Document, view: str) -> tuple[str, list[Section], str]:
     """(title, sections, what to say without any) of the report or a view:
-    the report's tables, then the answer per target, the last lines a
-    terminal shows; the latency layouts left out (Section.compact)."""
+    the report's tables, the latency layouts left out (Section.compact);
+    the answer per target follows them (`render`)."""
     if view == REPORT:
-        return (doc.title, [s.compact() for s in doc.comparison] + doc.answer,
+        return (doc.title, [s.compact() for s in doc.comparison],
                 "No results stored for this run." if not doc.comparison else "")
     v = doc.view_named(view)
     return f"{doc.title}: {v.heading}", v.sections, "" if v.sections else v.empty
@@ -74,7 +75,8 @@ def _sections(doc: Document, view: str) -> tuple[str, list[Section], str]:
 def render(source: RunView | Document, width: int | None = None, color: bool = False,
            view: str = REPORT) -> str:
     """The report (or another view of it) as the terminal shows it."""
-    heading, secs, empty = _sections(document.of(source), view)
+    source = document.of(source)
+    heading, secs, empty = _sections(source, view)
     console = Console(record=True, width=width or terminal_width(), force_terminal=color,
                       no_color=not color, file=io.StringIO())
     console.print(terminal_safe(heading), markup=False, highlight=False)
@@ -87,4 +89,7 @@ def render(source: RunView | Document, width: int | None = None, color: bool = F
         console.print(_table(sec, color))
         for note in sec.notes:
             console.print(Text(terminal_safe(note), style="italic"))
+    if view == REPORT and source.glances:  # the last lines: the answer, as `run` prints it
+        console.print()
+        console.print(Text(glance_text(source.glances)))
     return console.export_text(styles=color)

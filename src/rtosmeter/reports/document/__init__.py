@@ -38,6 +38,7 @@ from rtosmeter.reports.document.checks import (
     overhead_section,
 )
 from rtosmeter.reports.document.footprint import footprint_section, page_footprint, ram_section
+from rtosmeter.reports.document.glance import Glance, glance
 from rtosmeter.reports.document.idle import idle_section
 from rtosmeter.reports.document.latency import latency_sections
 from rtosmeter.reports.document.listing import (
@@ -150,10 +151,12 @@ class Page:
     overhead: list[Block]
     not_run_here: list[tuple[str, str, str]] = field(default_factory=list)
     tool_version: str = __version__
+    glance_charts: dict[str, list[Chart]] = field(default_factory=dict)  # target -> charts
 
     @property
     def charts(self) -> list[Chart]:
-        out = [c for g in self.throughput for c in g.charts]
+        out = [c for cs in self.glance_charts.values() for c in cs]
+        out += [c for g in self.throughput for c in g.charts]
         out += [c for case in self.latency for c in case.charts]
         return out + self.footprint_charts
 
@@ -175,6 +178,7 @@ class Document:
     views: dict[str, View]  # the views other than the report itself
     idle: Section | None = None  # sleep residency and wake-ups (docs/idle.md)
     energy: list[Section] = field(default_factory=list)  # measured and estimated, per target
+    glances: list[Glance] = field(default_factory=list)  # the first screen, per target
 
     @property
     def comparison(self) -> list[Section]:
@@ -195,6 +199,9 @@ class Document:
         from rtosmeter import charts
 
         charts.reset_ids()  # the same run gives the same bytes
+        from rtosmeter.reports.document.glance import charts as glance_charts
+
+        drawn = {g.target: glance_charts(g) for g in self.glances}
         view = self.view
         cols = columns(view)
         ids = case_ids(view)
@@ -215,7 +222,8 @@ class Document:
                                                     view.host.items()]),
             checks=_blocks(order, "checks"), interrupts=_blocks(order, "interrupts"),
             interrupts_not_run=interrupts_not_run(view, cols),
-            overhead=_blocks(order, "overhead"), not_run_here=not_run_here(view))
+            overhead=_blocks(order, "overhead"), not_run_here=not_run_here(view),
+            glance_charts=drawn)
 
     @property
     def by_target(self) -> dict[str, Target]:
@@ -235,7 +243,7 @@ def build(view: RunView) -> Document:
     doc = Document(view, title(view), host, found, answer_sections(found),
                    [_target(view, t) for t in names], warnings, apart,
                    statistics_sections(view), records(view), {}, idle,
-                   energy.sections(view))
+                   energy.sections(view), [glance(view, a) for a in found])
     doc.views = {
         "load": View("under load and application benchmarks",
                      load.sections(view) + net_load.sections(view), load.EMPTY),

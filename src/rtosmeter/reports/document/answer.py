@@ -2,7 +2,13 @@
 what to read with care — computed once here, rendered by every format.
 
 Only cases every compared system ran (status ok, a figure in the same unit)
-count, so a port that ran one case cannot win by it. Bare metal is the floor
+count, so a port that ran one case cannot win by it. Two kinds of case are
+kept apart from the ratio statistics, named beside them: a case where a
+compared system measured a stand-in (†: another object than the case
+names), and a latency series whose median is near zero for some system
+(under NEAR_ZERO_COUNTS counts of its counter: one count of quantisation is
+then over 10 % of the figure, so a ratio of two such medians, e.g. jitter
+deviations of 0.1 and 600, measures the counter, not the kernel). Bare metal is the floor
 the RTOSes are read against, not a contender: it is compared only when fewer
 than two other systems are there. Ratios are geometric means of per-case
 ratios (Fleming & Wallace, "How not to lie with statistics: the correct way
@@ -61,6 +67,7 @@ SETTINGS_NAMED = 8  # differing settings named in the first screen
 # Series that are context, not the cost of an operation (lat.jitter.periodic's
 # period follows the tick rate): never in the latency ranking.
 NOT_A_COST = frozenset({"period"})
+NEAR_ZERO_COUNTS = 10  # a median under this many counts of its counter: no ratio
 
 
 def is_identity(key: str) -> bool:
@@ -85,6 +92,7 @@ class Lead:
     ratio: float
     low: tuple[float, str]  # (ratio, case) where the leader gains least (or loses)
     high: tuple[float, str]
+    with_stand_ins: float | None = None  # the geo. mean with the stand-in cases, if any
 
 
 @dataclass
@@ -98,6 +106,12 @@ class Ranking:
     left_out: int  # cases some compared system did not run (or not in this unit)
     score: dict[str, float]  # system -> geo. mean % of best (throughput) or x best (latency)
     leads: list[Lead]
+    # the common cases' figures: case -> system -> % of best | median
+    table: dict[str, dict[str, float]] = field(default_factory=dict)
+    # kept apart from the ratio statistics: stand-in cases (with their figures,
+    # shown beside) and near-zero series (named)
+    stand_in: dict[str, dict[str, float]] = field(default_factory=dict)
+    near_zero: list[str] = field(default_factory=list)
 
     @property
     def leader(self) -> str:
@@ -136,23 +150,36 @@ def _compared(keys: list[str]) -> tuple[list[str], list[str]]:
     return (others, [k for k in keys if k not in others]) if len(others) >= 2 else (keys, [])
 
 
+def _ratios(table: dict[str, dict[str, float]], leader: str, other: str,
+            higher_better: bool) -> dict[str, float]:
+    return {case: (row[leader] / row[other] if higher_better else row[other] / row[leader])
+            for case, row in table.items()}
+
+
 def _leads(table: dict[str, dict[str, float]], systems: list[str], leader: str,
-           higher_better: bool) -> list[Lead]:
+           higher_better: bool, apart: dict[str, dict[str, float]]) -> list[Lead]:
     out = []
     for other in systems:
         if other == leader:
             continue
-        ratios = {case: (row[leader] / row[other] if higher_better else row[other] / row[leader])
-                  for case, row in table.items()}
+        ratios = _ratios(table, leader, other, higher_better)
         low = min(ratios.items(), key=lambda kv: kv[1])
         high = max(ratios.items(), key=lambda kv: kv[1])
+        with_apart = (geometric_mean([*ratios.values(),
+                                      *_ratios(apart, leader, other, higher_better).values()])
+                      if apart else None)
         out.append(Lead(other, geometric_mean(list(ratios.values())), (low[1], low[0]),
-                        (high[1], high[0])))
+                        (high[1], high[0]), with_apart))
     return sorted(out, key=lambda lead: lead.ratio)
 
 
-def _rank(fam: str, unit: str, table: dict[str, dict[str, float]], all_cases: int,
-          systems: list[str]) -> Ranking | None:
+def _rank(fam: str, unit: str, rows: dict[str, dict[str, float]], all_cases: int,
+          systems: list[str], stand_in: set[str], near_zero: list[str] | None = None
+          ) -> Ranking | None:
+    """The ranking over `rows` (the common cases), less the stand-in cases
+    (kept apart, shown beside) and the near-zero series (named)."""
+    table = {k: row for k, row in rows.items() if k.split(" · ")[0] not in stand_in}
+    apart = {k: row for k, row in rows.items() if k not in table}
     if not table:
         return None
     higher = fam == "throughput"
@@ -164,7 +191,14 @@ def _rank(fam: str, unit: str, table: dict[str, dict[str, float]], all_cases: in
     score = {k: geometric_mean(rel[k]) for k in systems}
     leader = (max if higher else min)(systems, key=lambda k: score[k])
     return Ranking(fam, unit, "count per period" if higher else "median", sorted(table),
-                   all_cases - len(table), score, _leads(table, systems, leader, higher))
+                   all_cases - len(table) - len(apart) - len(near_zero or []), score,
+                   _leads(table, systems, leader, higher, apart), table, apart,
+                   sorted(near_zero or []))
+
+
+def _stand_in_cases(cases: list[CaseResult], systems: list[str]) -> set[str]:
+    """Cases where a compared system measured a stand-in (†)."""
+    return {c.case_id for c in cases if system(c) in systems and c.stand_ins}
 
 
 def _throughput(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
@@ -176,11 +210,12 @@ def _throughput(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
     ids = {c.case_id for c in cases if family(c) == "throughput" and system(c) in systems}
     common = {cid: row for cid, row in per.items() if set(row) == set(systems)}
     unit = "count per period"
-    return _rank("throughput", unit, common, len(ids), systems)
+    return _rank("throughput", unit, common, len(ids), systems, _stand_in_cases(cases, systems))
 
 
 def _latency(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
     rows: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+    floor: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
     names: set[str] = set()
     for c in cases:
         if (family(c) != "latency" or c.case_id == CALIB_CASE or is_interrupt_rate(c)
@@ -190,12 +225,17 @@ def _latency(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
             if d.series in NOT_A_COST:
                 continue
             names.add(f"{c.case_id} · {d.series}")
-            if c.status == CaseStatus.OK and d.p50 > 0:
+            if c.status == CaseStatus.OK and d.p50 >= 0:
                 rows[d.unit.label][f"{c.case_id} · {d.series}"][system(c)] = d.p50
+                floor[d.unit.label][f"{c.case_id} · {d.series}"][system(c)] = \
+                    NEAR_ZERO_COUNTS * d.unit.per_tick
     best: Ranking | None = None
     for unit, table in rows.items():
         common = {k: row for k, row in table.items() if set(row) == set(systems)}
-        r = _rank("latency", unit, common, len(names), systems)
+        low = sorted(k for k, row in common.items()
+                     if any(v < floor[unit][k][s] for s, v in row.items()))
+        r = _rank("latency", unit, {k: v for k, v in common.items() if k not in low},
+                  len(names), systems, _stand_in_cases(cases, systems), low)
         if r is not None and (best is None or len(r.cases) > len(best.cases)):
             best = r
     return best
@@ -294,7 +334,7 @@ def _failed_cases(cases: list[CaseResult], labels: dict[str, str]) -> list[str]:
 def _per_profile(cases: list[CaseResult], systems: list[str]
                  ) -> list[tuple[str, list[Ranking]]]:
     profiles = list(dict.fromkeys(k.rsplit("/", 1)[1] for k in systems))
-    return [(p, _rankings(cases, same)) for p in profiles
+    return [(p, rankings(cases, same)) for p in profiles
             if len(same := [k for k in systems if k.endswith("/" + p)]) > 1
             and len(profiles) > 1]
 
@@ -306,8 +346,8 @@ def answer(view: RunView, target: str) -> Answer:
                                      key=lambda k: (k.startswith(FLOOR_PORT + "/"), k))))
     systems, floor = _compared(keys)
     labels = {k: label_of(k, keys) for k in keys}
-    rankings = _rankings(cases, systems)
-    common = {c.split(" · ")[0] for r in rankings for c in r.cases}
+    ranked = rankings(cases, systems)
+    common = {c.split(" · ")[0] for r in ranked for c in [*r.cases, *r.stand_in]}
     warned: dict[str, int] = defaultdict(int)
     for w in view.warnings:
         if w.system in labels:
@@ -315,14 +355,14 @@ def answer(view: RunView, target: str) -> Answer:
     stand_ins = _grouped((f"{cap} measured as {what}", labels[system(c)], c.case_id)
                          for c in cases if system(c) in systems and c.case_id in common
                          for cap, what in sorted(c.stand_ins.items()))
-    return Answer(target, systems, labels, rankings, _footprint(view, target, systems),
+    return Answer(target, systems, labels, ranked, _footprint(view, target, systems),
                   {k: h for k in systems if (h := heap_of(builds.get(k)))},
                   _failed_cases(cases, labels), dict(warned),
                   differing_settings([builds[k] for k in systems if k in builds],
                                      {k: labels[k] for k in systems}),
                   stand_ins, [labels[k] for k in floor], _per_profile(cases, systems),
                   ram=ram_figures(view.footprints, target, systems),
-                  no_verdict=_unit_split(cases, systems, labels, rankings))
+                  no_verdict=_unit_split(cases, systems, labels, ranked))
 
 
 def answers(view: RunView) -> list[Answer]:
@@ -339,7 +379,7 @@ def _grouped(found: Iterable[tuple[str, str, str]]) -> list[str]:
     return [f"{what}: {', '.join(s)} ({', '.join(c)})" for what, (s, c) in by.items()]
 
 
-def _rankings(cases: list[CaseResult], systems: list[str]) -> list[Ranking]:
+def rankings(cases: list[CaseResult], systems: list[str]) -> list[Ranking]:
     return [r for r in (_throughput(cases, systems), _latency(cases, systems)) if r]
 
 
@@ -370,11 +410,28 @@ def ranking_sentence(r: Ranking, labels: dict[str, str]) -> str:
         parts = [f"{ratio_text(lead.ratio)} the throughput of {labels[lead.other]} "
                  f"({_range(lead)})" for lead in r.leads]
         return (f"Throughput: {name} is fastest, {over}: " + "; ".join(parts)
-                + ". Ratios of counts per period (per ms where periods differ), geometric mean.")
+                + ". Ratios of counts per period (per ms where periods differ), geometric mean."
+                + apart_text(r, labels))
     parts = [f"{labels[lead.other]} takes {ratio_text(lead.ratio)} its median "
              f"({_range(lead)})" for lead in r.leads]
     return (f"Latency in {r.unit}: {name} is fastest, {over}: " + "; ".join(parts)
-            + ". Ratios of medians, geometric mean.")
+            + ". Ratios of medians, geometric mean." + apart_text(r, labels))
+
+
+def apart_text(r: Ranking, labels: dict[str, str]) -> str:
+    """What the ranking's ratio statistics leave out, and the mean with the
+    stand-in cases beside the one without."""
+    out = ""
+    if r.stand_in:
+        with_them = "; ".join(f"{labels[lead.other]} {ratio_text(lead.with_stand_ins)}"
+                              for lead in r.leads if lead.with_stand_ins is not None)
+        out += (f" {STAND_IN_MARK} Not in the mean: {', '.join(sorted(r.stand_in))} (a stand-in;"
+                f" with {'it' if len(r.stand_in) == 1 else 'them'}: {with_them}).")
+    if r.near_zero:
+        out += (f" Not in the mean: {len(r.near_zero)} series with a median under "
+                f"{NEAR_ZERO_COUNTS} counts ({', '.join(r.near_zero[:3])}"
+                + (", …" if len(r.near_zero) > 3 else "") + ").")
+    return out
 
 
 def sentences(a: Answer) -> list[str]:

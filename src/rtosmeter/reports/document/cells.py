@@ -148,6 +148,20 @@ def marked(text: str, case: CaseResult) -> str:
     return f"{text} {marks}" if marks else text
 
 
+def table_notes(cases: Iterable[CaseResult]) -> list[str]:
+    """A comparison table's notes: one per system and stand-in, and one
+    counting the figures marked ⚠ (the Warnings section lists each once)."""
+    cases = list(cases)
+    notes = dict.fromkeys(f"{STAND_IN_MARK} {system(c)}: {cap} measured as {what}"
+                          for c in cases for cap, what in sorted(c.stand_ins.items()))
+    warned = [c for c in cases if c.warned]
+    if warned:
+        n = sum(len(c.warned) for c in warned)
+        notes[f"{WARN_MARK} {n} warning{'s' * (n != 1)} about {len(warned)} of these cases: "
+              "each is listed once, under Warnings."] = None
+    return list(notes)
+
+
 def stand_in_notes(cases: Iterable[CaseResult]) -> list[str]:
     """One note per system and stand-in, and per warning, for the table that
     shows the marks."""

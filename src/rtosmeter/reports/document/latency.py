@@ -19,7 +19,7 @@ from rtosmeter.reports.document.cells import (
     flag,
     fmt,
     marked,
-    stand_in_notes,
+    table_notes,
 )
 from rtosmeter.reports.document.systems import Systems
 
@@ -94,7 +94,7 @@ def _unit_section(target: str, label: str, measured: list[CaseResult], sys_: Sys
             sec.compact_notes.append(note)
         for name in names:
             sec.add(_row(cid, name, label, sys_, by), "" if name in keep else DETAIL)
-    sec.notes += stand_in_notes(measured)
+    sec.notes += table_notes(measured)
     if any(d.unit.deterministic for c in measured for d in c.distributions):
         sec.notes.append(EMULATION_NOTE)
     return sec

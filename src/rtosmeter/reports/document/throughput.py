@@ -24,7 +24,7 @@ from rtosmeter.reports.document.cells import (
     flag,
     fmt,
     marked,
-    stand_in_notes,
+    table_notes,
 )
 from rtosmeter.reports.document.systems import (
     Column,
@@ -126,7 +126,7 @@ def throughput_section(view: RunView, target: str) -> Section | None:
     if not same:
         sec.notes.append("Periods: " + "; ".join(f"{sys_.labels[k]}: {p}"
                                                  for k, p in periods.items()))
-    sec.notes += stand_in_notes(tm)
+    sec.notes += table_notes(tm)
     if per_it:
         sec.notes.append(_per_iteration_note(per_it))
     sec.notes.append("Only systems on the same target are compared; a failed case keeps its "
@@ -217,7 +217,7 @@ def relative_sections(view: RunView) -> list[Section]:
             for cid in sorted({c.case_id for c in tm}):
                 sec.rows.append([cid, *(cell(c, norm.get((k, cid))) if (c := by.get((k, cid)))
                                         else Cell("") for k in sys_.keys)])
-            sec.notes = [note, _period_note(view, sys_), *stand_in_notes(tm)]
+            sec.notes = [note, _period_note(view, sys_), *table_notes(tm)]
             out.append(sec)
     return out
 
@@ -301,7 +301,7 @@ class _Bars:
 
 def _group_notes(results: list[CaseResult], periods: dict[str, str],
                  cols: list[Column]) -> list[str]:
-    notes = stand_in_notes(results)
+    notes = table_notes(results)
     per_it_unit = _per_iteration_unit(results)
     if per_it_unit:
         notes.append(_per_iteration_note(per_it_unit))
