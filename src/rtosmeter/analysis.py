@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from rtosmeter import axes, qemu_plugin, stats
+from rtosmeter import axes, measure, qemu_plugin, stats
 from rtosmeter.energy.view import figures as energy_figures
 from rtosmeter.errors import UserError
 from rtosmeter.idle import read_idle
@@ -107,6 +107,29 @@ def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any],
             return Unit("instructions (QEMU icount)", (1e9 / hz) / 2**shift, True, True)
         return Unit(f"timer ticks @{format_hz(hz)} (host-timed, noisy)", 1.0, False, True)
     return Unit(f"{hello.get('unit', 'ticks') or 'ticks'} @{format_hz(hz)}", 1.0, False)
+
+
+# Series whose interval the kernel's tick sets (lat.jitter.periodic: A sleeps
+# one tick). The tick is emulated target time, derived from the emulated
+# clock: 1 ms is 1 ms on a board too. The instructions counted in it
+# converted at a clock (15,625 at 80 MHz: 195 µs) would shorten the tick, so
+# under a clock these stay in emulated time, labelled as such.
+TICK_SET = frozenset({("lat.jitter.periodic", "period")})
+
+
+def tick_unit(hello: Mapping[str, str], runner: Mapping[str, Any],
+              clock_hz: int | None) -> Unit | None:
+    """The unit of a TICK_SET series under a clock: µs of emulated time when
+    the plugin counted instructions (under -icount, exact virtual time at the
+    stream's rate), else the counts unconverted; None without a clock."""
+    counted = qemu_plugin.unit_of(runner)
+    if not clock_hz or counted is None:
+        return None
+    hz = stream_hz(hello, runner)
+    if counted is measure.Unit.INSTRUCTIONS and hz > 0:
+        return Unit(f"µs of emulated time (the kernel's tick; not converted at "
+                    f"{format_hz(clock_hz)})", 1e6 / hz, True, True)
+    return unit_for(hello, runner, None)
 
 
 def _str_dict(d: Mapping[str, Any]) -> dict[str, str]:
@@ -219,15 +242,18 @@ def _case_results(store: Store, run_id: int, builds: Mapping[int, BuildRow],
 
 def _add_rows(store: Store, run_id: int, results: Mapping[int, CaseResult],
               exec_of: Mapping[int, int], units: Mapping[int, Unit], keep_samples: bool,
-              overhead: Mapping[int, float]) -> None:
+              overhead: Mapping[int, float], tick_units: Mapping[int, Unit | None]) -> None:
     """Each case's distributions (overhead subtracted), counts and checks; a
     failed check fails its case."""
     for srow in store.iter_series(run_id):
         case = results[srow.case_row]
         ex_id = exec_of[srow.case_row]
         ticks = subtracted(case.case_id, srow.subtract, overhead.get(ex_id, 0.0))
+        unit = units[ex_id]
+        if (case.case_id, srow.name) in TICK_SET:
+            unit = tick_units[ex_id] or unit
         case.distributions.append(
-            distribution(srow.samples, srow.name, srow.what, units[ex_id], ticks, keep_samples))
+            distribution(srow.samples, srow.name, srow.what, unit, ticks, keep_samples))
     for case_row, name, _period, value in store.counts(run_id):
         results[case_row].counts.setdefault(name, []).append(value)
     for case_row, name, ok, got, want in store.checks(run_id):
@@ -289,7 +315,9 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
         errors += _execution_errors(builds, ex)
 
     results, exec_of, stream_cfg = _case_results(store, run_id, builds, execs)
-    _add_rows(store, run_id, results, exec_of, units, keep_samples, overheads(store, run_id))
+    tick_units = {e.id: tick_unit(e.hello, e.runner, clock_hz) for e in execs.values()}
+    _add_rows(store, run_id, results, exec_of, units, keep_samples, overheads(store, run_id),
+              tick_units)
     infos = [_build_info(b, next((e for e in execs.values() if e.build_id == b.id), None),
                          stream_cfg.get(b.id, {}), units) for b in builds.values()]
     footprints = [fp for ex in execs.values()

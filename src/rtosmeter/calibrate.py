@@ -14,7 +14,7 @@ axis in turn, until none moves): the parameters are few, discrete and
 bounded, so a grid finds the exact optimum of each axis without a solver's
 tolerance, and every point is a real QEMU run. The error is the mean
 absolute % error over the cases; the ranking check asks whether the cases
-keep their order. The fit is written beside the board
+keep their order, and calibrate_rtos whether the RTOS ports do. The fit is written beside the board
 (targets/<board>/calibration.toml), which `--as-board` then uses.
 """
 
@@ -67,23 +67,28 @@ def figures(stream: bytes) -> Figures:
     return out
 
 
-def simulate(elfs: list[Path], machine: str, mem: BoardMemory, p: Params,
-             cpu: str) -> Figures:
-    """The kernels under QEMU with the model at `p`."""
+def stream(elf: Path, machine: str, mem: BoardMemory, p: Params, cpu: str) -> bytes:
+    """One firmware's result stream under QEMU with the model at `p`: what a
+    board whose cycles the model produces would report."""
     so = plugin_path()
     if so is None:
         raise UserError("the rmcycles plugin is not built", "plugins/qemu",
                         "Run scripts/install.sh")
+    counter = counter_address(elf)
+    args = ["mode=cycles", f"cpu={cpu}", *p.args(mem), f"counter=0x{counter:x}"]
+    cmd = ["qemu-system-arm", "-M", machine, "-nographic", "-monitor", "none",
+           "-serial", "stdio", "-semihosting-config", "enable=on,target=native",
+           "-icount", "shift=6,align=off,sleep=off", "-plugin", ",".join([str(so), *args]),
+           "-kernel", str(elf)]
+    return subprocess.run(cmd, capture_output=True, timeout=300, check=False).stdout
+
+
+def simulate(elfs: list[Path], machine: str, mem: BoardMemory, p: Params,
+             cpu: str) -> Figures:
+    """The kernels under QEMU with the model at `p`."""
     out: Figures = {}
     for elf in elfs:
-        counter = counter_address(elf)
-        args = ["mode=cycles", f"cpu={cpu}", *p.args(mem), f"counter=0x{counter:x}"]
-        cmd = ["qemu-system-arm", "-M", machine, "-nographic", "-monitor", "none",
-               "-serial", "stdio", "-semihosting-config", "enable=on,target=native",
-               "-icount", "shift=6,align=off,sleep=off", "-plugin", ",".join([str(so), *args]),
-               "-kernel", str(elf)]
-        proc = subprocess.run(cmd, capture_output=True, timeout=300, check=False)
-        out.update(figures(proc.stdout))
+        out.update(figures(stream(elf, machine, mem, p, cpu)))
     return out
 
 

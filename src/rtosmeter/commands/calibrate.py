@@ -42,10 +42,15 @@ def _params(text: str) -> dict[str, int]:
 @click.option("--write-to", "write_to", type=click.Path(path_type=Path), default=None,
               help="Folder for calibration.toml (default: the board's target folder, where "
                    "--as-board reads it).")
+@click.option("--rtos", "rtos", metavar="PORTS", default=None,
+              help="RTOS ports whose ranking to check (their lat.* kernel calls: measured "
+                   "against the model). Default: the RTOS ports of --from-run; none with "
+                   "--stand-in.")
 def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in: str | None,
-              work: Path, write_to: Path | None) -> None:
+              work: Path, write_to: Path | None, rtos: str | None) -> None:
     """Fit BOARD's cycle model (wait states, prefetch, divide) to the board."""
     from rtosmeter import calibrate as cal
+    from rtosmeter import calibrate_rtos as cr
     from rtosmeter.board_memory import board_named, read_memory
     from rtosmeter.commands.common import open_store, resolve_run
     from rtosmeter.commands.run import RunOptions, run_campaign
@@ -72,16 +77,40 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
     def run(p: cal.Params) -> cal.Figures:
         return cal.simulate(elfs, machine.machine, mem, p, cpu)
 
+    ports = tuple(p for p in (rtos or "").split(",") if p)
+    board_rtos: dict[str, cal.Figures] = {}  # port -> its lat.* figures on the board
     if stand_in is not None:
         truth = cal.Params(**{**vars(cal.declared(mem)), **given})
         measured, source = run(truth), f"stand-in {truth}"
     else:
         with open_store(board_out or work, must_exist=True) as store:
             rid = resolve_run(store, str(from_run))
+            port_of = {b.id: b.port for b in store.builds(rid)}
             measured = {}
             for e in store.executions(rid):
-                measured.update(cal.figures(store.stream(e.id)))
+                got = cal.figures(store.stream(e.id))
+                if port_of[e.build_id] == "baremetal":
+                    measured.update(got)
+                else:
+                    board_rtos.setdefault(port_of[e.build_id], {}).update(cr.lat_only(got))
         source = f"board run {from_run}"
+        ports = ports or tuple(sorted(board_rtos))
+    rtos_elfs: dict[str, list[Path]] = {}
+    if ports:  # the same RTOS firmware for the QEMU machine, estimated as on the board
+        rsum = run_campaign(RunOptions(out=work / "rtos", ports=ports, bench=cr.RTOS_BENCH,
+                                       as_board=mem.board, quiet=True, jobs=1))
+        with Store.open(work / "rtos" / "rtosmeter.sqlite") as st:
+            port_of = {b.id: b.port for b in st.builds(rsum.run_id)}
+            for e in st.executions(rsum.run_id):
+                if e.runner.get("elf"):
+                    rtos_elfs.setdefault(port_of[e.build_id], []).append(Path(e.runner["elf"]))
+
+    def run_rtos(p: cal.Params) -> dict[str, cal.Figures]:
+        return {port: cr.lat_only(cal.simulate(elfs, machine.machine, mem, p, cpu))
+                for port, elfs in rtos_elfs.items()}
+
+    if stand_in is not None:
+        board_rtos = run_rtos(truth)
     if not measured:
         raise UserError("no kernel figures measured", source, "Check the run's cases")
     start = cal.declared(mem)
@@ -98,5 +127,10 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
     click.echo(f"mean absolute error: declared {cal.mape(err_before):.2f} %, "
                f"fitted {cal.mape(err_after):.2f} %; ranking of the cases kept: "
                f"{'yes' if kept else 'no'}")
+    if ports:
+        click.echo(cr.text(cr.ranking(board_rtos, run_rtos(start)), "declared"))
+        click.echo(cr.text(cr.ranking(board_rtos, run_rtos(best)), "fitted"))
+    else:
+        click.echo(cr.text(cr.ranking({}, {}), "fitted"))
     path = cal.write(write_to or target.dir, best, err_after, kept, source)
     click.echo(f"Written: {path} (--as-board {mem.board} uses it)")
