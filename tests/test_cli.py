@@ -176,6 +176,8 @@ def test_not_run_here_is_counted_and_not_a_failure(tmp_path: Path) -> None:
 FREERTOS = Path(os.environ.get("RTOSMETER_FREERTOS", "/nonexistent"))
 
 
+@pytest.mark.slow
+@pytest.mark.rtos
 @pytest.mark.skipif(not (FREERTOS / "tasks.c").is_file(),
                     reason="FreeRTOS-Kernel tree absent: set RTOSMETER_FREERTOS")
 @pytest.mark.skipif(shutil.which("qemu-system-arm") is None

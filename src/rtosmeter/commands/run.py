@@ -187,7 +187,7 @@ def signals_interrupt() -> Iterator[None]:
             signal.signal(sig, previous)
 
 
-ERRORS_SHOWN = 5  # a tool failure's errors printed under the summary line
+ERRORS_SHOWN = 5  # errors and failed cases printed under the summary line
 
 
 def _first_run(opts: RunOptions, defs: Definitions) -> FirstRun:
@@ -321,8 +321,11 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     findings = findings_of(view)
     click.echo(summary_line(summary, len(findings), len(view.warnings))
                + f" Store: {opts.out / 'rtosmeter.sqlite'}")
-    for line in view.errors[:ERRORS_SHOWN]:  # names and reasons come from the stream
+    failures = view.errors + findings  # tool errors first, then the failed cases
+    for line in failures[:ERRORS_SHOWN]:  # names and reasons come from the stream
         click.echo(f"  {FAIL_MARK} {terminal_safe(line)}")
+    if len(failures) > ERRORS_SHOWN:
+        click.echo(f"  … and {len(failures) - ERRORS_SHOWN} more (`rtosmeter report`)")
     if first.offline_line:
         click.echo(first.offline_line)
     click.echo(f"Report: {written[0]} and {written[1].name}; the full tables: "
