@@ -41,6 +41,12 @@ def test_bare_metal_sleeps_in_lowpower_and_spins_in_default(tmp_path: Path) -> N
     assert spin.asleep_ns == 0 and spin.wakeups == 0
     assert dict(spin.interrupts) == {"timer": 1}
     assert 999_000_000 < spin.window_ns < 1_001_000_000
+    # The sampling application's floor: one wake-up per sample, by the timer.
+    for hz in (100, 200, 1000):
+        low = figures["lowpower"][f"idle.sampling@{hz}hz"]
+        assert low.wakeups == hz and dict(low.wake_causes) == {"timer": hz}
+        assert 0.99 < low.residency < 1.0
+        assert figures["default"][f"idle.sampling@{hz}hz"].residency == 0.0
     report = invoke("report", "--out", str(out), "--format", "markdown")
     assert report.exit_code == 0, report.output
     assert "## Idle: sleep residency and wake-ups" in report.output
