@@ -29,6 +29,8 @@ def test_bare_metal_sleeps_in_lowpower_and_spins_in_default(tmp_path: Path) -> N
         figures = {}
         for run in st.runs():
             (build,) = st.builds(run.id)
+            # the plugin's raw summary goes to the idle table, not the runner's record
+            assert all("plugin_idle" not in e.runner for e in st.executions(run.id))
             for windows in read_idle(st, run.id).values():
                 figures[build.profile] = {f.window: f for f in windows}
     low, spin = figures["lowpower"]["idle.system@1s"], figures["default"]["idle.system@1s"]
