@@ -62,9 +62,15 @@ static void bare_idle_second(void)
     rm_target_periodic_stop();
 }
 
+#define HOST_NO_IDLE "a host process has no WFI to sleep in: idle figures come from QEMU"
+
 static void run_system(const rm_case_t *c)
 {
     (void)c;
+#if !defined(__arm__)
+    rm_unsupported(HOST_NO_IDLE);
+    return;
+#endif
     rm_meta_str("idle_windows", "1s");
     uint32_t hz = rm_tick_hz();
     if (hz == 0u) { /* no kernel tick: bare metal */
@@ -185,6 +191,10 @@ static bool bare_rate(uint32_t hz)
 static void run_sampling(const rm_case_t *c)
 {
     (void)c;
+#if !defined(__arm__)
+    rm_unsupported(HOST_NO_IDLE);
+    return;
+#endif
     rm_meta_str("idle_windows", "100hz,200hz,1000hz");
     rm_meta("buffer_samples", BUF_SAMPLES);
     rm_meta("processing_work", PROC_WORK);
