@@ -29,6 +29,8 @@ def test_bare_metal_sleeps_in_lowpower_and_spins_in_default(tmp_path: Path) -> N
         figures = {}
         for run in st.runs():
             (build,) = st.builds(run.id)
+            # the plugin's raw summary goes to the idle table, not the runner's record
+            assert all("plugin_idle" not in e.runner for e in st.executions(run.id))
             for windows in read_idle(st, run.id).values():
                 figures[build.profile] = {f.window: f for f in windows}
     low, spin = figures["lowpower"]["idle.system@1s"], figures["default"]["idle.system@1s"]
@@ -41,6 +43,12 @@ def test_bare_metal_sleeps_in_lowpower_and_spins_in_default(tmp_path: Path) -> N
     assert spin.asleep_ns == 0 and spin.wakeups == 0
     assert dict(spin.interrupts) == {"timer": 1}
     assert 999_000_000 < spin.window_ns < 1_001_000_000
+    # The sampling application's floor: one wake-up per sample, by the timer.
+    for hz in (100, 200, 1000):
+        low = figures["lowpower"][f"idle.sampling@{hz}hz"]
+        assert low.wakeups == hz and dict(low.wake_causes) == {"timer": hz}
+        assert 0.99 < low.residency < 1.0
+        assert figures["default"][f"idle.sampling@{hz}hz"].residency == 0.0
     report = invoke("report", "--out", str(out), "--format", "markdown")
     assert report.exit_code == 0, report.output
     assert "## Idle: sleep residency and wake-ups" in report.output

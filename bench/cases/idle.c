@@ -15,6 +15,8 @@
  *                processing task (a fixed computation), its result goes
  *                through a queue to the sending task, which writes it to a
  *                transmit register; no task of ours idles, the kernel does.
+ *                Bare metal (no kernel tick) is the study's floor: the
+ *                main loop processes and sends a full buffer, else WFI.
  *                COUNT samples and buffers_sent per rate (the period).
  */
 #include "rm_case_util.h"
@@ -24,6 +26,8 @@
 #define PROC_WORK 200u /* rm_spin units: as app.sampling */
 
 static const uint32_t RATES_HZ[] = {100u, 200u, 1000u};
+#define SAMPLING_CAPS                                                                      \
+    (RM_CAP_THREAD | RM_CAP_SEM | RM_CAP_QUEUE | RM_CAP_ISR_SIGNAL | RM_CAP_PREEMPTIVE)
 
 #if defined(__arm__)
 #define WINDOW_OPEN() __asm volatile("dbg #1" ::: "memory")
@@ -58,9 +62,15 @@ static void bare_idle_second(void)
     rm_target_periodic_stop();
 }
 
+#define HOST_NO_IDLE "a host process has no WFI to sleep in: idle figures come from QEMU"
+
 static void run_system(const rm_case_t *c)
 {
     (void)c;
+#if !defined(__arm__)
+    rm_unsupported(HOST_NO_IDLE);
+    return;
+#endif
     rm_meta_str("idle_windows", "1s");
     uint32_t hz = rm_tick_hz();
     if (hz == 0u) { /* no kernel tick: bare metal */
@@ -76,7 +86,7 @@ static void run_system(const rm_case_t *c)
 RM_CASE(idle_system, "idle.system", RM_CAP_IDLE_WFI, run_system, NULL);
 
 static uint32_t buf[2][BUF_SAMPLES];
-static volatile uint32_t fill_idx, fill_n, full_idx, samples, sent, sampling_tx;
+static volatile uint32_t fill_idx, fill_n, full_idx, samples, sent, sampling_tx, sampling_stop;
 static volatile bool sampling_on;
 static rm_obj_t full_sem, result_q;
 static rm_thread_t threads[2]; /* sender, processing */
@@ -123,12 +133,91 @@ static void sending_task(void *arg)
     }
 }
 
+static volatile uint32_t full_pending; /* bare metal: buffers the loop has to process */
+
+/* The processing and the sending of one full buffer: what the two tasks do. */
+static void process_and_send(const uint32_t *s)
+{
+    rm_msg_t m = {{0u, 0u, 0u, 0u}};
+    for (uint32_t i = 0; i < BUF_SAMPLES; i++)
+        m.w[i & 3u] += s[i];
+    rm_spin(PROC_WORK);
+    for (uint32_t i = 0; i < RM_MSG_SIZE / sizeof(uint32_t); i++)
+        sampling_tx = m.w[i];
+    sent++;
+}
+
+RM_ISR(on_sample_bare)
+{
+    if (!sampling_on)
+        return;
+    buf[fill_idx][fill_n] = rm_ts();
+    if (++fill_n == BUF_SAMPLES) {
+        full_idx = fill_idx;
+        fill_idx ^= 1u;
+        fill_n = 0u;
+        full_pending++;
+    }
+    if (++samples == sampling_stop)
+        sampling_on = false;
+}
+
+/* Bare metal: one second of samples at `hz`, the main loop idle in WFI. */
+static bool bare_rate(uint32_t hz)
+{
+    sampling_stop = hz * WINDOW_TICKS_S;
+    sampling_on = true;
+    WINDOW_OPEN();
+    if (rm_target_periodic_start((uint32_t)(RM_TS_HZ) / hz, on_sample_bare) != 0) {
+        WINDOW_CLOSE();
+        return false;
+    }
+    uint32_t done = 0u;
+    while (sampling_on || done != full_pending) {
+        if (done != full_pending) {
+            process_and_send(buf[full_idx]);
+            done++;
+        } else {
+#if defined(__arm__) && !defined(RM_NO_WFI)
+            __asm volatile("dsb\n wfi" ::: "memory");
+#endif
+        }
+    }
+    rm_target_periodic_stop();
+    WINDOW_CLOSE();
+    return true;
+}
+
 static void run_sampling(const rm_case_t *c)
 {
     (void)c;
+#if !defined(__arm__)
+    rm_unsupported(HOST_NO_IDLE);
+    return;
+#endif
     rm_meta_str("idle_windows", "100hz,200hz,1000hz");
     rm_meta("buffer_samples", BUF_SAMPLES);
     rm_meta("processing_work", PROC_WORK);
+    if (rm_tick_hz() == 0u) { /* bare metal */
+        for (uint32_t r = 0; r < sizeof RATES_HZ / sizeof RATES_HZ[0]; r++) {
+            fill_idx = fill_n = samples = sent = full_pending = 0u;
+            if (!bare_rate(RATES_HZ[r])) {
+                rm_unsupported("the target has no periodic timer interrupt "
+                               "(rm_target_periodic_start)");
+                return;
+            }
+            rm_count("rate_hz", r, RATES_HZ[r]);
+            rm_count("samples", r, samples);
+            rm_count("buffers_sent", r, sent);
+        }
+        return;
+    }
+    if (!rm_has_caps(SAMPLING_CAPS)) {
+        rm_unsupported("needs THREAD, SEM, QUEUE, ISR_SIGNAL and PREEMPTIVE: the processing "
+                       "and sending tasks (a kernel without threads idles in its own loop, "
+                       "which a loop of ours would replace)");
+        return;
+    }
     RM_TRY(rm_obj_create(&full_sem, RM_OBJ_SEM, NULL, 0u));
     RM_TRY(rm_obj_create(&result_q, RM_OBJ_QUEUE, NULL, 0u));
     RM_TRY(rm_thread_create(&threads[0], "send", sending_task, NULL, RM_PRIO_MIN + 2, 0));
@@ -157,4 +246,4 @@ static void run_sampling(const rm_case_t *c)
     rm_delete_obj(&full_sem);
 }
 
-RM_CASE(idle_sampling, "idle.sampling", RM_CAP_IDLE_WFI | RM_CAP_THREAD | RM_CAP_SEM | RM_CAP_QUEUE | RM_CAP_ISR_SIGNAL | RM_CAP_PREEMPTIVE, run_sampling, NULL);
+RM_CASE(idle_sampling, "idle.sampling", RM_CAP_IDLE_WFI, run_sampling, NULL);

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 # Why the CPU left WFI: the exception taken first after it.
 WAKE_CAUSES = ("tick", "timer", "interrupt")
 WHOLE = "execution"  # the window of the whole execution
+PLUGIN_KEY = "plugin_idle"  # the runner's info: the plugin's idle summary (JSON)
 SYSTICK = 15
 # The timers' exception numbers (16 + IRQ) per QEMU machine: the CMSDK
 # TIMER0, TIMER1 and the dual timer (IRQ 8, 9, 10) on MPS2. Any other
@@ -151,7 +152,7 @@ def from_plugin(info: Mapping[str, str], parsed: ParsedStream | None) -> list[Id
     """The idle figures of one execution from the plugin's summary (the
     runner's `plugin_idle`, rmidle.c): the whole run, then each closed
     window. None without the plugin's idle member."""
-    text = info.get("plugin_idle")
+    text = info.get(PLUGIN_KEY)
     if not text:
         return []
     data = json.loads(text)

@@ -272,7 +272,7 @@ def read_summary(summary: Path) -> dict[str, str]:
     keys = ("instructions", "cycles", "exception_entries", "exception_returns", "tail_chains")
     out = {f"plugin_{k}": str(data[k]) for k in keys if k in data}
     if isinstance(data.get("idle"), dict):
-        out["plugin_idle"] = json.dumps(data["idle"], sort_keys=True)
+        out["plugin_idle"] = json.dumps(data["idle"], sort_keys=True)  # idle.PLUGIN_KEY
     return out
 
 

@@ -124,7 +124,7 @@ def execution_status(outcome: RunOutcome, parsed: ParsedStream, job: RunJob
 def runner_info(job: RunJob, outcome: RunOutcome, parsed: ParsedStream) -> dict[str, str]:
     """What the run records about its counter: the target's, or the one its
     runner gave the firmware (unit and rate as the firmware's HELLO says)."""
-    info = dict(outcome.info)
+    info = {k: v for k, v in outcome.info.items() if k != idle.PLUGIN_KEY}  # the idle table's
     info.setdefault("runner", job.target.kind)
     own = job.options.counter(job.target) if job.options is not None else None
     if own is None:
