@@ -1,7 +1,7 @@
 /* The case marker (rtosmeter/target.h, docs/energy.md) on the B-L475E-IOT01A:
- * PD14, Arduino D2 (CN3 pin 3) — ST UM2153 (Discovery kit for IoT node) §7.16,
+ * PD14, Arduino D2 — ST UM2153 (Discovery kit for IoT node),
  * "ARDUINO Uno V3 connectors", Table "ARDUINO connector pinout". Registers:
- * ST RM0351 (STM32L4) §6.4.17 RCC_AHB2ENR, §8.5 GPIO registers. */
+ * ST RM0351 (STM32L4) RCC_AHB2ENR, GPIO registers. */
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* The case marker (rtosmeter/target.h, docs/energy.md) on the FRDM-K64F:
  * PTB9, Arduino D2 (J1 pin 6) — NXP FRDM-K64F Freedom Module User's Guide
- * (FRDMK64FUG) §"Input/output headers", the I/O connector pinout. Registers:
- * NXP K64P144M120SF5RM §12.2.12 SIM_SCGC5, §11.5 PORTx_PCRn, §55.2 GPIO. */
+ * (FRDMK64FUG) "Input/output headers", the I/O connector pinout. Registers:
+ * NXP K64P144M120SF5RM SIM_SCGC5, PORTx_PCRn, GPIO. */
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* The case marker (rtosmeter/target.h, docs/energy.md) on the nRF52840 DK:
- * P1.03, Arduino D2 (P3 header) — Nordic nRF52840 DK User Guide, "Connector
+ * P1.03, Arduino D2 — Nordic nRF52840 DK User Guide, "Connector
  * interface" (the Arduino Uno Rev3 pin-out of the DK's headers). Registers:
- * Nordic nRF52840 Product Specification §6.9 GPIO (P1 at 0x50000300; the
+ * Nordic nRF52840 Product Specification GPIO (P1 at 0x50000300; the
  * GPIO is clocked always: no gate to open). */
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* The case marker (rtosmeter/target.h, docs/energy.md) on the NUCLEO-L053R8:
- * PA10, Arduino D2 (CN9 pin 3) — ST UM1724 (STM32 Nucleo-64 boards) §6.11,
+ * PA10, Arduino D2 (CN9 pin 3) — ST UM1724 (STM32 Nucleo-64 boards),
  * "ARDUINO connectors", Table "ARDUINO connectors on NUCLEO-L053R8". Registers:
- * ST RM0367 (STM32L0x3) §7.3.12 RCC_IOPENR, §9.4 GPIO registers. */
+ * ST RM0367 (STM32L0x3) RCC_IOPENR, GPIO registers. */
 #include <stdbool.h>
 #include <stdint.h>
 

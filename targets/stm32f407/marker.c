@@ -1,8 +1,8 @@
 /* The case marker (rtosmeter/target.h, docs/energy.md) on the STM32F407
  * (STM32F4DISCOVERY): PD1, a pin the kit's own devices leave free, on its
- * extension header P2 — ST UM1472 (STM32F4DISCOVERY) §6.12 "Extension
+ * extension header P2 — ST UM1472 (STM32F4DISCOVERY), "Extension
  * connectors", Table "MCU pin description versus board function". The kit
- * has no Arduino header. Registers: ST RM0090 §7.3.10 RCC_AHB1ENR, §8.4 GPIO
+ * has no Arduino header. Registers: ST RM0090 RCC_AHB1ENR, GPIO
  * registers. */
 #include <stdbool.h>
 #include <stdint.h>
