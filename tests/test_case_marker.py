@@ -1,8 +1,10 @@
 """The case marker (rm_target_case_marker, docs/energy.md "The marker pin"):
 each board target declares its pin in target.toml [power] marker_pin and
-builds its marker.c; built for the board, the runner drives the pin at case
-boundaries only (never inside a measuring body), one store per edge; QEMU
-firmware links no marker code."""
+builds its marker.c; the very marker.c built for the host against a register
+model opens the port's clock gate, drives the pin low, makes it a push-pull
+output, and then writes one register per edge; built for the board, the
+runner drives the pin at case boundaries only (never inside a measuring
+body); QEMU firmware links no marker code."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -27,6 +30,54 @@ from rtosmeter.sources import check_tree
 
 BOARDS = ("b-l475e-iot01a", "stm32f407", "frdm-k64f", "nrf52840dk", "nucleo-l053r8")
 GROUPS = ("lat_isr", "lat_ipc")  # measuring groups: their bodies hold lat.* intervals
+MODEL = Path(__file__).parent / "marker_host" / "model.c"
+
+
+@dataclass(frozen=True)
+class Pin:
+    """What a board's marker.c must do to its registers, and where it says so."""
+
+    resets: dict[int, int]  # reset values the model starts from (others: 0)
+    final: tuple[tuple[int, int, int, str], ...]  # (register, mask, value, meaning) after set-up
+    low_first: tuple[int, int]  # the write that drives the pin low...
+    direction: int  # ...before this register makes it an output
+    on: tuple[int, int]  # the one write of a rising edge
+    off: tuple[int, int]  # the one write of a falling edge
+
+
+PINS = {
+    # RM0367: GPIOA_MODER resets to 0xEBFFFCFF (analog, but SWD)
+    "nucleo-l053r8": Pin({0x50000000: 0xEBFFFCFF}, (
+        (0x4002102C, 1 << 0, 1 << 0, "RCC_IOPENR IOPAEN"),
+        (0x50000000, 3 << 20, 1 << 20, "GPIOA_MODER10 = 01, output"),
+        (0x50000000, ~(3 << 20) & 0xFFFFFFFF, 0xEBFFFCFF & ~(3 << 20), "other pins untouched"),
+        (0x50000004, 1 << 10, 0, "GPIOA_OTYPER10 = 0, push-pull")),
+        (0x50000018, 1 << 26), 0x50000000, (0x50000018, 1 << 10), (0x50000018, 1 << 26)),
+    # RM0351: GPIOD_MODER resets to 0xFFFFFFFF (analog)
+    "b-l475e-iot01a": Pin({0x48000C00: 0xFFFFFFFF}, (
+        (0x4002104C, 1 << 3, 1 << 3, "RCC_AHB2ENR GPIODEN"),
+        (0x48000C00, 3 << 28, 1 << 28, "GPIOD_MODER14 = 01, output"),
+        (0x48000C00, ~(3 << 28) & 0xFFFFFFFF, 0xFFFFFFFF & ~(3 << 28), "other pins untouched"),
+        (0x48000C04, 1 << 14, 0, "GPIOD_OTYPER14 = 0, push-pull")),
+        (0x48000C18, 1 << 30), 0x48000C00, (0x48000C18, 1 << 14), (0x48000C18, 1 << 30)),
+    # RM0090: RCC_AHB1ENR resets to 0x00100000 (CCMDATARAMEN); GPIOD_MODER to 0
+    "stm32f407": Pin({0x40023830: 0x00100000}, (
+        (0x40023830, 1 << 3 | 1 << 20, 1 << 3 | 1 << 20, "RCC_AHB1ENR GPIODEN, CCM RAM kept"),
+        (0x40020C00, 0xFFFFFFFF, 1 << 2, "GPIOD_MODER1 = 01, output; the others input"),
+        (0x40020C04, 1 << 1, 0, "GPIOD_OTYPER1 = 0, push-pull")),
+        (0x40020C18, 1 << 17), 0x40020C00, (0x40020C18, 1 << 1), (0x40020C18, 1 << 17)),
+    # K64P144M120SF5RM: SIM_SCGC5 resets to 0x00040182
+    "frdm-k64f": Pin({0x40048038: 0x00040182}, (
+        (0x40048038, 0xFFFFFFFF, 0x00040182 | 1 << 10, "SIM_SCGC5 PORTB gate; the rest kept"),
+        (0x4004A024, 7 << 8, 1 << 8, "PORTB_PCR9 MUX = 1, GPIO"),
+        (0x4004A024, 1 << 5 | 3, 0, "PORTB_PCR9 ODE = 0 (push-pull), no pull"),
+        (0x400FF054, 1 << 9, 1 << 9, "GPIOB_PDDR9 = 1, output")),
+        (0x400FF048, 1 << 9), 0x400FF054, (0x400FF044, 1 << 9), (0x400FF048, 1 << 9)),
+    # nRF52840 PS: PIN_CNF resets to 0x00000002 (input, buffer disconnected)
+    "nrf52840dk": Pin({0x50000A0C: 0x00000002}, (
+        (0x50000A0C, 0xFFFFFFFF, 3, "P1.PIN_CNF[3]: DIR = output, S0S1 (push-pull), no pull"),),
+        (0x5000080C, 1 << 3), 0x50000A0C, (0x50000808, 1 << 3), (0x5000080C, 1 << 3)),
+}
 
 
 def test_every_board_declares_the_pin_it_builds(root: Path) -> None:
@@ -61,6 +112,43 @@ def test_energy_markers_lists_the_pins(root: Path, monkeypatch: pytest.MonkeyPat
     assert result.exit_code == 0, result.output
     assert "nucleo-l053r8: PA10 (Arduino D2, CN9 pin 3)" in result.output
     assert len([line for line in result.output.splitlines() if line]) == len(BOARDS)
+
+
+def _run_model(root: Path, tmp_path: Path, board: str, pin: Pin) -> dict[str, list[str]]:
+    exe = tmp_path / f"marker-{board}"
+    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-DRM_MARKER_HOST",
+                    "-DRM_TARGET_CASE_MARKER=1", f"-I{root / 'targets' / 'common' / 'cortex-m'}",
+                    f"-I{root / 'bench' / 'include'}", str(MODEL),
+                    str(root / "targets" / board / "marker.c"), "-o", str(exe)], check=True)
+    model = "".join(f"init 0x{a:08X} 0x{v:08X}\n" for a, v in pin.resets.items())
+    out = subprocess.run([str(exe)], input=model, capture_output=True, text=True, check=True)
+    phases: dict[str, list[str]] = {}
+    current = ""
+    for line in out.stdout.splitlines():
+        if line.startswith("P "):
+            current = line[2:]
+        else:
+            phases.setdefault("final" if line.startswith("F ") else current, []).append(line)
+    return phases
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+@pytest.mark.parametrize("board", BOARDS)
+def test_marker_code_against_a_register_model(root: Path, tmp_path: Path, board: str) -> None:
+    """Set-up: the reference values, the pin driven low before it becomes an
+    output; each edge: one write and no read."""
+    pin = PINS[board]
+    phases = _run_model(root, tmp_path, board, pin)
+    final = {int(a, 16): int(v, 16) for _, a, v in (line.split() for line in phases["final"])}
+    for addr, mask, value, meaning in pin.final:
+        assert final.get(addr, 0) & mask == value, f"{board}: {meaning}: {final.get(addr, 0):#x}"
+    writes = [(int(a, 16), int(v, 16)) for op, a, v in map(str.split, phases["init"])
+              if op == "W"]
+    low = writes.index(pin.low_first)
+    assert low < max(i for i, (a, _) in enumerate(writes) if a == pin.direction), writes
+    assert phases["on"] == [f"W 0x{pin.on[0]:08X} 0x{pin.on[1]:08X}"]
+    assert phases["off"] == [f"W 0x{pin.off[0]:08X} 0x{pin.off[1]:08X}"]
 
 
 def _build(root: Path, out: Path, port: str, target: str) -> dict[str, Path]:

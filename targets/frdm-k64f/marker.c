@@ -5,30 +5,27 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cm.h"
+#include "marker_io.h"
 #include "rtosmeter/target.h"
 
-#define SIM_SCGC5 RM_REG(0x40048038u)
-#define PORTB_PCR(n) RM_REG(0x4004A000u + 4u * (n))
-#define GPIOB_PSOR RM_REG(0x400FF044u)
-#define GPIOB_PCOR RM_REG(0x400FF048u)
-#define GPIOB_PDDR RM_REG(0x400FF054u)
+#define SIM_SCGC5 0x40048038u
+#define PORTB_PCR(n) (0x4004A000u + 4u * (n))
+#define GPIOB_PSOR 0x400FF044u
+#define GPIOB_PCOR 0x400FF048u
+#define GPIOB_PDDR 0x400FF054u
 #define PIN 9u
 
 void rm_board_marker_init(void);
 void rm_board_marker_init(void)
 {
-    SIM_SCGC5 |= 1u << 10;         /* PORTB */
-    PORTB_PCR(PIN) = 1u << 8;      /* MUX = 1: GPIO; no pull, push-pull */
-    GPIOB_PCOR = 1u << PIN;        /* low before it drives */
-    GPIOB_PDDR |= 1u << PIN;       /* output */
+    RM_MK_WR(SIM_SCGC5, RM_MK_RD(SIM_SCGC5) | 1u << 10); /* PORTB clock gate */
+    RM_MK_WR(PORTB_PCR(PIN), 1u << 8);                   /* MUX = 1: GPIO, no pull */
+    RM_MK_WR(GPIOB_PCOR, 1u << PIN);                     /* low before it drives */
+    RM_MK_WR(GPIOB_PDDR, RM_MK_RD(GPIOB_PDDR) | 1u << PIN); /* output */
 }
 
+/* One store per edge: PSOR sets the pin, PCOR clears it. */
 void rm_target_case_marker(bool on)
 {
-    if (on) {
-        GPIOB_PSOR = 1u << PIN;
-    } else {
-        GPIOB_PCOR = 1u << PIN;
-    }
+    RM_MK_WR(on ? GPIOB_PSOR : GPIOB_PCOR, 1u << PIN);
 }

@@ -6,26 +6,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cm.h"
+#include "marker_io.h"
 #include "rtosmeter/target.h"
 
-#define P1_OUTSET RM_REG(0x50000808u)
-#define P1_OUTCLR RM_REG(0x5000080Cu)
-#define P1_PIN_CNF(n) RM_REG(0x50000A00u + 4u * (n))
+#define P1_OUTSET 0x50000808u
+#define P1_OUTCLR 0x5000080Cu
+#define P1_PIN_CNF(n) (0x50000A00u + 4u * (n))
 #define PIN 3u
 
 void rm_board_marker_init(void);
 void rm_board_marker_init(void)
 {
-    P1_OUTCLR = 1u << PIN;  /* low before it drives */
-    P1_PIN_CNF(PIN) = 3u;   /* DIR = output, INPUT = disconnect, S0S1 push-pull */
+    RM_MK_WR(P1_OUTCLR, 1u << PIN); /* low before it drives */
+    RM_MK_WR(P1_PIN_CNF(PIN), 3u);  /* DIR = output, INPUT = disconnect, S0S1 push-pull */
 }
 
+/* One store per edge: OUTSET sets the pin, OUTCLR clears it. */
 void rm_target_case_marker(bool on)
 {
-    if (on) {
-        P1_OUTSET = 1u << PIN;
-    } else {
-        P1_OUTCLR = 1u << PIN;
-    }
+    RM_MK_WR(on ? P1_OUTSET : P1_OUTCLR, 1u << PIN);
 }

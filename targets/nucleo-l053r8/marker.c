@@ -5,25 +5,27 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cm.h"
+#include "marker_io.h"
 #include "rtosmeter/target.h"
 
-#define RCC_IOPENR RM_REG(0x4002102Cu)
-#define GPIOA_MODER RM_REG(0x50000000u)
-#define GPIOA_BSRR RM_REG(0x50000018u)
+#define RCC_IOPENR 0x4002102Cu
+#define GPIOA_MODER 0x50000000u
+#define GPIOA_BSRR (0x50000000u + 0x18u)
 #define PIN 10u
 
 void rm_board_marker_init(void);
 void rm_board_marker_init(void)
 {
-    RCC_IOPENR |= 1u << 0; /* IOPAEN */
-    (void)RCC_IOPENR;      /* the port's clock runs before its first access */
-    GPIOA_BSRR = 1u << (PIN + 16u); /* low before it drives */
-    /* MODER = 01, general-purpose output; OTYPER keeps its reset push-pull. */
-    GPIOA_MODER = (GPIOA_MODER & ~(3u << (2u * PIN))) | (1u << (2u * PIN));
+    RM_MK_WR(RCC_IOPENR, RM_MK_RD(RCC_IOPENR) | 1u << 0u); /* IOPAEN */
+    (void)RM_MK_RD(RCC_IOPENR); /* the port's clock runs before its first access */
+    RM_MK_WR(GPIOA_BSRR, 1u << (PIN + 16u)); /* low before it drives */
+    /* MODER = 01 (reset: 11, analog), general-purpose output;
+     * OTYPER keeps its reset push-pull. */
+    RM_MK_WR(GPIOA_MODER, (RM_MK_RD(GPIOA_MODER) & ~(3u << (2u * PIN))) | 1u << (2u * PIN));
 }
 
+/* One store per edge: BSRR's low half sets the pin, its high half clears it. */
 void rm_target_case_marker(bool on)
 {
-    GPIOA_BSRR = on ? 1u << PIN : 1u << (PIN + 16u);
+    RM_MK_WR(GPIOA_BSRR, on ? 1u << PIN : 1u << (PIN + 16u));
 }
