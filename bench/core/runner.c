@@ -199,15 +199,20 @@ static bool run_one(const rm_case_t *c)
         rm_case_state = RM_CS_UNSUP;
         rm_rec("UNSUP id=%s missing=%x%r%s", c->id, missing, note ? " note=" : "",
                note ? note : "");
-#ifdef RM_LOAD_KIND
     } else {
+        /* The energy marker's pulse spans the case's body, outside its
+         * intervals; an unsupported case gets none (docs/energy.md). */
+        rm_target_case_marker(true);
+#ifdef RM_LOAD_KIND
         run_loaded(c, own);
 #else
-    } else if (own != NULL) {
-        own();
-    } else {
-        c->run(c);
+        if (own != NULL) {
+            own();
+        } else {
+            c->run(c);
+        }
 #endif
+        rm_target_case_marker(false);
     }
     bool failed = rm_case_state == RM_CS_FAILED;
     if (rm_case_state != RM_CS_UNSUP) {

@@ -4,7 +4,7 @@ set(RM_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard)
 include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/cortex-m.cmake)
 rm_board_clock_sources(${CMAKE_CURRENT_LIST_DIR}/clock.c _rm_clock)
 rm_cortex_m_target(
-  SOURCES ${RM_CM_DIR}/board.c ${CMAKE_CURRENT_LIST_DIR}/k64f.c ${_rm_clock}
+  SOURCES ${RM_CM_DIR}/board.c ${CMAKE_CURRENT_LIST_DIR}/k64f.c ${CMAKE_CURRENT_LIST_DIR}/marker.c ${_rm_clock}
   LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/link.ld
   INLINE_DIR ${RM_CM_DIR}/board-include
-  DEFINES RM_CM_NUM_IRQ=86 RM_CM_BENCH_IRQ=20)
+  DEFINES RM_TARGET_CASE_MARKER=1 RM_CM_NUM_IRQ=86 RM_CM_BENCH_IRQ=20)

@@ -9,6 +9,7 @@
 #ifndef RTOSMETER_TARGET_H
 #define RTOSMETER_TARGET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,5 +85,20 @@ uint32_t rm_target_cpu_hz(void);
  * target.cmake) and this function; the runner then reports it as CFG
  * flash_ws (docs/protocol.md). Other targets spend no code on it. */
 uint32_t rm_target_flash_ws(void);
+
+/* The case marker: a GPIO the runner drives high when a case starts to run
+ * and low when it ends, so that a power analyser's digital input sees one
+ * pulse per case (docs/energy.md). Called at case boundaries only, outside
+ * every measured interval. A board that has one defines RM_TARGET_CASE_MARKER
+ * (its target.cmake) and the function, and names the pin in target.toml
+ * [power] marker_pin; elsewhere (QEMU, host) it is an empty inline: no code. */
+#ifdef RM_TARGET_CASE_MARKER
+void rm_target_case_marker(bool on);
+#else
+static inline void rm_target_case_marker(bool on)
+{
+    (void)on;
+}
+#endif
 
 #endif /* RTOSMETER_TARGET_H */

@@ -57,3 +57,16 @@ def models() -> None:
                          f"{m.supply_v.value:g} V ({m.file})")
     for line in lines or ["No target declares a power model."]:
         click.echo(terminal_safe(line))
+
+
+@energy.command("markers")
+def markers() -> None:
+    """Where each board's case marker comes out: wire it to the analyser's
+    digital input (docs/energy.md)."""
+    from rtosmeter.definitions import Definitions
+
+    defs = Definitions.load()
+    lines = [f"{name}: {t.marker_pin} ({t.file})" for name, t in sorted(defs.targets.items())
+             if t.marker_pin]
+    for line in lines or ["No target declares a case marker ([power] marker_pin)."]:
+        click.echo(terminal_safe(line))

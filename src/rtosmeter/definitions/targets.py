@@ -81,6 +81,9 @@ class Target:
     # [memory]: a board's flash memory system at its clock, for estimates as
     # on the board (rtosmeter.board_memory reads and checks it).
     memory: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    # [power] marker_pin: where a board's case marker (its marker.c) comes
+    # out, for the analyser's digital input (docs/energy.md); "" without one.
+    marker_pin: str = ""
 
     @property
     def family_dir(self) -> Path:
@@ -174,11 +177,16 @@ def load_target(path: Path) -> Target:
                                      low=1, high=MAX_HZ)
         clock.done()
     memory = t._get("memory", dict, "a table", {})
+    marker_pin = ""
+    power = t.table("power")
+    if power is not None:
+        marker_pin = power.text("marker_pin", REQUIRED)
+        power.done()
     t.done()
     family = path.parent.parent.name if path.parent.parent.name != "targets" else ""
     return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
                   wall, guest, cpu_hz, board, params, family, reset_hz, reset_counter_hz,
-                  memory)
+                  memory, marker_pin)
 
 
 def board_of(target: Target) -> Board:

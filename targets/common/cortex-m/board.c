@@ -25,10 +25,16 @@ __attribute__((weak)) void rm_board_init(void) {}
 #if RM_CM_V6M
 uint32_t rm_board_ts(void);
 #endif
+#ifdef RM_TARGET_CASE_MARKER
+void rm_board_marker_init(void); /* the board's marker.c: the pin, low, as output */
+#endif
 
 void rm_target_init(void)
 {
     rm_board_init();
+#ifdef RM_TARGET_CASE_MARKER
+    rm_board_marker_init();
+#endif
 #if !RM_CM_V6M
     rm_cm_dwt_start();
 #endif
