@@ -24,11 +24,15 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(
 
 
 def test_windows_of_cases_left_out_by_bench_keep_their_names(tmp_path: Path) -> None:
-    # bare metal runs idle.system (one window, "1s"); idle.sampling is unsupported there
+    # bare metal runs idle.system (one window, "1s") though --bench left it out,
+    # and idle.sampling (one window per rate)
     result = invoke("run", "--port", "baremetal", "--target", "qemu-mps2-an386", "--profile",
                     "lowpower", "--bench", "idle.sampling", "-j", "1", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     with Store.open(tmp_path / "rtosmeter.sqlite") as st:
         (windows,) = read_idle(st, st.runs()[0].id).values()
-    assert [w.window for w in windows] == ["execution", "idle.system@1s"]
-    assert windows[1].wakeups == 1 and windows[1].residency > 0.999
+    assert [w.window for w in windows] == [
+        "execution", "idle.sampling@1000hz", "idle.sampling@100hz", "idle.sampling@200hz",
+        "idle.system@1s"]
+    second = next(w for w in windows if w.window == "idle.system@1s")
+    assert second.wakeups == 1 and second.residency > 0.999
