@@ -42,7 +42,7 @@ from rtosmeter.protocol import ParsedStream
 
 TREE = os.environ.get("RTOSMETER_RTTHREAD", "")
 QEMU_TARGET = "qemu-mps2-an386"
-NOT_IRQ = "[alst]*"  # every case but irq.* (see the module's docstring)
+NOT_IRQ = "[aclst]*,idle.*"  # every case but irq.* (see the module's docstring)
 YIELD_BUG = {"tm.cooperative": "RT-Thread 4.1.1 rt_thread_yield rotates two threads only"}
 
 pytestmark = tree_marks("RTOSMETER_RTTHREAD", "src/thread.c",
