@@ -16,6 +16,9 @@ exception). The irq group's busy-task series (irq.latency@4: four yielding
 tasks, the first of which never runs again) hang on it until the runner's
 guest-time limit, so the tests leave the irq group out.
 
+`lowpower`: the idle thread's hook (rt_thread_idle_sethook) executes WFI;
+RT-Thread has no tickless kernel, so its 1 kHz tick wakes it.
+
 Needs the tree in RTOSMETER_RTTHREAD (CI has none: the tests skip, saying so).
 """
 
@@ -25,6 +28,7 @@ import os
 from pathlib import Path
 
 import pytest
+from lowpower_idle import lowpower_idle
 from rtos_ports import (
     assert_port_measures_alone,
     assert_reruns_identical,
@@ -115,3 +119,23 @@ def test_cortex_m0(tmp_path: Path, catalog: Catalog) -> None:
     assert cfg["rtthread_cpu"] == "cortex-m0" and "0xFFFFFFFD" in cfg["rtthread_patch"]
     _yield_bug_shows(streams["tm_sched"])
     case_passes(streams["tm_interrupt"], "tm.interrupt_preempt")
+
+
+def test_lowpower_idle_hook_sleeps(tmp_path: Path) -> None:
+    """`--profile lowpower`: the idle hook's WFI sleeps between ticks; every
+    tick (1 kHz, no tickless kernel) and every sample wakes it. Twice: the
+    idle figures are identical."""
+    need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
+    first = lowpower_idle(tmp_path / "a", "rtthread", QEMU_TARGET, TREE)
+    assert lowpower_idle(tmp_path / "b", "rtthread", QEMU_TARGET, TREE) == first
+    idle = first["idle.system@1s"]
+    assert 0.99 < idle.residency < 1.0, idle
+    assert dict(idle.wake_causes) == {"tick": 1000} and idle.wakeups == 1000, idle
+    for hz in (100, 200, 1000):
+        f = first[f"idle.sampling@{hz}hz"]
+        causes = dict(f.wake_causes)
+        # each tick and each sample wakes it, but those that fall together
+        assert set(causes) == {"tick", "timer"} and hz - 2 <= causes["timer"] <= hz, f
+        assert 900 <= causes["tick"] <= 1000, f
+        assert f.wakeups == sum(causes.values()), f
+        assert 0.97 < f.residency < 1.0, f

@@ -53,7 +53,13 @@
  *   target's fault handler reports the fault. On the Cortex-M0 the build
  *   also corrects Nano 4.1.1's PendSV exit value (port.cmake says why; CFG
  *   rtthread_patch records it).
- * - Idle: RT-Thread's idle thread spins (no WFI; no power management).
+ * - Idle: RT-Thread's idle thread spins (no WFI; no power management), in
+ *   every profile but lowpower (RM_NO_WFI). lowpower (RM_IDLE_KERNEL) builds
+ *   the kernel with RT_USING_IDLE_HOOK and sets, with rt_thread_idle_sethook,
+ *   a hook that executes WFI: what RT-Thread's BSPs do without the PM
+ *   component. RT_USING_PM is not used: Nano has no components/drivers/pm,
+ *   and PM needs the BSP's sleep modes and a low-power timer, which MPS2 has
+ *   not. RT-Thread 4.1.1 has no tickless kernel: the 1 kHz tick wakes it.
  * - Result stream: each record is written inside rt_enter_critical (the
  *   scheduler lock), so time slicing cannot interleave two threads' records.
  */
@@ -311,6 +317,16 @@ void SysTick_Handler(void)
     rt_interrupt_leave();
 }
 
+#ifdef RM_IDLE_KERNEL
+/* lowpower: RT-Thread's idle thread calls this hook in its loop. An
+ * interrupt that readies a thread pends PendSV, which switches away on the
+ * way out of the handler, so the next WFI waits only while idle. */
+static void rm_rtt_idle_wfi(void)
+{
+    __asm volatile("dsb\n wfi" ::: "memory");
+}
+#endif
+
 /* ---- start-up and description --------------------------------------------- */
 int entry(void); /* RT-Thread's start-up (components.c, RT_USING_USER_MAIN) */
 
@@ -325,6 +341,13 @@ int main(void)
         rm_target_exit(1);
     }
     /* From RT-Thread's main thread: start the runner, then end. */
+#ifdef RM_IDLE_KERNEL
+    if (rt_thread_idle_sethook(rm_rtt_idle_wfi) != RT_EOK) {
+        static const char msg[] = "FATAL: rt_thread_idle_sethook failed\n";
+        rm_target_write(msg, sizeof msg - 1u);
+        rm_target_exit(1);
+    }
+#endif
     rm_thread_t runner;
     if (rm_thread_create(&runner, "runner", rm_runner_main, NULL, RM_PRIO_RUNNER, 0) != RM_OK) {
         static const char msg[] = "FATAL: rt_thread_create(runner) failed\n";
@@ -389,6 +412,11 @@ void rm_port_describe(void)
     rm_emit_cfg("mailbox", "one 32-bit mail per message: the message's address");
     rm_emit_cfg("thread_delete", "rt_thread_delete + the idle thread's reclaim, at once");
     rm_emit_cfg("suspend_resume", "rt_thread_suspend/resume + rt_schedule");
+#ifdef RM_IDLE_KERNEL
+    rm_emit_cfg("kernel_idle", "idle thread with an idle hook (rt_thread_idle_sethook): WFI, "
+                               "1 kHz tick (no tickless)");
+#else
     rm_emit_cfg("kernel_idle", "idle thread busy loop (no WFI)");
+#endif
     rm_emit_cfg("timer_thread", "off (timeouts in the tick interrupt)");
 }

@@ -10,6 +10,7 @@
 #   RM_PROFILE      "vendor" = the Nano template's rtconfig.h values, else
 #                   the benchmark configuration (rtconfig.h)
 #   RM_ARCH, RM_CPU the target's architecture and core pick libcpu/arm/cortex-m<N>
+#   RM_CONFIG_DIR   rm_build_config.h: RM_IDLE_KERNEL selects the idle hook
 
 set(_rm_rtt "")
 foreach(_rm_dir "${RM_SOURCE_DIR}" "${RM_SOURCE_DIR}/rt-thread")
@@ -85,6 +86,10 @@ if(RM_PROFILE STREQUAL "vendor")
 else()
   set(_rm_vendor 0)
 endif()
+# The profile's idle (docs/idle.md): idle = "kernel" (rm_build_config.h says
+# RM_IDLE_KERNEL) compiles the kernel with its idle hook, which port.c sets
+# to WFI; every other profile's kernel is compiled as before (no hook).
+file(STRINGS "${RM_CONFIG_DIR}/rm_build_config.h" _rm_idle_kernel REGEX "^#define RM_IDLE_KERNEL ")
 message(STATUS "rtosmeter RT-Thread: ${_rm_rtt}, libcpu ${_rm_libcpu}, profile ${RM_PROFILE}")
 
 # ---- the kernel --------------------------------------------------------------
@@ -96,6 +101,9 @@ add_library(rm_rtthread_kernel STATIC EXCLUDE_FROM_ALL
 target_include_directories(rm_rtthread_kernel SYSTEM PUBLIC
   "${CMAKE_CURRENT_LIST_DIR}" "${_rm_rtt}/include")
 target_compile_definitions(rm_rtthread_kernel PUBLIC RM_RTT_VENDOR=${_rm_vendor})
+if(_rm_idle_kernel)
+  target_compile_definitions(rm_rtthread_kernel PUBLIC RM_RTT_IDLE_HOOK=1)
+endif()
 set_target_properties(rm_rtthread_kernel PROPERTIES C_EXTENSIONS ON)
 # context_gcc.S defines HardFault_Handler (it prints through rt_kprintf and
 # spins): renamed, so the target's handler reports the fault instead.

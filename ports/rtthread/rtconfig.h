@@ -13,6 +13,7 @@
  *      stack 256 bytes, RT_DEBUG / overflow check / hooks off as shipped;
  *      port.c gives threads the 20-tick slice RT-Thread gives its own main
  *      thread (time slicing on).
+ * "lowpower" is "default" with the idle hook (RM_RTT_IDLE_HOOK, below).
  * Both profiles enable what the benchmark measures and the template leaves
  * to the application's wizard (mutex, event, message queue, memory pool,
  * off in the template): a kernel object the template leaves out would only
@@ -45,7 +46,11 @@
 /* #define RT_DEBUG */
 /* #define RT_USING_OVERFLOW_CHECK */
 /* #define RT_USING_HOOK */
-/* #define RT_USING_IDLE_HOOK */
+#if RM_RTT_IDLE_HOOK
+/* lowpower (port.cmake: the profile's idle = "kernel"): the idle thread
+ * calls the hook port.c sets with rt_thread_idle_sethook, WFI. */
+#define RT_USING_IDLE_HOOK
+#endif
 
 /* ---- software timers: off (timeouts expire in the tick interrupt) ------- */
 #define RT_TIMER_THREAD_PRIO 4
