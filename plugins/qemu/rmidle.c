@@ -155,13 +155,20 @@ static void on_wfi(unsigned int vcpu, void *udata)
     awaiting_cause = false;
 }
 
+/* The exception whose vector is addr. A handler that several vectors share
+ * cannot say which one was taken: it reads as the first of them, the
+ * interrupts (16..) before the system exceptions, so that a kernel entering
+ * SysTick and every IRQ through one handler (NuttX's exception_common) reads
+ * "interrupt", not "tick". */
 static unsigned vector_of(uint32_t addr)
 {
     if (q.vectors == NULL)
         return N_VECTORS;
-    for (unsigned i = 2u; i < N_VECTORS; i++)
+    for (unsigned k = 0u; k < N_VECTORS - 2u; k++) {
+        unsigned i = k < N_VECTORS - 16u ? 16u + k : 2u + k - (N_VECTORS - 16u);
         if ((q.vectors[i] & ~1u) == addr && q.vectors[i] != 0u)
             return i;
+    }
     return N_VECTORS;
 }
 
