@@ -13,7 +13,8 @@ from rtosmeter.store import Store
 
 
 def lowpower_idle(out: Path, port: str, target: str, tree: str) -> dict[str, IdleFigures]:
-    """`run --profile lowpower --bench 'idle.*'`: window -> its figures."""
+    """`run --profile lowpower --bench 'idle.*'` into `out` (a second call
+    reuses the build and adds a run): window -> the last run's figures."""
     run_port(out, port, target, tree, profile="lowpower", bench="idle.*")
     with Store.open(out / "rtosmeter.sqlite") as st:
         run = st.runs()[-1].id

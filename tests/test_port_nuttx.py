@@ -4,7 +4,9 @@ nuttx and nuttx-apps trees and run for real: every group on QEMU mps2-an500
 (board mps2-an500:nsh; twice, to check that the streams are bit-identical
 under -icount; nothing between a measured call and the closing timestamp
 read in the firmware's disassembly),
-and NuttX's sim as a Linux process.
+and NuttX's sim as a Linux process. `lowpower` on mps2-an500: the idle
+loop's up_idle (CONFIG_ARCH_IDLE_CUSTOM, the port's WFI) sleeps between the
+1 kHz ticks (no tickless kernel on the mps chip).
 
 Needs the tree in RTOSMETER_NUTTX and nuttx-apps next to it (../apps,
 ../nuttx-apps, <tree>-apps) or in RTOSMETER_NUTTX_APPS; CI has none: those
@@ -19,6 +21,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from lowpower_idle import lowpower_idle
 from rtos_ports import (
     assert_port_measures_alone,
     assert_reruns_identical,
@@ -86,6 +89,29 @@ def test_an500_all_cases_and_deterministic(an500: tuple[Path, dict[str, bytes]],
     # Between each measured call and the closing read (the plugin's dbg #0
     # marker): nothing.
     assert assert_port_measures_alone(build_folder(out, "nuttx", "qemu-mps2-an500")) >= 34
+
+
+@needs_tree[0]
+@needs_tree[1]
+def test_an500_lowpower_idle_sleeps(tmp_path: Path) -> None:
+    """`--profile lowpower`: up_idle's WFI sleeps between ticks; every tick
+    and every sample wakes it. NuttX enters SysTick and every IRQ through
+    one handler, so the plugin reads each wake-up's cause as "interrupt".
+    Twice: the idle figures are identical."""
+    need("cmake", "ninja", "make", "arm-none-eabi-gcc", "qemu-system-arm")
+    first = lowpower_idle(tmp_path, "nuttx", "qemu-mps2-an500", TREE)
+    assert lowpower_idle(tmp_path, "nuttx", "qemu-mps2-an500", TREE) == first
+    idle = first["idle.system@1s"]
+    assert 0.95 < idle.residency < 1.0, idle
+    assert dict(idle.wake_causes) == {"interrupt": 1000} and idle.wakeups == 1000, idle
+    for hz in (100, 200, 1000):
+        f = first[f"idle.sampling@{hz}hz"]
+        # each tick and each sample wakes it, but those that fall together
+        assert 900 + hz <= f.wakeups <= 1000 + hz, f
+        assert dict(f.wake_causes) == {"interrupt": f.wakeups}, f
+        assert set(f.interrupts) == {"interrupt"}, f
+        assert 1000 + hz <= f.interrupts["interrupt"] <= 1002 + hz, f
+        assert 0.95 < f.residency < 1.0, f
 
 
 @needs_tree[0]

@@ -126,8 +126,8 @@ def test_lowpower_idle_hook_sleeps(tmp_path: Path) -> None:
     tick (1 kHz, no tickless kernel) and every sample wakes it. Twice: the
     idle figures are identical."""
     need("cmake", "ninja", "arm-none-eabi-gcc", "qemu-system-arm")
-    first = lowpower_idle(tmp_path / "a", "rtthread", QEMU_TARGET, TREE)
-    assert lowpower_idle(tmp_path / "b", "rtthread", QEMU_TARGET, TREE) == first
+    first = lowpower_idle(tmp_path, "rtthread", QEMU_TARGET, TREE)
+    assert lowpower_idle(tmp_path, "rtthread", QEMU_TARGET, TREE) == first
     idle = first["idle.system@1s"]
     assert 0.99 < idle.residency < 1.0, idle
     assert dict(idle.wake_causes) == {"tick": 1000} and idle.wakeups == 1000, idle

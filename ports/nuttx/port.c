@@ -43,7 +43,13 @@
  *   (NuttX's default priority). The sim has no software-triggered interrupt:
  *   rm_port_caps() withdraws IRQ, ISR_RESUME and ISR_SIGNAL there.
  * - Idle: NuttX's own idle loop; on mps2-an500 arm_idle.c spins (no WFI), as
- *   deterministic emulation needs (RM_NO_WFI).
+ *   deterministic emulation needs (RM_NO_WFI): its up_idle has WFI only as
+ *   an example (#if 0). lowpower (conf/lowpower.conf) sets
+ *   CONFIG_ARCH_IDLE_CUSTOM, NuttX's way for a board to supply up_idle, and
+ *   this file's up_idle executes WFI (as NuttX's stm32_idle.c does). No
+ *   CONFIG_SCHED_TICKLESS: it depends on ARCH_HAVE_TICKLESS, which
+ *   ARCH_CHIP_MPS does not select, so the 1 kHz SysTick wakes it. No
+ *   CONFIG_PM: the mps chip has no PM driver or sleep states.
  * - Result stream: each record is written with sched_lock held.
  * - Faults: a panic notifier turns NuttX's assertion and fault path (which
  *   would otherwise reset the board) into the stream's FAULT record.
@@ -357,6 +363,16 @@ const char *rm_port_caps_note(void)
 #else
 #include "cm.h" /* rm_port_irq_enable/disable */
 
+#ifdef CONFIG_ARCH_IDLE_CUSTOM
+/* lowpower: NuttX's idle loop (nx_start) calls up_idle until something is
+ * ready. An interrupt that readies a task switches to it on the way out of
+ * arm_doirq, so WFI waits only while the system is idle. */
+void up_idle(void)
+{
+    __asm volatile("dsb\n wfi" ::: "memory");
+}
+#endif
+
 /* NVIC external interrupt n is NuttX interrupt NVIC_IRQ_FIRST (16) + n. */
 #define RM_NX_IRQ(n) (16 + (int)(n))
 
@@ -533,7 +549,12 @@ void rm_port_describe(void)
 #ifdef CONFIG_ARCH_SIM
     rm_emit_cfg("kernel_idle", "sim idle loop (host)");
 #else
+#ifdef CONFIG_ARCH_IDLE_CUSTOM
+    rm_emit_cfg("kernel_idle", "idle loop, up_idle with WFI (CONFIG_ARCH_IDLE_CUSTOM), "
+                               "1 kHz tick (no tickless on mps)");
+#else
     rm_emit_cfg("kernel_idle", "arm_idle.c busy loop (no WFI)");
+#endif
     rm_emit_cfg("systick_clock", "25 MHz (QEMU's mps2-an500; NuttX's board.h says 32 MHz)");
     rm_emit_cfg("irq_path", "irq_attach: vector -> arm_doirq -> irq_dispatch -> case handler");
 #endif
