@@ -107,9 +107,10 @@ def test_write_header_writes_and_removes_it(tmp_path: Path) -> None:
 def test_a_port_without_the_stack_is_unsupported_under_a_net_load(root: Path) -> None:
     defs = Definitions.load(root)
     loaded = defs.profile("default+net-accept:230")
-    why = net_support(defs.port("zephyr"), loaded).reason
+    mps2 = defs.target("qemu-mps2-an386")
+    why = net_support(defs.port("zephyr"), mps2, loaded, {}).reason
     assert "zephyr under net-accept:230" in why and "IEEE 802.15.4 radio API" in why
     assert "port.toml" in why
-    assert net_support(defs.port("contiki"), loaded).reason == ""
-    assert net_support(defs.port("zephyr"), defs.profile("default+accept")).reason == ""
-    assert net_support(defs.port("zephyr"), defs.profile("default")).reason == ""
+    assert net_support(defs.port("contiki"), mps2, loaded, {}).reason == ""
+    assert net_support(defs.port("zephyr"), mps2, defs.profile("default+accept"), {}).reason == ""
+    assert net_support(defs.port("zephyr"), mps2, defs.profile("default"), {}).reason == ""
