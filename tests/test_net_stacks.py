@@ -8,9 +8,10 @@ the stack apart; two runs are identical. On Contiki-NG a case whose process
 never yields (tm.basic's loop) starves the stack: a failed check, not a
 figure. On FreeRTOS every frame wakes lwIP's tcpip thread above
 tm.cooperative's five equal-priority threads; when it blocks, FreeRTOS runs
-the next of them, not the one it preempted (the ready list's index moved
-on), so their counts drift apart and Thread-Metric's own check fails the
-case under traffic: a failed check, not a figure."""
+the next of them, not the one it preempted (taskSELECT_HIGHEST_PRIORITY_TASK
+moves the ready list's index on), so their counts drift apart and
+Thread-Metric's own check fails the case under traffic (the reporter's
+wake-ups alone do it in the `default` profile's unloaded build too)."""
 
 from __future__ import annotations
 
