@@ -95,6 +95,12 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
         assert (m["net.ip_in"], m["net.delivered"], m["net.forwarded"]) == want, m
         if state == "reject":  # not for this node's MAC address: CSMA / the radio's filter
             assert m["net.dropped_below_ip"] == sent, m
+        if port_name == "freertos":  # lwIP's own counters agree (net_radio.c)
+            own = {k: int(v) for k, v in case.meta.items() if k.startswith(("lwip.", "radio."))}
+            assert own == {"lwip.ip6.recv": m["net.ip_in"], "lwip.udp.recv": m["net.delivered"],
+                           "lwip.ip6.fw": m["net.forwarded"], "lwip.ip6.drop": 0,
+                           "lwip.lowpan6.discards": 0,
+                           "radio.filtered": m["net.dropped_below_ip"]}, own
     # the footprint holds the stack apart (port.toml net_objects): IPv6, 6LoWPAN, MAC
     port = Definitions.load(root).port(port_name)
     fp = footprint(exes["tm_sched"], reservations=port.reservations)

@@ -18,9 +18,12 @@
  * (LWIP_HOOK_ND6_GET_GW) with its MAC address in lwIP's neighbour cache as
  * a static entry (lwIP has no API for one: the entry is written reachable
  * for the next 49 days). Both netifs transmit through the radio.
- * Counts: frames read (the radio's), IPv6 packets received (lwIP's
- * ip6.recv), datagrams at the application's UDP connection (a task blocked
- * in netconn_recv), frames sent to the neighbour (forwarded) or elsewhere. */
+ * Counts: frames read (the radio's), IPv6 packets received (the node
+ * netif's MIB-II packets lowpan6 passed up), datagrams at the application's UDP connection (a task blocked
+ * in netconn_recv), frames sent to the neighbour (forwarded) or elsewhere.
+ * lwIP's own counters must agree (rm_port_net_agrees, META lwip.*): IPv6's
+ * packets received, forwarded and dropped, UDP's datagrams received,
+ * lowpan6's discards (MIB-II), and the frames the radio's filter dropped. */
 #include "rm_build_config.h"
 #ifdef RM_LOAD_NET
 #include <string.h>
@@ -49,6 +52,7 @@ static uint8_t rx_len[RX_SLOTS];
 static volatile uint32_t rx_head, rx_tail; /* written by the interrupt / the tcpip thread */
 static volatile uint32_t rx_posted;        /* the callback message is in the tcpip mailbox */
 static volatile rm_net_counts_t counts;
+static volatile uint32_t filtered; /* frames the radio's address filter dropped */
 static const uint8_t node_mac[8] = RM_NET_NODE_MAC;
 static const uint8_t neighbour_mac[8] = RM_NET_NEIGHBOUR_MAC;
 static struct netif node_netif, route_netif;
@@ -92,7 +96,9 @@ static void rx_drain(void *arg)
     while (rx_head != rx_tail) {
         uint32_t slot = rx_tail % RX_SLOTS;
         counts.read++;
-        if (for_this_node(rx_buf[slot])) {
+        if (!for_this_node(rx_buf[slot])) {
+            filtered++;
+        } else {
             struct pbuf *p = pbuf_alloc(PBUF_RAW, rx_len[slot], PBUF_POOL);
             if (p == NULL) {
                 counts.overrun++; /* no pbuf: the frame is lost below lowpan6 */
@@ -251,13 +257,43 @@ int rm_port_net_start(void)
     return RM_OK;
 }
 
+/* lwIP's own counters, as of the last two rm_port_net_counts calls (the
+ * case's start and end). */
+typedef struct lwip_counts {
+    uint32_t ip6_recv, udp_recv, ip6_fw, ip6_drop, lowpan6_discards, filtered;
+} lwip_counts_t;
+static lwip_counts_t lwip_before, lwip_now;
+
 void rm_port_net_counts(rm_net_counts_t *out)
 {
+    lwip_before = lwip_now;
+    lwip_now = (lwip_counts_t){lwip_stats.ip6.recv, lwip_stats.udp.recv, lwip_stats.ip6.fw,
+                               lwip_stats.ip6.drop, node_netif.mib2_counters.ifindiscards,
+                               filtered};
     out->read = counts.read;
-    out->ip_in = (uint32_t)lwip_stats.ip6.recv;
+    out->ip_in = node_netif.mib2_counters.ifinucastpkts; /* lowpan6's to ip6_input */
     out->delivered = counts.delivered;
     out->forwarded = counts.forwarded;
     out->tx_other = counts.tx_other;
     out->overrun = counts.overrun;
+}
+
+bool rm_port_net_agrees(const rm_net_counts_t *delta)
+{
+    /* lwIP's statistics are STAT_COUNTERs (16 bits by default): wrapped apart */
+    uint32_t recv = (STAT_COUNTER)(lwip_now.ip6_recv - lwip_before.ip6_recv);
+    uint32_t udp = (STAT_COUNTER)(lwip_now.udp_recv - lwip_before.udp_recv);
+    uint32_t fw = (STAT_COUNTER)(lwip_now.ip6_fw - lwip_before.ip6_fw);
+    uint32_t drop = (STAT_COUNTER)(lwip_now.ip6_drop - lwip_before.ip6_drop);
+    uint32_t discards = lwip_now.lowpan6_discards - lwip_before.lowpan6_discards;
+    uint32_t radio = lwip_now.filtered - lwip_before.filtered;
+    rm_meta("lwip.ip6.recv", recv);
+    rm_meta("lwip.udp.recv", udp);
+    rm_meta("lwip.ip6.fw", fw);
+    rm_meta("lwip.ip6.drop", drop);
+    rm_meta("lwip.lowpan6.discards", discards);
+    rm_meta("radio.filtered", radio); /* where a frame for another node is dropped */
+    return udp == delta->delivered && fw == delta->forwarded && drop == 0u &&
+           recv == delta->ip_in && discards == 0u && radio == delta->read - delta->ip_in;
 }
 #endif /* RM_LOAD_NET */
