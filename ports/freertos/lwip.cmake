@@ -27,8 +27,14 @@ target_link_libraries(lwip PUBLIC freertos_kernel)
 set_target_properties(lwip PROPERTIES C_EXTENSIONS ON)
 # sys_arch.c still spells FreeRTOS's tick period by its pre-V8 name, which
 # FreeRTOSConfig.h's configENABLE_BACKWARD_COMPATIBILITY 0 withdraws.
+# Before V10.0.0 FreeRTOS.h had no configSTACK_DEPTH_TYPE (sys_arch.c casts to
+# it): the type of xTaskCreate's stack depth there, as FreeRTOS.h defaults it since.
+set(_rm_lwip_defs "portTICK_RATE_MS=portTICK_PERIOD_MS")
+if(_rm_fr_version LESS 100000)
+    list(APPEND _rm_lwip_defs "configSTACK_DEPTH_TYPE=uint16_t")
+endif()
 set_source_files_properties("${LWIP_DIR}/contrib/ports/freertos/sys_arch.c"
-    PROPERTIES COMPILE_DEFINITIONS "portTICK_RATE_MS=portTICK_PERIOD_MS")
+    PROPERTIES COMPILE_DEFINITIONS "${_rm_lwip_defs}")
 
 target_sources(rm_port PRIVATE "${CMAKE_CURRENT_LIST_DIR}/net_radio.c")
 target_link_libraries(rm_port PUBLIC lwip)
