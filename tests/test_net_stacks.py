@@ -1,11 +1,18 @@
 """Each RTOS's own network stack under the net-* loads, built and run for
 real on QEMU MPS2-AN386 (ports/<port>/net_radio.c, bench/core/load.c):
-Contiki-NG (CSMA, sicslowpan, uIP) and RIOT (GNRC). The stack's counts after
+Contiki-NG (CSMA, sicslowpan, uIP), RIOT (GNRC) and FreeRTOS + lwIP (lowpan6,
+its FreeRTOS sys_arch; RTOSMETER_LWIP). The stack's counts after
 every case equal what the trace sent, per state (delivered to the UDP
 socket, dropped below IPv6, forwarded to the neighbour); the footprint holds
 the stack apart; two runs are identical. On Contiki-NG a case whose process
 never yields (tm.basic's loop) starves the stack: a failed check, not a
-figure."""
+figure. On FreeRTOS every frame wakes lwIP's tcpip thread above
+tm.cooperative's five equal-priority threads; when it blocks, FreeRTOS runs
+the next of them, not the one it preempted (taskSELECT_HIGHEST_PRIORITY_TASK
+moves the ready list's index on), so their counts drift apart and
+Thread-Metric's own check may fail the case under traffic (the reporter's
+wake-ups alone do it in the `default` profile's unloaded build too): such a
+case must have failed that check alone."""
 
 from __future__ import annotations
 
@@ -21,15 +28,16 @@ from rtosmeter.build import BuildSpec, build
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions
 from rtosmeter.footprint import footprint
+from rtosmeter.net_source import NetSourceMissing, find_net_source
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
 from rtosmeter.sources import find_source
 
 pytestmark = [pytest.mark.slow, pytest.mark.rtos]
 TARGET = "qemu-mps2-an386"
-GROUPS = {"contiki": ("tm_basic", "tm_sched"), "riot": ("tm_sched",)}
+GROUPS = {"contiki": ("tm_basic", "tm_sched"), "riot": ("tm_sched",), "freertos": ("tm_sched",)}
 CASES = [(port, state) for port in GROUPS for state in (*net_trace.STATES, "idle")
-         if port == "contiki" or state != "idle"]
+         if port != "riot" or state != "idle"]
 
 
 def _build(root: Path, tmp_path: Path, port_name: str, load: str) -> dict[str, Path]:
@@ -43,14 +51,22 @@ def _build(root: Path, tmp_path: Path, port_name: str, load: str) -> dict[str, P
     for tool in ("cmake", "make", "arm-none-eabi-gcc", "qemu-system-arm"):
         if shutil.which(tool) is None:
             pytest.fail(f"{tool} is required: run scripts/install.sh")
+    try:  # FreeRTOS's stack: lwIP's own tree (port.toml [net.source])
+        net_source = find_net_source(port, {})
+    except NetSourceMissing as exc:
+        pytest.skip(exc.reason)
     profile = defs.profile(f"quick+{load}")
     spec = BuildSpec(port, target, profile, profile.params_for(target.kind), GROUPS[port_name],
                      find_source(port, {}), tmp_path, defs.toolchain("gcc"),
-                     runner_defines=tuple(runners.firmware_defines(target).items()))
+                     runner_defines=tuple(runners.firmware_defines(target).items()),
+                     net_source=net_source)
     result = build(spec, root, load_catalog(root), jobs=1)
     assert result.status == "ok", result.error
     state = load.removeprefix("net-")
     assert result.config["net_trace"] == f"{state}:{net_trace.digest(state)}"
+    if net_source is not None:  # the stack's tree is recorded like the kernel's
+        assert result.config["net_source"] == str(net_source.path)
+        assert result.config["net_stack"] == "lwip" and result.config["net_version"]
     return result.executables
 
 
@@ -63,6 +79,10 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
     cases = {c.id: c for c in parse_named(stream).cases}
     for case_id in ("tm.cooperative", "tm.preemptive"):
         case = cases[case_id]
+        if port_name == "freertos" and case_id == "tm.cooperative" and case.status != "ok":
+            failed = [c.name for c in case.checks if not c.ok]
+            assert case.status == "failed" and failed == ["counters_within_1_of_mean"], case
+            continue  # the round robin skipped by a preempting thread (above)
         assert case.status == "ok", case
         m = {k: int(v) for k, v in case.meta.items() if k.startswith("net.") and k != "net.trace"}
         sent = m["net.sent"]
@@ -75,6 +95,12 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
         assert (m["net.ip_in"], m["net.delivered"], m["net.forwarded"]) == want, m
         if state == "reject":  # not for this node's MAC address: CSMA / the radio's filter
             assert m["net.dropped_below_ip"] == sent, m
+        if port_name == "freertos":  # lwIP's own counters agree (net_radio.c)
+            own = {k: int(v) for k, v in case.meta.items() if k.startswith(("lwip.", "radio."))}
+            assert own == {"lwip.ip6.recv": m["net.ip_in"], "lwip.udp.recv": m["net.delivered"],
+                           "lwip.ip6.fw": m["net.forwarded"], "lwip.ip6.drop": 0,
+                           "lwip.lowpan6.discards": 0,
+                           "radio.filtered": m["net.dropped_below_ip"]}, own
     # the footprint holds the stack apart (port.toml net_objects): IPv6, 6LoWPAN, MAC
     port = Definitions.load(root).port(port_name)
     fp = footprint(exes["tm_sched"], reservations=port.reservations)

@@ -16,8 +16,10 @@ from scapy.layers.inet import UDP
 from scapy.layers.inet6 import IPv6, in6_chksum
 
 from rtosmeter import loads, net_trace
+from rtosmeter.build import BuildSpec, cmake_configure_command
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
+from rtosmeter.net_source import find_net_source
 from rtosmeter.plan import net_support
 
 NODE = {n: str(ipaddress.IPv6Address(net_trace.node_ip(n))) for n in (1, 3)}
@@ -107,9 +109,61 @@ def test_write_header_writes_and_removes_it(tmp_path: Path) -> None:
 def test_a_port_without_the_stack_is_unsupported_under_a_net_load(root: Path) -> None:
     defs = Definitions.load(root)
     loaded = defs.profile("default+net-accept:230")
-    why = net_support(defs.port("zephyr"), loaded).reason
+    mps2 = defs.target("qemu-mps2-an386")
+    why = net_support(defs.port("zephyr"), mps2, loaded, {}).reason
     assert "zephyr under net-accept:230" in why and "IEEE 802.15.4 radio API" in why
     assert "port.toml" in why
-    assert net_support(defs.port("contiki"), loaded).reason == ""
-    assert net_support(defs.port("zephyr"), defs.profile("default+accept")).reason == ""
-    assert net_support(defs.port("zephyr"), defs.profile("default")).reason == ""
+    assert net_support(defs.port("contiki"), mps2, loaded, {}).reason == ""
+    assert net_support(defs.port("zephyr"), mps2, defs.profile("default+accept"), {}).reason == ""
+    assert net_support(defs.port("zephyr"), mps2, defs.profile("default"), {}).reason == ""
+
+
+def test_freertos_s_lwip_is_planned_on_mps2_with_its_tree_only(
+        root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FreeRTOS's network stack is lwIP from its own tree (port.toml [net]):
+    without it, or off MPS2, a net-* build is unsupported with the reason;
+    Contiki-NG's native platform has no virtual radio either."""
+    defs = Definitions.load(root)
+    freertos, loaded = defs.port("freertos"), defs.profile("default+net-forward:230")
+    mps2, host = defs.target("qemu-mps2-an386"), defs.target("host")
+    monkeypatch.delenv("RTOSMETER_LWIP", raising=False)
+    why = net_support(freertos, mps2, loaded, {}).reason
+    assert why.startswith("freertos under net-forward:230: freertos's network stack lwip")
+    assert "--source lwip=PATH" in why and "RTOSMETER_LWIP" in why and "[net.source]" in why
+    assert net_support(freertos, mps2, defs.profile("default"), {}).reason == ""  # no net load
+    tree = tmp_path / "lwip"
+    (tree / "src" / "netif").mkdir(parents=True)
+    (tree / "src" / "netif" / "lowpan6.c").write_text("")
+    assert net_support(freertos, mps2, loaded, {"lwip": tree}).reason == ""
+    monkeypatch.setenv("RTOSMETER_LWIP", str(tree))
+    assert net_support(freertos, mps2, loaded, {}).reason == ""
+    assert net_support(freertos, host, loaded, {}).reason == (
+        f"freertos under net-forward:230: its network stack runs on mps2 only, not host "
+        f"({freertos.file} [net] targets)")
+    contiki = defs.port("contiki")
+    assert "runs on mps2 only, not host" in net_support(contiki, host, loaded, {}).reason
+    with pytest.raises(UserError, match=r"has no src/netif/lowpan6\.c"):
+        net_support(freertos, mps2, loaded, {"lwip": tmp_path})
+
+
+def test_the_lwip_tree_reaches_cmake_and_the_build_configuration(
+        root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A net-* build of FreeRTOS passes lwIP's tree as RM_NET_SOURCE_DIR
+    (ports/freertos/lwip.cmake) and its version is read from init.h."""
+    tree = tmp_path / "lwip"
+    (tree / "src" / "netif").mkdir(parents=True)
+    (tree / "src" / "netif" / "lowpan6.c").write_text("")
+    (tree / "src" / "include" / "lwip").mkdir(parents=True)
+    (tree / "src" / "include" / "lwip" / "init.h").write_text(
+        "#define LWIP_VERSION_MAJOR      2\n#define LWIP_VERSION_MINOR      2\n"
+        "#define LWIP_VERSION_REVISION   1\n")
+    defs = Definitions.load(root)
+    port = defs.port("freertos")
+    source = find_net_source(port, {"lwip": tree})
+    assert source is not None and source.version == "2.2.1" and source.origin == "--source lwip"
+    assert find_net_source(defs.port("contiki"), {}) is None  # Contiki-NG's own stack
+    target, profile = defs.target("qemu-mps2-an386"), defs.profile("quick+net-accept")
+    spec = BuildSpec(port, target, profile, profile.params_for(target.kind), ("tm_sched",),
+                     None, tmp_path, defs.toolchain("gcc"), net_source=source)
+    cmd = cmake_configure_command(spec, root, tmp_path)
+    assert f"-DRM_NET_SOURCE_DIR={tree.resolve()}" in cmd

@@ -23,6 +23,7 @@ from rich.console import Console
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
+from rtosmeter.net_source import net_source_names
 from rtosmeter.progress import Progress
 from rtosmeter.store import Store
 
@@ -32,8 +33,10 @@ HAVE_QEMU = all(shutil.which(t) for t in ("qemu-system-arm", "arm-none-eabi-gcc"
 def test_unknown_source_name_lists_the_valid_ones(tmp_path: Path, root: Path) -> None:
     result = invoke("run", "--source", f"freertoss={tmp_path}", "--out", str(tmp_path / "o"))
     assert result.exit_code == 1
-    valid = sorted(p.name for p in Definitions.load(root).ports.values() if p.source)
+    ports = list(Definitions.load(root).ports.values())
+    valid = sorted([p.name for p in ports if p.source] + net_source_names(ports))
     assert "freertos" in valid and "posix" not in valid  # posix needs no tree
+    assert "lwip" in valid  # FreeRTOS's network stack (port.toml [net.source])
     assert result.output == (f"Error: unknown source name 'freertoss' in --source "
                              f"freertoss={tmp_path}. Valid source names: {', '.join(valid)}.\n")
 

@@ -214,6 +214,9 @@ static void net_stop(bool emit)
     rm_meta("net.overrun", overrun);
     rm_meta("net.dropped_below_ip", read - ip_in);
     rm_meta("net.dropped_in_ip", ip_in - delivered - forwarded);
+    rm_net_counts_t delta = {read, ip_in, delivered, forwarded, now.tx_other - net_before.tx_other,
+                             overrun};
+    bool agrees = rm_port_net_agrees(&delta); /* the stack's own counters too */
 #if defined(RM_NET_STATE_ACCEPT)
     bool ok = ip_in == sent && delivered == sent && forwarded == 0u;
 #elif defined(RM_NET_STATE_FORWARD)
@@ -223,7 +226,7 @@ static void net_stop(bool emit)
 #else
     bool ok = delivered == 0u && forwarded == 0u;
 #endif
-    if (read != sent || overrun != 0u || !ok)
+    if (read != sent || overrun != 0u || !ok || !agrees)
         rm_fail("the network stack's counts disagree with the trace (META net.*: "
                 RM_NET_STATE ")");
 }

@@ -159,3 +159,13 @@ RM_WEAK void rm_target_load_timer_stop(void) {}
  * HELLO hz, the build's copy of target.toml's [counter] hz. */
 RM_WEAK uint32_t rm_target_ts_hz(void) { return 0u; }
 RM_WEAK uint32_t rm_target_cpu_hz(void) { return 0u; }
+
+#ifdef RM_LOAD_NET
+#include "rtosmeter/net.h"
+/* A stack without counters of its own: load.c's counts are the check. */
+RM_WEAK bool rm_port_net_agrees(const rm_net_counts_t *delta)
+{
+    (void)delta;
+    return true;
+}
+#endif

@@ -128,7 +128,12 @@
 
 /* ---- kernel objects -------------------------------------------------- */
 #define configUSE_MUTEXES 1
+#ifdef RM_LOAD_NET
+/* lwIP's FreeRTOS sys_arch makes its sys_mutex a recursive mutex (lwip.cmake) */
+#define configUSE_RECURSIVE_MUTEXES 1
+#else
 #define configUSE_RECURSIVE_MUTEXES 0
+#endif
 #define configUSE_COUNTING_SEMAPHORES 1
 #define configUSE_QUEUE_SETS 0
 #define configQUEUE_REGISTRY_SIZE 0

@@ -138,3 +138,8 @@ target_compile_definitions(rm_port PRIVATE
     RM_FREERTOS_PORT_NAME="${_rm_fr_port}"
     RM_FREERTOS_OPT_FLAGS="${RM_OPT_FLAGS}")
 target_link_libraries(rm_port PUBLIC freertos_kernel)
+
+# ---- the network stack under a net-* load: lwIP ---------------------------
+if(RM_NET_SOURCE_DIR)
+    include(${CMAKE_CURRENT_LIST_DIR}/lwip.cmake)
+endif()

@@ -59,6 +59,7 @@ class BuildSpec:
     counter: FirmwareCounter | None = None  # the runner's counter, not the target's
     instance: str = ""  # "freertos@V9.0.0" for a version instance (instances.py)
     runner_defines: tuple[tuple[str, str], ...] = ()  # what the runner needs compiled in
+    net_source: SourceTree | None = None  # a net-* build's network stack tree ([net.source])
 
     @property
     def system(self) -> str:
@@ -282,6 +283,8 @@ def cmake_configure_command(spec: BuildSpec, root: Path, config_dir: Path) -> li
         cmd.append(f"-DCMAKE_TOOLCHAIN_FILE={spec.use.cmake}")
     if spec.source is not None:
         cmd.append(f"-DRM_SOURCE_DIR={spec.source.path}")
+    if spec.net_source is not None:
+        cmd.append(f"-DRM_NET_SOURCE_DIR={spec.net_source.path}")
     if spec.port.cmake_project:  # its build scripts may need rtosmeter's Python
         cmd.append(f"-DPython3_EXECUTABLE={sys.executable}")
     if entry := spec.port.entry(spec.target):  # port.toml [targets]: what its RTOS builds for
@@ -358,6 +361,10 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
     config.update(net_trace.write_header(config_dir, load.net_state if load else ""))
     if spec.source is not None:
         config.update(spec.source.as_config())
+    if spec.net_source is not None:  # the stack's tree, as the RTOS's: net_source, ...
+        net = spec.net_source.as_config().items()
+        config.update({k.replace("rtos_", "net_"): v for k, v in net})
+        config["net_stack"] = spec.net_source.port
 
     configure = cmake_configure_command(spec, root, config_dir)
     with log.open("w", encoding="utf-8") as f:

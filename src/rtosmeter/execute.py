@@ -21,6 +21,7 @@ from rtosmeter.build import BuildResult, BuildSpec, build
 from rtosmeter.catalog import Catalog
 from rtosmeter.children import kill_all
 from rtosmeter.definitions import Definitions, Params
+from rtosmeter.net_source import find_net_source
 from rtosmeter.plan import Plan, PlannedBuild
 from rtosmeter.progress import Progress
 from rtosmeter.record import Recorder, RunJob
@@ -54,14 +55,16 @@ class Executor:
         port = self.defs.port(planned.port, f"run {planned.key}")
         profile = self.defs.profile(planned.profile)
         target = self.defs.target(planned.target).at_clock(profile.board_clock)
-        source = find_source(port, {k: Path(v) for k, v in plan.sources.items()},
-                             instances.split(planned.port)[1])
+        overrides = {k: Path(v) for k, v in plan.sources.items()}
+        source = find_source(port, overrides, instances.split(planned.port)[1])
+        net = profile.load is not None and bool(profile.load.net_state)
         options = runners.runner_options(target, planned.measure(plan.icount))
         return BuildSpec(port, target, profile,
                          Params(**planned.params), tuple(groups), source, self.out,
                          self.defs.toolchain(planned.toolchain, f"run {planned.key}"),
                          options.counter(target) if options is not None else None,
-                         planned.port, tuple(runners.firmware_defines(target).items()))
+                         planned.port, tuple(runners.firmware_defines(target).items()),
+                         find_net_source(port, overrides) if net else None)
 
     def _build(self, planned: PlannedBuild, plan: Plan, groups: list[str]) -> BuildResult | str:
         try:

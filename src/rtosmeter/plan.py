@@ -31,6 +31,7 @@ from rtosmeter.errors import UserError
 from rtosmeter.loads import profile_name as loaded_name
 from rtosmeter.loads import with_idle
 from rtosmeter.measure import DEFAULT_DIV, Measure, Unit
+from rtosmeter.net_source import NetSourceMissing, find_net_source
 
 IDLE_ONLY = ("idle",)
 
@@ -160,14 +161,28 @@ def check_support(port: Port, target: Target, toolchain: Toolchain) -> Support:
     return Support()
 
 
-def net_support(port: Port, profile: Profile) -> Support:
+def net_support(port: Port, target: Target, profile: Profile,
+                sources: dict[str, Path]) -> Support:
     """A net-* load runs the port's own network stack (capability NET): a port
-    without it is unsupported under the load, with its port.toml reason."""
+    without it is unsupported under the load, with its port.toml reason; so
+    is a target its stack does not run on ([net] targets), or a stack whose
+    tree is missing ([net.source])."""
     load = profile.load
-    if load is None or not load.net_state or "NET" in port.caps:
+    if load is None or not load.net_state:
         return Support()
-    why = port.unsupported.get("NET", "the port has no network stack on the virtual radio")
-    return Support(f"{port.name} under {load.name}: {why} (capability NET, {port.file})")
+    if "NET" not in port.caps:
+        why = port.unsupported.get("NET", "the port has no network stack on the virtual radio")
+        return Support(f"{port.name} under {load.name}: {why} (capability NET, {port.file})")
+    if not port.net_runs_on(target):
+        assert port.net is not None
+        return Support(f"{port.name} under {load.name}: its network stack runs on "
+                       f"{', '.join(port.net.targets)} only, not {target.name} "
+                       f"({port.file} [net] targets)")
+    try:
+        find_net_source(port, sources)
+    except NetSourceMissing as exc:
+        return Support(f"{port.name} under {load.name}: {exc.reason}")
+    return Support()
 
 
 def unavailable_reason(target: Target, toolchain: Toolchain) -> str:
@@ -318,7 +333,8 @@ class _Planner:
         build.unit = self.unit(target)
         support = check_support(port, target, toolchain)
         if not support.reason:
-            support = net_support(port, self.defs.profile(build.profile))
+            support = net_support(port, target, self.defs.profile(build.profile),
+                                  self.sel.sources)
         if support.reason:
             build.skip_status, build.skip_reason = "unsupported", support.reason
         elif target.kind == "board" and not self.sel.boards:

@@ -9,6 +9,7 @@
 #ifndef RTOSMETER_NET_H
 #define RTOSMETER_NET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct rm_net_counts {
@@ -28,5 +29,9 @@ int rm_port_net_start(void);
 void rm_port_net_rx(const uint8_t *frame, uint32_t len);
 /* The counts since the stack came up. */
 void rm_port_net_counts(rm_net_counts_t *out);
+/* After each case, with its counts (those of the last two rm_port_net_counts
+ * calls apart): a stack with counters of its own emits them as META and says
+ * whether they agree; the weak default (port_defaults.c) has none and agrees. */
+bool rm_port_net_agrees(const rm_net_counts_t *delta);
 
 #endif /* RTOSMETER_NET_H */

@@ -26,6 +26,7 @@ from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
 from rtosmeter.model import FAIL_MARK, WARN_MARK
+from rtosmeter.net_source import net_source_names
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
@@ -93,7 +94,8 @@ def _out_folder(out: Path) -> Path:
 
 
 def _check_sources(defs: Definitions, sources: dict[str, Path]) -> None:
-    valid = [p.name for p in defs.ports.values() if p.source is not None]
+    ports = list(defs.ports.values())
+    valid = sorted([p.name for p in ports if p.source is not None] + net_source_names(ports))
     for name, path in sources.items():
         base = split_instance(name, f"--source {name}={path}")[0]  # freertos@V9.0.0
         if base not in valid:

@@ -55,6 +55,17 @@ class Companion:
 
 
 @dataclass(frozen=True)
+class NetStack:
+    """[net]: where the port's network stack runs under the net-* loads
+    (capability NET), and the stack's own tree when it is not the RTOS's
+    (FreeRTOS + lwIP): `--source <stack>=PATH` or its variable."""
+
+    stack: str = ""  # the stack's name, the --source name of its tree
+    targets: tuple[str, ...] = ()  # targets or families it runs on (() : every target)
+    source: SourceSpec | None = None  # [net.source]: the stack's tree
+
+
+@dataclass(frozen=True)
 class PortTarget:
     """One entry of a port's [targets] table: a target, or a target family
     (the folder holding several targets), and what the RTOS's own build needs
@@ -99,6 +110,13 @@ class Port:
     # defines rm_port_irq_enable/disable and the target's NVIC calls go there
     # (RM_PORT_OWNS_NVIC in rm_build_config.h; targets/common/cortex-m/cm.h).
     owns_nvic: bool = False
+    # [net]: the network stack under the net-* loads (None: the RTOS's own, everywhere)
+    net: NetStack | None = None
+
+    def net_runs_on(self, target: Target) -> bool:
+        """Whether the port's network stack runs on the target ([net] targets)."""
+        return (self.net is None or not self.net.targets
+                or target.name in self.net.targets or target.family in self.net.targets)
 
     @property
     def needs_board(self) -> bool:
@@ -183,18 +201,14 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     _check_caps(port_caps, caps, path, "caps")
     unsupported = t.str_map("unsupported")
     _check_caps(unsupported, caps, path, "unsupported")
-    source = None
-    st = t.table("source")
-    if st is not None:
-        source = SourceSpec(
-            env=st.text("env", REQUIRED), probe=st.text("probe", REQUIRED),
-            version_file=st.text("version_file", ""), version_regex=st.text("version_regex", ""),
-            git=st.text("git", ""), tag=st.text("tag", ""), commit=_commit(st),
-            west_modules=st.strs("west_modules", ()), subdirs=st.strs("subdirs", ()),
-            tested=st.strs("tested", ()), companions=_companions(st),
-            git_packages=st.strs("git_packages", ()),
-        )
-        st.done()
+    source = _source(t.table("source"))
+    net = None
+    if (nt := t.table("net")) is not None:
+        net = NetStack(nt.text("stack", ""), nt.strs("targets", ()), _source(nt.table("source")))
+        nt.done()
+        if net.source is not None and not net.stack:
+            raise UserError("[net.source] needs [net] stack = \"<name>\" (its --source name)",
+                            str(path), "Name the network stack, e.g. stack = \"lwip\"")
     limits: dict[str, ToolchainLimit] = {}
     for tc, entry in t.named_tables("toolchains").items():
         limits[tc] = ToolchainLimit(entry.strs("archs", REQUIRED), entry.text("why", REQUIRED))
@@ -216,7 +230,23 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     t.done()
     return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
                 cmake_project=cmake_project, toolchain_limits=limits, targets=entries,
-                toolchains=toolchains, reservations=reservations, owns_nvic=owns_nvic)
+                toolchains=toolchains, reservations=reservations, owns_nvic=owns_nvic, net=net)
+
+
+def _source(st: TomlTable | None) -> SourceSpec | None:
+    """[source] (the RTOS's tree) or [net.source] (a network stack's)."""
+    if st is None:
+        return None
+    source = SourceSpec(
+        env=st.text("env", REQUIRED), probe=st.text("probe", REQUIRED),
+        version_file=st.text("version_file", ""), version_regex=st.text("version_regex", ""),
+        git=st.text("git", ""), tag=st.text("tag", ""), commit=_commit(st),
+        west_modules=st.strs("west_modules", ()), subdirs=st.strs("subdirs", ()),
+        tested=st.strs("tested", ()), companions=_companions(st),
+        git_packages=st.strs("git_packages", ()),
+    )
+    st.done()
+    return source
 
 
 def _port_targets(t: TomlTable) -> tuple[dict[str, PortTarget], tuple[str, ...]]:

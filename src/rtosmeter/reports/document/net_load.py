@@ -53,8 +53,9 @@ def against_net_idle(view: RunView, target: str) -> Section | None:
             cells.append(Cell(pct(sum(xs) / len(xs)) if xs else "-",
                               f"{len(xs)} test{'' if len(xs) == 1 else 's'}"))
         sec.rows.append(["mean (the study's PD)", port, *cells])
-    sec.notes.append("A failed case (✗: its stack counts disagreed with the trace) has no "
-                     "figure and is left out of the mean.")
+    sec.notes.append("A failed case (✗: a check failed, its stack counts against the trace or "
+                     "the test's own; the report names which) has no figure and is left out "
+                     "of the mean.")
     return sec if sec.rows else None
 
 
