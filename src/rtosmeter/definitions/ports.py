@@ -66,6 +66,8 @@ class PortTarget:
     defines: tuple[str, ...] = ()  # compiler definitions of the target's sources there
     toolchains: tuple[str, ...] = ()  # () : the port's [targets] toolchains
     unsupported: str = ""  # why the port cannot run there (declared: never built)
+    # capabilities of the port's `caps` it lacks there, each with its reason
+    unsupported_caps: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,10 @@ class Port:
     # defines rm_port_irq_enable/disable and the target's NVIC calls go there
     # (RM_PORT_OWNS_NVIC in rm_build_config.h; targets/common/cortex-m/cm.h).
     owns_nvic: bool = False
+    # `net_iphc_cid`: its stack reads context-based 6LoWPAN addresses only
+    # with IPHC's context identifier byte, so the net-* trace carries one
+    # (rtosmeter.net_trace.frame, cid).
+    net_iphc_cid: bool = False
 
     @property
     def needs_board(self) -> bool:
@@ -213,10 +219,12 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
                         str(path), "Name a folder of the port holding a CMake project")
     entries, toolchains = _port_targets(t)
     owns_nvic: bool = t.flag("owns_nvic", False)
+    net_iphc_cid: bool = t.flag("net_iphc_cid", False)
     t.done()
     return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
                 cmake_project=cmake_project, toolchain_limits=limits, targets=entries,
-                toolchains=toolchains, reservations=reservations, owns_nvic=owns_nvic)
+                toolchains=toolchains, reservations=reservations, owns_nvic=owns_nvic,
+                net_iphc_cid=net_iphc_cid)
 
 
 def _port_targets(t: TomlTable) -> tuple[dict[str, PortTarget], tuple[str, ...]]:
@@ -236,7 +244,7 @@ def _port_targets(t: TomlTable) -> tuple[dict[str, PortTarget], tuple[str, ...]]
         assert sub is not None
         entry = PortTarget(key, sub.text("board", ""), sub.strs("modules", ()),
                            sub.strs("defines", ()), sub.strs("toolchains", ()),
-                           sub.text("unsupported", ""))
+                           sub.text("unsupported", ""), sub.str_map("unsupported_caps"))
         sub.done()
         if bool(entry.board) == bool(entry.unsupported):
             raise UserError(f"[targets.{key}] needs either board or unsupported",
