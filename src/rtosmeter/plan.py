@@ -160,14 +160,23 @@ def check_support(port: Port, target: Target, toolchain: Toolchain) -> Support:
     return Support()
 
 
-def net_support(port: Port, profile: Profile) -> Support:
+def net_support(port: Port, profile: Profile, target: Target | None = None) -> Support:
     """A net-* load runs the port's own network stack (capability NET): a port
-    without it is unsupported under the load, with its port.toml reason."""
+    without it (on the target: [targets.<t>] unsupported_caps) is unsupported
+    under the load, with its port.toml reason."""
     load = profile.load
-    if load is None or not load.net_state or "NET" in port.caps:
+    if load is None or not load.net_state:
         return Support()
-    why = port.unsupported.get("NET", "the port has no network stack on the virtual radio")
-    return Support(f"{port.name} under {load.name}: {why} (capability NET, {port.file})")
+    entry = port.entry(target) if target is not None else None
+    if "NET" in port.caps and not (entry and "NET" in entry.unsupported_caps):
+        return Support()
+    if entry and "NET" in entry.unsupported_caps:
+        why, where = entry.unsupported_caps["NET"], f"{port.file} [targets.{entry.key}]"
+    else:
+        why = port.unsupported.get("NET", "the port has no network stack on the virtual radio")
+        where = str(port.file)
+    on = f" on {target.name}" if target is not None else ""
+    return Support(f"{port.name}{on} under {load.name}: {why} (capability NET, {where})")
 
 
 def unavailable_reason(target: Target, toolchain: Toolchain) -> str:
@@ -318,7 +327,7 @@ class _Planner:
         build.unit = self.unit(target)
         support = check_support(port, target, toolchain)
         if not support.reason:
-            support = net_support(port, self.defs.profile(build.profile))
+            support = net_support(port, self.defs.profile(build.profile), target)
         if support.reason:
             build.skip_status, build.skip_reason = "unsupported", support.reason
         elif target.kind == "board" and not self.sel.boards:
