@@ -13,7 +13,7 @@ import scapy.layers.dot15d4 as scapy_dot15d4
 import scapy.layers.sixlowpan as scapy_sixlowpan
 from scapy.config import conf
 from scapy.layers.inet import UDP
-from scapy.layers.inet6 import IPv6, in6_chksum
+from scapy.layers.inet6 import ICMPv6ND_RA, ICMPv6NDOptPrefixInfo, IPv6, in6_chksum
 
 from rtosmeter import loads, net_trace
 from rtosmeter.definitions import Definitions
@@ -107,9 +107,62 @@ def test_write_header_writes_and_removes_it(tmp_path: Path) -> None:
 def test_a_port_without_the_stack_is_unsupported_under_a_net_load(root: Path) -> None:
     defs = Definitions.load(root)
     loaded = defs.profile("default+net-accept:230")
-    why = net_support(defs.port("zephyr"), loaded).reason
-    assert "zephyr under net-accept:230" in why and "IEEE 802.15.4 radio API" in why
+    why = net_support(defs.port("rtx5"), loaded).reason
+    assert "rtx5 under net-accept:230" in why and "virtual 802.15.4 radio" in why
     assert "port.toml" in why
     assert net_support(defs.port("contiki"), loaded).reason == ""
-    assert net_support(defs.port("zephyr"), defs.profile("default+accept")).reason == ""
-    assert net_support(defs.port("zephyr"), defs.profile("default")).reason == ""
+    assert net_support(defs.port("rtx5"), defs.profile("default+accept")).reason == ""
+    assert net_support(defs.port("rtx5"), defs.profile("default")).reason == ""
+    # Zephyr has the stack on the MPS2 targets only ([targets.*] unsupported_caps)
+    zephyr = defs.port("zephyr")
+    assert net_support(zephyr, loaded, defs.target("qemu-mps2-an386")).reason == ""
+    for target in ("qemu-microbit", "host"):
+        why = net_support(zephyr, loaded, defs.target(target)).reason
+        assert f"zephyr on {target} under net-accept:230" in why and "no load timer" in why
+        assert f"[targets.{target}]" in why
+        assert net_support(zephyr, defs.profile("default"), defs.target(target)).reason == ""
+
+
+def test_the_cid_trace_is_the_same_datagrams_with_the_context_byte() -> None:
+    """The trace of a port declaring net_iphc_cid (Zephyr): CID=1 and one
+    SCI/DCI byte naming context 0, otherwise the same frames."""
+    mac_header = 23 - 2  # before the IPHC (the FCS is at the end)
+    for state in net_trace.STATES:
+        for seq, (plain, cid) in enumerate(zip(net_trace.frames(state),
+                                                net_trace.frames(state, cid=True), strict=True)):
+            assert len(cid) == net_trace.FRAME_LEN + 1
+            iphc = _decode(cid)[scapy_sixlowpan.LoWPAN_IPHC]
+            assert (iphc.cid, iphc.sci, iphc.dci, iphc.sac, iphc.dac) == (1, 0, 0, 1, 1)
+            assert cid[mac_header + 1] == plain[mac_header + 1] | 0x80, seq
+            assert cid[:mac_header + 1] + bytes([plain[mac_header + 1]]) + cid[mac_header + 3:-2] \
+                == plain[:-2]
+        assert net_trace.digest(state, cid=True) != net_trace.digest(state)
+    assert "#define RM_NET_FRAME_LEN 59u" in net_trace.c_header("idle", cid=True)
+    assert net_trace.write_header(Path("/nonexistent"), "", cid=True) == {}
+
+
+def test_the_router_advertisement_carries_context_0_and_the_prefix(tmp_path: Path) -> None:
+    raw = net_trace.router_advertisement()
+    pkt = _decode(raw)
+    assert pkt.compute_fcs(raw[:-2]) == raw[-2:]
+    assert pkt.fcf_frametype == 1 and pkt.fcf_ackreq == 0
+    data = pkt[scapy_dot15d4.Dot15d4Data]
+    assert (data.dest_panid, data.dest_addr) == (net_trace.PAN_ID, 0xFFFF)  # broadcast
+    assert data.src_addr == int.from_bytes(net_trace.node_mac(3), "big")
+    ip = pkt[IPv6]
+    assert (ip.hlim, ip.nh, ip.dst) == (255, 58, "ff02::1")
+    ra = pkt[ICMPv6ND_RA]
+    assert ra.routerlifetime == 0  # not a default router
+    pio = pkt[ICMPv6NDOptPrefixInfo]
+    assert (pio.prefix, pio.prefixlen, pio.L, pio.A) == ("fd00::", 64, 1, 0)
+    # the 6CO (RFC 6775 4.2), which scapy leaves raw: length 2, /64, C=1, CID 0
+    icmp = bytes(ra)
+    sixco = icmp[16 + 32:16 + 48]
+    assert sixco == bytes([34, 2, 64, 0x10, 0, 0, 0xFF, 0xFF]) + net_trace.PREFIX
+    # the checksum over the pseudo-header of node 3's link-local source
+    src = "fe80::" + str(ipaddress.IPv6Address(net_trace.mac_ip(3))).removeprefix("fd00::")
+    assert in6_chksum(58, IPv6(src=src, dst="ff02::1", nh=58),
+                      icmp[:2] + b"\0\0" + icmp[4:]) == ra.cksum
+    config = net_trace.write_header(tmp_path, "idle")
+    assert config["net_ra"] == net_trace.ra_digest()
+    assert "RM_NET_RA_INIT" in (tmp_path / net_trace.HEADER).read_text()
