@@ -1,6 +1,7 @@
 """Each RTOS's own network stack under the net-* loads, built and run for
 real on QEMU MPS2-AN386 (ports/<port>/net_radio.c, bench/core/load.c):
-Contiki-NG (CSMA, sicslowpan, uIP) and RIOT (GNRC). The stack's counts after
+Contiki-NG (CSMA, sicslowpan, uIP), RIOT (GNRC) and Zephyr (its IEEE
+802.15.4 L2, 6LoWPAN, IPv6 and a UDP socket). The stack's counts after
 every case equal what the trace sent, per state (delivered to the UDP
 socket, dropped below IPv6, forwarded to the neighbour); the footprint holds
 the stack apart; two runs are identical. On Contiki-NG a case whose process
@@ -27,7 +28,7 @@ from rtosmeter.sources import find_source
 
 pytestmark = [pytest.mark.slow, pytest.mark.rtos]
 TARGET = "qemu-mps2-an386"
-GROUPS = {"contiki": ("tm_basic", "tm_sched"), "riot": ("tm_sched",)}
+GROUPS = {"contiki": ("tm_basic", "tm_sched"), "riot": ("tm_sched",), "zephyr": ("tm_sched",)}
 CASES = [(port, state) for port in GROUPS for state in (*net_trace.STATES, "idle")
          if port == "contiki" or state != "idle"]
 
@@ -50,7 +51,7 @@ def _build(root: Path, tmp_path: Path, port_name: str, load: str) -> dict[str, P
     result = build(spec, root, load_catalog(root), jobs=1)
     assert result.status == "ok", result.error
     state = load.removeprefix("net-")
-    assert result.config["net_trace"] == f"{state}:{net_trace.digest(state)}"
+    assert result.config["net_trace"] == f"{state}:{net_trace.digest(state, port.net_iphc_cid)}"
     return result.executables
 
 
@@ -59,6 +60,7 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
                                             state: str) -> None:
     exes = _build(root, tmp_path, port_name, f"net-{state}")
     target = Definitions.load(root).target(TARGET)
+    cid = Definitions.load(root).port(port_name).net_iphc_cid  # Zephyr: the CID-byte trace
     stream = run_once(RunRequest(exes["tm_sched"], target)).stream
     cases = {c.id: c for c in parse_named(stream).cases}
     for case_id in ("tm.cooperative", "tm.preemptive"):
@@ -68,12 +70,12 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
         sent = m["net.sent"]
         assert (sent == 0) == (state == "idle"), m  # net-idle: the stack up, no frame
         assert m["net.read"] == sent and m["net.overrun"] == 0, m
-        assert case.meta["net.trace"] == f"{state}:{net_trace.digest(state)}"
+        assert case.meta["net.trace"] == f"{state}:{net_trace.digest(state, cid)}"
         assert case.meta["load.profile"] == ("net-idle" if state == "idle" else f"net-{state}:230")
         want = {"accept": (sent, sent, 0), "reject": (0, 0, 0), "forward": (sent, 0, sent),
                 "idle": (0, 0, 0)}[state]
         assert (m["net.ip_in"], m["net.delivered"], m["net.forwarded"]) == want, m
-        if state == "reject":  # not for this node's MAC address: CSMA / the radio's filter
+        if state == "reject":  # not for this MAC address: CSMA / the radio / Zephyr L2 filter
             assert m["net.dropped_below_ip"] == sent, m
     # the footprint holds the stack apart (port.toml net_objects): IPv6, 6LoWPAN, MAC
     port = Definitions.load(root).port(port_name)

@@ -23,7 +23,10 @@
  * IPv6 RM_NET_NODE_IP. Zephyr learns 6LoWPAN contexts only from router
  * advertisements (6CO): at start-up the radio receives the trace's one RA
  * (RM_NET_RA_INIT, rtosmeter.net_trace.router_advertisement), so the stack
- * learns context 0 = fd00::/64 its own way. The forward state's route: node
+ * learns context 0 = fd00::/64 its own way. (Zephyr 3.5's RA parser does
+ * not step over a 6CO, so it counts that RA as an ND drop once it has taken
+ * the context.) It uses a context only when IPHC names it (CID=1), so this
+ * port's trace carries that byte (port.toml net_iphc_cid). The forward state's route: node
  * 3's link-local address in the neighbour cache (static) and a host route to
  * node 3 through it (Zephyr's CONFIG_NET_ROUTE; its own API, subsys/net/ip:
  * Zephyr 3.5 has no public call for either, and no RPL to learn them). */
