@@ -26,10 +26,11 @@
  * learns context 0 = fd00::/64 its own way. (Zephyr 3.5's RA parser does
  * not step over a 6CO, so it counts that RA as an ND drop once it has taken
  * the context.) It uses a context only when IPHC names it (CID=1), so this
- * port's trace carries that byte (port.toml net_iphc_cid). The forward state's route: node
- * 3's link-local address in the neighbour cache (static) and a host route to
- * node 3 through it (Zephyr's CONFIG_NET_ROUTE; its own API, subsys/net/ip:
- * Zephyr 3.5 has no public call for either, and no RPL to learn them). */
+ * port's trace carries that byte (port.toml net_iphc_cid).
+ * The forward state's route: node 3's link-local address in the neighbour
+ * cache (static) and a host route to node 3 through it (Zephyr's
+ * CONFIG_NET_ROUTE; its own API, subsys/net/ip: Zephyr 3.5 has no public
+ * call for either, and no RPL to learn them). */
 #include "rm_build_config.h"
 #ifdef RM_LOAD_NET
 #include <string.h>
