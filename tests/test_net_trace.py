@@ -16,7 +16,9 @@ from scapy.layers.inet import UDP
 from scapy.layers.inet6 import ICMPv6ND_RA, ICMPv6NDOptPrefixInfo, IPv6, in6_chksum
 
 from rtosmeter import loads, net_trace
+from rtosmeter.catalog import load_caps
 from rtosmeter.definitions import Definitions
+from rtosmeter.definitions.ports import load_port
 from rtosmeter.errors import UserError
 from rtosmeter.plan import net_support
 
@@ -166,3 +168,15 @@ def test_the_router_advertisement_carries_context_0_and_the_prefix(tmp_path: Pat
     config = net_trace.write_header(tmp_path, "idle")
     assert config["net_ra"] == net_trace.ra_digest()
     assert "RM_NET_RA_INIT" in (tmp_path / net_trace.HEADER).read_text()
+
+
+def test_an_unknown_capability_in_unsupported_caps_is_refused(tmp_path: Path, root: Path) -> None:
+    text = (root / "ports/zephyr/port.toml").read_text()
+    bad = text.replace("unsupported_caps = { NET =", "unsupported_caps = { NETWORK =", 1)
+    assert bad != text
+    port_dir = tmp_path / "zephyr"
+    (port_dir / "app").mkdir(parents=True)
+    (port_dir / "app/CMakeLists.txt").write_text("")
+    (port_dir / "port.toml").write_text(bad)
+    with pytest.raises(UserError, match=r"unknown capability 'NETWORK'.*unsupported_caps"):
+        load_port(port_dir / "port.toml", load_caps(root))

@@ -218,6 +218,8 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
         raise UserError(f"cmake_project '{cmake_project}' has no CMakeLists.txt",
                         str(path), "Name a folder of the port holding a CMake project")
     entries, toolchains = _port_targets(t)
+    for target in entries.values():
+        _check_caps(target.unsupported_caps, caps, path, f"targets.{target.key}.unsupported_caps")
     owns_nvic: bool = t.flag("owns_nvic", False)
     net_iphc_cid: bool = t.flag("net_iphc_cid", False)
     t.done()
