@@ -1,7 +1,8 @@
 """Each RTOS's own network stack under the net-* loads, built and run for
 real on QEMU MPS2-AN386 (ports/<port>/net_radio.c, bench/core/load.c):
-Contiki-NG (CSMA, sicslowpan, uIP), RIOT (GNRC) and FreeRTOS + lwIP (lowpan6,
-its FreeRTOS sys_arch; RTOSMETER_LWIP). The stack's counts after
+Contiki-NG (CSMA, sicslowpan, uIP), RIOT (GNRC), Zephyr (its IEEE 802.15.4
+L2, 6LoWPAN, IPv6 and a UDP socket) and FreeRTOS + lwIP (lowpan6, its
+FreeRTOS sys_arch; RTOSMETER_LWIP). The stack's counts after
 every case equal what the trace sent, per state (delivered to the UDP
 socket, dropped below IPv6, forwarded to the neighbour); the footprint holds
 the stack apart; two runs are identical. On Contiki-NG a case whose process
@@ -35,7 +36,8 @@ from rtosmeter.sources import find_source
 
 pytestmark = [pytest.mark.slow, pytest.mark.rtos]
 TARGET = "qemu-mps2-an386"
-GROUPS = {"contiki": ("tm_basic", "tm_sched"), "riot": ("tm_sched",), "freertos": ("tm_sched",)}
+GROUPS = {"contiki": ("tm_basic", "tm_sched"), "riot": ("tm_sched",), "zephyr": ("tm_sched",),
+          "freertos": ("tm_sched",)}
 CASES = [(port, state) for port in GROUPS for state in (*net_trace.STATES, "idle")
          if port != "riot" or state != "idle"]
 
@@ -63,7 +65,7 @@ def _build(root: Path, tmp_path: Path, port_name: str, load: str) -> dict[str, P
     result = build(spec, root, load_catalog(root), jobs=1)
     assert result.status == "ok", result.error
     state = load.removeprefix("net-")
-    assert result.config["net_trace"] == f"{state}:{net_trace.digest(state)}"
+    assert result.config["net_trace"] == f"{state}:{net_trace.digest(state, port.net_iphc_cid)}"
     if net_source is not None:  # the stack's tree is recorded like the kernel's
         assert result.config["net_source"] == str(net_source.path)
         assert result.config["net_stack"] == "lwip" and result.config["net_version"]
@@ -75,6 +77,7 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
                                             state: str) -> None:
     exes = _build(root, tmp_path, port_name, f"net-{state}")
     target = Definitions.load(root).target(TARGET)
+    cid = Definitions.load(root).port(port_name).net_iphc_cid  # Zephyr: the CID-byte trace
     stream = run_once(RunRequest(exes["tm_sched"], target)).stream
     cases = {c.id: c for c in parse_named(stream).cases}
     for case_id in ("tm.cooperative", "tm.preemptive"):
@@ -88,12 +91,12 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
         sent = m["net.sent"]
         assert (sent == 0) == (state == "idle"), m  # net-idle: the stack up, no frame
         assert m["net.read"] == sent and m["net.overrun"] == 0, m
-        assert case.meta["net.trace"] == f"{state}:{net_trace.digest(state)}"
+        assert case.meta["net.trace"] == f"{state}:{net_trace.digest(state, cid)}"
         assert case.meta["load.profile"] == ("net-idle" if state == "idle" else f"net-{state}:230")
         want = {"accept": (sent, sent, 0), "reject": (0, 0, 0), "forward": (sent, 0, sent),
                 "idle": (0, 0, 0)}[state]
         assert (m["net.ip_in"], m["net.delivered"], m["net.forwarded"]) == want, m
-        if state == "reject":  # not for this node's MAC address: CSMA / the radio's filter
+        if state == "reject":  # not for this MAC address: CSMA / the radio / Zephyr L2 filter
             assert m["net.dropped_below_ip"] == sent, m
         if port_name == "freertos":  # lwIP's own counters agree (net_radio.c)
             own = {k: int(v) for k, v in case.meta.items() if k.startswith(("lwip.", "radio."))}

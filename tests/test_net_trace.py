@@ -13,11 +13,13 @@ import scapy.layers.dot15d4 as scapy_dot15d4
 import scapy.layers.sixlowpan as scapy_sixlowpan
 from scapy.config import conf
 from scapy.layers.inet import UDP
-from scapy.layers.inet6 import IPv6, in6_chksum
+from scapy.layers.inet6 import ICMPv6ND_RA, ICMPv6NDOptPrefixInfo, IPv6, in6_chksum
 
 from rtosmeter import loads, net_trace
 from rtosmeter.build import BuildSpec, cmake_configure_command
+from rtosmeter.catalog import load_caps
 from rtosmeter.definitions import Definitions
+from rtosmeter.definitions.ports import load_port
 from rtosmeter.errors import UserError
 from rtosmeter.net_source import find_net_source
 from rtosmeter.plan import net_support
@@ -110,12 +112,20 @@ def test_a_port_without_the_stack_is_unsupported_under_a_net_load(root: Path) ->
     defs = Definitions.load(root)
     loaded = defs.profile("default+net-accept:230")
     mps2 = defs.target("qemu-mps2-an386")
-    why = net_support(defs.port("zephyr"), mps2, loaded, {}).reason
-    assert "zephyr under net-accept:230" in why and "IEEE 802.15.4 radio API" in why
+    why = net_support(defs.port("rtx5"), mps2, loaded, {}).reason
+    assert "rtx5 under net-accept:230" in why and "virtual 802.15.4 radio" in why
     assert "port.toml" in why
     assert net_support(defs.port("contiki"), mps2, loaded, {}).reason == ""
-    assert net_support(defs.port("zephyr"), mps2, defs.profile("default+accept"), {}).reason == ""
-    assert net_support(defs.port("zephyr"), mps2, defs.profile("default"), {}).reason == ""
+    assert net_support(defs.port("rtx5"), mps2, defs.profile("default+accept"), {}).reason == ""
+    assert net_support(defs.port("rtx5"), mps2, defs.profile("default"), {}).reason == ""
+    # Zephyr has the stack on the MPS2 targets only ([net] targets)
+    zephyr = defs.port("zephyr")
+    assert net_support(zephyr, mps2, loaded, {}).reason == ""
+    for target in ("qemu-microbit", "host"):
+        why = net_support(zephyr, defs.target(target), loaded, {}).reason
+        assert f"zephyr under net-accept:230: its network stack runs on mps2 only, not {target}" \
+            in why and "[net] targets" in why
+        assert net_support(zephyr, defs.target(target), defs.profile("default"), {}).reason == ""
 
 
 def test_freertos_s_lwip_is_planned_on_mps2_with_its_tree_only(
@@ -167,3 +177,62 @@ def test_the_lwip_tree_reaches_cmake_and_the_build_configuration(
                      None, tmp_path, defs.toolchain("gcc"), net_source=source)
     cmd = cmake_configure_command(spec, root, tmp_path)
     assert f"-DRM_NET_SOURCE_DIR={tree.resolve()}" in cmd
+
+
+
+def test_the_cid_trace_is_the_same_datagrams_with_the_context_byte() -> None:
+    """The trace of a port declaring [net] iphc_cid (Zephyr): CID=1 and one
+    SCI/DCI byte naming context 0, otherwise the same frames."""
+    mac_header = 23 - 2  # before the IPHC (the FCS is at the end)
+    for state in net_trace.STATES:
+        for seq, (plain, cid) in enumerate(zip(net_trace.frames(state),
+                                                net_trace.frames(state, cid=True), strict=True)):
+            assert len(cid) == net_trace.FRAME_LEN + 1
+            iphc = _decode(cid)[scapy_sixlowpan.LoWPAN_IPHC]
+            assert (iphc.cid, iphc.sci, iphc.dci, iphc.sac, iphc.dac) == (1, 0, 0, 1, 1)
+            assert cid[mac_header + 1] == plain[mac_header + 1] | 0x80, seq
+            assert cid[:mac_header + 1] + bytes([plain[mac_header + 1]]) + cid[mac_header + 3:-2] \
+                == plain[:-2]
+        assert net_trace.digest(state, cid=True) != net_trace.digest(state)
+    assert "#define RM_NET_FRAME_LEN 59u" in net_trace.c_header("idle", cid=True)
+    assert net_trace.write_header(Path("/nonexistent"), "", cid=True) == {}
+
+
+def test_the_router_advertisement_carries_context_0_and_the_prefix(tmp_path: Path) -> None:
+    raw = net_trace.router_advertisement()
+    pkt = _decode(raw)
+    assert pkt.compute_fcs(raw[:-2]) == raw[-2:]
+    assert pkt.fcf_frametype == 1 and pkt.fcf_ackreq == 0
+    data = pkt[scapy_dot15d4.Dot15d4Data]
+    assert (data.dest_panid, data.dest_addr) == (net_trace.PAN_ID, 0xFFFF)  # broadcast
+    assert data.src_addr == int.from_bytes(net_trace.node_mac(3), "big")
+    ip = pkt[IPv6]
+    assert (ip.hlim, ip.nh, ip.dst) == (255, 58, "ff02::1")
+    ra = pkt[ICMPv6ND_RA]
+    assert ra.routerlifetime == 0  # not a default router
+    pio = pkt[ICMPv6NDOptPrefixInfo]
+    assert (pio.prefix, pio.prefixlen, pio.L, pio.A) == ("fd00::", 64, 1, 0)
+    # the 6CO (RFC 6775 4.2), which scapy leaves raw: length 2, /64, C=1, CID 0
+    icmp = bytes(ra)
+    sixco = icmp[16 + 32:16 + 48]
+    assert sixco == bytes([34, 2, 64, 0x10, 0, 0, 0xFF, 0xFF]) + net_trace.PREFIX
+    # the checksum over the pseudo-header of node 3's link-local source
+    src = "fe80::" + str(ipaddress.IPv6Address(net_trace.mac_ip(3))).removeprefix("fd00::")
+    assert in6_chksum(58, IPv6(src=src, dst="ff02::1", nh=58),
+                      icmp[:2] + b"\0\0" + icmp[4:]) == ra.cksum
+    config = net_trace.write_header(tmp_path, "idle")
+    assert config["net_ra"] == net_trace.ra_digest()
+    assert "RM_NET_RA_INIT" in (tmp_path / net_trace.HEADER).read_text()
+
+
+def test_an_unknown_network_state_in_net_unsupported_is_refused(tmp_path: Path, root: Path) -> None:
+    text = (root / "ports/zephyr/port.toml").read_text()
+    bad = text.replace("iphc_cid = true\n",
+                       "iphc_cid = true\nunsupported = { route = \"why\" }\n", 1)
+    assert bad != text
+    port_dir = tmp_path / "zephyr"
+    (port_dir / "app").mkdir(parents=True)
+    (port_dir / "app/CMakeLists.txt").write_text("")
+    (port_dir / "port.toml").write_text(bad)
+    with pytest.raises(UserError, match=r"unknown network state 'route'.*net\.unsupported"):
+        load_port(port_dir / "port.toml", load_caps(root))

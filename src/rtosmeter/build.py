@@ -358,7 +358,8 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
     }
     config.update(tm_method(spec))
     load = spec.profile.load
-    config.update(net_trace.write_header(config_dir, load.net_state if load else ""))
+    config.update(net_trace.write_header(config_dir, load.net_state if load else "",
+                                         spec.port.net_iphc_cid))
     if spec.source is not None:
         config.update(spec.source.as_config())
     if spec.net_source is not None:  # the stack's tree, as the RTOS's: net_source, ...

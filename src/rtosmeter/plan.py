@@ -165,8 +165,8 @@ def net_support(port: Port, target: Target, profile: Profile,
                 sources: dict[str, Path]) -> Support:
     """A net-* load runs the port's own network stack (capability NET): a port
     without it is unsupported under the load, with its port.toml reason; so
-    is a target its stack does not run on ([net] targets), or a stack whose
-    tree is missing ([net.source])."""
+    is a target its stack does not run on ([net] targets), a state it cannot
+    serve ([net] unsupported), or a stack whose tree is missing ([net.source])."""
     load = profile.load
     if load is None or not load.net_state:
         return Support()
@@ -178,6 +178,8 @@ def net_support(port: Port, target: Target, profile: Profile,
         return Support(f"{port.name} under {load.name}: its network stack runs on "
                        f"{', '.join(port.net.targets)} only, not {target.name} "
                        f"({port.file} [net] targets)")
+    if port.net is not None and (why := port.net.unsupported.get(load.net_state, "")):
+        return Support(f"{port.name} under {load.name}: {why} ({port.file} [net] unsupported)")
     try:
         find_net_source(port, sources)
     except NetSourceMissing as exc:

@@ -63,6 +63,14 @@ class NetStack:
     stack: str = ""  # the stack's name, the --source name of its tree
     targets: tuple[str, ...] = ()  # targets or families it runs on (() : every target)
     source: SourceSpec | None = None  # [net.source]: the stack's tree
+    # net state (accept, reject, forward) -> why the stack cannot serve it
+    unsupported: dict[str, str] = field(default_factory=dict)
+    # the stack reads context-based 6LoWPAN addresses only with IPHC's context
+    # identifier byte, so its trace carries one (rtosmeter.net_trace.frame, cid)
+    iphc_cid: bool = False
+
+
+NET_STATES = ("accept", "reject", "forward")  # rtosmeter.net_trace.STATES
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,11 @@ class Port:
         """Whether the port's network stack runs on the target ([net] targets)."""
         return (self.net is None or not self.net.targets
                 or target.name in self.net.targets or target.family in self.net.targets)
+
+    @property
+    def net_iphc_cid(self) -> bool:
+        """Whether the net-* trace carries IPHC's context identifier byte ([net] iphc_cid)."""
+        return self.net is not None and self.net.iphc_cid
 
     @property
     def needs_board(self) -> bool:
@@ -204,8 +217,13 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
     source = _source(t.table("source"))
     net = None
     if (nt := t.table("net")) is not None:
-        net = NetStack(nt.text("stack", ""), nt.strs("targets", ()), _source(nt.table("source")))
+        net = NetStack(nt.text("stack", ""), nt.strs("targets", ()), _source(nt.table("source")),
+                       nt.str_map("unsupported"), nt.flag("iphc_cid", False))
         nt.done()
+        for state in net.unsupported:
+            if state not in NET_STATES:
+                raise UserError(f"unknown network state '{state}' (key 'net.unsupported')",
+                                str(path), f"Use {', '.join(NET_STATES)}")
         if net.source is not None and not net.stack:
             raise UserError("[net.source] needs [net] stack = \"<name>\" (its --source name)",
                             str(path), "Name the network stack, e.g. stack = \"lwip\"")
