@@ -9,12 +9,11 @@ counts matched the trace (load.c fails a case whose counts disagree).
 
 from __future__ import annotations
 
-from rtosmeter.loads import split
+from rtosmeter.loads import NET_IDLE, split
 from rtosmeter.model import CaseResult, CaseStatus, RunView
 from rtosmeter.reports.document.cells import Cell, Section, Value, fmt
 from rtosmeter.reports.document.load import Paired, change, pct
 
-NET_IDLE = "net-idle"
 COUNTS = ("sent", "read", "ip_in", "delivered", "forwarded", "dropped_below_ip",
           "dropped_in_ip", "tx_other", "overrun")
 
