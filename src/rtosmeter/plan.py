@@ -11,6 +11,7 @@ execute.py, does), and never names a runner kind (rtosmeter.runners).
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -164,10 +165,22 @@ def net_support(port: Port, profile: Profile) -> Support:
     """A net-* load runs the port's own network stack (capability NET): a port
     without it is unsupported under the load, with its port.toml reason."""
     load = profile.load
-    if load is None or not load.net_state or "NET" in port.caps:
+    if load is None or not load.net_state:
         return Support()
-    why = port.unsupported.get("NET", "the port has no network stack on the virtual radio")
-    return Support(f"{port.name} under {load.name}: {why} (capability NET, {port.file})")
+    if "NET" not in port.caps:
+        why = port.unsupported.get("NET", "the port has no network stack on the virtual radio")
+        return Support(f"{port.name} under {load.name}: {why} (capability NET, {port.file})")
+    net = port.net  # a stack outside the RTOS's tree: NET needs it here
+    if net is None:
+        return Support()
+    if why := net.unsupported.get(load.net_state, ""):
+        return Support(f"{port.name} under {load.name}: {why} ([net] unsupported, {port.file})")
+    tree = os.environ.get(net.env, "")
+    if not tree or not (Path(tree) / net.probe).is_file():
+        return Support(f"{port.name} under {load.name}: its network stack's tree is not here: "
+                       f"set {net.env} (no {net.probe} in {tree or 'an unset variable'}; "
+                       f"[net], {port.file})")
+    return Support()
 
 
 def unavailable_reason(target: Target, toolchain: Toolchain) -> str:

@@ -68,6 +68,18 @@ class PortTarget:
     unsupported: str = ""  # why the port cannot run there (declared: never built)
 
 
+NET_STATES = ("accept", "reject", "forward")  # rtosmeter.net_trace.STATES
+
+
+@dataclass(frozen=True)
+class NetStack:
+    """[net] env, probe, unsupported = { <state> = "why" }."""
+
+    env: str  # the tree's environment variable (never committed)
+    probe: str  # a file the tree holds
+    unsupported: dict[str, str]  # net state (accept, reject, forward) -> why
+
+
 @dataclass(frozen=True)
 class Port:
     name: str
@@ -99,6 +111,9 @@ class Port:
     # defines rm_port_irq_enable/disable and the target's NVIC calls go there
     # (RM_PORT_OWNS_NVIC in rm_build_config.h; targets/common/cortex-m/cm.h).
     owns_nvic: bool = False
+    # [net]: a network stack outside the RTOS's tree that capability NET
+    # needs (NetX Duo for ThreadX), and the states it cannot serve.
+    net: NetStack | None = None
 
     @property
     def needs_board(self) -> bool:
@@ -213,10 +228,19 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
                         str(path), "Name a folder of the port holding a CMake project")
     entries, toolchains = _port_targets(t)
     owns_nvic: bool = t.flag("owns_nvic", False)
+    net = None
+    if (nt := t.table("net")) is not None:
+        net = NetStack(nt.text("env", REQUIRED), nt.text("probe", REQUIRED),
+                       nt.str_map("unsupported"))
+        nt.done()
+        for state in net.unsupported:
+            if state not in NET_STATES:
+                raise UserError(f"unknown network state '{state}' (key 'net.unsupported')",
+                                str(path), f"Use {', '.join(NET_STATES)}")
     t.done()
     return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
                 cmake_project=cmake_project, toolchain_limits=limits, targets=entries,
-                toolchains=toolchains, reservations=reservations, owns_nvic=owns_nvic)
+                toolchains=toolchains, reservations=reservations, owns_nvic=owns_nvic, net=net)
 
 
 def _port_targets(t: TomlTable) -> tuple[dict[str, PortTarget], tuple[str, ...]]:
