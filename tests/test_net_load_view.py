@@ -77,3 +77,23 @@ def test_a_failed_loaded_latency_case_is_marked() -> None:
     assert sec is not None
     cell = sec.rows[0][3]
     assert isinstance(cell, Cell) and cell.text == "+10.0 %" and cell.flag == "fail"
+
+
+def test_an_adapted_stack_is_marked_at_every_figure() -> None:
+    """NetX Duo's builds say their adaptation (CFG stand_in.NET, attached to
+    every case under a net-* load): † at each change, mean and count row."""
+    adapted = {"NET": "adapted: no 6LoWPAN in NetX Duo; uncompressed IPv6"}
+    cases = [_case("default", "tm.sync", 2000), _case("default+net-idle", "tm.sync", 2000),
+             _case("default+net-accept:230", "tm.sync", 1900, sent=69, delivered=69)]
+    for c in cases:
+        c.port = "threadx"
+        if c.profile != "default":
+            c.stand_ins = adapted
+    sec = against_net_idle(_view(cases), T)
+    assert sec is not None
+    change, mean = (r[2] for r in sec.rows)
+    assert isinstance(change, Cell) and change.text == "-5.0 %†"
+    assert isinstance(mean, Cell) and mean.text == "-5.0 %†"
+    counts = counts_section(_view(cases), T)
+    assert counts is not None and {str(r[1]) for r in counts.rows} == {"net-idle†",
+                                                                       "net-accept:230†"}

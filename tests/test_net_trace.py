@@ -73,11 +73,34 @@ def test_every_frame_decodes_to_the_state_s_udp_datagram(state: str) -> None:
         assert in6_chksum(17, pseudo, bytes(udp)[:6] + b"\0\0" + body) == udp.chksum
 
 
+@pytest.mark.parametrize("state", net_trace.STATES)
+def test_each_datagram_is_the_frame_s_ipv6_packet_uncompressed(state: str) -> None:
+    """datagram(): what a stack without 6LoWPAN is fed (NetX Duo): scapy's
+    IPv6 parse of it equals the frame's decompressed addresses, ports,
+    payload and checksum."""
+    _, ip_dst = EXPECTED[state]
+    for seq, raw in enumerate(net_trace.frames(state)):
+        gram = net_trace.datagram(state, seq)
+        assert len(gram) == net_trace.DATAGRAM_LEN == 72
+        ip = IPv6(gram)
+        assert (ip.version, ip.tc, ip.fl, ip.plen, ip.nh, ip.hlim) == (6, 0, 0, 32, 17, 64)
+        assert (ip.src, ip.dst) == (SENDER, NODE[ip_dst])
+        udp = _decode(raw)[UDP]
+        assert (ip[UDP].sport, ip[UDP].dport, ip[UDP].chksum) == (udp.sport, udp.dport, udp.chksum)
+        assert bytes(ip[UDP].payload) == net_trace.payload(seq)
+        # scapy recomputes the checksum over the uncompressed packet: the same
+        assert IPv6(bytes(IPv6(gram[:40]) / UDP(gram[40:48]) / gram[48:]))[UDP].chksum \
+            == udp.chksum
+
+
 def test_c_header_holds_the_trace_and_its_digest() -> None:
     text = net_trace.c_header("forward")
     first = net_trace.frames("forward")[0]
     assert ",".join(f"0x{b:02x}" for b in first) in text
     assert f'RM_NET_TRACE_SHA "{net_trace.digest("forward")}"' in text
+    gram = net_trace.datagram("forward", 0)
+    assert "#define RM_NET_DATAGRAM_INIT {\\\n    {" + ",".join(f"0x{b:02x}" for b in gram) \
+        in text
     assert net_trace.digest("accept") != net_trace.digest("reject")
     with pytest.raises(ValueError):
         net_trace.frames("drop")
@@ -236,3 +259,24 @@ def test_an_unknown_network_state_in_net_unsupported_is_refused(tmp_path: Path, 
     (port_dir / "port.toml").write_text(bad)
     with pytest.raises(UserError, match=r"unknown network state 'route'.*net\.unsupported"):
         load_port(port_dir / "port.toml", load_caps(root))
+
+
+def test_a_stack_outside_the_rtos_tree_is_needed_and_its_missing_states_said(
+        root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ThreadX's NET is NetX Duo (port.toml [net]): without its tree
+    the net loads are unsupported naming it, and net-forward always is
+    (NetX Duo's IPv6 forwards nothing)."""
+    defs = Definitions.load(root)
+    threadx, mps2 = defs.port("threadx"), defs.target("qemu-mps2-an386")
+    accept, forward = (defs.profile(f"default+net-{s}:230") for s in ("accept", "forward"))
+    (tmp_path / "common" / "inc").mkdir(parents=True)
+    (tmp_path / "common" / "inc" / "nx_api.h").write_text("/* a NetX Duo tree */\n")
+    monkeypatch.setenv("RTOSMETER_NETXDUO", str(tmp_path))
+    assert net_support(threadx, mps2, accept, {}).reason == ""
+    why = net_support(threadx, mps2, forward, {}).reason
+    assert "threadx under net-forward:230" in why and "IPv6 forwards nothing" in why
+    monkeypatch.delenv("RTOSMETER_NETXDUO")
+    why = net_support(threadx, mps2, accept, {}).reason
+    assert "--source netxduo=PATH or set RTOSMETER_NETXDUO" in why and "port.toml" in why
+    # a synthetic load needs no stack
+    assert net_support(threadx, mps2, defs.profile("default+accept"), {}).reason == ""

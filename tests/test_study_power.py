@@ -36,14 +36,15 @@ def _view(*cases: CaseResult, energy: list[EnergyFigure] | None = None) -> RunVi
 def test_table_iv_our_side_is_the_run_power_estimate_at_the_study_clock() -> None:
     study = definition.parse(SILVA)
     riot = study.system("RIOT")
-    loaded = profile_name("default", "accept", "test")
-    lookup = Lookup(study, _view(_case(), _case(loaded)))
-    ours = lookup.get("power", riot, TARGET, "power", "idle")
+    stack, loaded = (profile_name("default", load, "test")
+                     for load in ("net-idle", "net-accept:230"))
+    lookup = Lookup(study, _view(_case(stack), _case(loaded)))
+    ours = lookup.get("power", riot, TARGET, "power", "net-idle")
     # 100 µA/MHz at 80 MHz and 3.0 V (targets/b-l475e-iot01a/power.toml)
     assert ours.value == pytest.approx(0.100 * 80 * 3.0) and ESTIMATE_MARK in ours.marks
     assert "estimated" in ours.unit
     # Thread-Metric never sleeps: the network state changes nothing in the estimate
-    change = lookup.get("power", riot, TARGET, "percent_change", "accept")
+    change = lookup.get("power", riot, TARGET, "percent_change", "net-accept:230")
     assert change.value == pytest.approx(0.0) and change.unit == "%"
     notes = legend(study, [])
     assert any(n.startswith(f"{ESTIMATE_MARK} {TARGET}: estimated (STM32L475VG") and

@@ -341,6 +341,11 @@ int main(void)
 void rm_port_describe(void)
 {
     rm_emit_cfg("threadx.version", RM_TX_VERSION_STR);
+#ifdef RM_LOAD_NET /* net_netxduo.c */
+    rm_emit_cfg("netxduo.version", RM_NXD_VERSION_STR);
+    rm_emit_cfg("stand_in.NET", "adapted: no 6LoWPAN in NetX Duo; uncompressed IPv6 (the "
+                                "trace's datagrams on a link with no header, net_netxduo.c)");
+#endif
     rm_emit_cfg("threadx.arch", RM_TX_ARCH_STR);
     rm_emit_cfg("threadx.profile", RM_TX_PROFILE_VENDOR ? "vendor" : "benchmark");
     rm_emit_cfg("preemption", "on");

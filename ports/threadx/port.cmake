@@ -100,3 +100,8 @@ target_compile_definitions(rm_port PRIVATE
   RM_TX_VERSION_STR="${_rm_tx_version}" RM_TX_ARCH_STR="${THREADX_ARCH}")
 target_compile_options(rm_port PRIVATE ${RM_WARN_FLAGS})
 target_link_libraries(rm_port PUBLIC threadx)
+
+# ---- NetX Duo under a net-* load (the build's rm_net_trace.h) -------------
+if(EXISTS "${RM_CONFIG_DIR}/rm_net_trace.h")
+  include("${CMAKE_CURRENT_LIST_DIR}/netxduo.cmake")
+endif()

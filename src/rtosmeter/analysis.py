@@ -38,6 +38,7 @@ from rtosmeter import axes, measure, qemu_plugin, stats
 from rtosmeter.energy.view import figures as energy_figures
 from rtosmeter.errors import UserError
 from rtosmeter.idle import read_idle
+from rtosmeter.loads import split as split_load
 from rtosmeter.model import (
     NOT_MEANINGFUL,
     BuildInfo,
@@ -353,12 +354,15 @@ def _case_needs() -> dict[str, tuple[str, ...]]:
 def _mark_stand_ins(results: Mapping[int, CaseResult], runs_of: Mapping[int, ExecutionRow],
                     cfg_of_build: Mapping[int, Mapping[str, str]]) -> None:
     """Attach to each case what its port measured in place of a capability
-    the case needs (CFG stand_in.<CAP>, port.h), or in place of the case's
+    the case needs (CFG stand_in.<CAP>, port.h; under a net-* load every
+    case needs NET, the stack it runs beside), or in place of the case's
     shared body (CFG stand_in.<case id>: the port's own body, port.h)."""
     needs = _case_needs()
     for row, case in results.items():
         cfg = cfg_of_build.get(runs_of[row].build_id, {})
         named = {*needs.get(case.case_id, ()), case.case_id}
+        if split_load(case.profile)[1].startswith("net-"):  # every case runs on the stack
+            named.add("NET")
         case.stand_ins = {k[len(STAND_IN_PREFIX):]: v for k, v in cfg.items()
                           if k.startswith(STAND_IN_PREFIX) and k[len(STAND_IN_PREFIX):] in named}
 

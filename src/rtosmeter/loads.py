@@ -30,6 +30,7 @@ MAX_TASKS = 8  # RM_PRIO_MAX downwards: above every case thread, below the runne
 NET_DEFAULTS = (2000, 64)  # accept/reject/forward: packets per second, work units
 STACK_HZ = 230  # net-*: the Silva et al. 2019 study's packets per second
 STACK_KINDS = ("net-idle", "net-accept", "net-reject", "net-forward")
+NET_IDLE = STACK_KINDS[0]
 
 SYNTAX = ("idle, irq:<hz>:<work>, tasks:<n>[:<calls>], accept[:<hz>[:<work>]], "
           "reject[:<hz>[:<work>]], forward[:<hz>[:<work>]], net-idle, net-accept[:<hz>], "
@@ -103,6 +104,15 @@ def parse(spec: str, where: str) -> Load | None:
         hz = args[0] if args else str(STACK_HZ)
         return Load(kind, _int(hz, "the packet rate (Hz)", 1, MAX_HZ, spec, where))
     raise UserError(f"unknown load profile '{spec}'", where, f"Load profiles: {SYNTAX}")
+
+
+def baseline(spec: str, where: str) -> str:
+    """The load a loaded figure's change is read against: net-idle for the
+    stack's traffic (the stack up, no frame: the change is the traffic
+    alone, the Silva study's Table II), idle for any other load."""
+    parsed = parse(spec, where)
+    return NET_IDLE if parsed is not None and parsed.net_state in ("accept", "reject",
+                                                                     "forward") else IDLE
 
 
 def with_idle(loads: tuple[str, ...], where: str) -> tuple[str, ...]:

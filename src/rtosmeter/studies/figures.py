@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 
 from rtosmeter import axes
-from rtosmeter.loads import profile_name
+from rtosmeter.loads import baseline, profile_name
 from rtosmeter.model import (
     FAIL_MARK,
     STAND_IN_MARK,
@@ -139,10 +139,12 @@ class Lookup:
         return Ours(None, why=f"no figure of ours for the statistic '{stat}'")
 
     def percent_change(self, op_id: str, system: System, target: str, state: str) -> Ours:
-        """The operation's natural figure in `state` against idle, in %
-        (Silva's "performance degradation" under a network state)."""
+        """The operation's natural figure in `state` against idle (net-idle
+        for a network stack's traffic: loads.baseline), in % (Silva's
+        "performance degradation" under a network state)."""
         stat = natural_stat(self.study, op_id)
-        idle, loaded = (self.get(op_id, system, target, stat, s) for s in ("idle", state))
+        base = baseline(state, str(self.study.file))
+        idle, loaded = (self.get(op_id, system, target, stat, s) for s in (base, state))
         if not idle.ok or not loaded.ok or not idle.value:
             return Ours(None, why=idle.why or loaded.why or "no idle figure")
         assert loaded.value is not None

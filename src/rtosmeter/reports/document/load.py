@@ -106,7 +106,8 @@ def throughput_section(view: RunView, target: str) -> Section | None:
 
 def _median_change(d: Distribution, base: Distribution, c: CaseResult) -> Cell:
     """✗ when the loaded case failed (e.g. a net-* load's counts disagreed)."""
-    return Cell(pct(change(d.p50, base.p50)), f"max {pct(change(d.max, base.max))}", _flag(c))
+    return Cell(pct(change(d.p50, base.p50)) + _marks(c), f"max {pct(change(d.max, base.max))}",
+                _flag(c))
 
 
 def latency_section(view: RunView, target: str) -> Section | None:

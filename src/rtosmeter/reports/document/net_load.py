@@ -9,12 +9,11 @@ counts matched the trace (load.c fails a case whose counts disagree).
 
 from __future__ import annotations
 
-from rtosmeter.loads import split
+from rtosmeter.loads import NET_IDLE, split
 from rtosmeter.model import CaseResult, CaseStatus, RunView
 from rtosmeter.reports.document.cells import Cell, Section, Value, fmt
-from rtosmeter.reports.document.load import Paired, change, pct
+from rtosmeter.reports.document.load import Paired, _marks, change, pct
 
-NET_IDLE = "net-idle"
 COUNTS = ("sent", "read", "ip_in", "delivered", "forwarded", "dropped_below_ip",
           "dropped_in_ip", "tx_other", "overrun")
 
@@ -32,6 +31,7 @@ def against_net_idle(view: RunView, target: str) -> Section | None:
                   f"period against {NET_IDLE} (the stack up, no frame: the traffic alone; "
                   "small: the loaded count)", ["case", "port", *loads], numeric=2)
     means: dict[tuple[str, str], list[float]] = {}
+    marked: dict[tuple[str, str], str] = {}  # † on a mean when its tests rest on a stand-in
     for key in pairs.ordered():
         base = pairs.by.get((key, NET_IDLE))
         if base is None or base.score is None:
@@ -44,13 +44,14 @@ def against_net_idle(view: RunView, target: str) -> Section | None:
                 row.append(Cell(c.status if c else "-", flag="fail" if c else "dim"))
                 continue
             means.setdefault((str(row[1]), load), []).append(x)
-            row.append(Cell(pct(x), fmt(c.score)))
+            marked.setdefault((str(row[1]), load), _marks(c, base))
+            row.append(Cell(pct(x) + _marks(c, base), fmt(c.score)))
         sec.rows.append(row)
     for port in dict.fromkeys(str(r[1]) for r in sec.rows):
         cells: list[Value] = []
         for load in loads:
             xs = means.get((port, load), [])
-            cells.append(Cell(pct(sum(xs) / len(xs)) if xs else "-",
+            cells.append(Cell(pct(sum(xs) / len(xs)) + marked.get((port, load), "") if xs else "-",
                               f"{len(xs)} test{'' if len(xs) == 1 else 's'}"))
         sec.rows.append(["mean (the study's PD)", port, *cells])
     sec.notes.append("A failed case (✗: a check failed, its stack counts against the trace or "
@@ -75,7 +76,7 @@ def counts_section(view: RunView, target: str) -> Section | None:
                   ["port", "load", *COUNTS, "cases matching"], numeric=2)
     for (port, load), cases in sorted(builds.items()):
         bad = sum(1 for c in cases if c.status == CaseStatus.FAILED)
-        sec.rows.append([port, load, *(Cell(fmt(_sum(cases, n))) for n in COUNTS),
+        sec.rows.append([port, load + _marks(*cases), *(Cell(fmt(_sum(cases, n))) for n in COUNTS),
                          Cell(f"{len(cases) - bad} of {len(cases)}", flag="fail" if bad else "")])
     sec.notes.append("read: frames the stack took from the radio; ip_in: packets at its IPv6 "
                      "input; delivered: datagrams at the application's UDP socket; forwarded: "
