@@ -53,6 +53,7 @@ class Capture:
     voltage_v: Floats  # one value per sample
     marker: npt.NDArray[np.bool_] | None  # the GPIO marker, or None (no digital input)
     where: str  # the file or device it came from, for messages
+    start_host_s: float | None = None  # host monotonic time of sample 0, when captured live
 
     def __post_init__(self) -> None:
         n = len(self.current_a)
