@@ -171,7 +171,7 @@ class Recorder:
 
         try:
             note = record_energy(self.store, execution_id, outcome.info, outcome.stream,
-                                 rec.ran, job.target, self.align)
+                                 rec.ran, rec.parsed, job.target, self.align)
         except UserError as exc:
             self.tally.failed += 1
             if self.progress:

@@ -84,6 +84,7 @@ class PowerRun:
         except Exception as exc:  # a runner bug: the capture is still kept
             outcome = RunOutcome(b"", "error", None, f"runner failed: {exc!r}", 0.0,
                                  {"runner": request.target.kind})
+        arrivals.note(len(outcome.stream))  # the last look: what came after the runner's
         try:
             capture = session.stop()
         except UserError as exc:  # the stream is kept; the execution is an error
@@ -101,13 +102,15 @@ class PowerRun:
 
 
 def record(store: Store, execution_id: int, info: dict[str, str], stream: bytes,
-           ran: ParsedStream, target: Target, align: str) -> str:
-    """Store the energy per case of a stored execution run with --power;
-    the number of cases measured and how, or raise UserError (the trace stays)."""
+           ran: ParsedStream, kept: ParsedStream, target: Target, align: str) -> str:
+    """Store the energy per case of a stored execution run with --power
+    (every case that ran is aligned, those --bench kept are stored); the
+    number of cases measured and how, or raise UserError (the trace stays)."""
     trace = store.path.parent / info[TRACE]
     capture = replace(jls.read(trace), start_host_s=float(info[START]),
                       analyser=info.get("power_analyser", "analyser"))
     cases = [c for c in ran.cases if c.status in RAN]
+    stored = {c.id for c in kept.cases if c.status in RAN}
     by = "stream" if align == "stream" or (align == "auto" and not target.marker_pin) \
         else "marker"
     if by == "marker":
@@ -115,10 +118,12 @@ def record(store: Store, execution_id: int, info: dict[str, str], stream: bytes,
             raise UserError(f"target {target.name} has no marker pin", "--align marker",
                             f"Declare [power] marker_pin in {target.file}, or --align stream")
         measured = align_by_marker(capture, [c.id for c in cases])
-        write_energy(store, execution_id, capture.analyser, measured, trace)
+        write_energy(store, execution_id, capture.analyser,
+                     {k: w for k, w in measured.items() if k in stored}, trace)
     else:  # every runner reads its stream from a file or the target's RAM: no UART's delay
         windows = align_by_stream(capture, stream, [(c.id, c.offset) for c in cases],
                                   Arrivals.from_text(info[ARRIVALS]))
+        windows = {k: w for k, w in windows.items() if k in stored}
         write_energy(store, execution_id, capture.analyser,
                      {k: w.energy for k, w in windows.items()}, trace, windows)
-    return f"{len(cases)} cases measured with {capture.analyser}, aligned by {by}"
+    return f"{len(stored)} cases measured with {capture.analyser}, aligned by {by}"

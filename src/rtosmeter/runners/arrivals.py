@@ -31,7 +31,8 @@ class Arrivals:
     sizes: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     previous_look: list[float] = field(default_factory=list)  # the look before each growth
-    looked: float = 0.0  # the last look, grown or not
+    # the last look, grown or not; at first, when the run began (nothing can have come before)
+    looked: float = field(default_factory=time.monotonic)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def note(self, size: int, at: float | None = None) -> None:
