@@ -81,8 +81,8 @@ def joulescope(device: Any, seconds: float, marker: str = "current_lsb",
 
 
 def joulescope_samples(data: dict[str, Any], marker: str = "current_lsb",
-                       where: str = "Joulescope", start_host_s: float | None = None
-                       ) -> Capture:
+                       where: str = "Joulescope", start_host_s: float | None = None,
+                       analyser: str = "Joulescope") -> Capture:
     """A capture from a Joulescope's `samples_get` data (a `read`, or its
     stream buffer after `start`/`stop`), its first sample at `start_host_s`."""
     signals, timing = data["signals"], data["time"]
@@ -91,7 +91,7 @@ def joulescope_samples(data: dict[str, Any], marker: str = "current_lsb",
             raise UserError(f"the Joulescope returned no '{name}' field", where,
                             "Enable that input (the marker is a general-purpose input)")
     rate = float(timing["sampling_frequency"]["value"])
-    return Capture("Joulescope", rate, np.asarray(signals["current"]["value"], np.float64),
+    return Capture(analyser, rate, np.asarray(signals["current"]["value"], np.float64),
                    np.asarray(signals["voltage"]["value"], np.float64),
                    np.asarray(signals[marker]["value"]).astype(bool), where, start_host_s)
 

@@ -185,7 +185,8 @@ class JoulescopeSession:
         start, end = buffer.sample_id_range
         data = buffer.samples_get(start, end, fields=["current", "voltage", "current_lsb"])
         return analysers.joulescope_samples(data, where=str(self.device),
-                                            start_host_s=self.started_at)
+                                            start_host_s=self.started_at,
+                                            analyser=f"Joulescope {self.device}")
 
     def close(self) -> None:
         self.device.close()
