@@ -107,7 +107,8 @@ def record(store: Store, execution_id: int, info: dict[str, str], stream: bytes,
     (every case that ran is aligned, those --bench kept are stored); the
     number of cases measured and how, or raise UserError (the trace stays)."""
     trace = store.path.parent / info[TRACE]
-    capture = replace(jls.read(trace), start_host_s=float(info[START]),
+    start = info.get(START, "None")  # repr() of the capture's start_host_s
+    capture = replace(jls.read(trace), start_host_s=None if start == "None" else float(start),
                       analyser=info.get("power_analyser", "analyser"))
     cases = [c for c in ran.cases if c.status in RAN]
     stored = {c.id for c in kept.cases if c.status in RAN}

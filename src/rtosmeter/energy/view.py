@@ -75,14 +75,11 @@ def figures(store: Store, run_id: int, defs: Definitions | None = None) -> list[
 
 
 def measured_label(m: MeasuredEnergy) -> str:
-    """"measured (analyser, trace T)", and for a case aligned by stream how
-    well its window is known: "aligned by stream, edges ±1.2 ms, 80.1 to 95.3 µJ"."""
-    label = f"measured ({m.analyser}, trace {m.trace}"
-    if m.by_stream is not None:
-        edge_s, low, high = m.by_stream
-        label += (f", aligned by stream, edges ±{edge_s * 1e3:.3g} ms, "
-                  f"{low:.4g} to {high:.4g} µJ")
-    return label + ")"
+    """"measured (analyser, trace T)", or "measured (analyser, trace T,
+    aligned by stream)": how well each such window is known is the figure's
+    own (EnergyFigure.by_stream), shown beside it."""
+    return (f"measured ({m.analyser}, trace {m.trace}"
+            + (", aligned by stream)" if m.by_stream is not None else ")"))
 
 
 def _measured(m: MeasuredEnergy, place: tuple[str, str, str]) -> EnergyFigure:
