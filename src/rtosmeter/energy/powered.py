@@ -76,9 +76,10 @@ class PowerRun:
         arrivals = Arrivals()
         try:
             session.start()
-        except UserError as exc:
+        except Exception as exc:  # UserError, or the library's own: nothing runs uncaptured
             session.close()
-            return RunOutcome(b"", "error", None, f"Error: {exc.message}", 0.0, info)
+            why = exc.message if isinstance(exc, UserError) else f"{self.spec}: {exc!r}"
+            return RunOutcome(b"", "error", None, f"Error: {why}", 0.0, info)
         try:
             outcome = self.run(replace(request, arrivals=arrivals))
         except Exception as exc:  # a runner bug: the capture is still kept
