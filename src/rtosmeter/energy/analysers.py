@@ -53,13 +53,15 @@ def ppk2(device: Any, source_mv: int, until: Callable[[], bool], channel: int = 
     current: list[float] = []
     bits: list[int] = []
     try:
-        while not until():
+        done = False
+        while not done:
+            done = until()  # then one read more: what came before the execution ended
             data = device.get_data()
             if data:
                 samples, raw = device.get_samples(data)
                 current += samples
                 bits += device.digital_channels(raw)[channel]
-            else:
+            elif not done:
                 time.sleep(POLL_S)
     finally:
         device.stop_measuring()
