@@ -56,6 +56,9 @@ fi
 # itself without resolving anything again. Refresh the lock after changing
 # pyproject.toml's dependencies (README, "Python dependencies").
 .venv/bin/python -m pip install -q --require-hashes -r requirements.lock
+# ppk2-api without its pyserial: labgrid's pyserial-labgrid provides `serial`
+# (requirements-ppk2.lock says why).
+.venv/bin/python -m pip install -q --no-deps --require-hashes -r requirements-ppk2.lock
 .venv/bin/python -m pip install -q --no-deps -e .
 # The QEMU plugin (exact instructions, estimated cycles) with the host gcc.
 make -s -C plugins/qemu

@@ -50,6 +50,7 @@ def test_a_v5_store_gains_the_idle_table(tmp_path: Path) -> None:
         _execution(st)
         st.conn.execute("DROP TABLE idle")
         st.conn.execute("DROP TABLE energy")  # schema 7's, after idle's
+        st.conn.execute("DROP TABLE energy_stream")  # schema 8's
         st.conn.execute("PRAGMA user_version=5")
     with Store.open(path) as st:
         assert st.version == SCHEMA_VERSION

@@ -29,3 +29,27 @@ def test_every_dependency_is_pinned_with_hashes() -> None:
     script = (ROOT / "scripts" / "install.sh").read_text()
     assert "pip install -q --require-hashes -r requirements.lock" in script
     assert "pip install -q --no-deps -e ." in script
+
+
+def test_ppk2_api_is_pinned_apart_and_installed_without_pyserial() -> None:
+    """requirements-ppk2.lock pins ppk2-api with its hash; install.sh installs
+    it after the lock with --no-deps, so labgrid's pyserial-labgrid alone
+    provides `serial`, and the PPK2's library imports with it."""
+    lock = (ROOT / "requirements-ppk2.lock").read_text()
+    pins = re.findall(r"^([A-Za-z0-9_.\-]+)==(\S+) \\$", lock, re.MULTILINE)
+    assert [name for name, _ in pins] == ["ppk2-api"] and "--hash=sha256:" in lock
+    script = (ROOT / "scripts" / "install.sh").read_text()
+    main = script.index("--require-hashes -r requirements.lock")
+    assert script.index("--no-deps --require-hashes -r requirements-ppk2.lock") > main
+    main_lock = (ROOT / "requirements.lock").read_text()
+    assert "\npyserial-labgrid==" in main_lock and "\npyserial==" not in main_lock
+    # in this environment, made by install.sh
+    from importlib.metadata import packages_distributions, version
+
+    assert packages_distributions()["serial"] == ["pyserial-labgrid"]
+    assert version("ppk2-api") == pins[0][1]
+    import serial.tools.list_ports
+    from ppk2_api.ppk2_api import PPK2_API
+
+    assert callable(serial.tools.list_ports.comports) and hasattr(serial, "Serial")
+    assert isinstance(PPK2_API.list_devices(), list)  # no PPK2 here: an empty list

@@ -100,8 +100,8 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     opening it adds the column, recovers the flag from the stored raw stream
     (irq.latency_jitter's `delta` is `sub=0`), moves the stream into 1 MiB
     chunks (v3), records the builds as made with gcc (v4), adds the empty
-    attribution table (v5), the idle table (v6) and the energy table (v7),
-    and keeps every row."""
+    attribution table (v5), the idle table (v6), the energy table (v7) and
+    the energy_stream table (v8), and keeps every row."""
     path = tmp_path / "v1.sqlite"
     conn = sqlite3.connect(path)
     conn.executescript(V1_SCRIPT.read_text(encoding="utf-8"))
@@ -114,9 +114,11 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     conn.close()
 
     with Store.open(path) as st:
-        assert st.version == SCHEMA_VERSION == 7
+        assert st.version == SCHEMA_VERSION == 8
         # v5: the attribution table, empty (rtosmeter.attribution)
         assert st.conn.execute("SELECT count(*) FROM attribution").fetchone()[0] == 0
+        # v8: the energy_stream table, empty (rtosmeter.energy.stored)
+        assert st.conn.execute("SELECT count(*) FROM energy_stream").fetchone()[0] == 0
         assert [b.axes for b in st.builds(st.runs()[0].id)] == [{"toolchain": "gcc"}]
         for table, n in before.items():
             assert st.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == n
@@ -136,7 +138,7 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
                                "FROM cases WHERE execution_id = ?)", (ex.id + 1,)).fetchall()
         assert dict(rows) == {n: int(v) for n, v in want.items()}
     with Store.open(path) as st:  # opening again is a no-op
-        assert st.version == 7 and len(list(st.iter_series(run.id))) == 2 * before["series"]
+        assert st.version == 8 and len(list(st.iter_series(run.id))) == 2 * before["series"]
 
 
 def test_round_trip(tmp_path: Path) -> None:

@@ -47,6 +47,7 @@ class Executor:
         self.defs, self.catalog, self.out = defs, catalog, out
         self.recorder, self.progress = recorder, progress
         self.run_request = run  # run_once, or a farm's (rtosmeter.farm)
+        self.powered = False  # every execution inside a power capture: one at a time
         self.pending: dict[Future[Any], Todo | RunJob] = {}
         self.deferred: list[RunJob] = []  # exclusive runs: after the last build
         self.builds_left = 0
@@ -90,7 +91,7 @@ class Executor:
         exclusive ones, one at a time."""
         self.builds_left -= 1
         for job in self._jobs(todo, plan, result):
-            if runners.is_exclusive(job.target):
+            if runners.is_exclusive(job.target) or self.powered:
                 self.deferred.append(job)
             else:
                 self.pending[parallel.submit(run_job, job, self.run_request)] = job
@@ -101,6 +102,12 @@ class Executor:
 
     def run(self, plan: Plan, todo: list[Todo]) -> None:
         """Build and run `todo`; the recorder stores each as it finishes."""
+        if plan.power:  # --power: the analyser's capture spans each execution
+            from rtosmeter.energy.powered import PowerRun
+            from rtosmeter.energy.sessions import PowerSpec
+
+            self.run_request = PowerRun(self.run_request, PowerSpec.parse(plan.power), self.out)
+            self.powered = True
         # Exclusive builds last: their runs start after the compiler is quiet.
         todo = sorted(todo, key=lambda t: runners.is_exclusive(self.defs.targets[t[0].target]))
         if self.progress is not None:

@@ -86,6 +86,8 @@ class Plan:
     icount: bool
     sources: dict[str, str] = field(default_factory=dict)
     profile_file: str = ""  # --profile FILE: loaded again by --resume
+    power: str = ""  # --power ANALYSER[:SERIAL]: each execution inside a capture
+    align: str = "auto"  # --align: how captures meet cases (rtosmeter.energy.powered)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,7 +98,8 @@ class Plan:
         builds = [PlannedBuild(**b) for b in data.get("builds", data.get("combos", []))]
         return cls(data.get("campaign", "?"), data.get("campaign_file", ""), builds,
                    int(data.get("jobs", 2)), bool(data.get("icount", True)),
-                   dict(data.get("sources", {})), str(data.get("profile_file", "")))
+                   dict(data.get("sources", {})), str(data.get("profile_file", "")),
+                   str(data.get("power", "")), str(data.get("align", "auto")))
 
 
 NO_BOARD = "needs the board attached (study run --boards)"
@@ -121,6 +124,8 @@ class Selection:
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's)
     boards: bool = True  # False: board targets are planned as not run (no board attached)
     as_board: str = ""  # --as-board: cycles estimated as on this board
+    power: str = ""  # --power ANALYSER[:SERIAL] (rtosmeter.energy.sessions)
+    align: str = "auto"  # --align auto|marker|stream
 
 
 @dataclass(frozen=True)
@@ -366,4 +371,4 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
             planned.append(planner.settle(build))
     return Plan(campaign.name, str(campaign.file), planned, sel.jobs, sel.icount,
                 {k: str(v) for k, v in sel.sources.items()},
-                str(sel.profile_file) if sel.profile_file else "")
+                str(sel.profile_file) if sel.profile_file else "", sel.power, sel.align)

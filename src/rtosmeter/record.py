@@ -20,6 +20,7 @@ from rtosmeter.build import BuildResult, compiler_errors
 from rtosmeter.catalog import Catalog
 from rtosmeter.clocks import clock_info
 from rtosmeter.definitions import Definitions, Target
+from rtosmeter.errors import UserError
 from rtosmeter.footprint import Reservations
 from rtosmeter.footprint import footprint as elf_footprint
 from rtosmeter.plan import PlannedBuild
@@ -156,10 +157,29 @@ class Recorder:
     """Stores what the executor reports, into one run of the store."""
 
     def __init__(self, defs: Definitions, catalog: Catalog, store: Store, run_id: int,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, align: str = "") -> None:
         self.defs, self.store, self.run_id, self.progress = defs, store, run_id, progress
         self.cap_names = {cap.bit: name for name, cap in catalog.caps.items()}
         self.tally = Tally()
+        self.align = align  # run --power: --align's choice (rtosmeter.energy.powered)
+
+    def _energy(self, job: RunJob, execution_id: int, outcome: RunOutcome,
+                rec: ExecutionRecord) -> None:
+        """Align the execution's capture and store its energy per case; a
+        capture that does not fit is an error of the run (the trace is kept)."""
+        from rtosmeter.energy.powered import record as record_energy
+
+        try:
+            note = record_energy(self.store, execution_id, outcome.info, outcome.stream,
+                                 rec.ran, rec.parsed, job.target, self.align)
+        except UserError as exc:
+            self.tally.failed += 1
+            if self.progress:
+                self.progress.warn(f"{job.build.key} group {job.group}: energy not stored: "
+                                   f"{exc.message} (trace {outcome.info['power_trace']})")
+            return
+        if self.progress:
+            self.progress.note(f"{job.build.key} group {job.group}: {note}")
 
     def skip(self, build: PlannedBuild, status: str, reason: str) -> None:
         """A combination that is not built here: stored with the reason,
@@ -215,6 +235,8 @@ class Recorder:
                     self.progress.note(f"{job.build.key} group {job.group}: {note}")
         for figures in idle.from_plugin(outcome.info, rec.ran):
             idle.write_idle(self.store, execution_id, figures)
+        if self.align and "power_trace" in outcome.info:  # run --power (rtosmeter.energy)
+            self._energy(job, execution_id, outcome, rec)
         self.tally.executions += 1
         if rec.status != "ok":
             self.tally.failed += 1

@@ -161,7 +161,8 @@ def _execute(defs: Definitions, catalog: Catalog, store: Store, out: Path, plan:
     started = time.monotonic()
     run_id, plan, done, lock = _open_run(defs, store, plan, resume)
     progress = progress or Progress(sum(len(b.groups) + 1 for b in plan.builds), quiet)
-    recorder = Recorder(defs, catalog, store, run_id, progress)
+    recorder = Recorder(defs, catalog, store, run_id, progress,
+                        plan.align if plan.power else "")
     try:
         with progress.running():
             Executor(defs, catalog, out, recorder, progress, run).run(

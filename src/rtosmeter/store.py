@@ -39,13 +39,14 @@ from rtosmeter.attribution.table import TABLE as ATTRIBUTION_TABLE
 from rtosmeter.attribution.table import Row as AttributionRow
 from rtosmeter.axes import canonical as canonical_axes
 from rtosmeter.axes import complete as complete_axes
+from rtosmeter.energy.stored import STREAM_TABLE as ENERGY_STREAM_TABLE
 from rtosmeter.energy.stored import TABLE as ENERGY_TABLE
 from rtosmeter.errors import UserError
 from rtosmeter.idle import TABLE as IDLE_TABLE
 from rtosmeter.numbers import shown, whole_or_none
 from rtosmeter.protocol import ParsedStream, parse_stream
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 STREAM_CHUNK = 1 << 20  # a stream is stored a MiB a row: never one huge value in memory
 
 _SCHEMA = """
@@ -129,7 +130,8 @@ CREATE INDEX cases_execution ON cases(execution_id);
 CREATE INDEX series_case ON series(case_row);
 CREATE INDEX counts_case ON counts(case_row);
 CREATE INDEX checks_case ON checks(case_row);
-""" + ATTRIBUTION_TABLE + ";\n" + IDLE_TABLE + ";\n" + ENERGY_TABLE + ";\n"
+""" + ATTRIBUTION_TABLE + ";\n" + IDLE_TABLE + ";\n" + ENERGY_TABLE + ";\n" \
+    + ENERGY_STREAM_TABLE + ";\n"
 
 T = TypeVar("T")
 
@@ -202,9 +204,17 @@ def _v6_to_v7(conn: sqlite3.Connection) -> None:
     conn.execute(ENERGY_TABLE)
 
 
+def _v7_to_v8(conn: sqlite3.Connection) -> None:
+    """v8 adds the `energy_stream` table (rtosmeter.energy.stored): how well
+    a case aligned by the stream's arrival times is known; older energy rows
+    were all aligned by the marker."""
+    conn.execute(ENERGY_STREAM_TABLE)
+
+
 # version v -> the step that turns a version-v file into version v + 1.
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
-    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7}
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7,
+    7: _v7_to_v8}
 
 
 class StoreError(UserError):

@@ -57,6 +57,8 @@ class RunOptions:
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's; gcc by default)
     farm: str | None = None  # labgrid://HOST:PORT | dask://HOST:PORT (rtosmeter.farm)
     insecure: bool = False  # --insecure: a dask:// farm over plain TCP
+    power: str = ""  # --power ANALYSER[:SERIAL]: each execution inside a capture
+    align: str = "auto"  # --align auto|marker|stream (rtosmeter.energy.powered)
 
 
 # Characters a path given to CMake and QEMU cannot hold as plain text: each
@@ -145,7 +147,7 @@ def run_campaign(opts: RunOptions, root: Path | None = None,
         sel = Selection(opts.ports, targets, opts.bench, profile, opts.jobs,
                         opts.icount, opts.sources, profile_file, unit,
                         opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains,
-                        as_board=opts.as_board)
+                        as_board=opts.as_board, power=opts.power, align=opts.align)
         plan = make_plan(defs, catalog, campaign, sel)
         if before is not None:
             before(defs)
@@ -256,6 +258,15 @@ def resume_command(run_id: int, out: Path) -> str:
                    "net-idle, net-accept|net-reject|net-forward[:HZ]: the OS's own stack); "
                    "each is a build of its own, beside the idle build a run with loads always has: "
                    "`report --view load` gives each as its change against idle.")
+@click.option("--power", metavar="ANALYSER[:SERIAL]",
+              help="Capture current with a power analyser (joulescope, ppk2 or otii) "
+                   "around each execution, one at a time, and store the energy per case and "
+                   "the trace (docs/energy.md).")
+@click.option("--align", type=click.Choice(["auto", "marker", "stream"]), default="auto",
+              show_default=True,
+              help="--power: match the capture to the cases by the board's GPIO marker, or "
+                   "by when the stream's records arrived (auto: the marker where the target "
+                   "declares one).")
 @export_options
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
@@ -264,7 +275,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         cycle_ws: int | None, cycle_div: int | None, farm: str | None, insecure: bool,
         clock: str | None, as_board: str | None, loads: tuple[str, ...],
         export_json: Path | None, export_md: Path | None, export_csv: Path | None,
-        junit: Path | None, attribute: bool) -> None:
+        junit: Path | None, attribute: bool, power: str | None, align: str) -> None:
     """Build and run a campaign, store the results, print the table."""
     if attribute:  # read where the QEMU runner's options are made (rtosmeter.attribution)
         from rtosmeter.attribution.record import ENV
@@ -283,6 +294,13 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                             f"({board_hz / 1e6:g} MHz)", "--clock",
                             "Leave --clock out: --as-board converts at the board's clock")
         clock = f"{board_hz}Hz"
+    if power:
+        from rtosmeter.energy.sessions import PowerSpec
+
+        PowerSpec.parse(power)  # an unknown analyser fails before the campaign
+    elif align != "auto":
+        raise UserError(f"--align {align} aligns a power capture", "--align",
+                        "Give --power ANALYSER too, or leave --align out")
     from rtosmeter.reports import document
     from rtosmeter.reports._glance_text import text as glance_text
     from rtosmeter.runs import Interrupted, RunInterrupted
@@ -292,7 +310,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume,
                       unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div, farm=farm,
                       as_board=as_board or "",
-                      insecure=insecure,
+                      insecure=insecure, power=power or "", align=align,
                       loads=split_list(loads), toolchains=split_list(toolchains))
     from rtosmeter.first_run import FirstRun
 

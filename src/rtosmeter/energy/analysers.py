@@ -15,7 +15,9 @@ the caller with the library's own calls (`joulescope.scan_require_one()`,
   main current `mc` and voltage `mv`, the marker on digital input `i1`.
 
 The loops stop when `until()` says the execution is over (the power
-runner passes its runner's completion), so a capture spans the execution.
+runner passes its runner's completion), so a capture spans the execution;
+each capture records the host's monotonic time when recording began, and
+`started(t)` is told it (the power runner starts the firmware then).
 """
 
 from __future__ import annotations
@@ -33,8 +35,12 @@ PPK2_RATE_HZ = 100_000.0  # the PPK2 samples at a fixed 100 kHz
 POLL_S = 0.01
 
 
+def _ignore(at: float) -> None:
+    pass
+
+
 def ppk2(device: Any, source_mv: int, until: Callable[[], bool], channel: int = 0,
-         where: str = "PPK2") -> Capture:
+         where: str = "PPK2", started: Callable[[float], None] = _ignore) -> Capture:
     """Capture with a PPK2 in source-meter mode at `source_mv`, the marker
     on logic input D`channel`."""
     device.get_modifiers()
@@ -42,16 +48,20 @@ def ppk2(device: Any, source_mv: int, until: Callable[[], bool], channel: int = 
     device.set_source_voltage(source_mv)
     device.toggle_DUT_power("ON")
     device.start_measuring()
+    t0 = time.monotonic()
+    started(t0)
     current: list[float] = []
     bits: list[int] = []
     try:
-        while not until():
+        done = False
+        while not done:
+            done = until()  # then one read more: what came before the execution ended
             data = device.get_data()
             if data:
                 samples, raw = device.get_samples(data)
                 current += samples
                 bits += device.digital_channels(raw)[channel]
-            else:
+            elif not done:
                 time.sleep(POLL_S)
     finally:
         device.stop_measuring()
@@ -60,7 +70,7 @@ def ppk2(device: Any, source_mv: int, until: Callable[[], bool], channel: int = 
                         "logic samples", where, "Update ppk2-api, or record again")
     amps = np.asarray(current, dtype=np.float64) / 1e6
     return Capture("Nordic PPK2", PPK2_RATE_HZ, amps, np.full(len(amps), source_mv / 1e3),
-                   np.asarray(bits, dtype=bool), where)
+                   np.asarray(bits, dtype=bool), where, t0)
 
 
 def joulescope(device: Any, seconds: float, marker: str = "current_lsb",
@@ -69,25 +79,35 @@ def joulescope(device: Any, seconds: float, marker: str = "current_lsb",
     the `marker` field records."""
     data = device.read(contiguous_duration=seconds, out_format="samples_get",
                        fields=["current", "voltage", marker])
+    return joulescope_samples(data, marker, where)
+
+
+def joulescope_samples(data: dict[str, Any], marker: str = "current_lsb",
+                       where: str = "Joulescope", start_host_s: float | None = None,
+                       analyser: str = "Joulescope") -> Capture:
+    """A capture from a Joulescope's `samples_get` data (a `read`, or its
+    stream buffer after `start`/`stop`), its first sample at `start_host_s`."""
     signals, timing = data["signals"], data["time"]
     for name in ("current", "voltage", marker):
         if name not in signals:
             raise UserError(f"the Joulescope returned no '{name}' field", where,
                             "Enable that input (the marker is a general-purpose input)")
     rate = float(timing["sampling_frequency"]["value"])
-    return Capture("Joulescope", rate, np.asarray(signals["current"]["value"], np.float64),
+    return Capture(analyser, rate, np.asarray(signals["current"]["value"], np.float64),
                    np.asarray(signals["voltage"]["value"], np.float64),
-                   np.asarray(signals[marker]["value"]).astype(bool), where)
+                   np.asarray(signals[marker]["value"]).astype(bool), where, start_host_s)
 
 
 def otii(project: Any, device: Any, until: Callable[[], bool], marker: str = "i1",
-         where: str = "Otii") -> Capture:
+         where: str = "Otii", started: Callable[[float], None] = _ignore) -> Capture:
     """Record with an Otii device (`otii-tcp-client`): main current `mc`,
     main voltage `mv` and the marker on digital input `marker`."""
     for channel in ("mc", "mv", marker):
         device.enable_channel(channel, True)
     device.set_main(True)
     project.start_recording()
+    t0 = time.monotonic()
+    started(t0)
     try:
         while not until():
             time.sleep(POLL_S)
@@ -108,7 +128,7 @@ def otii(project: Any, device: Any, until: Callable[[], bool], marker: str = "i1
                    1.0 / float(current["interval"]),
                    np.asarray(current["values"], np.float64),
                    np.asarray(volts["values"][:n], np.float64),
-                   _held(gpi, current, n), where)
+                   _held(gpi, current, n), where, t0)
 
 
 def _held(gpi: dict[str, Any], current: dict[str, Any], n: int) -> np.ndarray[Any, Any]:

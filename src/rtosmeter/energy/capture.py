@@ -53,6 +53,7 @@ class Capture:
     voltage_v: Floats  # one value per sample
     marker: npt.NDArray[np.bool_] | None  # the GPIO marker, or None (no digital input)
     where: str  # the file or device it came from, for messages
+    start_host_s: float | None = None  # host monotonic time of sample 0, when captured live
 
     def __post_init__(self) -> None:
         n = len(self.current_a)
@@ -85,6 +86,10 @@ class Capture:
         return [Window(int(a), int(b)) for a, b in zip(rises, falls, strict=True)]
 
     def energy(self, window: Window) -> WindowEnergy:
+        if window.stop <= window.start:  # shorter than a sample: no energy, the current there
+            at = min(window.start, len(self.current_a) - 1)
+            return WindowEnergy(window.start / self.rate_hz, 0.0, 0.0,
+                                float(self.current_a[at]) * 1e3, float(self.voltage_v[at]))
         i = self.current_a[window.start:window.stop]
         v = self.voltage_v[window.start:window.stop]
         joules = float(np.sum(i * v)) / self.rate_hz

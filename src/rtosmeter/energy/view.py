@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rtosmeter.definitions import Definitions
-from rtosmeter.energy.capture import WindowEnergy
 from rtosmeter.energy.estimate import BATTERY, estimate
 from rtosmeter.energy.model import PowerModel, models_for
-from rtosmeter.energy.stored import read_energy
+from rtosmeter.energy.stored import MeasuredEnergy, read_energy
 from rtosmeter.errors import UserError
 from rtosmeter.idle import IdleFigures, read_idle
 from rtosmeter.loads import split
@@ -44,6 +43,8 @@ class EnergyFigure:
     duty_cycle: float | None = None  # estimated only: awake at the chip's clock
     idle: IdleFigures | None = None  # estimated only: what was priced (a study reprices it)
     saturated: bool = False  # estimated only: the awake instructions outlast the window
+    by_stream: tuple[float, float, float] | None = None  # measured, aligned by stream:
+    #                                                      (edge_s, low_uj, high_uj)
 
     @property
     def uj_per_wakeup(self) -> float | None:
@@ -57,8 +58,7 @@ def figures(store: Store, run_id: int, defs: Definitions | None = None) -> list[
             "SELECT e.id, b.port, b.target, b.profile FROM executions e "
             "JOIN builds b ON b.id = e.build_id WHERE e.run_id = ?", (run_id,)):
         where[int(row[0])] = (str(row[1]), str(row[2]), str(row[3]))
-    out = [_measured(m.window, where[m.execution_id], m.case_id, m.analyser, m.trace)
-           for m in read_energy(store, run_id)]
+    out = [_measured(m, where[m.execution_id]) for m in read_energy(store, run_id)]
     idle = read_idle(store, run_id)
     if not idle:
         return out
@@ -74,13 +74,21 @@ def figures(store: Store, run_id: int, defs: Definitions | None = None) -> list[
     return out
 
 
-def _measured(w: WindowEnergy, place: tuple[str, str, str], case: str, analyser: str,
-              trace: str) -> EnergyFigure:
+def measured_label(m: MeasuredEnergy) -> str:
+    """"measured (analyser, trace T)", or "measured (analyser, trace T,
+    aligned by stream)": how well each such window is known is the figure's
+    own (EnergyFigure.by_stream), shown beside it."""
+    return (f"measured ({m.analyser}, trace {m.trace}"
+            + (", aligned by stream)" if m.by_stream is not None else ")"))
+
+
+def _measured(m: MeasuredEnergy, place: tuple[str, str, str]) -> EnergyFigure:
     port, target, profile = place
     base, load = split(profile)
-    return EnergyFigure(port, target, base, load, case, MEASURED, analyser,
-                        f"measured ({analyser}, trace {trace})", w.duration_s, w.energy_uj,
-                        w.average_mw)
+    w = m.window
+    return EnergyFigure(port, target, base, load, m.case_id, MEASURED, m.analyser,
+                        measured_label(m), w.duration_s, w.energy_uj, w.average_mw,
+                        by_stream=m.by_stream)
 
 
 def _estimated(model: PowerModel, clock: int, w: IdleFigures, port: str, target: str,

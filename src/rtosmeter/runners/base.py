@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import ClassVar, Protocol
 
 from rtosmeter.definitions import FirmwareCounter, Target
+from rtosmeter.runners.arrivals import Arrivals
 
 # What one execution may write before it is stopped: far above a real stream
 # (a full host group with 4,096 samples per series is ~300 kB), far below
@@ -57,6 +58,7 @@ class RunRequest:
     target: Target  # its kind picks the runner; limits and machine come from it
     stream_cap: int = STREAM_CAP  # bytes of stream kept; more stops the execution
     options: RunnerOptions | None = None  # the runner's own (runners/qemu.py QemuOptions)
+    arrivals: Arrivals | None = None  # note when the stream grew (a power capture's alignment)
 
 
 @dataclass

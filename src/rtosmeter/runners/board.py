@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rtosmeter import children
 from rtosmeter.definitions import Target
 from rtosmeter.errors import UserError
+from rtosmeter.runners.arrivals import Arrivals, looking
 from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
 from rtosmeter.runners.board_settings import BoardSettings, board_settings, stream_of
 from rtosmeter.runners.gdbload import load
@@ -44,7 +45,7 @@ def pyocd_missing() -> str:
 
 
 def run_gdb(settings: BoardSettings, elf: Path, cap: int, wall_s: float,
-            info: dict[str, str]) -> Served:
+            info: dict[str, str], arrivals: Arrivals | None = None) -> Served:
     """Load the firmware through a GDB server, reset the core, serve the run."""
     from rtosmeter.runners.semihosting import serve
 
@@ -59,7 +60,7 @@ def run_gdb(settings: BoardSettings, elf: Path, cap: int, wall_s: float,
         context = GdbContext(remote, semihost_sites(elf))
         address = rtt_address(elf)
         rtt = RttStream(context, address) if address is not None else None
-        served = serve(context, context, cap, wall_s, rtt=rtt)
+        served = serve(context, context, cap, wall_s, rtt=rtt, arrivals=arrivals)
         if rtt is not None:
             info.update(rtt_polls=str(rtt.polls), rtt_bytes=str(rtt.bytes))
         return served
@@ -109,13 +110,13 @@ class BoardRunner:
             if settings.probe == "gdb":
                 info["gdb"] = settings.gdb
                 served = run_gdb(settings, elf, request.stream_cap, request.target.wall_limit_s,
-                                 info)
+                                 info, request.arrivals)
             else:
                 from rtosmeter.runners.probe_pyocd import pyocd_version, run_pyocd
 
                 info.update(pyocd=pyocd_version(), pyocd_target=settings.pyocd_target)
                 served = run_pyocd(settings, elf, request.stream_cap,
-                                   request.target.wall_limit_s)
+                                   request.target.wall_limit_s, request.arrivals)
         except UserError as exc:
             return RunOutcome(b"", "error", None, f"Error: {exc.message}", 0.0, info)
         except (GdbError, OSError) as exc:
@@ -143,7 +144,7 @@ class BoardRunner:
             proc = children.spawn(cmd, stream, Path(tmp) / "stderr")
             try:
                 limit = children.watch(proc, stream, request.target.wall_limit_s,
-                                       request.stream_cap, self.poll_s)
+                                       request.stream_cap, *looking(request, stream, self.poll_s))
             finally:
                 children.release(proc)
             wall = time.monotonic() - started

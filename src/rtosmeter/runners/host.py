@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rtosmeter import children
+from rtosmeter.runners.arrivals import looking
 from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
 
 
@@ -60,7 +61,7 @@ class HostRunner:
                               0.0, info)
         try:
             limit = children.watch(proc, console, request.target.wall_limit_s,
-                                   request.stream_cap, self.poll_s)
+                                   request.stream_cap, *looking(request, console, self.poll_s))
         finally:
             children.release(proc)
         wall = time.monotonic() - started

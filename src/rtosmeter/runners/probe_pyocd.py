@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rtosmeter.errors import UserError
+from rtosmeter.runners.arrivals import Arrivals
 from rtosmeter.runners.board_settings import BoardSettings
 from rtosmeter.runners.rtt import RttStream, rtt_address
 from rtosmeter.runners.semihosting import Served, serve
@@ -64,7 +65,8 @@ def no_probe_message(settings: BoardSettings, found: list[str]) -> str:
             "set RTOSMETER_PROBE_UID to the one wired to this board")
 
 
-def run_pyocd(settings: BoardSettings, elf: Path, cap: int, wall_s: float) -> Served:
+def run_pyocd(settings: BoardSettings, elf: Path, cap: int, wall_s: float,
+              arrivals: Arrivals | None = None) -> Served:
     """Flash `elf`, reset, and serve the run; UserError when no single probe is there."""
     from pyocd.core.helpers import ConnectHelper
     from pyocd.flash.file_programmer import FileProgrammer
@@ -88,4 +90,5 @@ def run_pyocd(settings: BoardSettings, elf: Path, cap: int, wall_s: float) -> Se
         target.reset_and_halt()
         address = rtt_address(elf)
         rtt = RttStream(target, address) if address is not None else None
-        return serve(PyocdCore(target), target.get_target_context(), cap, wall_s, rtt=rtt)
+        return serve(PyocdCore(target), target.get_target_context(), cap, wall_s, rtt=rtt,
+                     arrivals=arrivals)

@@ -45,6 +45,7 @@ from rtosmeter.definitions import FirmwareCounter, Target
 from rtosmeter.errors import UserError
 from rtosmeter.measure import Measure, Unit
 from rtosmeter.qemu_plugin import PluginSpec
+from rtosmeter.runners.arrivals import looking
 from rtosmeter.runners.base import RunnerOptions, RunOutcome, RunRequest, stream_cap_message
 
 QEMU = "qemu-system-arm"
@@ -274,7 +275,10 @@ class QemuRunner:
         guest_limit = (int(request.target.guest_limit_s * 1e9) >> shift
                        if shift is not None else None)
 
+        look = looking(request, console, self.poll_s)[1]  # at QEMU's poll: QMP is slow
+
         def guest_time_over() -> str:
+            look()
             # -d guest_errors writes a line per bad access: a firmware looping
             # on one would fill the disk, so QEMU's log has the stream's cap.
             if log.stat().st_size > request.stream_cap:

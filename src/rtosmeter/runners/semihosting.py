@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Protocol
 
 from pyocd.debug.semihost import SemihostAgent, SemihostingRequests, SemihostIOHandler
 
+from rtosmeter.runners.arrivals import Arrivals
 from rtosmeter.runners.rtt import RttStream
 
 ADP_STOPPED_APPLICATION_EXIT = 0x20026
@@ -30,9 +31,10 @@ RTT_POLL_S = 0.005  # between reads of an RTT up-buffer: it holds 1 KiB, the fir
 class StreamConsole(SemihostIOHandler):  # type: ignore[misc]
     """The firmware's stdout and stderr (":tt"), kept in memory up to `cap` bytes."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, arrivals: Arrivals | None = None) -> None:
         super().__init__()
         self.cap = cap
+        self.arrivals = arrivals
         self.data = bytearray()
         self.overflow = False
 
@@ -50,6 +52,8 @@ class StreamConsole(SemihostIOHandler):  # type: ignore[misc]
         room = self.cap - len(self.data)
         self.data += chunk[:max(room, 0)]
         self.overflow = self.overflow or len(chunk) > room
+        if self.arrivals is not None and chunk:
+            self.arrivals.note(len(self.data))
 
 
 class ExitingAgent(SemihostAgent):  # type: ignore[misc]
@@ -95,12 +99,13 @@ class Served:
 
 
 def serve(core: Core, context: Any, cap: int, wall_s: float,
-          stop: Callable[[], bool] = lambda: False, rtt: RttStream | None = None) -> Served:
+          stop: Callable[[], bool] = lambda: False, rtt: RttStream | None = None,
+          arrivals: Arrivals | None = None) -> Served:
     """Resume the core and answer its semihosting requests until it exits,
     halts for another reason, overflows the cap or runs past `wall_s`; with
     `rtt`, the stream is read from the RTT up-buffer every RTT_POLL_S and at
     every halt (the exit included, so nothing written before it is lost)."""
-    console = StreamConsole(cap)
+    console = StreamConsole(cap, arrivals)
     agent = ExitingAgent(context, io_handler=console, console=console)
     deadline = time.monotonic() + wall_s
     calls = 0

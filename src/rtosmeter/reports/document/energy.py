@@ -55,16 +55,31 @@ def _estimated(target: str, figures: list[EnergyFigure]) -> Section:
 
 
 def _measured(target: str, figures: list[EnergyFigure]) -> Section:
+    streamed = any(f.by_stream for f in figures)
     sec = Section(f"Energy, measured, on {target}",
-                  ["system", "case", "window ms", "energy µJ", "mW average"], numeric=2)
+                  ["system", "case", "window ms", "energy µJ", "mW average"]
+                  + ["aligned by stream: edges ±ms, µJ from to"] * streamed, numeric=2)
     labels: dict[str, str] = {}
     for f in figures:
-        tag = f"measured ({f.chip})"
+        tag = f"measured ({f.chip}{', by stream' if f.by_stream else ''})"
         labels.setdefault(tag, f.label)
         state = f.profile if f.load == "idle" else f"{f.profile}, {f.load}"
-        sec.add([f"{f.port} ({state})", f.window, Cell(fmt(f.duration_s * 1e3)),
-                 _at(f.energy_uj, tag, f.label), _at(f.average_mw, tag, f.label)])
+        row: list[str | Cell] = [f"{f.port} ({state})", f.window,
+                                 Cell(fmt(f.duration_s * 1e3)),
+                                 _at(f.energy_uj, tag, f.label),
+                                 _at(f.average_mw, tag, f.label)]
+        if streamed:
+            edge, low, high = f.by_stream or (0.0, f.energy_uj, f.energy_uj)
+            row.append(f"±{fmt(edge * 1e3)}, {fmt(low)} to {fmt(high)}" if f.by_stream
+                       else "by marker")
+        sec.add(row)
     sec.notes = [f"{tag}: {label}" for tag, label in labels.items()]
+    if streamed:
+        sec.notes.append("Aligned by stream: each window opens when the case's CASE record "
+                         "reached the harness and closes when its END did; an edge is known "
+                         "to within the harness's look at the stream, the serial line's time "
+                         "for the record and one sample period, and the energy lies between "
+                         "the window shrunk and grown by that much (docs/energy.md).")
     return sec
 
 
