@@ -31,7 +31,8 @@
  *   handler (the vector itself) osSemaphoreRelease takes RTX's ISR path.
  * - Tick: SysTick at OS_TICK_FREQ (1000 Hz) through CMSIS 6's os_systick.c,
  *   clocked by SystemCoreClock = RM_CPU_HZ (the target's CPU clock).
- * - Idle: osRtxIdleThread spins (no WFI), in both profiles.
+ * - Idle: osRtxIdleThread spins (no WFI), in every profile but lowpower
+ *   (WFI, every tick: see osRtxIdleThread below).
  * - Result stream: each record is written with the kernel locked
  *   (osKernelLock), so the vendor profile's round-robin cannot interleave two
  *   threads' records.
@@ -249,11 +250,19 @@ int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
 }
 
 /* ---- RTX's hooks ---------------------------------------------------------- */
-/* The idle thread spins: no WFI (RM_NO_WFI; deterministic emulation). */
+/* The idle thread spins: no WFI (RM_NO_WFI; deterministic emulation), but
+ * in lowpower (RM_IDLE_KERNEL), where it executes WFI and every tick wakes
+ * it. Not tickless (docs/idle.md): osKernelSuspend stops the SysTick and
+ * osKernelResume restarts it where it stopped, so the instructions between
+ * them are lost from the kernel's time on every wake-up. An interrupt that
+ * readies a thread pends PendSV, which runs before the WFI is reached. */
 __NO_RETURN void osRtxIdleThread(void *argument)
 {
     (void)argument;
     for (;;) {
+#if defined(RM_IDLE_KERNEL) && defined(__arm__)
+        __asm volatile("dsb\n wfi" ::: "memory");
+#endif
     }
 }
 
@@ -362,7 +371,11 @@ void rm_port_describe(void)
     rm_emit_cfg_u32("thread_stack_bytes", RM_RTX_STACK);
     rm_emit_cfg_u32("runner_stack_bytes", RM_RTX_RUNNER_STACK);
     rm_emit_cfg_u32("isr_queue", OS_ISR_FIFO_QUEUE);
+#if defined(RM_IDLE_KERNEL) && defined(__arm__)
+    rm_emit_cfg("kernel_idle", "osRtxIdleThread WFI, every tick");
+#else
     rm_emit_cfg("kernel_idle", "osRtxIdleThread busy loop (no WFI)");
+#endif
     rm_emit_cfg("timer_thread", "not created (no user timers)");
     rm_emit_cfg("argument_checks", "always on (RTX checks every argument; not configurable)");
 }
