@@ -31,7 +31,9 @@
  *   handler (the vector itself) osSemaphoreRelease takes RTX's ISR path.
  * - Tick: SysTick at OS_TICK_FREQ (1000 Hz) through CMSIS 6's os_systick.c,
  *   clocked by SystemCoreClock = RM_CPU_HZ (the target's CPU clock).
- * - Idle: osRtxIdleThread spins (no WFI), in both profiles.
+ * - Idle: osRtxIdleThread spins (no WFI), in every profile but lowpower
+ *   (tickless: osKernelSuspend, WFI, osKernelResume; WFI on every tick on
+ *   ARMv6-M; see osRtxIdleThread).
  * - Result stream: each record is written with the kernel locked
  *   (osKernelLock), so the vendor profile's round-robin cannot interleave two
  *   threads' records.
@@ -249,6 +251,40 @@ int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
 }
 
 /* ---- RTX's hooks ---------------------------------------------------------- */
+#if defined(RM_IDLE_KERNEL) && defined(__arm__) && !defined(__ARM_ARCH_6M__)
+uint32_t rm_rtx_tickless_sleep(uint32_t ticks); /* rtx_tickless.c */
+
+/* lowpower (RM_IDLE_KERNEL): CMSIS-RTOS2's tickless idle. osKernelSuspend
+ * stops the tick and gives the ticks to the next timeout; the SysTick is
+ * programmed for them and the core sleeps in WFI (rtx_tickless.c), with
+ * interrupts masked so that the waking one runs only after the sleep is
+ * accounted for; osKernelResume steps the kernel by the ticks slept. An
+ * interrupt between osKernelSuspend and the mask has posted to the kernel
+ * (pendSV, RTX's own flag for it while suspended): then no sleep. */
+__NO_RETURN void osRtxIdleThread(void *argument)
+{
+    (void)argument;
+    for (;;) {
+        uint32_t ticks = osKernelSuspend();
+        __asm volatile("cpsid i" ::: "memory");
+        uint32_t slept = osRtxInfo.kernel.pendSV != 0u ? 0u : rm_rtx_tickless_sleep(ticks);
+        __asm volatile("cpsie i" ::: "memory");
+        osKernelResume(slept);
+    }
+}
+#elif defined(RM_IDLE_KERNEL) && defined(__arm__)
+/* lowpower on ARMv6-M (the micro:bit): WFI, woken by every tick. The
+ * tickless idle above lost the rest of a tick on each early wake-up there
+ * under QEMU (the 100 Hz sampling window took 110 samples). An interrupt
+ * that readies a thread pends PendSV, which runs before the WFI. */
+__NO_RETURN void osRtxIdleThread(void *argument)
+{
+    (void)argument;
+    for (;;) {
+        __asm volatile("dsb\n wfi" ::: "memory");
+    }
+}
+#else
 /* The idle thread spins: no WFI (RM_NO_WFI; deterministic emulation). */
 __NO_RETURN void osRtxIdleThread(void *argument)
 {
@@ -256,6 +292,7 @@ __NO_RETURN void osRtxIdleThread(void *argument)
     for (;;) {
     }
 }
+#endif
 
 /* A kernel error (stack overflow in the vendor profile, ISR queue overflow)
  * ends the run with a message and a FAULT record, never a silent hang. */
@@ -362,7 +399,14 @@ void rm_port_describe(void)
     rm_emit_cfg_u32("thread_stack_bytes", RM_RTX_STACK);
     rm_emit_cfg_u32("runner_stack_bytes", RM_RTX_RUNNER_STACK);
     rm_emit_cfg_u32("isr_queue", OS_ISR_FIFO_QUEUE);
+#if defined(RM_IDLE_KERNEL) && defined(__arm__) && !defined(__ARM_ARCH_6M__)
+    rm_emit_cfg("kernel_idle", "osRtxIdleThread: osKernelSuspend, SysTick to the next timeout, "
+                               "WFI, osKernelResume (tickless)");
+#elif defined(RM_IDLE_KERNEL) && defined(__arm__)
+    rm_emit_cfg("kernel_idle", "osRtxIdleThread WFI, every tick (ARMv6-M)");
+#else
     rm_emit_cfg("kernel_idle", "osRtxIdleThread busy loop (no WFI)");
+#endif
     rm_emit_cfg("timer_thread", "not created (no user timers)");
     rm_emit_cfg("argument_checks", "always on (RTX checks every argument; not configurable)");
 }

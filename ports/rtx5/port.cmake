@@ -115,6 +115,12 @@ set_target_properties(rm_rtx5_kernel PROPERTIES C_EXTENSIONS ON)
 
 # ---- the port --------------------------------------------------------------
 add_library(rm_port OBJECT "${CMAKE_CURRENT_LIST_DIR}/port.c")
+# lowpower (RM_IDLE_KERNEL in rm_build_config.h): the tickless idle's SysTick
+# (not on ARMv6-M, whose idle wakes on every tick: port.c osRtxIdleThread).
+file(STRINGS "${RM_CONFIG_DIR}/rm_build_config.h" _rm_rtx_idle REGEX "#define RM_IDLE_KERNEL ")
+if(_rm_rtx_idle AND NOT RM_ARCH STREQUAL "armv6-m")
+  target_sources(rm_port PRIVATE "${CMAKE_CURRENT_LIST_DIR}/rtx_tickless.c")
+endif()
 target_include_directories(rm_port PRIVATE ${RM_INCLUDE_DIRS})
 target_compile_options(rm_port PRIVATE ${RM_WARN_FLAGS})
 target_compile_definitions(rm_port PRIVATE

@@ -385,8 +385,9 @@ void rm_port_describe(void)
 #else
     rm_emit_cfg("threadx.trace", "off");
 #endif
-#ifdef TX_ENABLE_WFI
-    rm_emit_cfg("threadx.idle", "WFI in the scheduler loop");
+#ifdef TX_LOW_POWER
+    rm_emit_cfg("threadx.idle", "TX_LOW_POWER and WFI in the scheduler loop, SysTick "
+                                "reloaded to the next timer expiration");
 #elif defined(__linux__)
     rm_emit_cfg("threadx.idle", "ThreadX Linux scheduler thread waits on a semaphore");
 #else

@@ -82,6 +82,23 @@ if(THREADX_ARCH STREQUAL "linux")
   target_link_libraries(threadx PUBLIC Threads::Threads)
 endif()
 
+# tx_user.h reads the profile's idle (RM_IDLE_KERNEL) from rm_build_config.h.
+target_include_directories(threadx PRIVATE "${RM_CONFIG_DIR}")
+file(STRINGS "${RM_CONFIG_DIR}/rm_build_config.h" _rm_tx_idle REGEX "#define RM_IDLE_KERNEL ")
+if(_rm_tx_idle AND NOT THREADX_ARCH STREQUAL "linux")
+  # lowpower: ThreadX's low-power utility, called from the scheduler's idle loop.
+  set(_rm_tx_lp "${RM_SOURCE_DIR}/utility/low_power")
+  if(NOT EXISTS "${_rm_tx_lp}/tx_low_power.c")
+    message(FATAL_ERROR
+      "Error: the lowpower profile needs ThreadX's low-power utility, but the "
+      "tree at '${RM_SOURCE_DIR}' has no utility/low_power/tx_low_power.c "
+      "(ports/threadx/port.cmake). Use a full ThreadX clone (6.1.5 or later)")
+  endif()
+  target_sources(threadx PRIVATE "${_rm_tx_lp}/tx_low_power.c")
+  target_include_directories(threadx PRIVATE "${_rm_tx_lp}")
+  set(_rm_tx_lp_src "${CMAKE_CURRENT_LIST_DIR}/tx_low_power_cm.c")
+endif()
+
 # The version the build used, for rm_port_describe (CFG threadx.version).
 file(STRINGS "${RM_SOURCE_DIR}/common/inc/tx_api.h" _rm_tx_ver
      REGEX "#define THREADX_(MAJOR|MINOR|PATCH)_VERSION")
@@ -93,7 +110,7 @@ add_library(rm_port OBJECT "${CMAKE_CURRENT_LIST_DIR}/port.c")
 if(THREADX_ARCH STREQUAL "linux")
   target_sources(rm_port PRIVATE "${CMAKE_CURRENT_LIST_DIR}/tx_isr_linux.c")
 else()
-  target_sources(rm_port PRIVATE "${CMAKE_CURRENT_LIST_DIR}/tx_low_level_cm.c")
+  target_sources(rm_port PRIVATE "${CMAKE_CURRENT_LIST_DIR}/tx_low_level_cm.c" ${_rm_tx_lp_src})
 endif()
 target_include_directories(rm_port PRIVATE ${RM_INCLUDE_DIRS})
 target_compile_definitions(rm_port PRIVATE

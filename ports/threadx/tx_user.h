@@ -33,8 +33,27 @@
 #define TX_TIMER_PROCESS_IN_ISR
 #endif
 
-/* Never set in either profile: TX_ENABLE_WFI (idle must spin under QEMU
- * icount), TX_ENABLE_STACK_CHECKING, TX_ENABLE_EVENT_TRACE,
+/* The lowpower profile (RM_IDLE_KERNEL, docs/idle.md): the benchmark
+ * configuration plus the Cortex-M scheduler's own idle, TX_LOW_POWER (the
+ * low-power utility, utility/low_power, steps the timers over the ticks
+ * slept) and TX_ENABLE_WFI; the SysTick hooks are tx_low_power_cm.c. Every
+ * other profile's idle spins in the scheduler loop (no WFI under QEMU
+ * -icount). */
+#if __has_include("rm_build_config.h")
+#include "rm_build_config.h"
+#endif
+#if defined(RM_IDLE_KERNEL) && defined(__arm__)
+#define TX_ENABLE_WFI
+#define TX_LOW_POWER
+#define TX_LOW_POWER_TIMER_SETUP rm_tx_low_power_timer_setup
+#define TX_LOW_POWER_USER_TIMER_ADJUST rm_tx_low_power_timer_adjust()
+#ifndef __ASSEMBLER__
+void rm_tx_low_power_timer_setup(unsigned long next);
+unsigned long rm_tx_low_power_timer_adjust(void);
+#endif
+#endif
+
+/* Never set in any profile: TX_ENABLE_STACK_CHECKING, TX_ENABLE_EVENT_TRACE,
  * TX_ENABLE_EXECUTION_CHANGE_NOTIFY. */
 
 #endif /* RM_TX_USER_H */

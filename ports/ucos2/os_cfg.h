@@ -20,9 +20,22 @@
  *   up the exception stack and save the FPU registers on a switch;
  * - the object counts (enough for every case) and, on the Cortex-M0 target
  *   (16 KiB of RAM), smaller tables and idle stack.
+ * The lowpower profile (rm_build_config.h RM_IDLE_KERNEL, docs/idle.md) is
+ * default's configuration plus the application hooks: the idle task's
+ * OSTaskIdleHook calls App_TaskIdleHook (app_hooks.c), which executes WFI.
+ * µC/OS-II has no tickless mode: every tick wakes the idle task.
  */
 #ifndef OS_CFG_H
 #define OS_CFG_H
+
+#if __has_include("rm_build_config.h")
+#include "rm_build_config.h"
+#endif
+#if defined(RM_IDLE_KERNEL) && defined(__arm__)
+#define RM_UC2_IDLE_WFI 1u
+#else
+#define RM_UC2_IDLE_WFI 0u
+#endif
 
 #ifndef RM_UC_VENDOR
 #define RM_UC_VENDOR 0
@@ -35,7 +48,9 @@
 #endif
 
 /* ---- miscellaneous --------------------------------------------------- */
-#define OS_APP_HOOKS_EN RM_UC_ON_VENDOR
+/* lowpower: App_TaskIdleHook is the WFI (the other application hooks are
+ * empty, as in the vendor profile). */
+#define OS_APP_HOOKS_EN (RM_UC_ON_VENDOR | RM_UC2_IDLE_WFI)
 #define OS_ARG_CHK_EN RM_UC_ON_VENDOR
 #define OS_CPU_HOOKS_EN 1u
 #define OS_DEBUG_EN RM_UC_ON_VENDOR

@@ -41,7 +41,9 @@
  *   Deletion: OSTaskDel (suspended, ready or pending tasks alike).
  * - Tick: SysTick at OS_TICKS_PER_SEC = 1000, started by the runner thread
  *   (OS_CPU_SysTickInitFreq, as the kernel requires from the first task).
- *   Idle: the kernel's idle task spins (OSTaskIdleHook does nothing; no WFI).
+ *   Idle: the kernel's idle task spins (OSTaskIdleHook does nothing; no WFI),
+ *   except in lowpower, where App_TaskIdleHook executes WFI (os_cfg.h); every
+ *   tick wakes it (µC/OS-II has no tickless mode).
  * - Interrupts: RM_PORT_ISR_ENTER/EXIT are OSIntEnter/OSIntExit
  *   (rm_port_inline.h). The kernel's handlers are the vectors themselves:
  *   port.cmake renames OS_CPU_PendSVHandler / OS_CPU_SysTickHandler to the
@@ -485,7 +487,8 @@ void rm_port_describe(void)
     rm_emit_cfg("debug_variables", OS_DEBUG_EN ? "on" : "off");
     rm_emit_cfg("task_profiling", OS_TASK_PROFILE_EN ? "on" : "off");
     rm_emit_cfg("trace", OS_TRACE_EN ? "on" : "off");
-    rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI)");
+    rm_emit_cfg("kernel_idle", RM_UC2_IDLE_WFI ? "idle task: App_TaskIdleHook WFI, every tick"
+                                               : "idle task busy loop (no WFI)");
     rm_emit_cfg("mutex", "priority ceiling (PCP reserved per mutex)");
     rm_emit_cfg("stand_in.MUTEX_INHERIT",
                 "priority ceiling: a waiting task raises the owner to the mutex's reserved "

@@ -43,6 +43,8 @@ add_library(ucos2_kernel STATIC
 rm_uc_preprocess_asm("${_rm_uc_asm}")
 target_include_directories(ucos2_kernel SYSTEM PUBLIC
   "${CMAKE_CURRENT_LIST_DIR}" "${RM_SOURCE_DIR}/Source" "${_rm_uc_port}/GNU")
+# os_cfg.h reads the profile's idle (RM_IDLE_KERNEL) from rm_build_config.h.
+target_include_directories(ucos2_kernel PRIVATE "${RM_CONFIG_DIR}")
 # The kernel's handlers under the names of the target's vector table
 # (targets/common/cortex-m/startup.c): the vectors are the kernel's code.
 target_compile_definitions(ucos2_kernel PUBLIC

@@ -17,9 +17,22 @@
  * endless quantum so that nothing is time-sliced), task semaphores and task
  * queues (NOTIFY, THREAD_MSG). On the host (RM_UC3_POSIX) the kernel's
  * POSIX port needs OS_CFG_DBG_EN (CFG debug_fields says so).
+ * The lowpower profile (rm_build_config.h RM_IDLE_KERNEL, docs/idle.md) is
+ * default's configuration plus the application hooks, of which only the idle
+ * task's is installed (app_hooks.c: WFI). OS_CFG_DYN_TICK_EN stays 0 (see
+ * docs/idle.md): every tick wakes the idle task.
  */
 #ifndef OS_CFG_H
 #define OS_CFG_H
+
+#if __has_include("rm_build_config.h")
+#include "rm_build_config.h"
+#endif
+#if defined(RM_IDLE_KERNEL) && defined(__arm__)
+#define RM_UC3_IDLE_WFI 1u
+#else
+#define RM_UC3_IDLE_WFI 0u
+#endif
 
 #ifndef RM_UC_VENDOR
 #define RM_UC_VENDOR 0
@@ -31,7 +44,7 @@
 #endif
 
 /* ---- miscellaneous ------------------------------------------------------ */
-#define OS_CFG_APP_HOOKS_EN RM_UC_ON_VENDOR
+#define OS_CFG_APP_HOOKS_EN (RM_UC_ON_VENDOR | RM_UC3_IDLE_WFI)
 #define OS_CFG_ARG_CHK_EN RM_UC_ON_VENDOR
 #define OS_CFG_CALLED_FROM_ISR_CHK_EN RM_UC_ON_VENDOR
 /* The POSIX port (host) starts each task's thread from the TCB's

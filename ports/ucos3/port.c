@@ -38,7 +38,9 @@
  *   periods, where port.h asks for no sleep on a passed wake time.
  * - Tick: SysTick at OS_CFG_TICK_RATE_HZ = 1000, started by the runner
  *   thread (OS_CPU_SysTickInit, as the kernel requires from the first
- *   task). Idle: the kernel's idle task spins (no WFI).
+ *   task). Idle: the kernel's idle task spins (no WFI), except in
+ *   lowpower: its OSIdleTaskHook calls the application's idle hook, WFI
+ *   (app_hooks.c); every tick wakes it (no dynamic tick).
  * - Interrupts: RM_PORT_ISR_ENTER/EXIT are OSIntEnter/OSIntExit
  *   (rm_port_inline.h). The kernel's handlers are the vectors themselves:
  *   port.cmake renames OS_CPU_PendSVHandler / OS_CPU_SysTickHandler to the
@@ -507,7 +509,8 @@ void rm_port_describe(void)
                        "inside OSIntEnter/OSIntExit");
     rm_emit_cfg("cpu", "not pinned");
 #else
-    rm_emit_cfg("kernel_idle", "idle task busy loop (no WFI)");
+    rm_emit_cfg("kernel_idle", RM_UC3_IDLE_WFI ? "idle task: OSIdleTaskHook WFI, every tick"
+                                               : "idle task busy loop (no WFI)");
 #endif
     rm_emit_cfg("mutex", "priority inheritance");
     rm_emit_cfg("stand_in.SLEEP_UNTIL", "OSTimeGet + OSTimeDly of the remaining ticks "

@@ -113,6 +113,8 @@ target_include_directories(ucos3_kernel SYSTEM PUBLIC
   "${_rm_uc_cpu}" "${_rm_uc_cpu_port}" "${_rm_uc_lib}")
 target_compile_definitions(ucos3_kernel PUBLIC
   RM_UC_VENDOR=${_rm_uc_vendor} RM_UC3_POSIX=${_rm_uc_posix})
+# os_cfg.h reads the profile's idle (RM_IDLE_KERNEL) from rm_build_config.h.
+target_include_directories(ucos3_kernel PRIVATE "${RM_CONFIG_DIR}")
 if(NOT _rm_uc_posix)
   rm_uc_preprocess_asm("${_rm_uc_asm}")
   rm_uc_preprocess_asm("${_rm_uc_cpu_port}/cpu_a.s")
