@@ -53,14 +53,10 @@ def _build(root: Path, tmp_path: Path, port_name: str, load: str) -> dict[str, P
     if not tree or not (Path(tree) / port.source.probe).is_file():
         pytest.skip(f"{port.source.env} is not set to a {port_name} tree "
                     f"(source /work/trees/trees.env, or `rtosmeter sources fetch {port_name}`)")
-    if port.net is not None and not (Path(os.environ.get(port.net.env, "")) /
-                                     port.net.probe).is_file():
-        pytest.skip(f"{port.net.env} is not set to the {port_name} port's network stack "
-                    "(source /work/trees/trees.env)")
     for tool in ("cmake", "make", "arm-none-eabi-gcc", "qemu-system-arm"):
         if shutil.which(tool) is None:
             pytest.fail(f"{tool} is required: run scripts/install.sh")
-    try:  # FreeRTOS's stack: lwIP's own tree (port.toml [net.source])
+    try:  # a stack of its own tree: lwIP, NetX Duo (port.toml [net.source])
         net_source = find_net_source(port, {})
     except NetSourceMissing as exc:
         pytest.skip(exc.reason)
@@ -93,9 +89,11 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
         case = cases[case_id]
         if port_name == "freertos" and case_id == "tm.cooperative" and case.status != "ok":
             failed = [c.name for c in case.checks if not c.ok]
+            # the round robin skipped by a preempting thread (above); the stack's counts
+            # are still checked below
             assert case.status == "failed" and failed == ["counters_within_1_of_mean"], case
-            continue  # the round robin skipped by a preempting thread (above)
-        assert case.status == "ok", case
+        else:
+            assert case.status == "ok", case
         m = {k: int(v) for k, v in case.meta.items() if k.startswith("net.") and k != "net.trace"}
         sent = m["net.sent"]
         assert (sent == 0) == (state == "idle"), m  # net-idle: the stack up, no frame
