@@ -53,14 +53,10 @@ def _build(root: Path, tmp_path: Path, port_name: str, load: str) -> dict[str, P
     if not tree or not (Path(tree) / port.source.probe).is_file():
         pytest.skip(f"{port.source.env} is not set to a {port_name} tree "
                     f"(source /work/trees/trees.env, or `rtosmeter sources fetch {port_name}`)")
-    if port.net is not None and not (Path(os.environ.get(port.net.env, "")) /
-                                     port.net.probe).is_file():
-        pytest.skip(f"{port.net.env} is not set to the {port_name} port's network stack "
-                    "(source /work/trees/trees.env)")
     for tool in ("cmake", "make", "arm-none-eabi-gcc", "qemu-system-arm"):
         if shutil.which(tool) is None:
             pytest.fail(f"{tool} is required: run scripts/install.sh")
-    try:  # FreeRTOS's stack: lwIP's own tree (port.toml [net.source])
+    try:  # a stack of its own tree (port.toml [net.source]: lwIP, NetX Duo)
         net_source = find_net_source(port, {})
     except NetSourceMissing as exc:
         pytest.skip(exc.reason)
