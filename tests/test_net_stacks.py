@@ -2,7 +2,8 @@
 real on QEMU MPS2-AN386 (ports/<port>/net_radio.c, bench/core/load.c):
 Contiki-NG (CSMA, sicslowpan, uIP), RIOT (GNRC), Zephyr (its IEEE 802.15.4
 L2, 6LoWPAN, IPv6 and a UDP socket), FreeRTOS + lwIP (lowpan6, its FreeRTOS
-sys_arch; RTOSMETER_LWIP) and ThreadX + NetX Duo (an adaptation: no 6LoWPAN
+sys_arch; RTOSMETER_LWIP), RTX5 + lwIP (the same radio, bench/net/lwip, on
+our CMSIS-RTOS2 sys_arch) and ThreadX + NetX Duo (an adaptation: no 6LoWPAN
 in NetX Duo, the trace's datagrams uncompressed, ports/threadx/net_netxduo.c;
 no IPv6 forwarding; RTOSMETER_NETXDUO). The stack's counts after
 every case equal what the trace sent, per state (delivered to the UDP
@@ -39,7 +40,7 @@ from rtosmeter.sources import find_source
 pytestmark = [pytest.mark.slow, pytest.mark.rtos]
 TARGET = "qemu-mps2-an386"
 GROUPS = {"contiki": ("tm_basic", "tm_sched"), "riot": ("tm_sched",), "zephyr": ("tm_sched",),
-          "freertos": ("tm_sched",), "threadx": ("tm_sched",)}
+          "freertos": ("tm_sched",), "rtx5": ("tm_sched",), "threadx": ("tm_sched",)}
 CASES = [(port, state) for port in GROUPS for state in (*net_trace.STATES, "idle")
          if port != "riot" or state != "idle"
          if (port, state) != ("threadx", "forward")]
@@ -81,7 +82,8 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
                                             state: str) -> None:
     exes = _build(root, tmp_path, port_name, f"net-{state}")
     target = Definitions.load(root).target(TARGET)
-    cid = Definitions.load(root).port(port_name).net_iphc_cid  # Zephyr: the CID-byte trace
+    port = Definitions.load(root).port(port_name)
+    cid = port.net_iphc_cid  # Zephyr: the CID-byte trace
     stream = run_once(RunRequest(exes["tm_sched"], target)).stream
     parsed = parse_named(stream)
     cases = {c.id: c for c in parsed.cases}
@@ -111,14 +113,13 @@ def test_the_stack_s_counts_equal_the_trace(root: Path, tmp_path: Path, port_nam
             assert m["net.dropped_below_ip"] == sent, m
         if port_name == "threadx" and state != "idle":  # the adaptation is said (CFG)
             assert parsed.config["stand_in.NET"].startswith("adapted: no 6LoWPAN in NetX Duo")
-        if port_name == "freertos":  # lwIP's own counters agree (net_radio.c)
+        if port.net is not None and port.net.stack == "lwip":  # lwIP's own counters agree
             own = {k: int(v) for k, v in case.meta.items() if k.startswith(("lwip.", "radio."))}
             assert own == {"lwip.ip6.recv": m["net.ip_in"], "lwip.udp.recv": m["net.delivered"],
                            "lwip.ip6.fw": m["net.forwarded"], "lwip.ip6.drop": 0,
                            "lwip.lowpan6.discards": 0,
                            "radio.filtered": m["net.dropped_below_ip"]}, own
     # the footprint holds the stack apart (port.toml net_objects): IPv6, 6LoWPAN, MAC
-    port = Definitions.load(root).port(port_name)
     fp = footprint(exes["tm_sched"], reservations=port.reservations)
     assert fp.parts["network"][0] > 20_000 and fp.parts["network"][1] > 4_000, fp.parts
     assert sum(f for f, _ in fp.parts.values()) == fp.flash

@@ -135,12 +135,12 @@ def test_a_port_without_the_stack_is_unsupported_under_a_net_load(root: Path) ->
     defs = Definitions.load(root)
     loaded = defs.profile("default+net-accept:230")
     mps2 = defs.target("qemu-mps2-an386")
-    why = net_support(defs.port("rtx5"), mps2, loaded, {}).reason
-    assert "rtx5 under net-accept:230" in why and "virtual 802.15.4 radio" in why
+    why = net_support(defs.port("ucos3"), mps2, loaded, {}).reason
+    assert "ucos3 under net-accept:230" in why and "virtual 802.15.4 radio" in why
     assert "port.toml" in why
     assert net_support(defs.port("contiki"), mps2, loaded, {}).reason == ""
-    assert net_support(defs.port("rtx5"), mps2, defs.profile("default+accept"), {}).reason == ""
-    assert net_support(defs.port("rtx5"), mps2, defs.profile("default"), {}).reason == ""
+    assert net_support(defs.port("ucos3"), mps2, defs.profile("default+accept"), {}).reason == ""
+    assert net_support(defs.port("ucos3"), mps2, defs.profile("default"), {}).reason == ""
     # Zephyr has the stack on the MPS2 targets only ([net] targets)
     zephyr = defs.port("zephyr")
     assert net_support(zephyr, mps2, loaded, {}).reason == ""
@@ -182,7 +182,7 @@ def test_freertos_s_lwip_is_planned_on_mps2_with_its_tree_only(
 def test_the_lwip_tree_reaches_cmake_and_the_build_configuration(
         root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A net-* build of FreeRTOS passes lwIP's tree as RM_NET_SOURCE_DIR
-    (ports/freertos/lwip.cmake) and its version is read from init.h."""
+    (bench/net/lwip/lwip.cmake) and its version is read from init.h."""
     tree = tmp_path / "lwip"
     (tree / "src" / "netif").mkdir(parents=True)
     (tree / "src" / "netif" / "lowpan6.c").write_text("")

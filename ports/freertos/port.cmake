@@ -140,6 +140,22 @@ target_compile_definitions(rm_port PRIVATE
 target_link_libraries(rm_port PUBLIC freertos_kernel)
 
 # ---- the network stack under a net-* load: lwIP ---------------------------
+# (bench/net/lwip: the radio and lwipopts.h every lwIP port shares) on
+# lwIP's own FreeRTOS sys_arch (contrib/ports/freertos).
 if(RM_NET_SOURCE_DIR)
-    include(${CMAKE_CURRENT_LIST_DIR}/lwip.cmake)
+    set(RM_LWIP_SYS_ARCH "${RM_NET_SOURCE_DIR}/contrib/ports/freertos/sys_arch.c")
+    set(RM_LWIP_SYS_ARCH_INCLUDE "${RM_NET_SOURCE_DIR}/contrib/ports/freertos/include")
+    set(RM_LWIP_KERNEL freertos_kernel)
+    include("${RM_BENCH_DIR}/net/lwip/lwip.cmake")
+    target_sources(rm_port PRIVATE "${CMAKE_CURRENT_LIST_DIR}/lwip_port.c")
+    # sys_arch.c still spells FreeRTOS's tick period by its pre-V8 name, which
+    # FreeRTOSConfig.h's configENABLE_BACKWARD_COMPATIBILITY 0 withdraws.
+    # Before V10.0.0 FreeRTOS.h had no configSTACK_DEPTH_TYPE (sys_arch.c casts to
+    # it): the type of xTaskCreate's stack depth there, as FreeRTOS.h defaults it since.
+    set(_rm_lwip_defs "portTICK_RATE_MS=portTICK_PERIOD_MS")
+    if(_rm_fr_version LESS 100000)
+        list(APPEND _rm_lwip_defs "configSTACK_DEPTH_TYPE=uint16_t")
+    endif()
+    set_source_files_properties("${RM_LWIP_SYS_ARCH}"
+        PROPERTIES COMPILE_DEFINITIONS "${_rm_lwip_defs}")
 endif()

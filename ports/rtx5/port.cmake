@@ -130,3 +130,14 @@ target_compile_definitions(rm_port PRIVATE
 # override the target's weak ones) is pulled in by rtx_lib.c's reference to
 # irqRtxLib, os_systick.c by RTX's OS_Tick_* calls.
 target_link_libraries(rm_port PUBLIC rm_rtx5_kernel)
+
+# ---- the network stack under a net-* load: lwIP ---------------------------
+# (bench/net/lwip: the radio and lwipopts.h every lwIP port shares) on our
+# CMSIS-RTOS2 sys_arch (lwip/sys_arch.c), held to our warnings.
+if(RM_NET_SOURCE_DIR)
+  set(RM_LWIP_SYS_ARCH "${CMAKE_CURRENT_LIST_DIR}/lwip/sys_arch.c")
+  set(RM_LWIP_SYS_ARCH_INCLUDE "${CMAKE_CURRENT_LIST_DIR}/lwip")
+  set(RM_LWIP_KERNEL rm_rtx5_kernel)
+  include("${RM_BENCH_DIR}/net/lwip/lwip.cmake")
+  set_source_files_properties("${RM_LWIP_SYS_ARCH}" PROPERTIES COMPILE_OPTIONS "${RM_WARN_FLAGS}")
+endif()

@@ -1,5 +1,5 @@
 /* lwIP's compiler/platform header (lwip/arch.h includes "arch/cc.h") for
- * rtosmeter's FreeRTOS + lwIP build under the net-* loads (../lwip.cmake).
+ * rtosmeter's lwIP builds under the net-* loads (../lwip.cmake).
  * arch.h's defaults hold for GCC on Cortex-M (little-endian, <stdint.h>,
  * newlib's errno), except that its diagnostics would printf onto the result
  * stream: an lwIP assertion ends the run instead, naming itself. */

@@ -1,5 +1,5 @@
-/* lwIP's configuration for a 6LoWPAN node under the net-* loads (FreeRTOS +
- * lwIP, ../net_radio.c): lwIP's own defaults (src/include/lwip/opt.h,
+/* lwIP's configuration for a 6LoWPAN node under the net-* loads (every
+ * lwIP port, net_radio.c): lwIP's own defaults (src/include/lwip/opt.h,
  * src/include/netif/lowpan6_opts.h) except these, each with its reason. The
  * node: one IEEE 802.15.4 radio, IPv6 over 6LoWPAN, a UDP socket on
  * RM_NET_PORT, and forwarding to its neighbour, as in the Silva et al. 2019
@@ -23,7 +23,8 @@
 /* What opt.h leaves to the port (0 there: no default thread or mailbox). The
  * tcpip thread runs at RM_PRIO_MAX, above every case thread, as a radio's
  * stack thread does (RIOT's netif thread, the synthetic loads' network
- * task); stack size in bytes (sys_arch: LWIP_FREERTOS_THREAD_STACKSIZE_IS_STACKWORDS 0). */
+ * task); stack size in bytes (FreeRTOS's sys_arch:
+ * LWIP_FREERTOS_THREAD_STACKSIZE_IS_STACKWORDS 0; RTX5's: bytes). */
 #define TCPIP_THREAD_PRIO RM_PRIO_MAX
 #define TCPIP_THREAD_STACKSIZE 2048
 #define TCPIP_MBOX_SIZE 8

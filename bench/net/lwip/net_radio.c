@@ -1,8 +1,10 @@
-/* FreeRTOS + lwIP under the net-* loads (rtosmeter/net.h): a virtual IEEE
- * 802.15.4 radio under lwIP's 6LoWPAN netif (src/netif/lowpan6.c), run by
- * lwIP's tcpip thread on lwIP's FreeRTOS sys_arch (contrib/ports/freertos),
- * configured by lwip/lwipopts.h. Built only under a net-* load with lwIP's
- * tree (port.toml [net], lwip.cmake).
+/* lwIP under the net-* loads (rtosmeter/net.h), for every port whose
+ * port.toml [net] says stack = "lwip": a virtual IEEE 802.15.4 radio under
+ * lwIP's 6LoWPAN netif (src/netif/lowpan6.c), run by lwIP's tcpip thread on
+ * the kernel's sys_arch (the port's port.cmake names it), configured by
+ * lwipopts.h. Kernel-neutral: its threads through sys_thread_new, the end of
+ * its interrupt through the port's rm_lwip_isr_exit. Built only under a
+ * net-* load with lwIP's tree (lwip.cmake).
  *
  * Receive: the load interrupt (rm_port_net_rx) is the radio's interrupt: the
  * frame goes into a four-slot buffer (FCS stripped, as a radio's frame
@@ -28,7 +30,6 @@
 #ifdef RM_LOAD_NET
 #include <string.h>
 
-#include "FreeRTOS.h"
 #include "lwip/api.h"
 #include "lwip/ip6_addr.h"
 #include "lwip/netif.h"
@@ -36,12 +37,12 @@
 #include "lwip/stats.h"
 #include "lwip/tcpip.h"
 #include "netif/lowpan6.h"
+#include "rm_lwip_port.h"
 #include "rm_net_trace.h"
 #include "rtosmeter/bench.h"
 #include "rtosmeter/net.h"
 #include "rtosmeter/port.h"
 #include "rtosmeter/target.h"
-#include "task.h"
 
 #define RX_SLOTS 4u
 #define FCS_LEN 2u
@@ -130,7 +131,7 @@ void rm_port_net_rx(const uint8_t *frame, uint32_t len)
         return;
     }
     rx_posted = 1u;
-    portYIELD_FROM_ISR(rc == ERR_NEED_SCHED ? pdTRUE : pdFALSE);
+    rm_lwip_isr_exit(rc);
 }
 
 /* ---- transmit: both netifs' linkoutput ------------------------------------ */
@@ -250,9 +251,10 @@ int rm_port_net_start(void)
     if (conn == NULL || netconn_bind(conn, IP6_ADDR_ANY, RM_NET_PORT) != ERR_OK)
         return RM_ERROR;
     rx_msg = tcpip_callbackmsg_new(rx_drain, NULL);
-    if (rx_msg == NULL ||
-        xTaskCreate(app_task, "udp app", 512u, conn, RM_PRIO_MAX - 1, NULL) != pdPASS)
+    if (rx_msg == NULL)
         return RM_ERROR;
+    /* 2 KiB of stack; sys_thread_new asserts it was created (rm_lwip_assert) */
+    (void)sys_thread_new("udp app", app_task, conn, 2048, RM_PRIO_MAX - 1);
     up = true;
     return RM_OK;
 }
