@@ -34,16 +34,13 @@
 #include "rm_net_trace.h"
 #include "rtosmeter/bench.h"
 #include "rtosmeter/net.h"
+#include "rtosmeter/net_ring.h"
 
-#define RX_SLOTS 4u
-#define FCS_LEN 2u
 #define ACK_LEN 3u
 #define MAX_PAYLOAD 125
 
-static uint8_t rx_buf[RX_SLOTS][RM_NET_FRAME_LEN];
-static uint8_t rx_len[RX_SLOTS];
-static volatile uint32_t rx_head, rx_tail; /* written by the interrupt / the process */
-static uint8_t tx_buf[MAX_PAYLOAD + FCS_LEN];
+static rm_net_ring_t rx_ring; /* filled by the interrupt, emptied by the process */
+static uint8_t tx_buf[MAX_PAYLOAD + RM_NET_FCS_LEN];
 static uint8_t ack_seq;
 static bool ack_pending;
 static volatile rm_net_counts_t counts;
@@ -53,14 +50,10 @@ PROCESS(rm_radio_process, "rtosmeter virtual radio");
 
 void rm_port_net_rx(const uint8_t *frame, uint32_t len)
 {
-    if (rx_head - rx_tail >= RX_SLOTS || len > RM_NET_FRAME_LEN) {
+    if (!rm_net_ring_put(&rx_ring, frame, len)) {
         counts.overrun++;
         return;
     }
-    uint32_t slot = rx_head % RX_SLOTS;
-    memcpy(rx_buf[slot], frame, len - FCS_LEN);
-    rx_len[slot] = (uint8_t)(len - FCS_LEN);
-    rx_head++;
     process_poll(&rm_radio_process);
 }
 
@@ -121,12 +114,13 @@ static int radio_read(void *buf, unsigned short size)
         memcpy(buf, ack, ACK_LEN);
         return (int)ACK_LEN;
     }
-    if (rx_head == rx_tail)
+    uint32_t frame_len;
+    const uint8_t *frame = rm_net_ring_peek(&rx_ring, &frame_len);
+    if (frame == NULL)
         return 0;
-    uint32_t slot = rx_tail % RX_SLOTS;
-    int len = rx_len[slot] <= size ? rx_len[slot] : 0;
-    memcpy(buf, rx_buf[slot], (size_t)len);
-    rx_tail++;
+    int len = frame_len <= size ? (int)frame_len : 0;
+    memcpy(buf, frame, (size_t)len);
+    rm_net_ring_pop(&rx_ring);
     counts.read++;
     return len;
 }
@@ -143,7 +137,8 @@ static int radio_receiving_packet(void)
 
 static int radio_pending_packet(void)
 {
-    return ack_pending || rx_head != rx_tail;
+    uint32_t frame_len;
+    return ack_pending || rm_net_ring_peek(&rx_ring, &frame_len) != NULL;
 }
 
 static int radio_on(void)
@@ -227,7 +222,8 @@ PROCESS_THREAD(rm_radio_process, ev, data)
     PROCESS_BEGIN();
     for (;;) {
         PROCESS_YIELD_UNTIL(ev == PROCESS_EVENT_POLL);
-        while (rx_head != rx_tail) {
+        uint32_t frame_len;
+        while (rm_net_ring_peek(&rx_ring, &frame_len) != NULL) {
             packetbuf_clear();
             int len = radio_read(packetbuf_dataptr(), PACKETBUF_SIZE);
             if (len > 0) {

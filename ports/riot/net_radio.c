@@ -32,15 +32,11 @@
 #include "rm_net_trace.h"
 #include "rtosmeter/bench.h"
 #include "rtosmeter/net.h"
+#include "rtosmeter/net_ring.h"
 #include "thread.h"
 
-#define RX_SLOTS 4u
-#define FCS_LEN 2u
-
 static netdev_ieee802154_t radio;
-static uint8_t rx_buf[RX_SLOTS][RM_NET_FRAME_LEN];
-static uint8_t rx_len[RX_SLOTS];
-static volatile uint32_t rx_head, rx_tail; /* written by the interrupt / the netif thread */
+static rm_net_ring_t rx_ring; /* filled by the interrupt, emptied by the netif thread */
 static uint8_t tx_buf[IEEE802154_FRAME_LEN_MAX];
 static volatile rm_net_counts_t counts;
 static const uint8_t node_mac[8] = RM_NET_NODE_MAC;
@@ -48,15 +44,10 @@ static const uint8_t neighbour_mac[8] = RM_NET_NEIGHBOUR_MAC;
 
 void rm_port_net_rx(const uint8_t *frame, uint32_t len)
 {
-    if (rx_head - rx_tail >= RX_SLOTS || len > RM_NET_FRAME_LEN ||
-        radio.netdev.event_callback == NULL) {
+    if (radio.netdev.event_callback == NULL || !rm_net_ring_put(&rx_ring, frame, len)) {
         counts.overrun++;
         return;
     }
-    uint32_t slot = rx_head % RX_SLOTS;
-    memcpy(rx_buf[slot], frame, len - FCS_LEN);
-    rx_len[slot] = (uint8_t)(len - FCS_LEN);
-    rx_head++;
     radio.netdev.event_callback(&radio.netdev, NETDEV_EVENT_ISR);
 }
 
@@ -86,31 +77,32 @@ static int radio_send(netdev_t *dev, const iolist_t *iolist)
 static int radio_recv(netdev_t *dev, void *buf, size_t len, void *info)
 {
     (void)dev;
-    while (rx_head != rx_tail) {
-        uint32_t slot = rx_tail % RX_SLOTS;
+    uint32_t frame_len;
+    const uint8_t *frame;
+    while ((frame = rm_net_ring_peek(&rx_ring, &frame_len)) != NULL) {
         if (buf == NULL && len == 0u) {
             network_uint16_t short_addr;
             memcpy(&short_addr, radio.short_addr, sizeof short_addr);
-            if (ieee802154_dst_filter(rx_buf[slot], radio.pan, short_addr,
+            if (ieee802154_dst_filter(frame, radio.pan, short_addr,
                                       (const eui64_t *)radio.long_addr) == 0)
-                return rx_len[slot];
-            rx_tail++; /* for another node: dropped by the radio's filter */
+                return (int)frame_len;
+            rm_net_ring_pop(&rx_ring); /* for another node: dropped by the radio's filter */
             counts.read++;
             continue;
         }
-        int n = rx_len[slot];
+        int n = (int)frame_len;
         if (buf != NULL) {
             if (len < (size_t)n)
                 n = -ENOBUFS;
             else
-                memcpy(buf, rx_buf[slot], (size_t)n);
+                memcpy(buf, frame, (size_t)n);
             if (info != NULL) {
                 netdev_ieee802154_rx_info_t *rx = info;
                 rx->rssi = 0;
                 rx->lqi = 0xFF;
             }
         }
-        rx_tail++;
+        rm_net_ring_pop(&rx_ring);
         counts.read++;
         return n;
     }
@@ -119,7 +111,8 @@ static int radio_recv(netdev_t *dev, void *buf, size_t len, void *info)
 
 static void radio_isr(netdev_t *dev)
 {
-    while (rx_head != rx_tail)
+    uint32_t frame_len;
+    while (rm_net_ring_peek(&rx_ring, &frame_len) != NULL)
         dev->event_callback(dev, NETDEV_EVENT_RX_COMPLETE);
 }
 

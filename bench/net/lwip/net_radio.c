@@ -41,16 +41,13 @@
 #include "rm_net_trace.h"
 #include "rtosmeter/bench.h"
 #include "rtosmeter/net.h"
+#include "rtosmeter/net_ring.h"
 #include "rtosmeter/port.h"
 #include "rtosmeter/target.h"
 
-#define RX_SLOTS 4u
-#define FCS_LEN 2u
 #define MAC_DST_AT 5u /* FCF, sequence number, destination PAN */
 
-static uint8_t rx_buf[RX_SLOTS][RM_NET_FRAME_LEN];
-static uint8_t rx_len[RX_SLOTS];
-static volatile uint32_t rx_head, rx_tail; /* written by the interrupt / the tcpip thread */
+static rm_net_ring_t rx_ring; /* filled by the interrupt, emptied by the tcpip thread */
 static volatile uint32_t rx_posted;        /* the callback message is in the tcpip mailbox */
 static volatile rm_net_counts_t counts;
 static volatile uint32_t filtered; /* frames the radio's address filter dropped */
@@ -94,39 +91,36 @@ static void rx_drain(void *arg)
 {
     (void)arg;
     rx_posted = 0u;
-    while (rx_head != rx_tail) {
-        uint32_t slot = rx_tail % RX_SLOTS;
+    uint32_t len;
+    const uint8_t *frame;
+    while ((frame = rm_net_ring_peek(&rx_ring, &len)) != NULL) {
         counts.read++;
-        if (!for_this_node(rx_buf[slot])) {
+        if (!for_this_node(frame)) {
             filtered++;
         } else {
-            struct pbuf *p = pbuf_alloc(PBUF_RAW, rx_len[slot], PBUF_POOL);
+            struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16_t)len, PBUF_POOL);
             if (p == NULL) {
                 counts.overrun++; /* no pbuf: the frame is lost below lowpan6 */
             } else {
-                (void)pbuf_take(p, rx_buf[slot], rx_len[slot]);
+                (void)pbuf_take(p, frame, (u16_t)len);
                 (void)lowpan6_input(p, &node_netif); /* frees p */
             }
         }
-        rx_tail++;
+        rm_net_ring_pop(&rx_ring);
     }
 }
 
 void rm_port_net_rx(const uint8_t *frame, uint32_t len)
 {
-    if (rx_head - rx_tail >= RX_SLOTS || len > RM_NET_FRAME_LEN || rx_msg == NULL) {
+    if (rx_msg == NULL || !rm_net_ring_put(&rx_ring, frame, len)) {
         counts.overrun++;
         return;
     }
-    uint32_t slot = rx_head % RX_SLOTS;
-    memcpy(rx_buf[slot], frame, len - FCS_LEN);
-    rx_len[slot] = (uint8_t)(len - FCS_LEN);
-    rx_head++;
     if (rx_posted)
         return; /* the drain already queued takes this frame too */
     err_t rc = tcpip_callbackmsg_trycallback_fromisr(rx_msg);
     if (rc == ERR_MEM) {
-        rx_head--; /* the mailbox is full: the frame is lost */
+        rm_net_ring_unput(&rx_ring); /* the mailbox is full: the frame is lost */
         counts.overrun++;
         return;
     }
