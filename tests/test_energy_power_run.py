@@ -123,7 +123,9 @@ def test_run_power_stores_energy_per_case_aligned_by_stream(
         want = VOLTS * (BASE_A * d + SLOPE_A_PER_S * ((a + d) ** 2 - a ** 2) / 2) * 1e6
         assert m.window.energy_uj == pytest.approx(want, rel=1e-3, abs=VOLTS * 0.02e-3 * 1e6
                                                    / RATE)
-        assert 0 < edge < 0.05 and low <= m.window.energy_uj <= high
+        # the edge uncertainty is the host's look gap (wall time: any size under load),
+        # so only its sign and the bounds it gives are exact
+        assert edge > 0 and low <= m.window.energy_uj <= high
         assert a >= 0 and a + d <= len(trace.current_a) / RATE
     # the cases ran one after the other: their windows do not overlap
     for first, second in itertools.pairwise(stored):
