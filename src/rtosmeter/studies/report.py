@@ -92,13 +92,17 @@ def _thread_metric(study: Study) -> bool:
 def systems_section(study: Study, view: RunView | None) -> Section:
     sec = Section("Systems: the study's version and ours",
                   ["system", "the study", "ours", "note"])
-    versions = {b.port: b.config.get("rtos_version", "") for b in view.builds} if view else {}
+    # the version of a port's builds that ran (a skipped build has none)
+    versions = {b.port: b.config["rtos_version"] for b in (view.builds if view else [])
+                if b.config.get("rtos_version")}
     for s in study.systems:
         port = port_of(s)
         ours = f"{port} {versions.get(port, '')}".strip() if s.port else "-"
         prof = f", profile {s.profile}" if s.profile else ""
-        skipped = [f"not run here: {b.target}: {b.error}" for b in (view.builds if view else [])
-                   if b.port == port and b.status in ("skipped", "unsupported")]
+        # one line per reason: a target's builds under several loads share it
+        skipped = list(dict.fromkeys(
+            f"not run here: {b.target}: {b.error}" for b in (view.builds if view else [])
+            if b.port == port and b.status in ("skipped", "unsupported")))
         note = "; ".join([s.unavailable or s.nearest, *skipped]).strip("; ")
         sec.add([s.label, s.version, Cell(ours + prof, flag="dim" if not s.runnable else ""),
                  note])
