@@ -226,9 +226,11 @@ def test_sigterm_during_a_build_ends_the_compilers_too(tmp_path: Path) -> None:
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     tools: list[int] = []
     while proc.poll() is None and not tools:
-        # not `ninja --version`: the run asks the tools' versions before it starts
+        # not `ninja --version`: the run asks the tools' versions before it starts;
+        # nor its zombie, which ps shows as "[ninja] <defunct>", without the option
         tools = [p for p, args in descendants(proc.pid)
-                 if ("ninja" in args or "cc1" in args) and "--version" not in args]
+                 if ("ninja" in args or "cc1" in args) and "--version" not in args
+                 and "<defunct>" not in args]
     assert tools, "the run ended before its build was seen"
     seen = [p for p, _ in descendants(proc.pid)]
     proc.send_signal(signal.SIGTERM)
