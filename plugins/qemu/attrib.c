@@ -49,7 +49,7 @@ static uint32_t n_funcs; /* index n_funcs: outside every function */
 static uint32_t *f_start, *f_end;
 static uint32_t epoch_addr;
 
-static const uint64_t *p_insns, *p_cycles;
+static bool cycles_mode; /* the count is rm_counts()->cycles too */
 
 /* A translated block as attribution sees it. */
 typedef struct atb {
@@ -165,7 +165,7 @@ static bool load_map(void)
     return ok;
 }
 
-bool attrib_start(const uint64_t *insns, const uint64_t *cycles)
+bool attrib_start(bool cycles)
 {
     if (map_path[0] == '\0' && out_path[0] == '\0')
         return true;
@@ -176,8 +176,7 @@ bool attrib_start(const uint64_t *insns, const uint64_t *cycles)
     }
     if (!load_map())
         return false;
-    p_insns = insns;
-    p_cycles = cycles;
+    cycles_mode = cycles;
     seg_i = xcalloc(n_funcs + 1u, sizeof *seg_i);
     seg_c = xcalloc(n_funcs + 1u, sizeof *seg_c);
     seg_calls = xcalloc(n_funcs + 1u, sizeof *seg_calls);
@@ -227,7 +226,8 @@ static void add(uint32_t f, uint64_t di, uint64_t dc, uint64_t calls)
  * current block's instructions, from where the last settlement left off. */
 static void settle(void)
 {
-    uint64_t ni = *p_insns, nc = p_cycles != NULL ? *p_cycles : 0u;
+    const rm_counts_t *c = rm_counts();
+    uint64_t ni = c->insns, nc = cycles_mode ? c->cycles : 0u;
     uint64_t di = ni - set_i, dc = nc - set_c;
     if (di == 0u && dc == 0u)
         return;
@@ -344,7 +344,7 @@ void attrib_read(uint32_t site)
     g->sum_i += len_i;
     g->sum_c += len_c;
     /* the sample as the firmware stores it: 32 bits of the counter's difference */
-    uint32_t sample = (uint32_t)(p_cycles != NULL ? len_c : len_i);
+    uint32_t sample = (uint32_t)(cycles_mode ? len_c : len_i);
     for (int b = 0; b < 4; b++)
         g->hash = (g->hash ^ ((sample >> (8 * b)) & 0xFFu)) * FNV_PRIME;
     for (uint32_t t = 0; t < n_touched; t++) {
@@ -405,7 +405,8 @@ void attrib_translate(struct qemu_plugin_tb *tb)
             x->multi = x->multi || x->funcs[i] != x->func;
             if (i + 1u == n) {
                 /* the Thumb size from the encoding, as rmcycles.c reads it */
-                const uint8_t *b = qemu_plugin_insn_data(qi);
+                uint8_t b[4];
+                rm_insn_bytes(qi, b);
                 uint16_t h1 = (uint16_t)(b[0] | b[1] << 8);
                 bool wide = (h1 & 0xF800u) == 0xE800u || (h1 & 0xF000u) == 0xF000u;
                 x->call_last = is_call(b, wide ? 4u : 2u);
@@ -428,7 +429,7 @@ void attrib_exit(void)
         return;
     }
     fprintf(f, "rmattrib 1 functions=%" PRIu32 " mode=%s\n", n_funcs,
-            p_cycles != NULL ? "cycles" : "instructions");
+            cycles_mode ? "cycles" : "instructions");
     for (uint32_t g = 0; g < n_groups; g++)
         fprintf(f, "group %" PRIu32 " epoch=%" PRIu32 " open=0x%" PRIx32 " close=0x%" PRIx32
                    " count=%" PRIu64 " sum_i=%" PRIu64 " sum_c=%" PRIu64 " hash=%016" PRIx64 "\n",

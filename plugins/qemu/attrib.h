@@ -18,10 +18,10 @@
  * value is bad (the message is on stderr). */
 int attrib_arg(const char *key, size_t klen, const char *value);
 
-/* After the arguments: reads the function map, given the plugin's running
- * counts (cycles NULL in instructions mode). False (message on stderr) when
- * the arguments or the map are wrong. */
-bool attrib_start(const uint64_t *insns, const uint64_t *cycles);
+/* After the arguments: reads the function map; `cycles`: the plugin counts
+ * estimated cycles too (rm_counts()). False (message on stderr) when the
+ * arguments or the map are wrong. */
+bool attrib_start(bool cycles);
 
 bool attrib_enabled(void);
 

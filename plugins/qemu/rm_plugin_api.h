@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-or-later
  *
- * rtosmeter's own declarations of the part of QEMU's TCG plugin API,
- * version 1 (QEMU 4.2 .. 7.2), that rmcycles.c uses. Written from QEMU's
- * public documentation ("QEMU TCG Plugins", docs/devel/tcg-plugins.rst, and
- * the API reference generated from it): no QEMU header is installed by
- * Debian and none is copied here. Only what this plugin calls is declared;
- * the enum values and the qemu_info_t layout are the documented ABI.
+ * rtosmeter's own declarations of the part of QEMU's TCG plugin API that
+ * the rmcycles plugin calls, for the two API generations it is built for
+ * (RM_PLUGIN_API, set by the Makefile, one .so each):
+ *
+ *   1  QEMU 4.2 .. 8.2: inline adds to a plain pointer
+ *      (qemu_plugin_register_vcpu_insn_exec_inline), insn_data a pointer;
+ *   2  QEMU 9.0 on: inline ops on per-vCPU scoreboards
+ *      (..._inline_per_vcpu, qemu_plugin_u64), insn_data a copy; the v1
+ *      inline calls are gone (QEMU's minimum API version is 2).
+ *
+ * Written from QEMU's public documentation ("QEMU TCG Plugins",
+ * docs/devel/tcg-plugins.rst, and the API reference generated from
+ * qemu-plugin.h): no QEMU header is installed by Debian and none is copied
+ * here. The enum values and the qemu_info_t layout are the documented ABI.
+ * Calls newer than a build's API (register reads, 9.0; discontinuity
+ * callbacks, 10.1) are looked up at run time (api.c), so one build serves
+ * every QEMU of its generation and says which features it found.
  */
 #ifndef RM_PLUGIN_API_H
 #define RM_PLUGIN_API_H
@@ -13,9 +24,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#ifndef RM_PLUGIN_API
+#define RM_PLUGIN_API 1
+#endif
 
 #define RM_PLUGIN_EXPORT __attribute__((visibility("default")))
-#define RM_PLUGIN_API_VERSION 1 /* the version this file describes */
 
 typedef uint64_t qemu_plugin_id_t;
 
@@ -64,7 +79,6 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t 
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 
-const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn); /* host pointer */
@@ -72,9 +86,36 @@ void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn); /* host point
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
                                             qemu_plugin_vcpu_udata_cb_t cb,
                                             enum qemu_plugin_cb_flags flags, void *userdata);
-void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
-                                                enum qemu_plugin_op op, void *ptr, uint64_t imm);
 
 void qemu_plugin_outs(const char *string);
+
+/* ---- the bridge (api.c): what the plugin's own files call ---- */
+
+/* The counters the inline ops add to, one set per vCPU (TCG under -icount
+ * runs one). */
+typedef struct {
+    uint64_t insns, cycles;
+} rm_counts_t;
+
+/* Checks this QEMU (the API range it loads, the calls this build needs) and
+ * sets up the counters; false (with a message on stderr) refuses the plugin. */
+bool rm_api_start(const qemu_info_t *info);
+/* vCPU 0's counters (zeros before QEMU has started it). */
+rm_counts_t *rm_counts(void);
+/* The same, looked up again: call at every translation (API 2: a vCPU's
+ * scoreboard entry exists once it has started; abort if it moved). */
+rm_counts_t *rm_counts_at_translation(void);
+/* Emit `*counter += imm` (counter: a field of rm_counts()) before insn. */
+void rm_inline_add(struct qemu_plugin_insn *insn, const uint64_t *counter, uint64_t imm);
+/* The instruction's first bytes (up to 4; the rest zero). */
+void rm_insn_bytes(const struct qemu_plugin_insn *insn, uint8_t out[4]);
+/* The exception number a handler was entered for (IPSR), read from the
+ * guest's xPSR in a callback registered with QEMU_PLUGIN_CB_R_REGS; -1 when
+ * this QEMU cannot read registers (API 1). */
+int rm_exception_number(void);
+/* Whether rm_exception_number() can answer here. */
+bool rm_can_read_ipsr(void);
+/* The summary's "api" member: this build's API, QEMU's range, what it found. */
+void rm_api_write(FILE *f);
 
 #endif /* RM_PLUGIN_API_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-or-later
  *
- * rmcycles: the cycle counter QEMU lacks, as a TCG plugin (API version 1,
- * QEMU 7.2) for emulated Cortex-M cores. Two modes:
+ * rmcycles: the cycle counter QEMU lacks, as a TCG plugin (QEMU 7.2 on: one
+ * build per plugin API generation, rm_plugin_api.h) for emulated Cortex-M
+ * cores. Two modes:
  *
  *   mode=instructions  exact count of executed guest instructions
  *   mode=cycles        an estimate from a per-core cycle model (model
@@ -35,8 +36,6 @@
 #include "rmcycles.h"
 #include "rmidle.h"
 
-RM_PLUGIN_EXPORT int qemu_plugin_version = RM_PLUGIN_API_VERSION;
-
 #define MODEL "rmcm-2" /* bump when a cost in cycle_model.md changes */
 
 /* M3/M4: exception costs (Arm DDI 0337 r2p1, 5.5 "Exception entry/return");
@@ -49,7 +48,8 @@ struct config cfg = {MODE_INSTRUCTIONS, &core_m4, 0u, 12u, 1u, 6u,
                      {false, 0u, 0u, 0u, 0u, 2u, false}, false, 0u, ""};
 
 /* Dynamic state (one vCPU: TCG under -icount is single-threaded). */
-static uint64_t n_insns, n_cycles, n_reads;
+static rm_counts_t *ctr; /* insns, cycles: inline ops add to them (api.c) */
+static uint64_t n_reads;
 static uint64_t n_entries, n_returns, n_tailchains;
 
 #define MAX_FRAMES 64
@@ -396,13 +396,13 @@ static void settle(const insn_t *b, const insn_t *next)
 {
     bool always = (b->flags & (F_ALWAYS | F_IN_IT)) == F_ALWAYS;
     if (b->flags & F_REFILL)
-        n_cycles += branch_cost(b, next, always || next->addr != b->fall);
+        ctr->cycles += branch_cost(b, next, always || next->addr != b->fall);
 }
 
 static void exception_entry(const insn_t *interrupted, const insn_t *cur)
 {
     n_entries++;
-    n_cycles += cfg.core->entry;
+    ctr->cycles += cfg.core->entry;
     if (n_frames < MAX_FRAMES) {
         frames[n_frames].depth = 0u;
         frames[n_frames].interrupted = interrupted;
@@ -434,13 +434,13 @@ static bool transition(const insn_t *p, const insn_t *cur)
         && (n_frames > MAX_FRAMES || frames[n_frames - 1].depth == 0u)) {
         /* an exception return (EXC_RETURN through BX LR / POP PC) */
         /* the refill of an exception return: EXC_RETURN is never predicted */
-        n_cycles += (p->flags & F_REFILL) && cfg.core->branch == NULL ? refill_cost(cur) : 0u;
+        ctr->cycles += (p->flags & F_REFILL) && cfg.core->branch == NULL ? refill_cost(cur) : 0u;
         const insn_t *interrupted = n_frames <= MAX_FRAMES ? frames[n_frames - 1].interrupted
                                                            : NULL;
         n_frames--;
         if (is_handler(cur->addr)) { /* tail-chained into the next handler */
             n_tailchains++;
-            n_cycles += cfg.core->tailchain;
+            ctr->cycles += cfg.core->tailchain;
             if (n_frames < MAX_FRAMES) {
                 frames[n_frames].depth = 0u;
                 frames[n_frames].interrupted = interrupted;
@@ -448,7 +448,7 @@ static bool transition(const insn_t *p, const insn_t *cur)
             n_frames++;
         } else {
             n_returns++;
-            n_cycles += cfg.core->ret;
+            ctr->cycles += cfg.core->ret;
             if (interrupted != NULL)
                 settle(interrupted, cur);
         }
@@ -458,11 +458,11 @@ static bool transition(const insn_t *p, const insn_t *cur)
         exception_entry(p->cls != C_PLAIN ? p : NULL, cur);
     } else if (is_handler(cur->addr)) {
         /* an indirect branch, then an exception before its target ran */
-        n_cycles += (p->flags & F_REFILL) ? branch_cost(p, NULL, true) : 0u;
+        ctr->cycles += (p->flags & F_REFILL) ? branch_cost(p, NULL, true) : 0u;
         exception_entry(NULL, cur);
     } else {
         /* an indirect branch to its target */
-        n_cycles += (p->flags & F_REFILL) ? branch_cost(p, cur, true) : 0u;
+        ctr->cycles += (p->flags & F_REFILL) ? branch_cost(p, cur, true) : 0u;
         if (n_frames > 0 && n_frames <= MAX_FRAMES) {
             if (p->cls == C_CALLR)
                 frames[n_frames - 1].depth++;
@@ -515,7 +515,7 @@ static void read_marker(const insn_t *cur)
 {
     n_reads++;
     if (cur->host_counter != NULL)
-        *cur->host_counter = (uint32_t)n_cycles;
+        *cur->host_counter = (uint32_t)ctr->cycles;
     attrib_read(cur->addr);
 }
 
@@ -523,9 +523,9 @@ static void read_marker(const insn_t *cur)
  * literal: charged as it executes, so a read marker sees what came before. */
 static void charge_memory(const insn_t *d)
 {
-    n_cycles += mem_fetch(d->addr, d->fall);
+    ctr->cycles += mem_fetch(d->addr, d->fall);
     if (d->literal != 0u)
-        n_cycles += mem_literal(d->literal);
+        ctr->cycles += mem_literal(d->literal);
 }
 
 static void on_memory(unsigned int vcpu, void *udata)
@@ -553,9 +553,9 @@ static void on_tb_start(unsigned int vcpu, void *udata)
         bool slot = on && last_tb->end_slot[last_paired ? 1 : 0];
         unsigned cost = cfg.core->step(on ? p : NULL, cur, &slot);
         last_paired = cost < cur->base;
-        n_cycles += cost + (uint64_t)(int64_t)(last_paired ? tb->delta : 0);
+        ctr->cycles += cost + (uint64_t)(int64_t)(last_paired ? tb->delta : 0);
     } else {
-        n_cycles += cur->base - (pipelined ? 1u : 0u);
+        ctr->cycles += cur->base - (pipelined ? 1u : 0u);
     }
     last_tb = tb;
 }
@@ -565,7 +565,7 @@ static void on_dbg_cycles(unsigned int vcpu, void *udata)
     (void)vcpu;
     const insn_t *cur = udata;
     read_marker(cur);
-    n_cycles += cur->base;
+    ctr->cycles += cur->base;
 }
 
 static tbinfo_t *intern_tb(const insn_t **insns, uint32_t n)
@@ -601,7 +601,7 @@ static void on_dbg_instructions(unsigned int vcpu, void *udata)
     const insn_t *cur = udata;
     n_reads++;
     if (cur->host_counter != NULL)
-        *cur->host_counter = (uint32_t)n_insns;
+        *cur->host_counter = (uint32_t)ctr->insns;
     attrib_read(cur->addr);
 }
 
@@ -611,6 +611,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     size_t n = qemu_plugin_tb_n_insns(tb);
     if (n == 0u)
         return;
+    ctr = rm_counts_at_translation();
     if (attrib_enabled())
         attrib_translate(tb); /* first: it settles a block before on_tb_start adds the next's */
     const insn_t **insns = calloc(n, sizeof *insns);
@@ -621,7 +622,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
         uint32_t addr = (uint32_t)qemu_plugin_insn_vaddr(qi);
-        insn_t *d = lookup(addr, qemu_plugin_insn_data(qi));
+        uint8_t bytes[4];
+        rm_insn_bytes(qi, bytes);
+        insn_t *d = lookup(addr, bytes);
         if (it_left > 0u) {
             d->flags |= F_IN_IT;
             it_left--;
@@ -639,7 +642,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
         const insn_t *d = insns[i];
-        qemu_plugin_register_vcpu_insn_exec_inline(qi, QEMU_PLUGIN_INLINE_ADD_U64, &n_insns, 1u);
+        rm_inline_add(qi, &ctr->insns, 1u);
         if (cfg.mode != MODE_CYCLES) {
             if (d->flags & F_DBG0)
                 qemu_plugin_register_vcpu_insn_exec_cb(qi, on_dbg_instructions,
@@ -663,11 +666,10 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_dbg_cycles, QEMU_PLUGIN_CB_NO_REGS,
                                                    (void *)d);
         else if (cost != 0u)
-            qemu_plugin_register_vcpu_insn_exec_inline(qi, QEMU_PLUGIN_INLINE_ADD_U64,
-                                                       &n_cycles, cost);
+            rm_inline_add(qi, &ctr->cycles, cost);
     }
     free(insns);
-    rm_idle_translate(tb, &n_insns);
+    rm_idle_translate(tb);
 }
 
 static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
@@ -685,14 +687,15 @@ static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
                "\"instructions\": %" PRIu64,
             MODEL, cfg.mode == MODE_CYCLES ? "cycles" : "instructions", cfg.core->name,
             cfg.mem.on ? cfg.mem.ws : cfg.ws,
-            cfg.div, cfg.mul, cfg.bp, n_insns);
+            cfg.div, cfg.mul, cfg.bp, ctr->insns);
     if (cfg.mode == MODE_CYCLES)
         fprintf(f, ", \"cycles\": %" PRIu64 ", \"exception_entries\": %" PRIu64
                    ", \"exception_returns\": %" PRIu64 ", \"tail_chains\": %" PRIu64
                    ", \"handlers\": %d",
-                n_cycles, n_entries, n_returns, n_tailchains, n_handlers);
+                ctr->cycles, n_entries, n_returns, n_tailchains, n_handlers);
     fprintf(f, ", \"reads\": %" PRIu64, n_reads);
     rm_idle_write(f);
+    rm_api_write(f);
     fputs("}\n", f);
     fclose(f);
 }
@@ -704,7 +707,7 @@ static int fail(const char *what, const char *arg)
              "Error: rmcycles plugin: %s '%s'. Arguments: mode=instructions|cycles, "
              "cpu=m0|m0plus|m3|m4|m7, ws=<0..15>, div=<2..12>, mul=<1|32>, bp=<1..15>, "
              "line=<bytes>, icache=<bytes>, dcache=<bytes>, ways=<n>, prefetch=0|1, "
-             "counter=<hex address>, idle=<icount shift>, out=<file>, funcs=<function map> with attrib=<file>\n",
+             "counter=<hex address>, idle=<icount shift>, idleclock=guard72|discon|none, out=<file>, funcs=<function map> with attrib=<file>\n",
              what, arg);
     fputs(msg, stderr);
     return -1;
@@ -726,6 +729,11 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
     if (info == NULL || info->target_name == NULL || strcmp(info->target_name, "arm") != 0)
         return fail("needs qemu-system-arm, not", info && info->target_name ? info->target_name
                                                                           : "?");
+    if (!rm_api_start(info))
+        return -1;
+    ctr = rm_counts(); /* until the first translation (API 2: no vCPU yet) */
+    int idle_shift = -1;
+    const char *idle_clock = "none";
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *eq = strchr(a, '=');
@@ -793,8 +801,11 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
             cfg.counter = (uint32_t)x;
             cfg.have_counter = true;
         } else if (klen == 4 && !strncmp(a, "idle", 4)) {
-            if (!parse_uint(v, 10, &x) || !rm_idle_init((unsigned)x))
+            if (!parse_uint(v, 10, &x))
                 return fail("bad idle (the -icount shift)", v);
+            idle_shift = (int)x;
+        } else if (klen == 9 && !strncmp(a, "idleclock", 9)) {
+            idle_clock = v;
         } else if (klen == 3 && !strncmp(a, "out", 3)) {
             if (strlen(v) >= sizeof cfg.out)
                 return fail("out path too long", v);
@@ -803,6 +814,8 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
             return fail("unknown argument", a);
         }
     }
+    if (idle_shift >= 0 && !rm_idle_init(id, (unsigned)idle_shift, idle_clock))
+        return fail("unknown idleclock (guard72, discon or none)", idle_clock);
     if (cfg.mem.on) { /* ws is the flash's, charged per line fetched, not per refill */
         cfg.mem.ws = cfg.ws;
         cfg.ws = 0u;
@@ -811,7 +824,7 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
     } else if (cfg.mem.icache || cfg.mem.dcache || cfg.mem.prefetch) {
         return fail("a cache or prefetch needs the flash line size", "line=");
     }
-    if (!attrib_start(&n_insns, cfg.mode == MODE_CYCLES ? &n_cycles : NULL))
+    if (!attrib_start(cfg.mode == MODE_CYCLES))
         return -1;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
     qemu_plugin_register_atexit_cb(id, on_plugin_exit, NULL);

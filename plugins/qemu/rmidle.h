@@ -10,12 +10,12 @@
 
 #include "rm_plugin_api.h"
 
-/* idle=<icount shift>: returns false (with a message on stderr) when this
- * QEMU cannot be read as rmidle expects. */
-bool rm_idle_init(unsigned shift);
-/* Per translated block: WFI, DBG #1/#2 and block-start callbacks.
- * `n_insns` is the plugin's running instruction count. */
-void rm_idle_translate(struct qemu_plugin_tb *tb, const uint64_t *n_insns);
+/* idle=<icount shift> with idleclock=guard72|discon|none: false only for an
+ * unknown clock name. A clock this QEMU cannot give becomes "none", with
+ * its reason in the summary: idle never stops a run. */
+bool rm_idle_init(qemu_plugin_id_t id, unsigned shift, const char *clock);
+/* Per translated block: WFI, DBG #1/#2 and block-start callbacks. */
+void rm_idle_translate(struct qemu_plugin_tb *tb);
 /* The "idle" member of the plugin's JSON summary (nothing when off). */
 void rm_idle_write(FILE *f);
 

@@ -45,8 +45,11 @@ CREATE TABLE idle (
     wake_causes TEXT NOT NULL DEFAULT '{}',   -- JSON {"tick": n, "timer": n, "interrupt": n}
     instructions_awake INTEGER NOT NULL,
     interrupts TEXT NOT NULL DEFAULT '{}',    -- JSON: exceptions entered, by cause
+    time_limit TEXT NOT NULL DEFAULT '',      -- why asleep time was not measured ('' it was)
     PRIMARY KEY (execution_id, win)
 )"""
+# v9 (store.py): the QEMUs whose plugin cannot read virtual time (docs/qemu.md).
+ADD_TIME_LIMIT = "ALTER TABLE idle ADD COLUMN time_limit TEXT NOT NULL DEFAULT ''"
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,10 @@ class IdleFigures:
     # Exceptions entered in a case's window, by WAKE_CAUSES, asleep or not
     # (a spinning idle takes its ticks awake); empty for the whole execution.
     interrupts: Mapping[str, int] = field(default_factory=dict)
+    # Why time asleep is unknown ("" when measured): on a QEMU whose plugin
+    # cannot read virtual time, asleep_ns is 0 and window_ns only the time
+    # awake, so every figure of time says so (docs/qemu.md).
+    time_limit: str = ""
 
     def __post_init__(self) -> None:
         causes = {k: int(v) for k, v in self.wake_causes.items()}
@@ -77,12 +84,22 @@ class IdleFigures:
             raise ValueError("idle figures are never negative")
 
     @property
-    def residency(self) -> float:
-        """The fraction of the window spent asleep (0 for an empty window)."""
+    def timed(self) -> bool:
+        """Whether time asleep (so the window's length) was measured."""
+        return not self.time_limit
+
+    @property
+    def residency(self) -> float | None:
+        """The fraction of the window spent asleep (0 for an empty window;
+        None when time asleep was not measured)."""
+        if not self.timed:
+            return None
         return self.asleep_ns / self.window_ns if self.window_ns else 0.0
 
     @property
-    def wakeups_per_s(self) -> float:
+    def wakeups_per_s(self) -> float | None:
+        if not self.timed:
+            return None
         return self.wakeups * 1e9 / self.window_ns if self.window_ns else 0.0
 
     @property
@@ -95,12 +112,13 @@ def write_idle(store: Store, execution_id: int, figures: IdleFigures) -> None:
     with store._tx():
         store.conn.execute(
             "INSERT OR REPLACE INTO idle (execution_id, win, window_ns, asleep_ns, awake_ns, "
-            "wakeups, wake_causes, instructions_awake, interrupts) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "wakeups, wake_causes, instructions_awake, interrupts, time_limit) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (execution_id, figures.window, figures.window_ns, figures.asleep_ns,
              figures.awake_ns, figures.wakeups,
              json.dumps(dict(sorted(figures.wake_causes.items()))),
-             figures.instructions_awake, json.dumps(dict(sorted(figures.interrupts.items())))))
+             figures.instructions_awake, json.dumps(dict(sorted(figures.interrupts.items()))),
+             figures.time_limit))
 
 
 def read_idle(store: Store, run_id: int) -> dict[int, list[IdleFigures]]:
@@ -108,7 +126,7 @@ def read_idle(store: Store, run_id: int) -> dict[int, list[IdleFigures]]:
     windows, the whole execution first, then the cases in id order."""
     rows = store.conn.execute(
         "SELECT i.execution_id, i.win, i.window_ns, i.asleep_ns, i.awake_ns, i.wakeups, "
-        "i.wake_causes, i.instructions_awake, i.interrupts FROM idle i "
+        "i.wake_causes, i.instructions_awake, i.interrupts, i.time_limit FROM idle i "
         "JOIN executions e ON e.id = i.execution_id WHERE e.run_id = ? "
         "ORDER BY i.execution_id, i.win != ?, i.win", (run_id, WHOLE)).fetchall()
     out: dict[int, list[IdleFigures]] = {}
@@ -120,12 +138,13 @@ def read_idle(store: Store, run_id: int) -> dict[int, list[IdleFigures]]:
 
 
 def _figures(row: tuple[object, ...]) -> IdleFigures:
-    _, win, window_ns, asleep, awake, wakeups, causes, instructions, entered = row
+    _, win, window_ns, asleep, awake, wakeups, causes, instructions, entered, limit = row
     parsed, entries = json.loads(str(causes)), json.loads(str(entered))
     if not isinstance(parsed, dict) or not isinstance(entries, dict):
         raise ValueError("wake_causes or interrupts is not an object")
     return IdleFigures(int(str(window_ns)), int(str(asleep)), int(str(awake)),
-                       int(str(wakeups)), parsed, int(str(instructions)), str(win), entries)
+                       int(str(wakeups)), parsed, int(str(instructions)), str(win), entries,
+                       str(limit))
 
 
 def cause_of(exception: int, machine: str) -> str:
@@ -158,17 +177,31 @@ def from_plugin(info: Mapping[str, str], parsed: ParsedStream | None) -> list[Id
     data = json.loads(text)
     shift, machine = int(data["shift"]), str(info.get("machine", ""))
     names = window_names(parsed)
+    limit = time_limit(data, info.get("qemu", ""))
     out = []
     for k, w in enumerate(data["windows"]):
         if not w["closed"]:
             continue
         name = WHOLE if k == 0 else names[k - 1] if k - 1 < len(names) else f"window{k}"
         awake = int(w["instructions"]) << shift
-        asleep = int(w["asleep_ns"])
+        asleep = 0 if w["asleep_ns"] is None else int(w["asleep_ns"])
         out.append(IdleFigures(awake + asleep, asleep, awake, int(w["wakeups"]),
                                _by_cause(w["causes"], machine), int(w["instructions"]), name,
-                               _by_cause(w.get("entries", {}), machine, interrupts_only=True)))
+                               _by_cause(w.get("entries", {}), machine, interrupts_only=True),
+                               limit))
     return out
+
+
+def time_limit(summary: Mapping[str, object], qemu: str) -> str:
+    """Why the plugin's summary has no time asleep ("" when it has):
+    rmidle.c's clock "none", with its own reason where a clock it was asked
+    for could not start, else the QEMU's (docs/qemu.md)."""
+    if summary.get("clock", "guard72") != "none":  # summaries before the clocks: 7.2's
+        return ""
+    release = ".".join(qemu.split(".")[:2]) or "?"
+    why = str(summary.get("why") or "its plugin API has no virtual clock, and rtosmeter "
+              "reads QEMU's private one on 7.2 only")
+    return f"not exact on QEMU {release}: {why}"
 
 
 def _by_cause(by_exception: Mapping[str, object], machine: str,

@@ -38,3 +38,4 @@ class Measure:
     ws: int = 0  # cycles: flash wait states
     div: int = DEFAULT_DIV  # cycles: SDIV/UDIV cycles
     board: str = ""  # cycles: estimated as on this board (--as-board; rtosmeter.board_memory)
+    qemu: str = ""  # emulated runs: the QEMU binary (--qemu; rtosmeter.qemu_binary), "": default

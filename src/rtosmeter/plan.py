@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from rtosmeter import axes, instances, runners
+from rtosmeter import axes, instances, qemu_binary, runners
 from rtosmeter.build import missing_tools
 from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import (
@@ -73,8 +73,8 @@ class PlannedBuild:
         """(port, target, profile, canonical axes): Store.done_groups' key, less the group."""
         return (self.port, self.target, self.profile, axes.canonical(self.axes))
 
-    def measure(self, icount: bool) -> Measure:
-        return Measure(self.unit, icount, self.ws, self.div, self.as_board)
+    def measure(self, icount: bool, qemu: str = "") -> Measure:
+        return Measure(self.unit, icount, self.ws, self.div, self.as_board, qemu)
 
 
 @dataclass
@@ -88,6 +88,7 @@ class Plan:
     profile_file: str = ""  # --profile FILE: loaded again by --resume
     power: str = ""  # --power ANALYSER[:SERIAL]: each execution inside a capture
     align: str = "auto"  # --align: how captures meet cases (rtosmeter.energy.powered)
+    qemu: str = ""  # the QEMU binary, resolved once (--qemu, RTOSMETER_QEMU, the campaign's)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -99,7 +100,8 @@ class Plan:
         return cls(data.get("campaign", "?"), data.get("campaign_file", ""), builds,
                    int(data.get("jobs", 2)), bool(data.get("icount", True)),
                    dict(data.get("sources", {})), str(data.get("profile_file", "")),
-                   str(data.get("power", "")), str(data.get("align", "auto")))
+                   str(data.get("power", "")), str(data.get("align", "auto")),
+                   str(data.get("qemu", "")))
 
 
 NO_BOARD = "needs the board attached (study run --boards)"
@@ -126,6 +128,7 @@ class Selection:
     as_board: str = ""  # --as-board: cycles estimated as on this board
     power: str = ""  # --power ANALYSER[:SERIAL] (rtosmeter.energy.sessions)
     align: str = "auto"  # --align auto|marker|stream
+    qemu: str = ""  # --qemu PATH (rtosmeter.qemu_binary; "": RTOSMETER_QEMU, the campaign's)
 
 
 @dataclass(frozen=True)
@@ -192,14 +195,15 @@ def net_support(port: Port, target: Target, profile: Profile,
     return Support()
 
 
-def unavailable_reason(target: Target, toolchain: Toolchain) -> str:
+def unavailable_reason(target: Target, toolchain: Toolchain, measure: Measure | None = None
+                       ) -> str:
     """Why this target cannot be built with `toolchain` and run here ("" when
     it can; what running needs, its runner says)."""
     missing = missing_tools(target, toolchain)
     if missing:
         return ("missing " + ", ".join(p for p, _ in missing) + ": apt-get install "
                 + " ".join(dict.fromkeys(pkg for _, pkg in missing)))
-    return runners.unavailable(target)
+    return runners.unavailable(target, measure)
 
 
 # ---- what is asked for ------------------------------------------------------
@@ -301,6 +305,7 @@ class _Planner:
         self.defs, self.catalog, self.campaign, self.sel = defs, catalog, campaign, sel
         self.ws = next(v for v in (sel.ws, campaign.cycle_ws, 0) if v is not None)
         self.div = next(v for v in (sel.div, campaign.cycle_div, DEFAULT_DIV) if v is not None)
+        self.qemu = qemu_binary.resolved(qemu_binary.chosen(sel.qemu or None, campaign.qemu))
 
     def builds_of(self, cand: Candidate) -> list[PlannedBuild]:
         """Every profile idle and under every load (loads.with_idle), with
@@ -331,7 +336,7 @@ class _Planner:
         where = f"target {target.name} (--unit)" if sel.unit else str(self.campaign.file)
         return runners.resolve_unit(target, sel.unit or self.campaign.unit,
                                     Measure(Unit.TICKS, sel.icount, self.ws, self.div,
-                                            sel.as_board), where)
+                                            sel.as_board, self.qemu), where)
 
     def settle(self, build: PlannedBuild) -> PlannedBuild:
         """The build as planned, or skipped with its reason."""
@@ -346,7 +351,8 @@ class _Planner:
             build.skip_status, build.skip_reason = "unsupported", support.reason
         elif target.kind == "board" and not self.sel.boards:
             build.skip_status, build.skip_reason = "skipped", NO_BOARD
-        elif reason := unavailable_reason(target, toolchain):
+        elif reason := unavailable_reason(target, toolchain, build.measure(self.sel.icount,
+                                                                            self.qemu)):
             if not build.optional:
                 raise UserError(f"target {target.name} cannot run here: {reason}",
                                 "--target" if self.sel.targets else str(self.campaign.file),
@@ -371,4 +377,5 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
             planned.append(planner.settle(build))
     return Plan(campaign.name, str(campaign.file), planned, sel.jobs, sel.icount,
                 {k: str(v) for k, v in sel.sources.items()},
-                str(sel.profile_file) if sel.profile_file else "", sel.power, sel.align)
+                str(sel.profile_file) if sel.profile_file else "", sel.power, sel.align,
+                planner.qemu)

@@ -21,21 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtosmeter import qemu_binary
 from rtosmeter.definitions import Counter, FirmwareCounter
 from rtosmeter.elf_symbols import symbol_address
 from rtosmeter.errors import UserError
 from rtosmeter.measure import DEFAULT_DIV, Unit
 from rtosmeter.numbers import read_decimal, shown
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-PLUGIN_DIR = ROOT / "plugins" / "qemu"
-PLUGIN_ENV = "RTOSMETER_QEMU_PLUGIN"  # another build of the plugin
+PLUGIN_DIR = qemu_binary.PLUGIN_DIR
 MODEL = "rmcm-2"  # the cycle table's version; plugins/qemu/rmcycles.c MODEL
 COUNTER_SYMBOL = "rm_plugin_counter"
 COUNTER_NAME = "rmcycles (QEMU plugin)"  # RM_TS_NAME of a plugin build
@@ -83,9 +81,10 @@ class PluginSpec:
         return self.board_label or unit_label(self.mode, self.cpu, self.ws)
 
     def args(self, counter: int | None = None, out: Path | None = None,
-             idle_shift: int | None = None) -> list[str]:
+             idle_shift: int | None = None, idle_clock: str = "none") -> list[str]:
         """The `-plugin so,arg,...` arguments, in order. `idle_shift`: the
-        -icount shift, for the idle figures and exact WFI sleep (rmidle.c)."""
+        -icount shift, for the idle figures; `idle_clock`: how the plugin
+        reads time asleep on this QEMU (rmidle.c, qemu_binary.idle_clock)."""
         args = [f"mode={self.mode.value}"]
         if self.mode is Unit.CYCLES:
             args += [f"cpu={self.cpu}", f"ws={self.ws}", f"div={self.div}"]
@@ -97,7 +96,7 @@ class PluginSpec:
         if counter is not None:
             args.append(f"counter=0x{counter:x}")
         if idle_shift is not None:
-            args.append(f"idle={idle_shift}")
+            args += [f"idle={idle_shift}", f"idleclock={idle_clock}"]
         if out is not None:
             args.append(f"out={out}")
         return args
@@ -123,11 +122,10 @@ def unit_label(unit: Unit, cpu: str = "", ws: int = 0) -> str:
     raise ValueError(f"{unit} is the target's own counter, not the plugin's")
 
 
-def plugin_path() -> Path | None:
-    """The built plugin (scripts/install.sh runs `make -C plugins/qemu`), or None."""
-    env = os.environ.get(PLUGIN_ENV)
-    path = Path(env) if env else PLUGIN_DIR / "build" / "rmcycles.so"
-    return path if path.is_file() else None
+def plugin_path(qemu: str = "") -> Path | None:
+    """The plugin build the QEMU `qemu` loads ("": the default QEMU;
+    scripts/install.sh runs `make -C plugins/qemu`), or None."""
+    return qemu_binary.Qemu(qemu_binary.chosen(qemu or None)).plugin()
 
 
 def plugin_hash(path: Path) -> str:
@@ -214,36 +212,39 @@ def firmware_counter(spec: PluginSpec, icount_shift: int) -> FirmwareCounter:
 
 
 def resolve_unit(requested: str | None, cpu: str, machine: str, icount: bool,
-                 where: str, ws: int = 0, div: int = DEFAULT_DIV) -> Unit:
+                 where: str, ws: int = 0, div: int = DEFAULT_DIV, qemu: str = "") -> Unit:
     """The unit one (port, QEMU target) combination measures in: TICKS (the
     QEMU timer), INSTRUCTIONS or CYCLES. Without a request, QEMU targets that
     can read the plugin count exact instructions when the plugin is built and
     -icount is on, on every port: those built by bench/ link with mps2.ld,
     which places the counter word, and those that link with their RTOS's own
     script add the target's section (targets/mps2/rm_plugin_counter.ld)
-    through its hooks."""
+    through its hooks. `qemu`: the binary the plan runs ("": the default)."""
     if requested is None:
-        usable = machine in DEFAULT_PLUGIN_MACHINES and icount and plugin_path() is not None
+        usable = machine in DEFAULT_PLUGIN_MACHINES and icount and plugin_path(qemu) is not None
         return Unit.INSTRUCTIONS if usable else Unit.TICKS
     spec = spec_for(requested, cpu, machine, where, ws, div)
-    if spec is not None and plugin_path() is None:
-        raise UserError(f"unit '{requested}' needs the rmcycles QEMU plugin, which is not "
-                        f"built ({PLUGIN_DIR / 'build' / 'rmcycles.so'})", where,
-                        "Run scripts/install.sh (or make -C plugins/qemu)")
+    if spec is not None and plugin_path(qemu) is None:
+        why = qemu_binary.Qemu(qemu_binary.chosen(qemu or None)).plugin_missing()
+        raise UserError(f"unit '{requested}' needs the rmcycles QEMU plugin: {why}", where,
+                        "Run scripts/install.sh (or make -C plugins/qemu), or choose another "
+                        "QEMU with --qemu")
     return Unit.TICKS if spec is None else spec.mode
 
 
-def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path,
-                   idle_shift: int | None = None) -> tuple[list[str], dict[str, str]]:
+def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path, idle_shift: int | None = None,
+                   qemu: str = "") -> tuple[list[str], dict[str, str]]:
     """The QEMU arguments that load the plugin for one firmware, and what the
     run records about it (hash, mode, parameters, the counter's address).
     With `idle_shift` (the run is under -icount) the plugin also makes WFI
     sleep exact and counts idle figures (rmidle.c, rtosmeter.idle).
-    The entry point for the QEMU runner."""
-    so = plugin_path()
+    The entry point for the QEMU runner; `qemu` is the binary it runs."""
+    binary = qemu_binary.Qemu(qemu_binary.chosen(qemu or None))
+    so = binary.plugin()
     if so is None:
-        raise UserError("the rmcycles QEMU plugin is not built", str(PLUGIN_DIR),
-                        "Run scripts/install.sh (or make -C plugins/qemu)")
+        raise UserError(binary.plugin_missing(), str(PLUGIN_DIR),
+                        "Run scripts/install.sh (or make -C plugins/qemu), or choose another "
+                        "QEMU with --qemu")
     counter = counter_address(elf)
     if counter is None:
         raise UserError(f"no {COUNTER_SYMBOL} in the firmware (built without RM_TS_PLUGIN)",
@@ -253,8 +254,10 @@ def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path,
                         f"(below 0x{CODE_BLOCK:x})", str(elf),
                         "Place .rm_plugin_counter as targets/mps2/mps2.ld does (or link "
                         "targets/mps2/rm_plugin_counter.ld)")
-    record = spec.record(so) | {"plugin_counter": f"0x{counter:x}"}
-    return ["-plugin", ",".join([str(so), *spec.args(counter, summary, idle_shift)])], record
+    record = spec.record(so) | {"plugin_counter": f"0x{counter:x}",
+                                "plugin_api": str(binary.api)}
+    args = spec.args(counter, summary, idle_shift, binary.idle_clock)
+    return ["-plugin", ",".join([str(so), *args])], record
 
 
 def summary_path(elf: Path) -> Path:

@@ -42,11 +42,12 @@ from rtosmeter.axes import complete as complete_axes
 from rtosmeter.energy.stored import STREAM_TABLE as ENERGY_STREAM_TABLE
 from rtosmeter.energy.stored import TABLE as ENERGY_TABLE
 from rtosmeter.errors import UserError
+from rtosmeter.idle import ADD_TIME_LIMIT
 from rtosmeter.idle import TABLE as IDLE_TABLE
 from rtosmeter.numbers import shown, whole_or_none
 from rtosmeter.protocol import ParsedStream, parse_stream
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 STREAM_CHUNK = 1 << 20  # a stream is stored a MiB a row: never one huge value in memory
 
 _SCHEMA = """
@@ -211,10 +212,19 @@ def _v7_to_v8(conn: sqlite3.Connection) -> None:
     conn.execute(ENERGY_STREAM_TABLE)
 
 
+def _v8_to_v9(conn: sqlite3.Connection) -> None:
+    """v9 adds `idle.time_limit` (rtosmeter.idle): why a window's time asleep
+    was not measured; every older row was measured (QEMU 7.2). A file that
+    reached v6 through this rtosmeter already has it (v5 -> v6 makes today's
+    table)."""
+    if "time_limit" not in {row[1] for row in conn.execute("PRAGMA table_info(idle)")}:
+        conn.execute(ADD_TIME_LIMIT)
+
+
 # version v -> the step that turns a version-v file into version v + 1.
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7,
-    7: _v7_to_v8}
+    7: _v7_to_v8, 8: _v8_to_v9}
 
 
 class StoreError(UserError):

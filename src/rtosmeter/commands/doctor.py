@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from rtosmeter import config, qemu_plugin
+from rtosmeter import config, qemu_binary
 from rtosmeter.commands.common import echo_json
 from rtosmeter.definitions import Definitions, Port
 from rtosmeter.errors import UserError
@@ -59,6 +59,46 @@ def _compiles(cc: str, flags: list[str]) -> bool:
         return proc.returncode == 0
 
 
+def qemu_checks(binary: str) -> list[Check]:
+    """The QEMU runs would use: its version and plugin API, then the plugin
+    started in it on a 3-instruction firmware, and what works with it
+    (docs/qemu.md)."""
+    qemu = qemu_binary.Qemu(binary)
+    if not qemu.found:
+        return [Check("qemu-system-arm", False, f"{binary} not found: apt-get install "
+                      f"qemu-system-arm, or name one with --qemu or {qemu_binary.ENV}", False)]
+    api = f"plugin API {qemu.api}" if qemu.api else "no plugin API rtosmeter uses"
+    out = [Check("qemu-system-arm", True, f"QEMU {qemu.version} ({binary}; {api})", False)]
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = qemu_binary.probe(qemu, Path(tmp))
+    if not probe.loaded:
+        fix = (qemu_binary.plugin_fix(probe.error) if qemu.plugin() is not None
+               else "make -C plugins/qemu (or scripts/install.sh)")
+        out.append(Check("QEMU plugin rmcycles", False, f"does not start: {probe.error}. "
+                         f"Fix: {fix}; without it QEMU runs count timer ticks", False))
+        return out
+    exact = probe.instructions == qemu_binary.PROBE_INSTRUCTIONS
+    out.append(Check("QEMU plugin rmcycles", exact,
+                     f"{qemu.plugin()} (QEMU loads plugin API {probe.api.get('qemu_min')} to "
+                     f"{probe.api.get('qemu_cur')})", False))
+    out.append(Check("  exact instructions", exact,
+                     f"{probe.instructions} of the probe's {qemu_binary.PROBE_INSTRUCTIONS}",
+                     False))
+    out.append(Check("  estimated cycles", probe.cycles is not None,
+                     f"{probe.cycles} for the probe (rmcm-2, m4)", False))
+    clock = qemu.idle_clock
+    out.append(Check("  exact idle", clock != "none", {
+        "guard72": "WFI sleeps exact and timed (7.2's timer layout, read and guarded)",
+        "discon": "WFI sleeps timed at each interrupt (discontinuity callbacks)",
+    }.get(clock, f"wake-ups counted; time asleep not measured on QEMU {qemu.version} "
+                 "(its plugin API has no virtual clock)"), False))
+    out.append(Check("  attribution", True, "per function (rtosmeter explain)", False))
+    out.append(Check("  wake-up causes", True, "by exception number (IPSR)"
+                     if probe.api.get("ipsr") else "by handler address (this API reads no "
+                     "registers: a handler several vectors share reads as one)", False))
+    return out
+
+
 def _tools() -> list[Check]:
     out = [
         _program("cmake", "cmake", True),
@@ -73,13 +113,7 @@ def _tools() -> list[Check]:
                          "links" if ok else "apt-get install libnewlib-arm-none-eabi", False))
     out.append(_program("clang", "clang (toolchain clang)", False))
     out.append(_program("ld.lld", "lld (toolchain clang)", False))
-    out.append(_program("qemu-system-arm", "qemu-system-arm", False))
     out.append(_program("dtc", "device-tree-compiler (the Zephyr port)", False))
-    so = qemu_plugin.plugin_path()
-    out.append(Check("QEMU plugin rmcycles", so is not None,
-                     f"{so} (exact instructions, estimated cycles)" if so is not None
-                     else "make -C plugins/qemu (or scripts/install.sh); without it QEMU "
-                          "runs count timer ticks", False))
     chromium = next((c for c in ("chromium", "chromium-browser", "google-chrome")
                      if shutil.which(c)), None)
     out.append(Check("chromium", chromium is not None,
@@ -121,8 +155,8 @@ def _sources(defs: Definitions) -> list[Check]:
     return out
 
 
-def checks(defs: Definitions | None) -> list[Check]:
-    out = _tools()
+def checks(defs: Definitions | None, qemu: str = "") -> list[Check]:
+    out = _tools() + qemu_checks(qemu_binary.chosen(qemu or None))
     out += _python_modules((("click", "click"), ("rich", "rich"), ("elftools", "pyelftools"),
                             ("jinja2", "Jinja2"), ("matplotlib", "matplotlib"),
                             ("numpy", "numpy"), ("scipy", "scipy")), True, "")
@@ -226,7 +260,9 @@ def config_lines() -> list[str]:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Text, or JSON (the same checks; exit 1 all the same "
               "when a required tool is missing).")
-def doctor(fmt: str) -> None:
+@click.option("--qemu", metavar="PATH", help="Check this qemu-system-arm (default: "
+              "$RTOSMETER_QEMU, else the one on PATH).")
+def doctor(fmt: str, qemu: str | None) -> None:
     """Check the tools rtosmeter needs and say how to get each missing one."""
     text = fmt == "text"
     if text:
@@ -240,7 +276,7 @@ def doctor(fmt: str) -> None:
         defs = None
         if text:
             click.echo(f"MISSING  {problem}")
-    results = checks(defs)
+    results = checks(defs, qemu or "")
     missing = [c for c in results if c.required and not c.ok]
     if not text:
         echo_json({"config": config_lines(), "definitions_error": problem or None,

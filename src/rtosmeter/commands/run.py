@@ -27,6 +27,7 @@ from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
 from rtosmeter.model import FAIL_MARK, WARN_MARK
 from rtosmeter.net_source import net_source_names
+from rtosmeter.qemu_binary import PLUGIN_FAILED
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class RunOptions:
     insecure: bool = False  # --insecure: a dask:// farm over plain TCP
     power: str = ""  # --power ANALYSER[:SERIAL]: each execution inside a capture
     align: str = "auto"  # --align auto|marker|stream (rtosmeter.energy.powered)
+    qemu: str = ""  # --qemu PATH (rtosmeter.qemu_binary)
 
 
 # Characters a path given to CMake and QEMU cannot hold as plain text: each
@@ -147,7 +149,8 @@ def run_campaign(opts: RunOptions, root: Path | None = None,
         sel = Selection(opts.ports, targets, opts.bench, profile, opts.jobs,
                         opts.icount, opts.sources, profile_file, unit,
                         opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains,
-                        as_board=opts.as_board, power=opts.power, align=opts.align)
+                        as_board=opts.as_board, power=opts.power, align=opts.align,
+                        qemu=opts.qemu)
         plan = make_plan(defs, catalog, campaign, sel)
         if before is not None:
             before(defs)
@@ -267,6 +270,10 @@ def resume_command(run_id: int, out: Path) -> str:
               help="--power: match the capture to the cases by the board's GPIO marker, or "
                    "by when the stream's records arrived (auto: the marker where the target "
                    "declares one).")
+@click.option("--qemu", metavar="PATH",
+              help="The qemu-system-arm to run emulated targets with (default: "
+                   "$RTOSMETER_QEMU, the campaign's qemu, else the one on PATH); QEMU 7.2 "
+                   "and later (docs/qemu.md).")
 @export_options
 def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         sources: tuple[str, ...], out: Path, jobs: int, profile: str | None,
@@ -275,7 +282,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         cycle_ws: int | None, cycle_div: int | None, farm: str | None, insecure: bool,
         clock: str | None, as_board: str | None, loads: tuple[str, ...],
         export_json: Path | None, export_md: Path | None, export_csv: Path | None,
-        junit: Path | None, attribute: bool, power: str | None, align: str) -> None:
+        junit: Path | None, attribute: bool, power: str | None, align: str,
+        qemu: str | None) -> None:
     """Build and run a campaign, store the results, print the table."""
     if attribute:  # read where the QEMU runner's options are made (rtosmeter.attribution)
         from rtosmeter.attribution.record import ENV
@@ -311,7 +319,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                       unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div, farm=farm,
                       as_board=as_board or "",
                       insecure=insecure, power=power or "", align=align,
-                      loads=split_list(loads), toolchains=split_list(toolchains))
+                      loads=split_list(loads), toolchains=split_list(toolchains),
+                      qemu=qemu or "")
     from rtosmeter.first_run import FirstRun
 
     first = FirstRun()
@@ -342,6 +351,10 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     click.echo(summary_line(summary, len(findings), len(view.warnings))
                + f" Store: {opts.out / 'rtosmeter.sqlite'}")
     failures = view.errors + findings  # tool errors first, then the failed cases
+    refused = [e for e in view.errors if PLUGIN_FAILED in e]
+    if refused:  # once, with its fix: every plugin execution fails the same way
+        click.echo(f"  {FAIL_MARK} {len(refused)} execution(s): {terminal_safe(refused[0])}")
+        failures = [f for f in failures if PLUGIN_FAILED not in f]
     for line in failures[:ERRORS_SHOWN]:  # names and reasons come from the stream
         click.echo(f"  {FAIL_MARK} {terminal_safe(line)}")
     if len(failures) > ERRORS_SHOWN:

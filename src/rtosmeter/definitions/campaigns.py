@@ -37,6 +37,7 @@ class Campaign:
     unit: str | None = None  # QEMU targets: instructions | cycles | ticks (None: the default)
     cycle_ws: int | None = None  # the cycle model's flash wait states (unit cycles)
     cycle_div: int | None = None  # the cycle model's SDIV/UDIV cycles (unit cycles)
+    qemu: str | None = None  # the QEMU binary (rtosmeter.qemu_binary; --qemu wins)
 
 
 def load_campaign(path: Path) -> Campaign:
@@ -52,6 +53,9 @@ def load_campaign(path: Path) -> Campaign:
         raise UserError(f"unknown unit '{unit}'", str(path),
                         "Valid units: instructions, cycles, ticks")
     cycle_ws, cycle_div = t.num("cycle_ws", None), t.num("cycle_div", None)
+    qemu = t.text("qemu", "") or None  # a name on PATH, or a path (relative: to this file)
+    if qemu is not None and "/" in qemu and not Path(qemu).expanduser().is_absolute():
+        qemu = str(path.parent / qemu)
     params = params_tables(t)
     entries = []
     for et in t.tables("run"):
@@ -75,4 +79,4 @@ def load_campaign(path: Path) -> Campaign:
                         "Add [[run]] with ports = [...] and targets = [...]")
     t.done()
     return Campaign(name, description, tuple(entries), params, path, unit=unit,
-                    cycle_ws=cycle_ws, cycle_div=cycle_div)
+                    cycle_ws=cycle_ws, cycle_div=cycle_div, qemu=qemu)

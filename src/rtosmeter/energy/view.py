@@ -70,7 +70,8 @@ def figures(store: Store, run_id: int, defs: Definitions | None = None) -> list[
         for model in models:
             clock = defs.targets[model.target].cpu_hz
             for w in windows:
-                out.append(_estimated(model, clock, w, port, target, profile))
+                if w.timed:  # no window length, no energy (docs/qemu.md)
+                    out.append(_estimated(model, clock, w, port, target, profile))
     return out
 
 

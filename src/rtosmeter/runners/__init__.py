@@ -38,10 +38,18 @@ def _missing(target: Target) -> str:
             f"or an entry point in the group {GROUP}")
 
 
-def unavailable(target: Target) -> str:
-    """Why this target's executions cannot run here ("" when they can)."""
+def unavailable(target: Target, measure: Measure | None = None) -> str:
+    """Why this target's executions cannot run here ("" when they can), as
+    the plan's `measure` runs them (a runner's `available_with`, else its
+    `available`)."""
     cls = runner_class(target.kind)
-    return _missing(target) if cls is None else cls().available()
+    if cls is None:
+        return _missing(target)
+    hook = getattr(cls, "available_with", None)
+    if hook is not None and measure is not None:
+        why: str = hook(measure)
+        return why
+    return cls().available()
 
 
 def is_exclusive(target: Target) -> bool:

@@ -27,18 +27,16 @@ import re
 import shlex
 import shutil
 import socket
-import subprocess
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
 from rtosmeter import board_memory as as_board
-from rtosmeter import children, qemu_plugin
+from rtosmeter import children, qemu_binary, qemu_plugin
 from rtosmeter.attribution import funcmap
 from rtosmeter.attribution.record import ENV as attribution_env
 from rtosmeter.definitions import FirmwareCounter, Target
@@ -48,7 +46,6 @@ from rtosmeter.qemu_plugin import PluginSpec
 from rtosmeter.runners.arrivals import looking
 from rtosmeter.runners.base import RunnerOptions, RunOutcome, RunRequest, stream_cap_message
 
-QEMU = "qemu-system-arm"
 _BYE = re.compile(rb"^@RM \d+ BYE ", re.MULTILINE)
 _FAULT = re.compile(rb"^@RM \d+ FAULT (.*?) \*[0-9a-f]{8}\r?$", re.MULTILINE)
 _LOCKUP = re.compile(r"lockup", re.IGNORECASE)
@@ -58,19 +55,6 @@ _GUEST_ERROR = re.compile(r"^(Invalid (read|write)|M profile|.*UNPREDICTABLE|.*g
                           r"|.*: unimplemented).*$", re.IGNORECASE | re.MULTILINE)
 _NUMBER = re.compile(r"\b(0x[0-9a-f]+|\d+)\b", re.IGNORECASE)
 GUEST_ERROR_KINDS = 5  # distinct messages kept per execution
-
-
-@cache
-def qemu_version(qemu: str = QEMU) -> str:
-    """`qemu-system-arm --version`, first line ("" when QEMU is missing)."""
-    try:
-        out = subprocess.run([qemu, "--version"], capture_output=True, text=True,
-                             timeout=10, check=False).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    first = out.splitlines()[0] if out else ""
-    match = re.search(r"version\s+(\S+)", first)
-    return match.group(1) if match else first.strip()
 
 
 def guest_errors(lines: Iterable[str]) -> Counter[str]:
@@ -86,6 +70,7 @@ class QemuOptions(RunnerOptions):
     icount: bool = True  # False: host-timed (noisy, labelled so)
     plugin: PluginSpec | None = None  # count with the rmcycles plugin (plugins/qemu)
     attribute: bool = False  # per-function attribution too (rtosmeter.attribution)
+    qemu: str = ""  # the binary (--qemu, as the plan resolved it); "": the default
 
     def counter(self, target: Target) -> FirmwareCounter | None:
         if self.plugin is None or target.qemu is None:
@@ -105,7 +90,7 @@ def icount_shift(request: RunRequest) -> int | None:
     return qemu.icount_shift if qemu is not None and options(request).icount else None
 
 
-def qemu_command(request: RunRequest, console: Path, qemu: str = QEMU,
+def qemu_command(request: RunRequest, console: Path, qemu: str = qemu_binary.DEFAULT,
                  qmp: Path | None = None, plugin: Sequence[str] = ()) -> list[str]:
     """The full QEMU command line for one run (recorded with the run)."""
     spec = request.target.qemu
@@ -177,15 +162,21 @@ class QemuRunner:
     name: ClassVar[str] = "qemu"
     exclusive: ClassVar[bool] = False  # -icount: results do not depend on load
 
-    def __init__(self, qemu: str = QEMU, poll_s: float = 0.05) -> None:
-        self.qemu = qemu
+    def __init__(self, qemu: str = "", poll_s: float = 0.05) -> None:
+        self.qemu = qemu or qemu_binary.chosen()  # a request's options may name another
         self.poll_s = poll_s
         self.request: RunRequest | None = None
 
     def available(self) -> str:
         if shutil.which(self.qemu) is None:
-            return f"missing {self.qemu}: apt-get install qemu-system-arm"
+            return (f"missing {self.qemu}: apt-get install qemu-system-arm, or name one with "
+                    f"--qemu or {qemu_binary.ENV}")
         return ""
+
+    @staticmethod
+    def available_with(measure: Measure) -> str:
+        """available() for the QEMU the plan runs (--qemu)."""
+        return QemuRunner(measure.qemu).available()
 
     @staticmethod
     def resolve_unit(requested: str | None, target: Target, measure: Measure, where: str) -> Unit:
@@ -193,7 +184,8 @@ class QemuRunner:
             as_board.check_target(measure.board, target, requested)
         return qemu_plugin.resolve_unit(requested, target.cpu,
                                         target.qemu.machine if target.qemu else "",
-                                        measure.icount, where, measure.ws, measure.div)
+                                        measure.icount, where, measure.ws, measure.div,
+                                        measure.qemu)
 
     @staticmethod
     def options_for(measure: Measure, target: Target) -> QemuOptions:
@@ -205,7 +197,7 @@ class QemuRunner:
                                           target.qemu.machine if target.qemu else "",
                                           f"target {target.name}", measure.ws, measure.div)
         attribute = plugin is not None and os.environ.get(attribution_env) == "1"
-        return QemuOptions(measure.icount, plugin, attribute)
+        return QemuOptions(measure.icount, plugin, attribute, measure.qemu)
 
     def prepare(self, request: RunRequest) -> None:
         self.request = request
@@ -217,7 +209,9 @@ class QemuRunner:
         spec = options(request).plugin
         elf = Path(request.executable)
         shift = icount_shift(request)
-        info = {"runner": self.name, "qemu": qemu_version(self.qemu),
+        self.qemu = options(request).qemu or self.qemu
+        info = {"runner": self.name, "qemu": qemu_binary.Qemu(self.qemu).version,
+                "qemu_binary": self.qemu,
                 "machine": request.target.qemu.machine if request.target.qemu else "",
                 "elf": str(elf), "icount_shift": "off" if shift is None else str(shift)}
         if shift is None:
@@ -234,7 +228,8 @@ class QemuRunner:
         summary = qemu_plugin.summary_path(elf)
         if spec is not None:  # the counter: exact instructions or estimated cycles
             try:
-                plugin, record = qemu_plugin.qemu_arguments(spec, elf, summary, shift)
+                plugin, record = qemu_plugin.qemu_arguments(spec, elf, summary, shift,
+                                                            self.qemu)
             except UserError as exc:
                 return RunOutcome(b"", "error", None, f"Error: {exc.message}", 0.0, info)
             info.update(record)
@@ -312,6 +307,10 @@ class QemuRunner:
                  limit: str, wall: float, info: dict[str, str]) -> RunOutcome:
         if err:
             info["stderr"] = err
+        refused = qemu_binary.plugin_error(err) if "plugin" in info and rc != 0 else ""
+        if refused:  # QEMU's own line, not the stream's "no BYE" that follows from it
+            return RunOutcome(out, "error", rc, qemu_binary.plugin_failure(
+                info.get("qemu", ""), self.qemu, refused), wall, info)
         fault = _FAULT.search(out)
         bye = _BYE.search(out) is not None
         if limit == "stream":

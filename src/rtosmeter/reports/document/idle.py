@@ -38,15 +38,31 @@ def idle_section(view: RunView) -> Section | None:
         "exception after each (tick: SysTick; timer: the target's timers; interrupt: "
         "any other); interrupts/s: every interrupt entered, asleep or not (a spinning idle "
         "takes its ticks awake). Profiles whose idle spins (default) never sleep."])
+    limits: list[str] = []
     for system, f in sorted(rows, key=lambda r: (r[0], _window_key(r[1].window))):
-        seconds = f.window_ns / 1e9
+        if not f.timed and f.time_limit not in limits:
+            limits.append(f.time_limit)
+        mark = UNTIMED_MARK * (limits.index(f.time_limit) + 1) if not f.timed else ""
+        seconds = f.window_ns / 1e9 if f.timed else 0.0
         entered = sum(f.interrupts.values())
         cells: list[Value] = [
             system, f.window.split("@", 1)[-1] if "@" in f.window else f.window,
-            Cell(fmt(round(100.0 * f.residency, 2))), Cell(fmt(round(f.wakeups_per_s, 1))),
+            _timed(f.residency, 100.0, 2, mark), _timed(f.wakeups_per_s, 1.0, 1, mark),
             _causes(dict(f.wake_causes)),
-            Cell(fmt(round(entered / seconds, 1) if seconds else None)),
+            Cell(fmt(round(entered / seconds, 1) if seconds else None)) if f.timed
+            else _timed(None, 1.0, 1, mark),
             Cell(fmt(round(f.instructions_per_wakeup)) if f.wakeups else "-"),
-            Cell(fmt(round(f.window_ns / 1e6, 3)))]
+            _timed(f.window_ns / 1e6 if f.timed else None, 1.0, 3, mark)]
         sec.add(cells)
+    sec.notes += [f"{UNTIMED_MARK * (k + 1)} not measured, {why}" for k, why in enumerate(limits)]
     return sec
+
+
+UNTIMED_MARK = "‡"  # a figure of time the QEMU of that run could not measure
+
+
+def _timed(value: float | None, scale: float, digits: int, mark: str) -> Cell:
+    """A figure of time, or, where time asleep was not measured, its mark."""
+    if value is None:
+        return Cell(f"n/a {mark}", flag="dim")
+    return Cell(fmt(round(value * scale, digits)))
