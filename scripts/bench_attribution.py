@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from rtosmeter import qemu_plugin  # noqa: E402
+from rtosmeter import qemu_binary, qemu_plugin  # noqa: E402
 from rtosmeter.attribution import funcmap  # noqa: E402
 
 SHIFT = 6
@@ -44,7 +44,7 @@ def cpu_seconds(cmd: list[str]) -> float:
 
 
 def command(machine: str, elf: Path, plugin: list[str]) -> list[str]:
-    return ["qemu-system-arm", "-M", machine, "-nographic", "-monitor", "none",
+    return [qemu_binary.chosen(), "-M", machine, "-nographic", "-monitor", "none",
             "-serial", "null", "-semihosting-config", "enable=on,target=native",
             "-icount", f"shift={SHIFT},align=off,sleep=off", "-plugin", ",".join(plugin),
             "-kernel", str(elf)]

@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cortexm_firmware import build  # noqa: E402
 
+from rtosmeter import qemu_binary  # noqa: E402
 from rtosmeter.definitions import Definitions  # noqa: E402
 from rtosmeter.protocol import parse_stream  # noqa: E402
 from rtosmeter.runners import runner_for  # noqa: E402
@@ -45,7 +46,7 @@ def free_port() -> int:
 
 def run_through_gdbstub(elf: Path) -> RunOutcome:
     port = free_port()
-    qemu = subprocess.Popen(["qemu-system-arm", "-M", "netduinoplus2", "-nographic",
+    qemu = subprocess.Popen([qemu_binary.chosen(), "-M", "netduinoplus2", "-nographic",
                              "-monitor", "none", "-serial", "null",
                              "-gdb", f"tcp:127.0.0.1:{port}", "-S"],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import cortexm_firmware as fw  # noqa: E402
 
-from rtosmeter import qemu_plugin  # noqa: E402
+from rtosmeter import qemu_binary, qemu_plugin  # noqa: E402
 from rtosmeter.catalog import load_catalog  # noqa: E402
 from rtosmeter.definitions import Definitions  # noqa: E402
 
@@ -46,7 +46,7 @@ def cpu_seconds(cmd: list[str]) -> float:
 
 
 def qemu(machine: str, elf: Path, plugin: list[str] | None) -> list[str]:
-    cmd = ["qemu-system-arm", "-M", machine, "-nographic", "-monitor", "none",
+    cmd = [qemu_binary.chosen(), "-M", machine, "-nographic", "-monitor", "none",
            "-serial", "stdio", "-semihosting-config", "enable=on,target=native",
            "-icount", f"shift={SHIFT},align=off,sleep=off"]
     if plugin:

@@ -86,7 +86,9 @@ def _recording_popen_init(original: Any) -> Any:
     def init(self: subprocess.Popen[Any], args: Any, *rest: Any, **kwargs: Any) -> None:
         argv0 = args if isinstance(args, (str, bytes, os.PathLike)) else next(iter(args), "")
         argv0 = os.fsdecode(argv0).split()[0] if argv0 else ""
-        if _is_slow_program(argv0):
+        asks_version = not isinstance(args, (str, bytes, os.PathLike)) and \
+            list(args)[1:] == ["--version"]  # a planner asking QEMU its version is quick
+        if _is_slow_program(argv0) and not asks_version:
             _spawned.append(argv0)
         original(self, args, *rest, **kwargs)
 

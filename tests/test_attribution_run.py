@@ -15,6 +15,7 @@ import pytest
 from conftest import invoke
 from cortexm_firmware import have_toolchain
 
+from rtosmeter import qemu_binary
 from rtosmeter.attribution.record import ENV
 
 pytestmark = [pytest.mark.slow,
@@ -132,7 +133,7 @@ def test_the_plugin_refuses_bad_attribution_arguments(tmp_path: Path, args: list
     values = {"map": good, "bad": bad, "missing": tmp_path / "none.map",
               "out": tmp_path / "a.txt"}
     plugin = ",".join([str(so), "mode=instructions", *(a.format(**values) for a in args)])
-    proc = subprocess.run(["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-monitor",
+    proc = subprocess.run([qemu_binary.chosen(), "-M", "mps2-an386", "-nographic", "-monitor",
                            "none", "-serial", "null", "-plugin", plugin, "-kernel",
                            str(tmp_path / "none.elf")], capture_output=True, text=True,
                           timeout=60, check=False)

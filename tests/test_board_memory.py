@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rtosmeter import qemu_plugin
+from rtosmeter import qemu_binary, qemu_plugin
 from rtosmeter.board_memory import QEMU_FOR_CPU, memory_of, read_memory
 from rtosmeter.definitions import Definitions, load_target
 from rtosmeter.errors import UserError
@@ -86,7 +86,7 @@ def _run(elf: Path, args: list[str], tmp: Path) -> tuple[dict[str, list[int]], d
     assert counter is not None
     summary = tmp / "s.json"
     spec = qemu_plugin.PluginSpec(Unit.CYCLES, "m4")
-    cmd = ["qemu-system-arm", "-M", "mps2-an386", "-nographic", "-monitor", "none", "-serial",
+    cmd = [qemu_binary.chosen(), "-M", "mps2-an386", "-nographic", "-monitor", "none", "-serial",
            "stdio", "-semihosting-config", "enable=on,target=native", "-icount",
            "shift=6,align=off,sleep=off", "-plugin",
            ",".join([str(so), *spec.args(counter, summary)[:-2], *args,

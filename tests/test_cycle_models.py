@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rtosmeter import qemu_plugin
+from rtosmeter import qemu_binary, qemu_plugin
 from rtosmeter.measure import Unit
 from rtosmeter.protocol import parse_stream
 
@@ -104,7 +104,7 @@ def run(so: Path, machine: str, elf: Path, spec: qemu_plugin.PluginSpec,
         summary: Path) -> tuple[bytes, dict[str, object]]:
     counter = qemu_plugin.counter_address(elf)
     assert counter is not None
-    cmd = ["qemu-system-arm", "-M", machine, "-nographic", "-monitor", "none",
+    cmd = [qemu_binary.chosen(), "-M", machine, "-nographic", "-monitor", "none",
            "-serial", "stdio", "-semihosting-config", "enable=on,target=native",
            "-icount", f"shift={SHIFT},align=off,sleep=off",
            "-plugin", ",".join([str(so), *spec.args(counter, summary)]), "-kernel", str(elf)]

@@ -58,3 +58,35 @@ def test_a_v5_store_gains_the_idle_table(tmp_path: Path) -> None:
         assert read_idle(st, run) == {}
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name='idle'").fetchone() == (1,)
+
+
+def test_v8_idle_rows_gain_an_empty_time_limit(tmp_path: Path) -> None:
+    """A v8 store's idle rows (all measured on QEMU 7.2) read as measured
+    once the v9 step adds `time_limit`."""
+    path = tmp_path / "v8.sqlite"
+    with Store.open(path) as st:
+        run, ex = _execution(st)
+        write_idle(st, ex, IdleFigures(10_000, 9_000, 1_000, 3, {"tick": 3}, 15))
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE idle DROP COLUMN time_limit")  # the v8 shape
+    conn.execute("PRAGMA user_version=8")
+    conn.commit()
+    conn.close()
+    with Store.open(path) as st:
+        assert st.version == SCHEMA_VERSION == 9
+        (figures,) = read_idle(st, run)[ex]
+    assert figures.timed and figures.residency == 0.9 and figures.wakeups_per_s == 3e5
+
+
+def test_untimed_figures_say_why_and_have_no_time(tmp_path: Path) -> None:
+    """On a QEMU whose plugin cannot read virtual time the figures keep the
+    counts and the reason, and no figure of time."""
+    why = "not exact on QEMU 10.0: its plugin API has no virtual clock"
+    with Store.open(tmp_path / "s.sqlite") as st:
+        run, ex = _execution(st)
+        write_idle(st, ex, IdleFigures(64_000, 0, 64_000, 7, {"tick": 7}, 1_000,
+                                       time_limit=why))
+        (figures,) = read_idle(st, run)[ex]
+    assert figures.time_limit == why and not figures.timed
+    assert figures.residency is None and figures.wakeups_per_s is None
+    assert figures.wakeups == 7 and figures.instructions_per_wakeup == 1_000 / 7

@@ -35,4 +35,5 @@ def test_windows_of_cases_left_out_by_bench_keep_their_names(tmp_path: Path) -> 
         "execution", "idle.sampling@1000hz", "idle.sampling@100hz", "idle.sampling@200hz",
         "idle.system@1s"]
     second = next(w for w in windows if w.window == "idle.system@1s")
-    assert second.wakeups == 1 and second.residency > 0.999
+    assert second.wakeups == 1
+    assert second.residency > 0.999 if second.timed else second.residency is None

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtosmeter import qemu_plugin
+from rtosmeter import qemu_binary, qemu_plugin
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.errors import UserError
 from rtosmeter.measure import Unit
@@ -92,7 +92,7 @@ def firmware(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Pa
 
 def qemu_cmd(so: Path, machine: str, elf: Path, args: list[str],
              shift: int = SHIFT) -> list[str]:
-    return ["qemu-system-arm", "-M", machine, "-nographic", "-monitor", "none",
+    return [qemu_binary.chosen(), "-M", machine, "-nographic", "-monitor", "none",
             "-serial", "stdio", "-semihosting-config", "enable=on,target=native",
             "-icount", f"shift={shift},align=off,sleep=off",
             "-plugin", ",".join([str(so), *args]), "-kernel", str(elf)]

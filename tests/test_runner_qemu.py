@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from rtosmeter import analysis
+from rtosmeter import analysis, qemu_binary
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions
 from rtosmeter.protocol import name_missing, parse_stream
@@ -88,7 +88,7 @@ def test_same_firmware_twice_gives_identical_streams(irq_an385: Path) -> None:
 def test_info_records_the_qemu_run(irq_an385: Path) -> None:
     out = run(irq_an385)
     assert out.info["runner"] == "qemu"
-    assert out.info["qemu"].startswith("7.2")
+    assert out.info["qemu"] == qemu_binary.default().version != ""  # RTOSMETER_QEMU's, or PATH's
     assert out.info["machine"] == "mps2-an385"
     assert out.info["icount_shift"] == "6"
     assert "-icount shift=6,align=off,sleep=off" in out.info["command"]
@@ -175,7 +175,7 @@ def test_lockup_is_a_fault(selftest: dict[str, Path]) -> None:
     out = run(selftest["lockup"])
     assert out.status == "fault"
     assert "lockup" in out.message.lower()
-    assert int(out.info["guest_errors"]) >= 1
+    assert int(out.info["guest_errors"]) >= 1  # 10.0 logs them with -d invalid_mem
 
 
 @pytest.mark.slow

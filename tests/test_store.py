@@ -100,8 +100,9 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     opening it adds the column, recovers the flag from the stored raw stream
     (irq.latency_jitter's `delta` is `sub=0`), moves the stream into 1 MiB
     chunks (v3), records the builds as made with gcc (v4), adds the empty
-    attribution table (v5), the idle table (v6), the energy table (v7) and
-    the energy_stream table (v8), and keeps every row."""
+    attribution table (v5), the idle table (v6), the energy table (v7),
+    the energy_stream table (v8) and idle's time_limit (v9), and keeps every
+    row."""
     path = tmp_path / "v1.sqlite"
     conn = sqlite3.connect(path)
     conn.executescript(V1_SCRIPT.read_text(encoding="utf-8"))
@@ -114,7 +115,8 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     conn.close()
 
     with Store.open(path) as st:
-        assert st.version == SCHEMA_VERSION == 8
+        assert st.version == SCHEMA_VERSION == 9
+        assert "time_limit" in {r[1] for r in st.conn.execute("PRAGMA table_info(idle)")}
         # v5: the attribution table, empty (rtosmeter.attribution)
         assert st.conn.execute("SELECT count(*) FROM attribution").fetchone()[0] == 0
         # v8: the energy_stream table, empty (rtosmeter.energy.stored)
@@ -138,7 +140,8 @@ def test_v1_file_is_upgraded_in_place(tmp_path: Path) -> None:
                                "FROM cases WHERE execution_id = ?)", (ex.id + 1,)).fetchall()
         assert dict(rows) == {n: int(v) for n, v in want.items()}
     with Store.open(path) as st:  # opening again is a no-op
-        assert st.version == 8 and len(list(st.iter_series(run.id))) == 2 * before["series"]
+        assert st.version == SCHEMA_VERSION
+        assert len(list(st.iter_series(run.id))) == 2 * before["series"]
 
 
 def test_round_trip(tmp_path: Path) -> None:
@@ -283,3 +286,4 @@ def test_a_stream_is_stored_in_1_mib_rows(tmp_path: Path) -> None:
             "SELECT length(data) FROM stream_chunks WHERE execution_id = ? ORDER BY seq", (ex,))]
         assert sizes == [1 << 20] * 5 + [4]
         assert st.stream(ex) == data
+

@@ -307,8 +307,24 @@ def _results(view: RunView) -> dict[tuple[str, str, str, str, str], CaseResult]:
     return {(*system_of(c), c.case_id): c for c in view.cases}
 
 
+def _qemu_versions(view: RunView) -> set[str]:
+    return {x.runner["qemu"] for x in view.builds if _measured(x) and x.runner.get("qemu")}
+
+
+def qemu_note(a: RunView, b: RunView) -> str:
+    """A sentence when the two runs ran on different QEMU versions ("" when
+    not): exact counts are the same on every QEMU rtosmeter supports, but a
+    device model or a plugin API limit can differ (docs/qemu.md)."""
+    va, vb = _qemu_versions(a), _qemu_versions(b)
+    if not va or not vb or va == vb:
+        return ""
+    return (f"QEMU differs: run {a.run_id} ran on QEMU {', '.join(sorted(va))}, run "
+            f"{b.run_id} on {', '.join(sorted(vb))}; exact counts are expected to agree "
+            "(docs/qemu.md says what each version gives and what it cannot)")
+
+
 def _config_notes(a: RunView, b: RunView) -> list[str]:
-    notes = []
+    notes = [n for n in (qemu_note(a, b),) if n]
     configs_b = {system_of(x): x.config for x in b.builds if _measured(x)}
     for x in a.builds:
         other = configs_b.get(system_of(x))

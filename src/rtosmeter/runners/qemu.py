@@ -97,7 +97,8 @@ def qemu_command(request: RunRequest, console: Path, qemu: str = qemu_binary.DEF
     machine = spec.machine if spec else ""
     cmd = [qemu, "-M", machine, "-nographic", "-monitor", "none",
            "-chardev", f"file,id=rm,path={console}", "-serial", "chardev:rm",
-           "-semihosting-config", "enable=on,target=native", "-d", "guest_errors"]
+           "-semihosting-config", "enable=on,target=native",
+           "-d", qemu_binary.Qemu(qemu).guest_error_log]
     shift = icount_shift(request)
     if shift is not None:
         cmd += ["-icount", f"shift={shift},align=off,sleep=off"]
