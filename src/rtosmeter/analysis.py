@@ -198,7 +198,8 @@ def _execution_errors(builds: Mapping[int, BuildRow], ex: ExecutionRow) -> list[
     out = []
     if ex.status != "ok":
         out.append(f"{where}: {ex.status}" + (f": {ex.error}" if ex.error else ""))
-    out += [f"{where}: stream byte {off}: {msg}" for off, msg in ex.errors]
+    if ex.status != "error":  # an execution that never ran: its empty stream says no more
+        out += [f"{where}: stream byte {off}: {msg}" for off, msg in ex.errors]
     return out
 
 

@@ -26,6 +26,7 @@ from rtosmeter.footprint import footprint as elf_footprint
 from rtosmeter.plan import PlannedBuild
 from rtosmeter.progress import Progress
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
+from rtosmeter.qemu_binary import PLUGIN_FAILED
 from rtosmeter.runners.base import RunnerOptions, RunOutcome
 from rtosmeter.store import Store
 
@@ -162,6 +163,7 @@ class Recorder:
         self.cap_names = {cap.bit: name for name, cap in catalog.caps.items()}
         self.tally = Tally()
         self.align = align  # run --power: --align's choice (rtosmeter.energy.powered)
+        self.said: set[str] = set()  # errors every execution repeats, said once in full
 
     def _energy(self, job: RunJob, execution_id: int, outcome: RunOutcome,
                 rec: ExecutionRecord) -> None:
@@ -241,4 +243,15 @@ class Recorder:
         if rec.status != "ok":
             self.tally.failed += 1
             if self.progress:
-                self.progress.warn(f"{job.build.key} group {job.group}: {rec.error}")
+                self.progress.warn(f"{job.build.key} group {job.group}: {self._once(rec.error)}")
+
+    def _once(self, error: str) -> str:
+        """A refused QEMU plugin fails every execution alike: in full the first
+        time, then by reference."""
+        if PLUGIN_FAILED not in error:
+            return error
+        if error in self.said:
+            return f"{PLUGIN_FAILED} (as above)"
+        self.said.add(error)
+        return error
+
