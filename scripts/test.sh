@@ -1,5 +1,12 @@
 #!/usr/bin/env bash
-# The whole check, as CI runs it: set-up, lint, types, tests.
+# The whole check, as CI runs it: set-up, lint, types, tests, on two QEMUs.
+#
+# The system's QEMU runs the whole suite. A second QEMU, 10.0.2 from Debian
+# bookworm-backports (scripts/second-qemu.sh, into a cache folder; the
+# system's QEMU is left alone), runs the QEMU-matrix tests again
+# (-m qemu_matrix, tests/conftest.py) and, in the whole suite, is compared
+# with the first figure for figure (tests/test_qemu_versions.py). Arguments
+# go to the whole suite's pytest; with any, the second pass is left out.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -7,8 +14,14 @@ cd "$(dirname "$0")/.."
 bash scripts/install.sh
 .venv/bin/ruff check .
 .venv/bin/mypy
+
+second=$(bash scripts/second-qemu.sh)
 status=0
-.venv/bin/pytest -q "$@" || status=$?
+if [ "$#" -eq 0 ]; then
+    echo "QEMU-matrix tests on the second QEMU: $("$second" --version | head -1)"
+    RTOSMETER_QEMU="$second" .venv/bin/pytest -q -m qemu_matrix || status=$?
+fi
+RTOSMETER_QEMU_SECOND="$second" .venv/bin/pytest -q "$@" || status=$?
 if [ "$status" -eq 5 ]; then
     echo "Error: pytest collected no tests in tests/. Check the test paths." >&2
     exit 1

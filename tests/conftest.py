@@ -99,10 +99,20 @@ def pytest_configure(config: pytest.Config) -> None:
     subprocess.Popen.__init__ = _recording_popen_init(subprocess.Popen.__init__)  # type: ignore[method-assign]
 
 
+# What scripts/test.sh runs again on the second QEMU (RTOSMETER_QEMU, docs/qemu.md):
+# the plugin's counts and cycle models, idle and WFI sleep, attribution, the
+# runner's outcomes and the board memory model, on bare metal and test firmware.
+QEMU_MATRIX = {"test_qemu_plugin", "test_cycle_models", "test_wfi_sleep", "test_lowpower",
+               "test_idle_windows_bench", "test_attribution_run", "test_runner_qemu",
+               "test_board_memory", "test_qemu_versions"}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("rtos"):
             item.add_marker(pytest.mark.slow)
+        elif item.module is not None and item.module.__name__ in QEMU_MATRIX:
+            item.add_marker(pytest.mark.qemu_matrix)
 
 
 @pytest.hookimpl(tryfirst=True)
