@@ -16,7 +16,6 @@ from conftest import invoke
 from cortexm_firmware import have_toolchain
 
 from rtosmeter import qemu_binary
-from rtosmeter.attribution.record import ENV
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not have_toolchain(), reason="needs arm-none-eabi-gcc, QEMU")]
@@ -25,12 +24,10 @@ TARGET = "qemu-mps2-an386"
 
 
 def _run(out: Path, *args: str, attribute: bool = False) -> None:
-    try:
-        result = invoke("run", "--target", TARGET, "-j", "1", "--out", str(out), *args,
-                        *(["--attribute"] if attribute else []))
-    finally:
-        os.environ.pop(ENV, None)  # run --attribute sets it for the process
+    result = invoke("run", "--target", TARGET, "-j", "1", "--out", str(out), *args,
+                    *(["--attribute"] if attribute else []))
     assert result.exit_code == 0, result.output
+    assert not any(k.startswith("RTOSMETER_ATTRIB") for k in os.environ)  # it rides in the plan
 
 
 def _figures(out: Path) -> dict[tuple[str, str, str], tuple[bytes, ...]]:

@@ -59,7 +59,7 @@ class Executor:
         overrides = {k: Path(v) for k, v in plan.sources.items()}
         source = find_source(port, overrides, instances.split(planned.port)[1])
         net = profile.load is not None and bool(profile.load.net_state)
-        options = runners.runner_options(target, planned.measure(plan.icount, plan.qemu))
+        options = runners.runner_options(target, plan.measure_of(planned))
         return BuildSpec(port, target, profile,
                          Params(**planned.params), tuple(groups), source, self.out,
                          self.defs.toolchain(planned.toolchain, f"run {planned.key}"),
@@ -81,7 +81,7 @@ class Executor:
             return []
         target = self.defs.targets[planned.target].at_clock(
             self.defs.profile(planned.profile).board_clock)
-        options = runners.runner_options(target, planned.measure(plan.icount, plan.qemu))
+        options = runners.runner_options(target, plan.measure_of(planned))
         return [RunJob(planned, g, build_id, exe, target, options)
                 for g, exe in result.executables.items() if g in groups]
 

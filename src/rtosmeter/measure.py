@@ -39,3 +39,4 @@ class Measure:
     div: int = DEFAULT_DIV  # cycles: SDIV/UDIV cycles
     board: str = ""  # cycles: estimated as on this board (--as-board; rtosmeter.board_memory)
     qemu: str = ""  # emulated runs: the QEMU binary (--qemu; rtosmeter.qemu_binary), "": default
+    attribute: bool = False  # plugin runs: per-function attribution too (--attribute)

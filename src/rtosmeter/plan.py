@@ -73,8 +73,8 @@ class PlannedBuild:
         """(port, target, profile, canonical axes): Store.done_groups' key, less the group."""
         return (self.port, self.target, self.profile, axes.canonical(self.axes))
 
-    def measure(self, icount: bool, qemu: str = "") -> Measure:
-        return Measure(self.unit, icount, self.ws, self.div, self.as_board, qemu)
+    def measure(self, icount: bool, qemu: str = "", attribute: bool = False) -> Measure:
+        return Measure(self.unit, icount, self.ws, self.div, self.as_board, qemu, attribute)
 
 
 @dataclass
@@ -89,6 +89,11 @@ class Plan:
     power: str = ""  # --power ANALYSER[:SERIAL]: each execution inside a capture
     align: str = "auto"  # --align: how captures meet cases (rtosmeter.energy.powered)
     qemu: str = ""  # the QEMU binary, resolved once (--qemu, RTOSMETER_QEMU, the campaign's)
+    attribute: bool = False  # --attribute: plugin runs attribute every interval
+
+    def measure_of(self, build: PlannedBuild) -> Measure:
+        """What the build's executions count and how: every runner option."""
+        return build.measure(self.icount, self.qemu, self.attribute)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -101,7 +106,7 @@ class Plan:
                    int(data.get("jobs", 2)), bool(data.get("icount", True)),
                    dict(data.get("sources", {})), str(data.get("profile_file", "")),
                    str(data.get("power", "")), str(data.get("align", "auto")),
-                   str(data.get("qemu", "")))
+                   str(data.get("qemu", "")), bool(data.get("attribute", False)))
 
 
 NO_BOARD = "needs the board attached (study run --boards)"
@@ -129,6 +134,7 @@ class Selection:
     power: str = ""  # --power ANALYSER[:SERIAL] (rtosmeter.energy.sessions)
     align: str = "auto"  # --align auto|marker|stream
     qemu: str = ""  # --qemu PATH (rtosmeter.qemu_binary; "": RTOSMETER_QEMU, the campaign's)
+    attribute: bool = False  # --attribute (rtosmeter.attribution)
 
 
 @dataclass(frozen=True)
@@ -378,4 +384,4 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
     return Plan(campaign.name, str(campaign.file), planned, sel.jobs, sel.icount,
                 {k: str(v) for k, v in sel.sources.items()},
                 str(sel.profile_file) if sel.profile_file else "", sel.power, sel.align,
-                planner.qemu)
+                planner.qemu, sel.attribute)

@@ -231,7 +231,7 @@ class Recorder:
             stream=outcome.stream, footprint=rec.footprint, elf=str(job.executable),
             parsed=rec.parsed)
         if rec.runner.get("attribution"):
-            for note in record_attribution(self.store, execution_id, outcome.stream,
+            for note in record_attribution(self.store, execution_id, rec.ran,
                                             Path(rec.runner["attribution"])):
                 if self.progress:
                     self.progress.note(f"{job.build.key} group {job.group}: {note}")

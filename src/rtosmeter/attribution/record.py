@@ -7,22 +7,20 @@ from pathlib import Path
 from rtosmeter.attribution import funcmap
 from rtosmeter.attribution.match import match, read_attribution
 from rtosmeter.attribution.table import Row
-from rtosmeter.protocol import parse_stream
+from rtosmeter.protocol import ParsedStream
 from rtosmeter.store import Store
 
-ENV = "RTOSMETER_ATTRIBUTE"  # "1": QEMU runs attribute (rtosmeter run --attribute)
 
-
-def record(store: Store, execution_id: int, stream: bytes, out: Path) -> list[str]:
+def record(store: Store, execution_id: int, parsed: ParsedStream, out: Path) -> list[str]:
     """Stores the breakdown of every series the plugin's groups explain;
-    returns a note per series left without one (and why)."""
+    returns a note per series left without one (and why). `parsed`: every
+    case the firmware ran, in order (the epochs), as the recorder parsed it."""
     elf_stem = out.name.removesuffix(".attrib.txt")
     names = out.with_name(f"{elf_stem}.funcs.json")
     try:
         attribution = read_attribution(out, names)
     except (OSError, ValueError, KeyError, IndexError) as exc:
         return [f"no attribution: {exc}"]
-    parsed = parse_stream(stream)  # every case the firmware ran, in order (the epochs)
     cases = [(c.id, [(s.name, s.samples) for s in c.series.values()]) for c in parsed.cases]
     ids = {(case_id, name): sid for sid, case_id, name in store.conn.execute(
         "SELECT s.id, c.case_id, s.name FROM series s JOIN cases c ON s.case_row = c.id "
@@ -43,4 +41,4 @@ def record(store: Store, execution_id: int, stream: bytes, out: Path) -> list[st
     return notes
 
 
-__all__ = ["ENV", "funcmap", "record"]
+__all__ = ["funcmap", "record"]

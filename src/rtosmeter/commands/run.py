@@ -7,7 +7,6 @@ interrupted, the QEMUs and executables it started are ended, and the exact
 
 from __future__ import annotations
 
-import os
 import shlex
 import signal
 from collections.abc import Callable, Iterator
@@ -61,6 +60,7 @@ class RunOptions:
     power: str = ""  # --power ANALYSER[:SERIAL]: each execution inside a capture
     align: str = "auto"  # --align auto|marker|stream (rtosmeter.energy.powered)
     qemu: str = ""  # --qemu PATH (rtosmeter.qemu_binary)
+    attribute: bool = False  # --attribute: per-function attribution (rtosmeter.attribution)
 
 
 # Characters a path given to CMake and QEMU cannot hold as plain text: each
@@ -150,7 +150,7 @@ def run_campaign(opts: RunOptions, root: Path | None = None,
                         opts.icount, opts.sources, profile_file, unit,
                         opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains,
                         as_board=opts.as_board, power=opts.power, align=opts.align,
-                        qemu=opts.qemu)
+                        qemu=opts.qemu, attribute=opts.attribute)
         plan = make_plan(defs, catalog, campaign, sel)
         if before is not None:
             before(defs)
@@ -285,10 +285,6 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         junit: Path | None, attribute: bool, power: str | None, align: str,
         qemu: str | None) -> None:
     """Build and run a campaign, store the results, print the table."""
-    if attribute:  # read where the QEMU runner's options are made (rtosmeter.attribution)
-        from rtosmeter.attribution.record import ENV
-
-        os.environ[ENV] = "1"
     if clock:
         from rtosmeter.qemu_plugin import parse_clock
 
@@ -320,7 +316,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                       as_board=as_board or "",
                       insecure=insecure, power=power or "", align=align,
                       loads=split_list(loads), toolchains=split_list(toolchains),
-                      qemu=qemu or "")
+                      qemu=qemu or "", attribute=attribute)
     from rtosmeter.first_run import FirstRun
 
     first = FirstRun()

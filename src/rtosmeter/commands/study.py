@@ -79,9 +79,14 @@ def list_studies(fmt: str) -> None:
               help="Count every emulated run in this unit (as `run --unit`), reruns too.")
 @click.option("--as-board", "as_board", metavar="BOARD", default="",
               help="Estimate cycles as on this board (as `run --as-board`).")
+@click.option("--attribute", is_flag=True,
+              help="Attribute every interval to the firmware's functions (as `run "
+                   "--attribute`; `rtosmeter explain`).")
+@click.option("--qemu", metavar="PATH", default="",
+              help="The qemu-system-arm to run emulated targets with (as `run --qemu`).")
 def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
               resume: str | None, no_rerun: bool, boards: bool, every: bool,
-              unit: str | None, as_board: str) -> None:
+              unit: str | None, as_board: str, attribute: bool, qemu: str) -> None:
     """Run study NAME's matrix here, then each finding's confirming rerun; print the report."""
     from rtosmeter.catalog import load_catalog
     from rtosmeter.commands.run import _out_folder, signals_interrupt
@@ -118,7 +123,8 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
                     outcomes = []
                 else:
                     go = executor(defs, catalog, store, folder, parse_source_options(sources),
-                                  jobs, boards=boards, unit=unit, as_board=as_board)
+                                  jobs, boards=boards, unit=unit, as_board=as_board,
+                                  attribute=attribute, qemu=qemu)
                     outcomes = run_study(the_study, go, reruns=not no_rerun)
         except RunInterrupted as exc:
             click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted with every "

@@ -22,7 +22,6 @@ each way everything received before is kept.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import shutil
@@ -38,7 +37,6 @@ from typing import ClassVar
 from rtosmeter import board_memory as as_board
 from rtosmeter import children, qemu_binary, qemu_plugin
 from rtosmeter.attribution import funcmap
-from rtosmeter.attribution.record import ENV as attribution_env
 from rtosmeter.definitions import FirmwareCounter, Target
 from rtosmeter.errors import UserError
 from rtosmeter.measure import Measure, Unit
@@ -197,8 +195,8 @@ class QemuRunner:
             plugin = qemu_plugin.spec_for(measure.unit, target.cpu,
                                           target.qemu.machine if target.qemu else "",
                                           f"target {target.name}", measure.ws, measure.div)
-        attribute = plugin is not None and os.environ.get(attribution_env) == "1"
-        return QemuOptions(measure.icount, plugin, attribute, measure.qemu)
+        return QemuOptions(measure.icount, plugin, plugin is not None and measure.attribute,
+                           measure.qemu)
 
     def prepare(self, request: RunRequest) -> None:
         self.request = request

@@ -152,18 +152,20 @@ def sources_for(camp: Campaign, sources: dict[str, Path]) -> dict[str, Path]:
 
 def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
              sources: dict[str, Path], jobs: int, quiet: bool | None = None,
-             boards: bool = False, unit: str | None = None, as_board: str = "") -> Runner:
+             boards: bool = False, unit: str | None = None, as_board: str = "",
+             attribute: bool = False, qemu: str = "") -> Runner:
     """A campaign -> plan -> executed run, as `rtosmeter run` does it; board
     targets are stored as not run (no build) unless `boards` (one is attached).
     `unit` and `as_board` replace every campaign's unit (study run --unit,
-    --as-board)."""
+    --as-board); `attribute` and `qemu` are run's --attribute and --qemu."""
     from rtosmeter.plan import Selection, make_plan
     from rtosmeter.runs import execute
 
     def go(camp: Campaign) -> RunSummary:
         plan = make_plan(defs, catalog, camp, Selection(
             jobs=jobs, sources=sources_for(camp, sources), boards=boards,
-            unit=unit or ("cycles" if as_board else None), as_board=as_board))
+            unit=unit or ("cycles" if as_board else None), as_board=as_board,
+            attribute=attribute, qemu=qemu))
         return execute(defs, catalog, store, out, plan, quiet=quiet)
 
     return go
