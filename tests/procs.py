@@ -27,7 +27,8 @@ def descendants(pid: int) -> list[tuple[int, str]]:
 def qemu_runs(pid: int) -> list[int]:
     """QEMUs running a firmware (not `--version`) among the descendants of `pid`."""
     return [p for p, args in descendants(pid)
-            if args.split(" ", 1)[0].endswith("qemu-system-arm") and " -kernel " in args]
+            if any(w.endswith("qemu-system-arm") for w in args.split(" ")[:4])  # a wrapper's too
+            and " -kernel " in args]
 
 
 def alive(pid: int) -> bool:

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-or-later
  *
  * The bridge between rmcycles and the QEMU plugin API it is built for
- * (RM_PLUGIN_API, rm_plugin_api.h): the exported version, the counters
- * the inline ops add to, instruction bytes, and the exception number.
+ * (RM_PLUGIN_API, rm_plugin_api.h): the exported version, the callbacks'
+ * shapes, the counters the inline ops add to, instruction bytes, and the
+ * exception number.
  *
  * API 1 (QEMU 7.2, 8.x): the counters are a static struct and the inline
  * adds take its fields' addresses. API 2 (QEMU 9.0 on): they live in a
@@ -21,13 +22,120 @@
 #include "rm_plugin_api.h"
 
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The version each build declares: QEMU loads it when it lies in the range
+ * it supports (11.x: 7 alone). */
+#if RM_PLUGIN_API >= 3
+RM_PLUGIN_EXPORT int qemu_plugin_version = 7;
+#else
 RM_PLUGIN_EXPORT int qemu_plugin_version = RM_PLUGIN_API;
+#endif
 
 static int qemu_min, qemu_cur; /* the API range this QEMU loads */
+
+/* ---- callbacks: API 1 and 2 pass the plugin id, API 3 the userdata ---- */
+
+static void (*translate_fn)(struct qemu_plugin_tb *);
+static void (*exit_fn)(void);
+static void (*interrupt_fn)(void);
+enum { DISCON_INTERRUPT = 1 }; /* enum qemu_plugin_discon_type */
+
+#if RM_PLUGIN_API >= 3
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
+                                           void (*cb)(struct qemu_plugin_tb *, void *),
+                                           void *userdata);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, void (*cb)(void *), void *userdata);
+typedef void (*discon_cb_t)(unsigned int vcpu, int type, uint64_t from, uint64_t to,
+                            void *userdata);
+typedef void (*register_discon_fn)(qemu_plugin_id_t, int, discon_cb_t, void *);
+
+static void on_tb(struct qemu_plugin_tb *tb, void *userdata)
+{
+    (void)userdata;
+    translate_fn(tb);
+}
+
+static void on_exit_cb(void *userdata)
+{
+    (void)userdata;
+    exit_fn();
+}
+
+static void on_discon(unsigned int vcpu, int type, uint64_t from, uint64_t to, void *userdata)
+{
+    (void)vcpu, (void)type, (void)from, (void)to, (void)userdata;
+    interrupt_fn();
+}
+
+static void register_discon(void *reg, qemu_plugin_id_t id)
+{
+    ((register_discon_fn)reg)(id, DISCON_INTERRUPT, on_discon, NULL);
+}
+#else
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
+                                           void (*cb)(qemu_plugin_id_t, struct qemu_plugin_tb *));
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, void (*cb)(qemu_plugin_id_t, void *),
+                                    void *userdata);
+/* QEMU 10.1 (plugin API 5): the callback takes the plugin id first. */
+typedef void (*discon_cb_t)(qemu_plugin_id_t id, unsigned int vcpu, int type, uint64_t from,
+                            uint64_t to);
+typedef void (*register_discon_fn)(qemu_plugin_id_t, int, discon_cb_t);
+
+static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+    (void)id;
+    translate_fn(tb);
+}
+
+static void on_exit_cb(qemu_plugin_id_t id, void *userdata)
+{
+    (void)id, (void)userdata;
+    exit_fn();
+}
+
+static void on_discon(qemu_plugin_id_t id, unsigned int vcpu, int type, uint64_t from,
+                      uint64_t to)
+{
+    (void)id, (void)vcpu, (void)type, (void)from, (void)to;
+    interrupt_fn();
+}
+
+static void register_discon(void *reg, qemu_plugin_id_t id)
+{
+    ((register_discon_fn)reg)(id, DISCON_INTERRUPT, on_discon);
+}
+#endif
+
+void rm_on_translate(qemu_plugin_id_t id, void (*fn)(struct qemu_plugin_tb *tb))
+{
+    translate_fn = fn;
+#if RM_PLUGIN_API >= 3
+    qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb, NULL);
+#else
+    qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);
+#endif
+}
+
+void rm_on_exit(qemu_plugin_id_t id, void (*fn)(void))
+{
+    exit_fn = fn;
+    qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
+}
+
+bool rm_on_interrupt(qemu_plugin_id_t id, void (*fn)(void))
+{
+    /* looked up: the discontinuity callbacks came in QEMU 10.1, inside API 2 */
+    void *reg = dlsym(RTLD_DEFAULT, "qemu_plugin_register_vcpu_discon_cb");
+    if (reg == NULL || RM_PLUGIN_API < 2)
+        return false;
+    interrupt_fn = fn;
+    register_discon(reg, id);
+    return true;
+}
 
 #if RM_PLUGIN_API >= 2
 
@@ -58,9 +166,11 @@ typedef struct {
     struct qemu_plugin_register *handle;
     const char *name;
     const char *feature;
+    /* QEMU 11 adds a field here: the stride comes from the array */
 } rm_reg_descriptor_t;
 
 typedef rm_garray_t *(*get_registers_fn)(void);
+typedef unsigned (*element_size_fn)(rm_garray_t *);
 typedef int (*read_register_fn)(struct qemu_plugin_register *, rm_gbytes_t *);
 typedef rm_gbytes_t *(*byte_array_new_fn)(void);
 typedef rm_gbytes_t *(*byte_array_set_size_fn)(rm_gbytes_t *, unsigned);
@@ -72,9 +182,11 @@ static struct {
     get_registers_fn get_registers;
     read_register_fn read_register;
     byte_array_set_size_fn set_size;
+    element_size_fn element_size; /* the descriptor grew a field in QEMU 11 */
     rm_gbytes_t *buf;
     struct qemu_plugin_register *xpsr;
     bool looked; /* the register list is per vCPU: read at the first callback */
+    uint64_t reads; /* exception numbers read (the summary says so) */
 } regs;
 
 bool rm_api_start(const qemu_info_t *info)
@@ -90,8 +202,9 @@ bool rm_api_start(const qemu_info_t *info)
     regs.read_register = (read_register_fn)dlsym(RTLD_DEFAULT, "qemu_plugin_read_register");
     byte_array_new_fn bytes_new = (byte_array_new_fn)dlsym(RTLD_DEFAULT, "g_byte_array_new");
     regs.set_size = (byte_array_set_size_fn)dlsym(RTLD_DEFAULT, "g_byte_array_set_size");
+    regs.element_size = (element_size_fn)dlsym(RTLD_DEFAULT, "g_array_get_element_size");
     if (regs.get_registers != NULL && regs.read_register != NULL && bytes_new != NULL
-        && regs.set_size != NULL)
+        && regs.set_size != NULL && regs.element_size != NULL)
         regs.buf = bytes_new();
     return true;
 }
@@ -139,17 +252,21 @@ int rm_exception_number(void)
     if (!regs.looked) {
         regs.looked = true;
         rm_garray_t *list = regs.get_registers();
-        const rm_reg_descriptor_t *d = list != NULL ? (const void *)list->data : NULL;
-        for (unsigned i = 0; d != NULL && i < list->len; i++)
-            if (d[i].name != NULL && strcmp(d[i].name, "xpsr") == 0)
-                regs.xpsr = d[i].handle;
+        unsigned stride = list != NULL ? regs.element_size(list) : 0u;
+        for (unsigned i = 0; stride >= sizeof(rm_reg_descriptor_t) && i < list->len; i++) {
+            const rm_reg_descriptor_t *d = (const void *)(list->data + (size_t)i * stride);
+            if (d->name != NULL && strcmp(d->name, "xpsr") == 0)
+                regs.xpsr = d->handle;
+        }
     }
     if (regs.xpsr == NULL)
         return -1;
     regs.set_size(regs.buf, 0u);
-    if (regs.read_register(regs.xpsr, regs.buf) < 4 || regs.buf->len < 4u)
+    /* the bytes read (QEMU 9, 10) or true (11): what counts is the buffer */
+    if (regs.read_register(regs.xpsr, regs.buf) <= 0 || regs.buf->len < 4u)
         return -1;
     const uint8_t *b = regs.buf->data; /* little-endian, as the guest's */
+    regs.reads++;
     return (int)((b[0] | (unsigned)b[1] << 8) & 0x1FFu);
 }
 
@@ -206,8 +323,19 @@ int rm_exception_number(void)
 
 #endif
 
+static uint64_t ipsr_reads(void)
+{
+#if RM_PLUGIN_API >= 2
+    return regs.reads;
+#else
+    return 0u;
+#endif
+}
+
 void rm_api_write(FILE *f)
 {
-    fprintf(f, ", \"api\": {\"build\": %d, \"qemu_min\": %d, \"qemu_cur\": %d, \"ipsr\": %s}",
-            RM_PLUGIN_API, qemu_min, qemu_cur, rm_can_read_ipsr() ? "true" : "false");
+    fprintf(f, ", \"api\": {\"build\": %d, \"qemu_min\": %d, \"qemu_cur\": %d, \"ipsr\": %s, "
+               "\"ipsr_reads\": %" PRIu64 "}",
+            RM_PLUGIN_API, qemu_min, qemu_cur, rm_can_read_ipsr() ? "true" : "false",
+            ipsr_reads());
 }

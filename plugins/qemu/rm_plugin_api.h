@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-or-later
  *
  * rtosmeter's own declarations of the part of QEMU's TCG plugin API that
- * the rmcycles plugin calls, for the two API generations it is built for
+ * the rmcycles plugin calls, for the three API generations it is built for
  * (RM_PLUGIN_API, set by the Makefile, one .so each):
  *
- *   1  QEMU 4.2 .. 8.2: inline adds to a plain pointer
+ *   1  QEMU 4.2 .. 8.2 (plugin API 1): inline adds to a plain pointer
  *      (qemu_plugin_register_vcpu_insn_exec_inline), insn_data a pointer;
- *   2  QEMU 9.0 on: inline ops on per-vCPU scoreboards
- *      (..._inline_per_vcpu, qemu_plugin_u64), insn_data a copy; the v1
- *      inline calls are gone (QEMU's minimum API version is 2).
+ *   2  QEMU 9.0 .. 10.x (plugin API 2 to 6): inline ops on per-vCPU
+ *      scoreboards (..._inline_per_vcpu, qemu_plugin_u64), insn_data a
+ *      copy; the v1 inline calls are gone (QEMU's minimum is 2);
+ *   3  QEMU 11 (plugin API 7, its minimum too): as 2, and every callback
+ *      takes the userdata it was registered with, in place of the plugin
+ *      id (translation, exit and discontinuity callbacks here).
  *
  * Written from QEMU's public documentation ("QEMU TCG Plugins",
  * docs/devel/tcg-plugins.rst, and the API reference generated from
@@ -63,18 +66,12 @@ enum qemu_plugin_op {
     QEMU_PLUGIN_INLINE_ADD_U64, /* *ptr += imm, emitted as guest code */
 };
 
-typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 
 /* Called by QEMU once, with the arguments of -plugin file.so,arg=...; a
  * non-zero return refuses the plugin (QEMU then exits). */
 RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
                                          char **argv);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb,
-                                    void *userdata);
 
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
@@ -100,6 +97,12 @@ typedef struct {
 /* Checks this QEMU (the API range it loads, the calls this build needs) and
  * sets up the counters; false (with a message on stderr) refuses the plugin. */
 bool rm_api_start(const qemu_info_t *info);
+/* The plugin's own callbacks, in one shape whatever the API's. */
+void rm_on_translate(qemu_plugin_id_t id, void (*fn)(struct qemu_plugin_tb *tb));
+void rm_on_exit(qemu_plugin_id_t id, void (*fn)(void));
+/* Every interrupt taken, between blocks (discontinuity callbacks, QEMU 10.1
+ * on); false where this QEMU has none. */
+bool rm_on_interrupt(qemu_plugin_id_t id, void (*fn)(void));
 /* vCPU 0's counters (zeros before QEMU has started it). */
 rm_counts_t *rm_counts(void);
 /* The same, looked up again: call at every translation (API 2: a vCPU's

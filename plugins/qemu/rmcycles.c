@@ -605,9 +605,8 @@ static void on_dbg_instructions(unsigned int vcpu, void *udata)
     attrib_read(cur->addr);
 }
 
-static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+static void on_translate(struct qemu_plugin_tb *tb)
 {
-    (void)id;
     size_t n = qemu_plugin_tb_n_insns(tb);
     if (n == 0u)
         return;
@@ -672,10 +671,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     rm_idle_translate(tb);
 }
 
-static void on_plugin_exit(qemu_plugin_id_t id, void *udata)
+static void on_plugin_exit(void)
 {
-    (void)id;
-    (void)udata;
     attrib_exit();
     if (cfg.out[0] == '\0')
         return;
@@ -826,7 +823,7 @@ RM_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
     }
     if (!attrib_start(cfg.mode == MODE_CYCLES))
         return -1;
-    qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
-    qemu_plugin_register_atexit_cb(id, on_plugin_exit, NULL);
+    rm_on_translate(id, on_translate);
+    rm_on_exit(id, on_plugin_exit);
     return 0;
 }

@@ -68,11 +68,6 @@ typedef void (*timer_init_full_fn)(qtimer_t *, void *, int, int, int, void (*)(v
 typedef void (*timer_mod_ns_fn)(qtimer_t *, int64_t);
 typedef int64_t (*clock_get_ns_fn)(int);
 
-/* QEMU 10.1's discontinuity callbacks (the plugin API's discon type). */
-enum { DISCON_INTERRUPT = 1 };
-typedef void (*discon_cb_t)(qemu_plugin_id_t, unsigned int, int, uint64_t, uint64_t);
-typedef void (*register_discon_fn)(qemu_plugin_id_t, int, discon_cb_t);
-
 enum clock { CLOCK_NONE, CLOCK_GUARD72, CLOCK_DISCON };
 static const char *const clock_names[] = {"none", "guard72", "discon"};
 
@@ -142,24 +137,19 @@ static bool start_guard72(unsigned shift)
     return true;
 }
 
-static void on_interrupt(qemu_plugin_id_t id, unsigned int vcpu, int type, uint64_t from,
-                         uint64_t to)
+static void on_interrupt(void)
 {
-    (void)id, (void)vcpu, (void)type, (void)from, (void)to;
     int64_t b = q.clock_get_ns(CLOCK_VIRTUAL) - (int64_t)(rm_counts()->insns << q.shift);
     q.last_bias = b > q.last_bias ? b : q.last_bias;
 }
 
 static bool start_discon(qemu_plugin_id_t id)
 {
-    register_discon_fn reg =
-        (register_discon_fn)dlsym(RTLD_DEFAULT, "qemu_plugin_register_vcpu_discon_cb");
     q.clock_get_ns = (clock_get_ns_fn)dlsym(RTLD_DEFAULT, "qemu_clock_get_ns");
-    if (reg == NULL)
-        return no_clock("this QEMU has no discontinuity callbacks (QEMU 10.1 on)");
     if (q.clock_get_ns == NULL)
         return no_clock("this QEMU does not export qemu_clock_get_ns");
-    reg(id, DISCON_INTERRUPT, on_interrupt);
+    if (!rm_on_interrupt(id, on_interrupt))
+        return no_clock("this QEMU has no discontinuity callbacks (QEMU 10.1 on)");
     return true;
 }
 

@@ -4,10 +4,11 @@ and what works with it (docs/qemu.md).
 The binary is, in order: `--qemu PATH`, `RTOSMETER_QEMU`, the campaign's
 `qemu`, then `qemu-system-arm` on PATH; the planner resolves it once and the
 plan keeps it (a resumed run uses the same QEMU). The rmcycles plugin
-is built once per plugin API generation (plugins/qemu/Makefile): API 1 for
-QEMU 7.2 and 8.x, API 2 from 9.0, when QEMU removed the v1 inline calls and
-raised its minimum to 2. A QEMU of another generation refuses the other
-build at load ("undefined symbol", or a version outside its range).
+is built once per plugin API generation (plugins/qemu/Makefile): 1 for QEMU
+7.2 and 8.x (plugin API 1), 2 for 9.0 to 10.x (API 2 to 6: QEMU removed the
+v1 inline calls and raised its minimum to 2), 3 for 11 (API 7, its minimum:
+every callback takes its userdata). A QEMU of another generation refuses the
+other builds at load ("undefined symbol", or a version outside its range).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ DEFAULT = "qemu-system-arm"
 PLUGIN_DIR = Path(__file__).resolve().parent.parent.parent / "plugins" / "qemu"
 OLDEST = (7, 2)  # the oldest QEMU whose plugin API and -icount rtosmeter uses
 API2_FROM = (9, 0)
+API3_FROM = (11, 0)
 # QEMU's own line when a plugin cannot be loaded or refuses its arguments.
 _PLUGIN_ERROR = re.compile(r"^.*(Could not load plugin|plugin .*(version|failed)|"
                            r"rmcycles plugin:).*$", re.IGNORECASE | re.MULTILINE)
@@ -102,7 +104,7 @@ class Qemu:
         rel = self.release
         if rel is None or rel < OLDEST:
             return 0
-        return 2 if rel >= API2_FROM else 1
+        return 3 if rel >= API3_FROM else 2 if rel >= API2_FROM else 1
 
     def plugin(self) -> Path | None:
         """The plugin build this QEMU loads (RTOSMETER_QEMU_PLUGIN overrides),
