@@ -11,6 +11,7 @@ execution's stream, plugin counts and idle figures.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -21,6 +22,10 @@ from rtosmeter import qemu_binary
 from rtosmeter.store import Store
 
 SECOND_ENV = "RTOSMETER_QEMU_SECOND"
+
+
+def fw_tools() -> bool:
+    return bool(shutil.which("arm-none-eabi-gcc")) and qemu_binary.default().found
 TARGETS = "qemu-mps2-an385,qemu-mps2-an386,qemu-mps2-an500,qemu-microbit"
 
 
@@ -156,3 +161,29 @@ def test_two_qemu_versions_give_the_same_streams(tmp_path: Path, unit: str) -> N
     code, text = invoke("compare", "1", "2", "--out", str(out))
     assert code == 0, text
     assert "QEMU differs" in text
+
+
+REPRO = Path(__file__).resolve().parent.parent / "docs" / "qemu-double-warp"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not fw_tools(), reason="needs arm-none-eabi-gcc and qemu-system-arm")
+def test_the_double_warp_reproducer_shows_this_qemus_behaviour(tmp_path: Path) -> None:
+    """docs/qemu-double-warp/repro.c, built and run as the write-up says: a
+    10 ms sleep until SysTick lasts two periods on QEMU 7.2, one elsewhere."""
+    import subprocess
+
+    elf = tmp_path / "repro.elf"
+    subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-O2", "-nostdlib",
+                    "-Wall", "-Wextra", "-Werror", "-T", str(REPRO / "repro.ld"),
+                    str(REPRO / "repro.c"), "-o", str(elf)], check=True)
+    qemu = qemu_binary.default()
+    out = subprocess.run([qemu.binary, "-M", "mps2-an386", "-nographic", "-monitor", "none",
+                          "-semihosting", "-icount", "shift=6,align=off,sleep=off",
+                          "-kernel", str(elf)], capture_output=True, text=True, timeout=60,
+                         check=True)
+    sleeps = [int(line.rsplit(" ", 1)[1]) for line in (out.stdout + out.stderr).splitlines()
+              if line.startswith("sleep until the next tick")]
+    periods = 2 if qemu.release == (7, 2) else 1
+    assert len(sleeps) == 4 and all(
+        (periods - 1) * 250_000 < s <= periods * 250_000 + 100 for s in sleeps), (qemu, sleeps)
