@@ -199,12 +199,14 @@ def time_limit(summary: Mapping[str, object], qemu: str) -> str:
     """Why the plugin's summary has no time asleep ("" when it has):
     rmidle.c's clock "none", with its own reason where a clock it was asked
     for could not start, else the QEMU's (docs/qemu.md)."""
+    from rtosmeter.qemu_binary import untimed_reason
+
     if summary.get("clock", "guard72") != "none":  # summaries before the clocks: 7.2's
         return ""
-    release = ".".join(qemu.split(".")[:2]) or "?"
-    why = str(summary.get("why") or "its plugin API has no virtual clock, and rtosmeter "
-              "reads QEMU's private one on 7.2 only")
-    return f"not exact on QEMU {release}: {why}"
+    if summary.get("why"):  # a clock asked for that could not start
+        release = ".".join(qemu.split(".")[:2]) or "?"
+        return f"not exact on QEMU {release}: {summary['why']}"
+    return untimed_reason(qemu)
 
 
 def _by_cause(by_exception: Mapping[str, object], machine: str,

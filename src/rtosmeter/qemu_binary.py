@@ -139,6 +139,10 @@ class Qemu:
 
 
 DISCON_FROM = (10, 1)
+# QEMU's fix of the late wake-up (docs/qemu-double-warp.md): commit 02ae3154,
+# "util/qemu-timer.c: Don't warp timer from timerlist_rearm()", in 10.0.0
+# and backported to 9.2.3.
+WAKES_ON_TIME_FROM = ((9, 2, 3), (10, 0, 0))
 
 
 def idle_clock(release: tuple[int, int] | None) -> str:
@@ -147,6 +151,30 @@ def idle_clock(release: tuple[int, int] | None) -> str:
     if release is not None and release >= DISCON_FROM:
         return "discon"
     return "none"
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version)
+    return tuple(int(g or 0) for g in m.groups()) if m else ()
+
+
+def wakes_late(version: str) -> bool:
+    """Whether QEMU `version` wakes a WFI sleep on a periodic ptimer one
+    period late without the plugin's guard (docs/qemu-double-warp.md)."""
+    v = _numbers(version)
+    return bool(v) and not (WAKES_ON_TIME_FROM[0] <= v < (9, 3) or v >= WAKES_ON_TIME_FROM[1])
+
+
+def untimed_reason(version: str) -> str:
+    """Why the idle figures of time are not exact on QEMU `version` (its
+    clock is "none"): what QEMU lacks, and whether it also wakes late."""
+    shown = ".".join(str(n) for n in _numbers(version)[:2]) or "?"
+    late = wakes_late(version)
+    why = "its plugin API has no virtual clock (discontinuity callbacks, from 10.1, give one)"
+    if late:
+        why += ("; and its WFI sleeps on a periodic timer wake one period late (the warp "
+                "QEMU fixed in 9.2.3 and 10.0, docs/qemu-double-warp.md)")
+    return f"not exact on QEMU {shown}: {why}"
 
 
 def default() -> Qemu:

@@ -90,8 +90,8 @@ def qemu_checks(binary: str) -> list[Check]:
     out.append(Check("  exact idle", clock != "none", {
         "guard72": "WFI sleeps exact and timed (7.2's timer layout, read and guarded)",
         "discon": "WFI sleeps timed at each interrupt (discontinuity callbacks)",
-    }.get(clock, f"wake-ups counted; time asleep not measured on QEMU {qemu.version} "
-                 "(its plugin API has no virtual clock)"), False))
+    }.get(clock, "wake-ups counted, time asleep not: "
+                 + qemu_binary.untimed_reason(qemu.version)), False))
     out.append(Check("  attribution", True, "per function (rtosmeter explain)", False))
     out.append(Check("  wake-up causes", True, "by exception number (IPSR)"
                      if probe.api.get("ipsr") else "by handler address (this API reads no "
