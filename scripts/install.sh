@@ -60,6 +60,8 @@ fi
 # (requirements-ppk2.lock says why).
 .venv/bin/python -m pip install -q --no-deps --require-hashes -r requirements-ppk2.lock
 .venv/bin/python -m pip install -q --no-deps -e .
-# The QEMU plugin (exact instructions, estimated cycles) with the host gcc.
+# The QEMU plugin (exact instructions, estimated cycles) with the host gcc:
+# one build per plugin API generation, so the QEMU installed above and any
+# other from 7.2 on (--qemu, RTOSMETER_QEMU) finds its own (docs/qemu.md).
 make -s -C plugins/qemu
 echo "Ready: .venv/bin/rtosmeter run"
