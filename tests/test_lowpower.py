@@ -66,3 +66,5 @@ def test_bare_metal_sleeps_in_lowpower_and_spins_in_default(tmp_path: Path) -> N
                   if ln.startswith("| baremetal/qemu-mps2-an386/lowpower | 1s"))
     assert ("n/a ‡" in asleep) != timed, asleep  # the mark at the number, and why:
     assert ("‡ not measured, not exact on QEMU" in report.output) != timed
+    energy = invoke("report", "1", "--out", str(out), "--view", "energy", "--format", "markdown")
+    assert ("## Energy, not estimated" in energy.output) != timed, energy.output

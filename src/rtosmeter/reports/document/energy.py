@@ -83,8 +83,25 @@ def _measured(target: str, figures: list[EnergyFigure]) -> Section:
     return sec
 
 
+def _untimed(view: RunView) -> Section | None:
+    """The windows with wake-ups whose QEMU could not time them: no energy
+    can be estimated without the window's length; say so, and why."""
+    reasons: dict[str, list[str]] = {}
+    for system, f in view.idle:
+        if not f.timed:
+            reasons.setdefault(f.time_limit, []).append(f"{system} {f.window}")
+    if not reasons:
+        return None
+    sec = Section("Energy, not estimated", ["windows", "why"], numeric=0)
+    for why, windows in reasons.items():
+        sec.add([f"{len(windows)}: " + ", ".join(windows[:4])
+                 + (f", … {len(windows) - 4} more" if len(windows) > 4 else ""), why])
+    return sec
+
+
 def sections(view: RunView) -> list[Section]:
-    """Measured, then estimated, target by target."""
+    """Measured, then estimated, target by target; then the idle windows no
+    estimate could price."""
     out = []
     for target in sorted({f.target for f in view.energy}):
         here = [f for f in view.energy if f.target == target]
@@ -94,4 +111,5 @@ def sections(view: RunView) -> list[Section]:
             out.append(_measured(target, measured))
         if estimated:
             out.append(_estimated(target, estimated))
-    return out
+    untimed = _untimed(view)
+    return out + ([untimed] if untimed is not None else [])
