@@ -511,12 +511,20 @@ static const insn_t *previous(const insn_t *cur)
     return last;
 }
 
+/* A read marker's own instruction is counted here, after the read, never
+ * by an inline add: QEMU 7.2 runs an instruction's callbacks before its
+ * inline ops, QEMU 9.0 on in the order they were registered, so an inline
+ * add would put the marker on either side of the read by QEMU version (the
+ * samples, differences of reads, would agree; attribution, which settles
+ * segments at the reads, would move one instruction per read between the
+ * functions around it). */
 static void read_marker(const insn_t *cur)
 {
     n_reads++;
     if (cur->host_counter != NULL)
         *cur->host_counter = (uint32_t)ctr->cycles;
     attrib_read(cur->addr);
+    ctr->insns++;
 }
 
 /* The flash's wait for an instruction's code line (when it starts one) and
@@ -603,6 +611,7 @@ static void on_dbg_instructions(unsigned int vcpu, void *udata)
     if (cur->host_counter != NULL)
         *cur->host_counter = (uint32_t)ctr->insns;
     attrib_read(cur->addr);
+    ctr->insns++; /* the marker itself, after the read (read_marker says why) */
 }
 
 static void on_translate(struct qemu_plugin_tb *tb)
@@ -641,7 +650,8 @@ static void on_translate(struct qemu_plugin_tb *tb)
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
         const insn_t *d = insns[i];
-        rm_inline_add(qi, &ctr->insns, 1u);
+        if (!(d->flags & F_DBG0)) /* a marker counts itself (read_marker) */
+            rm_inline_add(qi, &ctr->insns, 1u);
         if (cfg.mode != MODE_CYCLES) {
             if (d->flags & F_DBG0)
                 qemu_plugin_register_vcpu_insn_exec_cb(qi, on_dbg_instructions,
