@@ -42,7 +42,9 @@ static int qemu_min, qemu_cur; /* the API range this QEMU loads */
 static void (*translate_fn)(struct qemu_plugin_tb *);
 static void (*exit_fn)(void);
 static void (*interrupt_fn)(void);
-enum { DISCON_INTERRUPT = 1 }; /* enum qemu_plugin_discon_type */
+/* enum qemu_plugin_discon_type: interrupts, exceptions (SVC) and host calls
+ * (semihosting): every point between blocks where QEMU changes course. */
+enum { DISCON_EVERY = 1 | 2 | 4 };
 
 #if RM_PLUGIN_API >= 3
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
@@ -73,7 +75,7 @@ static void on_discon(unsigned int vcpu, int type, uint64_t from, uint64_t to, v
 
 static void register_discon(void *reg, qemu_plugin_id_t id)
 {
-    ((register_discon_fn)reg)(id, DISCON_INTERRUPT, on_discon, NULL);
+    ((register_discon_fn)reg)(id, DISCON_EVERY, on_discon, NULL);
 }
 #else
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
@@ -106,7 +108,7 @@ static void on_discon(qemu_plugin_id_t id, unsigned int vcpu, int type, uint64_t
 
 static void register_discon(void *reg, qemu_plugin_id_t id)
 {
-    ((register_discon_fn)reg)(id, DISCON_INTERRUPT, on_discon);
+    ((register_discon_fn)reg)(id, DISCON_EVERY, on_discon);
 }
 #endif
 

@@ -100,8 +100,8 @@ bool rm_api_start(const qemu_info_t *info);
 /* The plugin's own callbacks, in one shape whatever the API's. */
 void rm_on_translate(qemu_plugin_id_t id, void (*fn)(struct qemu_plugin_tb *tb));
 void rm_on_exit(qemu_plugin_id_t id, void (*fn)(void));
-/* Every interrupt taken, between blocks (discontinuity callbacks, QEMU 10.1
- * on); false where this QEMU has none. */
+/* Every interrupt, exception and host call taken, between blocks
+ * (discontinuity callbacks, QEMU 10.1 on); false where this QEMU has none. */
 bool rm_on_interrupt(qemu_plugin_id_t id, void (*fn)(void));
 /* vCPU 0's counters (zeros before QEMU has started it). */
 rm_counts_t *rm_counts(void);

@@ -22,11 +22,14 @@
  *            then expires doing nothing. The bias is read from 7.2's
  *            TimersState. Four QEMU symbols and two private layouts, checked
  *            at start and at first use.
- *   discon   QEMU 10.1 on: the discontinuity callback of every interrupt
- *            runs between blocks, where QEMU's exported qemu_clock_get_ns
- *            may read the virtual clock; the bias is that less our own
- *            instruction count << shift. It changes only while halted, so
- *            reading it at each interrupt taken is reading it at each wake.
+ *   discon   QEMU 10.1 on: the discontinuity callbacks (every interrupt,
+ *            exception and host call) run between blocks, where QEMU's
+ *            exported qemu_clock_get_ns may read the virtual clock; the bias
+ *            is that less our own instruction count << shift. It changes
+ *            only while halted, so it is read at the interrupt that ends a
+ *            sleep, or, for a sleep that ends with interrupts masked (a
+ *            tickless idle), at the next exception or interrupt; the sleep
+ *            counts in the windows open then.
  *   none     any other QEMU: no way to read virtual time; wake-ups, causes
  *            and instructions are counted, asleep time is not ("clock":
  *            "none" and the reason in the summary).
@@ -233,10 +236,11 @@ static unsigned vector_of(uint32_t addr)
 }
 
 /* Time asleep since the last account, to the windows open now. guard72
- * accounts at each wake-up. discon reads the bias at the interrupt that
+ * accounts at each wake-up. discon reads the bias at the discontinuity that
  * ends a sleep, which comes before the wake-up's block or, when the sleep
- * ends with interrupts masked (a tickless idle), a few instructions after
- * it: so it accounts at the wake-up and at each exception entered. */
+ * ends with interrupts masked (a tickless idle), after it (RTX5's
+ * osKernelResume is an SVC): so it accounts at the wake-up and at each
+ * exception entered. */
 static void account_asleep(void)
 {
     if (q.clock == CLOCK_NONE)
