@@ -236,8 +236,8 @@ def qemu_arguments(spec: PluginSpec, elf: Path, summary: Path, idle_shift: int |
                    qemu: str = "") -> tuple[list[str], dict[str, str]]:
     """The QEMU arguments that load the plugin for one firmware, and what the
     run records about it (hash, mode, parameters, the counter's address).
-    With `idle_shift` (the run is under -icount) the plugin also makes WFI
-    sleep exact and counts idle figures (rmidle.c, rtosmeter.idle).
+    With `idle_shift` (the run is under -icount) the plugin also counts idle
+    figures, timed where this QEMU lets it (rmidle.c, docs/qemu.md).
     The entry point for the QEMU runner; `qemu` is the binary it runs."""
     binary = qemu_binary.Qemu(qemu_binary.chosen(qemu or None))
     so = binary.plugin()
