@@ -518,14 +518,6 @@ def case_warnings(cases: Iterable[CaseResult], exact: Collection[int] = ()) -> l
     return out
 
 
-def warnings_by_case(view: RunView) -> dict[tuple[str, str], list[RunWarning]]:
-    """(system, case id) -> its warnings; ("system", "") holds execution-level ones."""
-    out: dict[tuple[str, str], list[RunWarning]] = defaultdict(list)
-    for w in view.warnings:
-        out[(w.system, w.case_id)].append(w)
-    return out
-
-
 # ---- families and normalisation ---------------------------------------------
 
 

@@ -38,12 +38,6 @@ class BuildStatus(StrEnum):
     SKIPPED = "skipped"  # a tool or RTOS tree is missing here (if_available)
 
 
-class RunStatus(StrEnum):
-    RUNNING = "running"
-    DONE = "done"
-    INTERRUPTED = "interrupted"
-
-
 @dataclass(frozen=True)
 class Unit:
     """A measurement unit and where it came from, e.g.

@@ -53,13 +53,6 @@ def supply_v(target: Target) -> float:
     return load_model(path, target.name).supply_v.value
 
 
-def check_align(align: str) -> str:
-    if align not in ALIGN:
-        raise UserError(f"unknown alignment '{align}'", f"--align {align}",
-                        f"Give one of {', '.join(ALIGN)}")
-    return align
-
-
 class PowerRun:
     """Run one execution inside a capture (see the module's docstring)."""
 
