@@ -34,7 +34,11 @@ def _report(out: Path, fmt: str) -> str:
     result = invoke("study", "report", str(TINY), "--out", str(out), "--format", fmt)
     assert result.exit_code == 0, result.output + result.stderr
     suffix = {"markdown": "md", "html": "html", "json": "json"}[fmt]
-    return (out / f"study-tiny2000.{suffix}").read_text(encoding="utf-8")
+    written = (out / f"study-tiny2000.{suffix}").read_text(encoding="utf-8")
+    if fmt != "html":  # stdout is the report alone (a JSON reader can take it)
+        assert result.stdout == written, result.stdout[:200]
+        assert f"study-tiny2000.{suffix}" in result.stderr
+    return written
 
 
 @pytest.mark.slow

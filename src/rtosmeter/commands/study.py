@@ -192,7 +192,8 @@ def _print_report(the_study: Study, out: Path, fmt: str) -> None:
     if fmt != "terminal":
         path = out / f"study-{the_study.name}{render.SUFFIX[fmt]}"
         path.write_text(text, encoding="utf-8")
-        click.echo(str(path))
-        if fmt == "html":
+        if fmt == "html":  # a page is for the browser: its path is the output
+            click.echo(str(path))
             return
+        click.echo(f"Written: {path}", err=True)  # stdout holds the report alone
     click.echo(text, nl=not text.endswith("\n"))
