@@ -19,6 +19,8 @@ from functools import partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from rtosmeter.qemu_binary import untimed_reason
+
 if TYPE_CHECKING:
     from rtosmeter.protocol import ParsedStream
     from rtosmeter.store import Store
@@ -48,8 +50,6 @@ CREATE TABLE idle (
     time_limit TEXT NOT NULL DEFAULT '',      -- why asleep time was not measured ('' it was)
     PRIMARY KEY (execution_id, win)
 )"""
-# v9 (store.py): the QEMUs whose plugin cannot read virtual time (docs/qemu.md).
-ADD_TIME_LIMIT = "ALTER TABLE idle ADD COLUMN time_limit TEXT NOT NULL DEFAULT ''"
 
 
 @dataclass(frozen=True)
@@ -199,14 +199,9 @@ def time_limit(summary: Mapping[str, object], qemu: str) -> str:
     """Why the plugin's summary has no time asleep ("" when it has):
     rmidle.c's clock "none", with its own reason where a clock it was asked
     for could not start, else the QEMU's (docs/qemu.md)."""
-    from rtosmeter.qemu_binary import untimed_reason
-
     if summary.get("clock", "guard72") != "none":  # summaries before the clocks: 7.2's
         return ""
-    if summary.get("why"):  # a clock asked for that could not start
-        release = ".".join(qemu.split(".")[:2]) or "?"
-        return f"not exact on QEMU {release}: {summary['why']}"
-    return untimed_reason(qemu)
+    return untimed_reason(qemu, str(summary.get("why") or ""))  # why: a clock that failed
 
 
 def _by_cause(by_exception: Mapping[str, object], machine: str,

@@ -165,10 +165,13 @@ def wakes_late(version: str) -> bool:
     return bool(v) and not (WAKES_ON_TIME_FROM[0] <= v < (9, 3) or v >= WAKES_ON_TIME_FROM[1])
 
 
-def untimed_reason(version: str) -> str:
+def untimed_reason(version: str, failed: str = "") -> str:
     """Why the idle figures of time are not exact on QEMU `version` (its
-    clock is "none"): what QEMU lacks, and whether it also wakes late."""
+    clock is "none"): what QEMU lacks, and whether it also wakes late; or
+    `failed`, the plugin's reason where a clock it was asked for did not start."""
     shown = ".".join(str(n) for n in _numbers(version)[:2]) or "?"
+    if failed:
+        return f"not exact on QEMU {shown}: {failed}"
     late = wakes_late(version)
     why = "its plugin API has no virtual clock (discontinuity callbacks, from 10.1, give one)"
     if late:

@@ -42,7 +42,6 @@ from rtosmeter.axes import complete as complete_axes
 from rtosmeter.energy.stored import STREAM_TABLE as ENERGY_STREAM_TABLE
 from rtosmeter.energy.stored import TABLE as ENERGY_TABLE
 from rtosmeter.errors import UserError
-from rtosmeter.idle import ADD_TIME_LIMIT
 from rtosmeter.idle import TABLE as IDLE_TABLE
 from rtosmeter.numbers import shown, whole_or_none
 from rtosmeter.protocol import ParsedStream, parse_stream
@@ -218,7 +217,7 @@ def _v8_to_v9(conn: sqlite3.Connection) -> None:
     reached v6 through this rtosmeter already has it (v5 -> v6 makes today's
     table)."""
     if "time_limit" not in {row[1] for row in conn.execute("PRAGMA table_info(idle)")}:
-        conn.execute(ADD_TIME_LIMIT)
+        conn.execute("ALTER TABLE idle ADD COLUMN time_limit TEXT NOT NULL DEFAULT ''")
 
 
 # version v -> the step that turns a version-v file into version v + 1.
