@@ -8,7 +8,8 @@ from pathlib import Path
 
 from rtos_ports import run_port
 
-from rtosmeter.idle import IdleFigures, read_idle
+from rtosmeter.idle.figures import IdleFigures
+from rtosmeter.idle.stored import read_idle
 from rtosmeter.store import Store
 
 

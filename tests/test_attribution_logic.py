@@ -10,12 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtosmeter.attribution.breakdown import Breakdown
+from rtosmeter.attribution.breakdown import Breakdown, FunctionCost
 from rtosmeter.attribution.categories import MEASUREMENT, category, rules, side_by_side
 from rtosmeter.attribution.diff import sentence
 from rtosmeter.attribution.explain import folded, speedscope, table
 from rtosmeter.attribution.match import Attribution, Group, match, samples_hash
-from rtosmeter.attribution.table import FunctionCost
 from rtosmeter.errors import UserError
 
 

@@ -63,7 +63,7 @@ def test_the_store_section_is_the_store_of_the_code() -> None:
     assert version is not None, "docs/architecture.md: the store's version is not named"
     assert int(version.group(1)) == store.SCHEMA_VERSION
     documented = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
-    created = set(re.findall(r"CREATE TABLE (\w+)", store._SCHEMA))
+    created = set(re.findall(r"CREATE TABLE (\w+)", store.schema.SCHEMA))
     assert documented == created, f"documented {sorted(documented)}, created {sorted(created)}"
 
 

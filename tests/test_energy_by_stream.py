@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from rtosmeter.energy import jls
+from rtosmeter.energy.arrivals import Arrivals
 from rtosmeter.energy.by_stream import align, record_ends
 from rtosmeter.energy.capture import Capture
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import parse_stream
-from rtosmeter.runners.arrivals import Arrivals
 
 STREAM = (Path(__file__).parent / "data"
           / "baremetal-qemu-mps2-an386-quick-tm_basic.rmstream").read_bytes()

@@ -12,7 +12,7 @@ from rtosmeter.definitions import Definitions
 from rtosmeter.energy.estimate import BATTERY_MAH, busy, estimate
 from rtosmeter.energy.model import FILE, load_model, models_for
 from rtosmeter.errors import UserError
-from rtosmeter.idle import IdleFigures
+from rtosmeter.idle.figures import IdleFigures
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARDS = ("b-l475e-iot01a", "stm32f407", "frdm-k64f", "nrf52840dk", "nucleo-l053r8")

@@ -15,12 +15,12 @@ from test_energy_power_run import FakeClient
 
 from rtosmeter.definitions import Definitions
 from rtosmeter.energy import jls
-from rtosmeter.energy.powered import record
 from rtosmeter.energy.sessions import PowerSpec, open_session
 from rtosmeter.energy.stored import read_energy
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import parse_stream
 from rtosmeter.runners.base import RunOutcome, RunRequest
+from rtosmeter.runners.powered import record
 from rtosmeter.store import Store
 
 
@@ -46,7 +46,7 @@ def test_a_board_with_a_marker_is_aligned_by_its_pulses(tmp_path: Path, root: Pa
 
 def test_a_runner_that_raises_inside_a_capture_keeps_the_trace(
         tmp_path: Path, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rtosmeter.energy.powered import PowerRun
+    from rtosmeter.runners.powered import PowerRun
 
     monkeypatch.setattr(otii_client, "OtiiClient", FakeClient)
     target = Definitions.load(root).targets["host"]

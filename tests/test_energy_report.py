@@ -12,7 +12,8 @@ from conftest import invoke
 
 from rtosmeter.analysis import load_run
 from rtosmeter.energy.view import ESTIMATED
-from rtosmeter.idle import IdleFigures, write_idle
+from rtosmeter.idle.figures import IdleFigures
+from rtosmeter.idle.stored import write_idle
 from rtosmeter.store import Store
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rtosmeter.idle import WHOLE, IdleFigures, read_idle, write_idle
+from rtosmeter.idle.figures import WHOLE, IdleFigures
+from rtosmeter.idle.stored import read_idle, write_idle
 from rtosmeter.store import SCHEMA_VERSION, Store
 
 

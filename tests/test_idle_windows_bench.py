@@ -12,7 +12,7 @@ import pytest
 from conftest import invoke
 
 from rtosmeter import qemu_plugin
-from rtosmeter.idle import read_idle
+from rtosmeter.idle.stored import read_idle
 from rtosmeter.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -13,7 +13,7 @@ import pytest
 from conftest import invoke
 
 from rtosmeter import qemu_binary, qemu_plugin
-from rtosmeter.idle import read_idle
+from rtosmeter.idle.stored import read_idle
 from rtosmeter.store import Store
 
 

@@ -17,11 +17,11 @@ from _datahalf import craft, store_run
 
 from rtosmeter.analysis import load_run
 from rtosmeter.model import RunView
+from rtosmeter.qemu_binary import guest_errors
 from rtosmeter.reports import _glance_text, document, html, markdown, table
 from rtosmeter.reports import csv as csv_report
 from rtosmeter.reports import json as json_report
 from rtosmeter.reports.document import answer as _answer
-from rtosmeter.runners.qemu import guest_errors
 from rtosmeter.store import Store
 
 QEMU = {"runner": "qemu", "icount_shift": 6}

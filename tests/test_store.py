@@ -13,10 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rtosmeter import store as store_mod
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import StreamWriter, parse_stream
-from rtosmeter.store import SCHEMA_VERSION, Store
+from rtosmeter.store import SCHEMA_VERSION, Store, migrations, schema
 
 GCC = '{"toolchain": "gcc"}'  # the axes of a build made with the default toolchain
 
@@ -84,8 +83,8 @@ def test_migration_hook_upgrades_old_files(tmp_path: Path,
     def add_note(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT 'migrated'")
 
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    monkeypatch.setitem(store_mod.MIGRATIONS, SCHEMA_VERSION, add_note)
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(migrations.MIGRATIONS, SCHEMA_VERSION, add_note)
     with Store.open(path) as st:
         assert st.version == SCHEMA_VERSION + 1
         assert st.conn.execute("SELECT note FROM runs").fetchone()[0] == "migrated"

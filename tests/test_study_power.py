@@ -12,7 +12,7 @@ import pytest
 from rtosmeter.definitions import Definitions
 from rtosmeter.energy.model import models_for
 from rtosmeter.energy.view import ESTIMATED, EnergyFigure
-from rtosmeter.idle import IdleFigures
+from rtosmeter.idle.figures import IdleFigures
 from rtosmeter.loads import profile_name
 from rtosmeter.model import CaseResult, RunView
 from rtosmeter.studies import definition

@@ -20,8 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from rtosmeter import idle, qemu_binary, qemu_plugin
+from rtosmeter import qemu_binary, qemu_plugin
 from rtosmeter.definitions import Definitions
+from rtosmeter.idle import plugin as idle_plugin
+from rtosmeter.idle.figures import WHOLE
 from rtosmeter.measure import Unit
 from rtosmeter.protocol import parse_stream
 from rtosmeter.qemu_plugin import PluginSpec
@@ -77,8 +79,8 @@ def test_a_10_ms_sleep_lasts_10_ms_of_virtual_time(tmp_path: Path) -> None:
     second, stream2, _ = _sleeps(elf, plugin=True)
     assert second == first and stream2 == stream1
 
-    (whole,) = idle.from_plugin(info, parse_stream(stream1))
-    assert whole.window == idle.WHOLE
+    (whole,) = idle_plugin.from_plugin(info, parse_stream(stream1))
+    assert whole.window == WHOLE
     # 4 x 10 ticks, 4 one-shot periods, 4 timer periods
     assert whole.wakeups == 48
     assert dict(whole.wake_causes) == {"tick": 44, "timer": 4}

@@ -37,7 +37,7 @@ import numpy as np
 from rtosmeter import axes, measure, qemu_plugin, stats
 from rtosmeter.energy.view import figures as energy_figures
 from rtosmeter.errors import UserError
-from rtosmeter.idle import read_idle
+from rtosmeter.idle.stored import read_idle
 from rtosmeter.loads import split as split_load
 from rtosmeter.model import (
     NOT_MEANINGFUL,
@@ -55,6 +55,7 @@ from rtosmeter.model import (
 )
 from rtosmeter.numbers import whole_or_none
 from rtosmeter.protocol import MAX_CLOCK_HZ
+from rtosmeter.qemu_binary import guest_errors
 from rtosmeter.store import BuildRow, ExecutionRow, Store
 
 CALIB_CASE = "calib.overhead"
@@ -424,8 +425,6 @@ GUEST_ERRORS_SHOWN = 3
 def guest_warning(builds: Mapping[int, Any], ex: ExecutionRow) -> RunWarning | None:
     """QEMU's guest errors of one execution (runner info `guest_error_kinds`;
     for runs stored before it, the lines of the stored stderr tail)."""
-    from rtosmeter.runners.qemu import guest_errors
-
     runner = ex.runner
     kinds: dict[str, int] = {}
     try:

@@ -103,8 +103,8 @@ class Executor:
     def run(self, plan: Plan, todo: list[Todo]) -> None:
         """Build and run `todo`; the recorder stores each as it finishes."""
         if plan.power:  # --power: the analyser's capture spans each execution
-            from rtosmeter.energy.powered import PowerRun
             from rtosmeter.energy.sessions import PowerSpec
+            from rtosmeter.runners.powered import PowerRun
 
             self.run_request = PowerRun(self.run_request, PowerSpec.parse(plan.power), self.out)
             self.powered = True

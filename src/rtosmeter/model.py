@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rtosmeter.energy.view import EnergyFigure
 
-from rtosmeter.idle import IdleFigures
+from rtosmeter.idle.figures import IdleFigures
 
 FAIL_MARK = "✗"  # a failed result, in every format
 

@@ -87,7 +87,7 @@ class Plan:
     sources: dict[str, str] = field(default_factory=dict)
     profile_file: str = ""  # --profile FILE: loaded again by --resume
     power: str = ""  # --power ANALYSER[:SERIAL]: each execution inside a capture
-    align: str = "auto"  # --align: how captures meet cases (rtosmeter.energy.powered)
+    align: str = "auto"  # --align: how captures meet cases (rtosmeter.runners.powered)
     qemu: str = ""  # the QEMU binary, resolved once (--qemu, RTOSMETER_QEMU, the campaign's)
     attribute: bool = False  # --attribute: plugin runs attribute every interval
 

@@ -17,6 +17,8 @@ import os
 import re
 import shutil
 import subprocess
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -258,3 +260,16 @@ def probe(qemu: Qemu, folder: Path) -> Probe:
         counts[mode] = int(data["cycles" if mode == "cycles" else "instructions"])
         api = dict(data.get("api", {}))
     return Probe(True, counts["instructions"], counts["cycles"], "", api)
+
+
+# What `-d guest_errors` logs about the guest (ARM's messages include "M profile
+# return from interrupt with misaligned PC is UNPREDICTABLE on v7M").
+_GUEST_ERROR = re.compile(r"^(Invalid (read|write)|M profile|.*UNPREDICTABLE|.*guest_error"
+                          r"|.*: unimplemented).*$", re.IGNORECASE | re.MULTILINE)
+_NUMBER = re.compile(r"\b(0x[0-9a-f]+|\d+)\b", re.IGNORECASE)
+
+
+def guest_errors(lines: Iterable[str]) -> Counter[str]:
+    """The guest errors among QEMU's log lines, by message (addresses and
+    numbers as N, so one message repeated is one kind)."""
+    return Counter(_NUMBER.sub("N", line.strip()) for line in lines if _GUEST_ERROR.match(line))

@@ -275,7 +275,7 @@ def read_summary(summary: Path) -> dict[str, str]:
     keys = ("instructions", "cycles", "exception_entries", "exception_returns", "tail_chains")
     out = {f"plugin_{k}": str(data[k]) for k in keys if k in data}
     if isinstance(data.get("idle"), dict):
-        out["plugin_idle"] = json.dumps(data["idle"], sort_keys=True)  # idle.PLUGIN_KEY
+        out["plugin_idle"] = json.dumps(data["idle"], sort_keys=True)  # idle.plugin.PLUGIN_KEY
     api = data.get("api")
     if isinstance(api, dict):  # the QEMU's range of plugin APIs, as it told the plugin
         out["plugin_qemu_api"] = f"{api.get('qemu_min')}..{api.get('qemu_cur')}"

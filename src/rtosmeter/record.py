@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from rtosmeter import idle
 from rtosmeter.attribution.record import record as record_attribution
 from rtosmeter.build import BuildResult, compiler_errors
 from rtosmeter.catalog import Catalog
@@ -23,6 +22,8 @@ from rtosmeter.definitions import Definitions, Target
 from rtosmeter.errors import UserError
 from rtosmeter.footprint import Reservations
 from rtosmeter.footprint import footprint as elf_footprint
+from rtosmeter.idle import plugin as idle_plugin
+from rtosmeter.idle.stored import write_idle
 from rtosmeter.plan import PlannedBuild
 from rtosmeter.progress import Progress
 from rtosmeter.protocol import ParsedStream, name_missing, parse_stream
@@ -56,7 +57,7 @@ class ExecutionRecord:
     footprint: dict[str, Any]
     parsed: ParsedStream
     # every case the firmware ran, --bench or not: the idle windows are
-    # numbered in the order all its cases opened them (idle.window_names)
+    # numbered in the order all its cases opened them (idle.plugin.window_names)
     ran: ParsedStream
 
 
@@ -126,7 +127,8 @@ def execution_status(outcome: RunOutcome, parsed: ParsedStream, job: RunJob
 def runner_info(job: RunJob, outcome: RunOutcome, parsed: ParsedStream) -> dict[str, str]:
     """What the run records about its counter: the target's, or the one its
     runner gave the firmware (unit and rate as the firmware's HELLO says)."""
-    info = {k: v for k, v in outcome.info.items() if k != idle.PLUGIN_KEY}  # the idle table's
+    # the idle summary goes to the idle table, not the runner info
+    info = {k: v for k, v in outcome.info.items() if k != idle_plugin.PLUGIN_KEY}
     info.setdefault("runner", job.target.kind)
     own = job.options.counter(job.target) if job.options is not None else None
     if own is None:
@@ -162,14 +164,14 @@ class Recorder:
         self.defs, self.store, self.run_id, self.progress = defs, store, run_id, progress
         self.cap_names = {cap.bit: name for name, cap in catalog.caps.items()}
         self.tally = Tally()
-        self.align = align  # run --power: --align's choice (rtosmeter.energy.powered)
+        self.align = align  # run --power: --align's choice (rtosmeter.runners.powered)
         self.said: set[str] = set()  # errors every execution repeats, said once in full
 
     def _energy(self, job: RunJob, execution_id: int, outcome: RunOutcome,
                 rec: ExecutionRecord) -> None:
         """Align the execution's capture and store its energy per case; a
         capture that does not fit is an error of the run (the trace is kept)."""
-        from rtosmeter.energy.powered import record as record_energy
+        from rtosmeter.runners.powered import record as record_energy
 
         try:
             note = record_energy(self.store, execution_id, outcome.info, outcome.stream,
@@ -235,8 +237,8 @@ class Recorder:
                                             Path(rec.runner["attribution"])):
                 if self.progress:
                     self.progress.note(f"{job.build.key} group {job.group}: {note}")
-        for figures in idle.from_plugin(outcome.info, rec.ran):
-            idle.write_idle(self.store, execution_id, figures)
+        for figures in idle_plugin.from_plugin(outcome.info, rec.ran):
+            write_idle(self.store, execution_id, figures)
         if self.align and "power_trace" in outcome.info:  # run --power (rtosmeter.energy)
             self._energy(job, execution_id, outcome, rec)
         self.tally.executions += 1

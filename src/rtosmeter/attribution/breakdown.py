@@ -1,6 +1,7 @@
-"""A series' per-function breakdown as stored (attribution.table), read back
-with what it is measured against: its samples, their sum and the
-measurement overhead the figures subtract."""
+"""A series' per-function breakdown as the store's `attribution` table
+holds it (rtosmeter.store.schema), read back with what it is measured
+against: its samples, their sum and the measurement overhead the figures
+subtract."""
 
 from __future__ import annotations
 
@@ -8,9 +9,18 @@ import json
 from dataclasses import dataclass, replace
 
 from rtosmeter.analysis import overheads, subtracted
-from rtosmeter.attribution.table import FunctionCost
 from rtosmeter.axes import name as axes_name
 from rtosmeter.store import Store, blob_to_samples
+
+
+@dataclass(frozen=True)
+class FunctionCost:
+    """One function's share of a series: over all its samples."""
+
+    function: str
+    instructions: int
+    cycles: int | None
+    calls: int
 
 
 @dataclass(frozen=True)

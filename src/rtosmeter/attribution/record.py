@@ -6,9 +6,8 @@ from pathlib import Path
 
 from rtosmeter.attribution import funcmap
 from rtosmeter.attribution.match import match, read_attribution
-from rtosmeter.attribution.table import Row
 from rtosmeter.protocol import ParsedStream
-from rtosmeter.store import Store
+from rtosmeter.store import AttributionRow, Store
 
 
 def record(store: Store, execution_id: int, parsed: ParsedStream, out: Path) -> list[str]:
@@ -25,7 +24,7 @@ def record(store: Store, execution_id: int, parsed: ParsedStream, out: Path) -> 
     ids = {(case_id, name): sid for sid, case_id, name in store.conn.execute(
         "SELECT s.id, c.case_id, s.name FROM series s JOIN cases c ON s.case_row = c.id "
         "WHERE c.execution_id = ?", (execution_id,))}
-    rows: list[Row] = []
+    rows: list[AttributionRow] = []
     notes = []
     cycles = attribution.mode == "cycles"
     for m in match(attribution, cases):

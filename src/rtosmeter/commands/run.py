@@ -58,7 +58,7 @@ class RunOptions:
     farm: str | None = None  # labgrid://HOST:PORT | dask://HOST:PORT (rtosmeter.farm)
     insecure: bool = False  # --insecure: a dask:// farm over plain TCP
     power: str = ""  # --power ANALYSER[:SERIAL]: each execution inside a capture
-    align: str = "auto"  # --align auto|marker|stream (rtosmeter.energy.powered)
+    align: str = "auto"  # --align auto|marker|stream (rtosmeter.runners.powered)
     qemu: str = ""  # --qemu PATH (rtosmeter.qemu_binary)
     attribute: bool = False  # --attribute: per-function attribution (rtosmeter.attribution)
 

@@ -6,7 +6,7 @@ when its END record did, on the host's monotonic clock; the capture's
 sample 0 was taken at a known host time (`Capture.start_host_s`), so each
 edge is a sample index. Each edge is known to within:
 
-- the harness's look at the stream (runners/arrivals.py): the record
+- the harness's look at the stream (energy/arrivals.py): the record
   arrived after the last look that had not seen it and by the first that had;
 - the transport: a record `L` bytes long on a UART at `baud` arrives up to
   L * 10 / baud after the case's edge (0 for a console file or RAM);
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rtosmeter.energy.arrivals import Arrivals
 from rtosmeter.energy.capture import Capture, Window, WindowEnergy
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import PREFIX, escape
-from rtosmeter.runners.arrivals import Arrivals
 
 BITS_PER_BYTE = 10  # a UART frame: start, 8 data, stop
 

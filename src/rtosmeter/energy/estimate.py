@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rtosmeter.energy.model import PowerModel
-from rtosmeter.idle import IdleFigures
+from rtosmeter.idle.figures import IdleFigures
 
 # The battery a life is stated for: a coin cell, as IoT nodes use.
 BATTERY = "CR2032 coin cell, 225 mAh nominal at 3 V (Energizer CR2032 datasheet)"

@@ -1,8 +1,8 @@
-"""Measured energy in the store: the `energy` table (schema 7), one row per
-case of an execution measured with a power analyser; the `energy_stream`
-table (schema 8), how well each case aligned by the stream's arrival times
-is known (a case aligned by the marker has no row there); and the
-execution's trace as a .jls file beside the store (`traces/`).
+"""Measured energy in the store: the `energy` table, one row per case of an
+execution measured with a power analyser; the `energy_stream` table, how
+well each case aligned by the stream's arrival times is known (a case
+aligned by the marker has no row there; both in rtosmeter.store.schema);
+and the execution's trace as a .jls file beside the store (`traces/`).
 """
 
 from __future__ import annotations
@@ -19,29 +19,6 @@ if TYPE_CHECKING:
 
 TRACES = "traces"  # the folder beside the store that holds the traces
 
-TABLE = """
-CREATE TABLE energy (
-    execution_id INTEGER NOT NULL REFERENCES executions(id),
-    case_id TEXT NOT NULL,
-    analyser TEXT NOT NULL,                   -- "Nordic PPK2", "Joulescope JS220", ...
-    start_s REAL NOT NULL,                    -- the case's window in the trace
-    duration_s REAL NOT NULL,
-    energy_uj REAL NOT NULL,
-    mean_ma REAL NOT NULL,
-    mean_v REAL NOT NULL,
-    trace TEXT NOT NULL,                      -- the trace file, relative to the store's folder
-    PRIMARY KEY (execution_id, case_id)
-)"""
-
-STREAM_TABLE = """
-CREATE TABLE energy_stream (
-    execution_id INTEGER NOT NULL REFERENCES executions(id),
-    case_id TEXT NOT NULL,
-    edge_s REAL NOT NULL,                     -- each window edge is within +- this
-    low_uj REAL NOT NULL,                     -- the window shrunk by edge_s at both ends
-    high_uj REAL NOT NULL,                    -- ... and grown by it
-    PRIMARY KEY (execution_id, case_id)
-)"""
 
 
 @dataclass(frozen=True)
@@ -66,7 +43,7 @@ def write_energy(store: Store, execution_id: int, analyser: str,
     """Store (or replace) the measured energy of an execution's cases, and
     how well they are known when `by_stream` aligned them."""
     relative = str(trace.relative_to(store.path.parent))
-    with store._tx():
+    with store.transaction():
         store.conn.execute("DELETE FROM energy WHERE execution_id = ?", (execution_id,))
         store.conn.execute("DELETE FROM energy_stream WHERE execution_id = ?", (execution_id,))
         store.conn.executemany(

@@ -15,7 +15,8 @@ from rtosmeter.energy.estimate import BATTERY, estimate
 from rtosmeter.energy.model import PowerModel, models_for
 from rtosmeter.energy.stored import MeasuredEnergy, read_energy
 from rtosmeter.errors import UserError
-from rtosmeter.idle import IdleFigures, read_idle
+from rtosmeter.idle.figures import IdleFigures
+from rtosmeter.idle.stored import read_idle
 from rtosmeter.loads import split
 from rtosmeter.store import Store
 

@@ -28,12 +28,13 @@ so that neither the planner, the build nor the executor names a kind.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol
 
 from rtosmeter.definitions import FirmwareCounter, Target
-from rtosmeter.runners.arrivals import Arrivals
+from rtosmeter.energy.arrivals import Arrivals
 
 # What one execution may write before it is stopped: far above a real stream
 # (a full host group with 4,096 samples per series is ~300 kB), far below
@@ -90,3 +91,20 @@ class Runner(Protocol):
     def prepare(self, request: RunRequest) -> None: ...
 
     def run(self) -> RunOutcome: ...
+
+
+POLL_S = 0.001  # between looks while a power capture runs: a gap of a millisecond or so
+
+
+def looking(arrivals: Arrivals | None, console: Path, poll_s: float
+            ) -> tuple[float, Callable[[], str]]:
+    """(poll period, check) for children.watch on a console file: with
+    `arrivals`, a look every POLL_S that notes the file's size."""
+    if arrivals is None:
+        return poll_s, lambda: ""
+
+    def look() -> str:
+        arrivals.note(console.stat().st_size)
+        return ""
+
+    return min(poll_s, POLL_S), look

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rtosmeter import children
 from rtosmeter.definitions import Target
+from rtosmeter.energy.arrivals import Arrivals
 from rtosmeter.errors import UserError
-from rtosmeter.runners.arrivals import Arrivals, looking
-from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
+from rtosmeter.runners.base import RunOutcome, RunRequest, looking, stream_cap_message
 from rtosmeter.runners.board_settings import BoardSettings, board_settings, stream_of
 from rtosmeter.runners.gdbload import load
 from rtosmeter.runners.gdbremote import GdbContext, GdbError, GdbRemote, semihost_sites
@@ -144,7 +144,8 @@ class BoardRunner:
             proc = children.spawn(cmd, stream, Path(tmp) / "stderr")
             try:
                 limit = children.watch(proc, stream, request.target.wall_limit_s,
-                                       request.stream_cap, *looking(request, stream, self.poll_s))
+                                       request.stream_cap,
+                                       *looking(request.arrivals, stream, self.poll_s))
             finally:
                 children.release(proc)
             wall = time.monotonic() - started

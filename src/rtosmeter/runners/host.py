@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rtosmeter import children
-from rtosmeter.runners.arrivals import looking
-from rtosmeter.runners.base import RunOutcome, RunRequest, stream_cap_message
+from rtosmeter.runners.base import RunOutcome, RunRequest, looking, stream_cap_message
 
 
 def _signal_name(number: int) -> str:
@@ -61,7 +60,8 @@ class HostRunner:
                               0.0, info)
         try:
             limit = children.watch(proc, console, request.target.wall_limit_s,
-                                   request.stream_cap, *looking(request, console, self.poll_s))
+                                   request.stream_cap,
+                                   *looking(request.arrivals, console, self.poll_s))
         finally:
             children.release(proc)
         wall = time.monotonic() - started

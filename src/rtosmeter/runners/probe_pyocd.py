@@ -13,8 +13,8 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
+from rtosmeter.energy.arrivals import Arrivals
 from rtosmeter.errors import UserError
-from rtosmeter.runners.arrivals import Arrivals
 from rtosmeter.runners.board_settings import BoardSettings
 from rtosmeter.runners.rtt import RttStream, rtt_address
 from rtosmeter.runners.semihosting import Served, serve

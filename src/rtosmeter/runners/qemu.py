@@ -28,8 +28,7 @@ import shutil
 import socket
 import tempfile
 import time
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -41,24 +40,18 @@ from rtosmeter.definitions import FirmwareCounter, Target
 from rtosmeter.errors import UserError
 from rtosmeter.measure import Measure, Unit
 from rtosmeter.qemu_plugin import PluginSpec
-from rtosmeter.runners.arrivals import looking
-from rtosmeter.runners.base import RunnerOptions, RunOutcome, RunRequest, stream_cap_message
+from rtosmeter.runners.base import (
+    RunnerOptions,
+    RunOutcome,
+    RunRequest,
+    looking,
+    stream_cap_message,
+)
 
 _BYE = re.compile(rb"^@RM \d+ BYE ", re.MULTILINE)
 _FAULT = re.compile(rb"^@RM \d+ FAULT (.*?) \*[0-9a-f]{8}\r?$", re.MULTILINE)
 _LOCKUP = re.compile(r"lockup", re.IGNORECASE)
-# What `-d guest_errors` logs about the guest (ARM's messages include "M profile
-# return from interrupt with misaligned PC is UNPREDICTABLE on v7M").
-_GUEST_ERROR = re.compile(r"^(Invalid (read|write)|M profile|.*UNPREDICTABLE|.*guest_error"
-                          r"|.*: unimplemented).*$", re.IGNORECASE | re.MULTILINE)
-_NUMBER = re.compile(r"\b(0x[0-9a-f]+|\d+)\b", re.IGNORECASE)
 GUEST_ERROR_KINDS = 5  # distinct messages kept per execution
-
-
-def guest_errors(lines: Iterable[str]) -> Counter[str]:
-    """The guest errors among QEMU's log lines, by message (addresses and
-    numbers as N, so one message repeated is one kind)."""
-    return Counter(_NUMBER.sub("N", line.strip()) for line in lines if _GUEST_ERROR.match(line))
 
 
 @dataclass(frozen=True)
@@ -269,7 +262,7 @@ class QemuRunner:
         guest_limit = (int(request.target.guest_limit_s * 1e9) >> shift
                        if shift is not None else None)
 
-        look = looking(request, console, self.poll_s)[1]  # at QEMU's poll: QMP is slow
+        look = looking(request.arrivals, console, self.poll_s)[1]  # at QEMU's poll: QMP is slow
 
         def guest_time_over() -> str:
             look()
@@ -294,7 +287,7 @@ class QemuRunner:
         if icount:
             info["icount"] = str(icount[0])
         with log.open(encoding="utf-8", errors="replace") as lines:  # a line at a time
-            kinds = guest_errors(lines)
+            kinds = qemu_binary.guest_errors(lines)
         if kinds:  # counted per execution; the reports list them as warnings
             info["guest_errors"] = str(sum(kinds.values()))
             info["guest_error_kinds"] = json.dumps(dict(kinds.most_common(GUEST_ERROR_KINDS)))

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Protocol
 
 from pyocd.debug.semihost import SemihostAgent, SemihostingRequests, SemihostIOHandler
 
-from rtosmeter.runners.arrivals import Arrivals
+from rtosmeter.energy.arrivals import Arrivals
 from rtosmeter.runners.rtt import RttStream
 
 ADP_STOPPED_APPLICATION_EXIT = 0x20026

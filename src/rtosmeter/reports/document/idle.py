@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from rtosmeter.idle import WAKE_CAUSES, WHOLE
+from rtosmeter.idle.figures import WAKE_CAUSES, WHOLE
 from rtosmeter.model import RunView
 from rtosmeter.reports.document.cells import Cell, Section, Value, fmt
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from rtosmeter.definitions import Target
 from rtosmeter.energy import jls
+from rtosmeter.energy.arrivals import Arrivals
 from rtosmeter.energy.by_stream import align as align_by_stream
 from rtosmeter.energy.capture import align as align_by_marker
 from rtosmeter.energy.model import FILE as POWER_FILE
@@ -33,7 +34,6 @@ from rtosmeter.energy.sessions import PowerSpec, Session, open_session
 from rtosmeter.energy.stored import TRACES, write_energy
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import ParsedStream
-from rtosmeter.runners.arrivals import Arrivals
 from rtosmeter.runners.base import RunOutcome, RunRequest
 from rtosmeter.store import Store
 

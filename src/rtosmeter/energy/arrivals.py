@@ -3,9 +3,9 @@ align a power capture to a target's cases when no marker pin is wired
 (rtosmeter.energy.by_stream).
 
 A runner given an `Arrivals` notes the stream's length each time it looks
-(a console file's size, a semihosting write, an RTT read); a byte at offset
-k arrived after the last look that had not seen it and by the first that
-had. Looking every POLL_S keeps that gap to a millisecond or so.
+(a console file's size, a semihosting write, an RTT read; runners/base.py
+`looking`); a byte at offset k arrived after the last look that had not
+seen it and by the first that had.
 """
 
 from __future__ import annotations
@@ -13,15 +13,7 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from rtosmeter.runners.base import RunRequest
-
-POLL_S = 0.001  # between looks while a power capture runs
 
 
 @dataclass
@@ -68,18 +60,3 @@ class Arrivals:
             out.times.append(float(at))
             out.previous_look.append(float(before))
         return out
-
-
-def looking(request: RunRequest, console: Path, poll_s: float
-            ) -> tuple[float, Callable[[], str]]:
-    """(poll period, check) for children.watch on a console file: with
-    `request.arrivals`, a look every POLL_S that notes the file's size."""
-    arrivals = request.arrivals
-    if arrivals is None:
-        return poll_s, lambda: ""
-
-    def look() -> str:
-        arrivals.note(console.stat().st_size)
-        return ""
-
-    return min(poll_s, POLL_S), look

@@ -1,8 +1,10 @@
-"""The SQLite store: runs, builds, executions, cases and their raw samples.
+"""The SQLite store: runs, builds, executions, cases and their raw samples,
+and the features' tables (attribution, idle, energy) that it owns.
 
-Schema as in docs/architecture.md ("Store"). The file is
-versioned by `PRAGMA user_version`: older files are migrated in place by the
-steps in `MIGRATIONS`, newer ones are refused. Raw samples are stored as
+The schema is rtosmeter.store.schema (docs/architecture.md, "Store"). The
+file is versioned by `PRAGMA user_version`: older files are migrated in place
+by the steps of rtosmeter.store.migrations, newer ones are refused. A feature
+writes in `Store.transaction()` and decodes a row with `Store.decoded()`. Raw samples are stored as
 little-endian uint32 BLOBs, statistics never: any run can be re-analysed.
 Every write is committed at once (one transaction per execution), so a run
 killed half-way loses nothing that had finished; a write that fails (disk
@@ -19,15 +21,11 @@ flock): `--resume` refuses a run whose lock is held, and a run marked
 
 from __future__ import annotations
 
-import datetime as _dt
-import errno
-import fcntl
 import json
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,372 +33,33 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from rtosmeter.attribution.table import TABLE as ATTRIBUTION_TABLE
-from rtosmeter.attribution.table import Row as AttributionRow
 from rtosmeter.axes import canonical as canonical_axes
 from rtosmeter.axes import complete as complete_axes
-from rtosmeter.energy.stored import STREAM_TABLE as ENERGY_STREAM_TABLE
-from rtosmeter.energy.stored import TABLE as ENERGY_TABLE
 from rtosmeter.errors import UserError
-from rtosmeter.idle import TABLE as IDLE_TABLE
 from rtosmeter.numbers import shown, whole_or_none
-from rtosmeter.protocol import ParsedStream, parse_stream
-
-SCHEMA_VERSION = 9
-STREAM_CHUNK = 1 << 20  # a stream is stored a MiB a row: never one huge value in memory
-
-_SCHEMA = """
-CREATE TABLE runs (
-    id INTEGER PRIMARY KEY,
-    started TEXT NOT NULL,
-    finished TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL DEFAULT 'running',   -- running | done | interrupted
-    campaign TEXT NOT NULL DEFAULT '{}',
-    host TEXT NOT NULL DEFAULT '{}',
-    tool_version TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE builds (
-    id INTEGER PRIMARY KEY,
-    run_id INTEGER NOT NULL REFERENCES runs(id),
-    port TEXT NOT NULL,
-    target TEXT NOT NULL,
-    profile TEXT NOT NULL,
-    config TEXT NOT NULL DEFAULT '{}',
-    status TEXT NOT NULL DEFAULT 'ok',
-    error TEXT NOT NULL DEFAULT '',
-    axes TEXT NOT NULL DEFAULT '{}'           -- rtosmeter.axes: {"toolchain": "gcc"}, since v4
-);
-CREATE TABLE executions (
-    id INTEGER PRIMARY KEY,
-    run_id INTEGER NOT NULL REFERENCES runs(id),
-    build_id INTEGER NOT NULL REFERENCES builds(id),
-    grp TEXT NOT NULL,
-    status TEXT NOT NULL,                     -- ok | failed | error
-    error TEXT NOT NULL DEFAULT '',
-    exit_code INTEGER,
-    wall_s REAL,
-    runner TEXT NOT NULL DEFAULT '{}',
-    stream BLOB NOT NULL DEFAULT x'',         -- empty since v3: see stream_chunks
-    footprint TEXT NOT NULL DEFAULT '{}',
-    elf TEXT NOT NULL DEFAULT '',
-    hello TEXT NOT NULL DEFAULT '{}',         -- the stream's HELLO fields
-    errors TEXT NOT NULL DEFAULT '[]',        -- [[offset, message], ...] from the parser
-    fault TEXT NOT NULL DEFAULT 'null',
-    noise TEXT NOT NULL DEFAULT '[]'
-);
-CREATE TABLE stream_chunks (
-    execution_id INTEGER NOT NULL REFERENCES executions(id),
-    seq INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (execution_id, seq)
-);
-CREATE TABLE cases (
-    id INTEGER PRIMARY KEY,
-    execution_id INTEGER NOT NULL REFERENCES executions(id),
-    case_id TEXT NOT NULL,
-    status TEXT NOT NULL,
-    reason TEXT NOT NULL DEFAULT '',
-    meta TEXT NOT NULL DEFAULT '{}',
-    cfg TEXT NOT NULL DEFAULT '{}'
-);
-CREATE TABLE series (
-    id INTEGER PRIMARY KEY,
-    case_row INTEGER NOT NULL REFERENCES cases(id),
-    name TEXT NOT NULL,
-    what TEXT NOT NULL DEFAULT '',
-    samples BLOB NOT NULL,
-    sub INTEGER NOT NULL DEFAULT 1            -- 0: no overhead subtraction (SERIES sub=0)
-);
-CREATE TABLE counts (
-    case_row INTEGER NOT NULL REFERENCES cases(id),
-    name TEXT NOT NULL,
-    period INTEGER NOT NULL,
-    value INTEGER NOT NULL
-);
-CREATE TABLE checks (
-    case_row INTEGER NOT NULL REFERENCES cases(id),
-    name TEXT NOT NULL,
-    ok INTEGER NOT NULL,
-    got INTEGER NOT NULL,
-    want INTEGER NOT NULL
-);
-CREATE INDEX builds_run ON builds(run_id);
-CREATE INDEX executions_run ON executions(run_id);
-CREATE INDEX cases_execution ON cases(execution_id);
-CREATE INDEX series_case ON series(case_row);
-CREATE INDEX counts_case ON counts(case_row);
-CREATE INDEX checks_case ON checks(case_row);
-""" + ATTRIBUTION_TABLE + ";\n" + IDLE_TABLE + ";\n" + ENERGY_TABLE + ";\n" \
-    + ENERGY_STREAM_TABLE + ";\n"
+from rtosmeter.protocol import ParsedStream
+from rtosmeter.store import migrations, schema
+from rtosmeter.store.connection import Connection, StoreError
+from rtosmeter.store.lock import RunLock
+from rtosmeter.store.rows import (
+    AttributionRow,
+    BuildRow,
+    CaseRow,
+    ExecutionRow,
+    RunRow,
+    SeriesRow,
+    as_json,
+    blob_to_samples,
+    execution_row,
+    insert_chunks,
+    now,
+    samples_to_blob,
+)
+from rtosmeter.store.rows import (
+    case_row as decode_case,
+)
 
 T = TypeVar("T")
-
-
-
-def _v1_to_v2(conn: sqlite3.Connection) -> None:
-    """v2 adds `series.sub` (SERIES `sub=0`: no overhead subtraction).
-
-    A v1 file dropped the flag, but it kept every raw stream: the streams
-    that mark a series `sub=0` are parsed again and their series rows set
-    to 0, so an old run is analysed as the firmware asked.
-    """
-    conn.execute("ALTER TABLE series ADD COLUMN sub INTEGER NOT NULL DEFAULT 1")
-    rows = conn.execute("SELECT id, stream FROM executions WHERE instr(stream, ?) > 0",
-                        (b"sub=0",)).fetchall()
-    for execution_id, blob in rows:
-        for case in parse_stream(bytes(blob)).cases:
-            for s in case.series.values():
-                if not s.subtract:
-                    conn.execute(
-                        "UPDATE series SET sub = 0 WHERE name = ? AND case_row IN "
-                        "(SELECT id FROM cases WHERE execution_id = ? AND case_id = ?)",
-                        (s.name, execution_id, case.id))
-
-
-def _insert_chunks(conn: sqlite3.Connection, execution_id: int, stream: bytes) -> None:
-    view = memoryview(stream)
-    conn.executemany(
-        "INSERT INTO stream_chunks (execution_id, seq, data) VALUES (?, ?, ?)",
-        ((execution_id, i, view[start:start + STREAM_CHUNK])
-         for i, start in enumerate(range(0, len(view), STREAM_CHUNK))))
-
-
-def _v2_to_v3(conn: sqlite3.Connection) -> None:
-    """v3 stores streams in 1 MiB rows of `stream_chunks`: a stream no longer
-    has to fit SQLite's limit on one value, nor be held twice to be written.
-    Each v2 stream moves there, one at a time."""
-    conn.execute("CREATE TABLE stream_chunks (execution_id INTEGER NOT NULL REFERENCES "
-                 "executions(id), seq INTEGER NOT NULL, data BLOB NOT NULL, "
-                 "PRIMARY KEY (execution_id, seq))")
-    ids = [r[0] for r in conn.execute("SELECT id FROM executions WHERE length(stream) > 0")]
-    for execution_id in ids:
-        (blob,) = conn.execute("SELECT stream FROM executions WHERE id = ?",
-                               (execution_id,)).fetchone()
-        _insert_chunks(conn, execution_id, bytes(blob))
-        conn.execute("UPDATE executions SET stream = x'' WHERE id = ?", (execution_id,))
-
-
-def _v3_to_v4(conn: sqlite3.Connection) -> None:
-    """v4 adds `builds.axes`, the coordinates beyond port/target/profile
-    (rtosmeter.axes). Every build before it was made with GNU C."""
-    conn.execute("ALTER TABLE builds ADD COLUMN axes TEXT NOT NULL DEFAULT '{}'")
-    conn.execute("UPDATE builds SET axes = ?", (canonical_axes({}),))
-
-
-def _v4_to_v5(conn: sqlite3.Connection) -> None:
-    """v5 adds `attribution` (rtosmeter.attribution.table): older runs have none."""
-    for statement in ATTRIBUTION_TABLE.split(";"):
-        conn.execute(statement)
-
-
-def _v5_to_v6(conn: sqlite3.Connection) -> None:
-    """v6 adds the `idle` table (rtosmeter.idle): older runs have no idle figures."""
-    conn.execute(IDLE_TABLE)
-
-
-def _v6_to_v7(conn: sqlite3.Connection) -> None:
-    """v7 adds the `energy` table (rtosmeter.energy.stored): measured energy
-    per case; older runs were measured by no power analyser."""
-    conn.execute(ENERGY_TABLE)
-
-
-def _v7_to_v8(conn: sqlite3.Connection) -> None:
-    """v8 adds the `energy_stream` table (rtosmeter.energy.stored): how well
-    a case aligned by the stream's arrival times is known; older energy rows
-    were all aligned by the marker."""
-    conn.execute(ENERGY_STREAM_TABLE)
-
-
-def _v8_to_v9(conn: sqlite3.Connection) -> None:
-    """v9 adds `idle.time_limit` (rtosmeter.idle): why a window's time asleep
-    was not measured; every older row was measured (QEMU 7.2). A file that
-    reached v6 through this rtosmeter already has it (v5 -> v6 makes today's
-    table)."""
-    if "time_limit" not in {row[1] for row in conn.execute("PRAGMA table_info(idle)")}:
-        conn.execute("ALTER TABLE idle ADD COLUMN time_limit TEXT NOT NULL DEFAULT ''")
-
-
-# version v -> the step that turns a version-v file into version v + 1.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
-    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7,
-    7: _v7_to_v8, 8: _v8_to_v9}
-
-
-class StoreError(UserError):
-    """SQLite refused a read or write: the message says why and what to do."""
-
-
-def _store_error(exc: sqlite3.Error, path: Path) -> StoreError:
-    text = str(exc)
-    if "full" in text:
-        fix = ("Free disk space, then finish the run with `rtosmeter run --resume latest "
-               f"--out {path.parent}`; every execution stored so far is kept")
-    elif "readonly" in text or "read-only" in text:
-        fix = "Pass a writable campaign folder with --out"
-    elif "malformed" in text or "not a database" in text or "corrupt" in text:
-        fix = (f"The file is damaged: recover what it holds with `sqlite3 {path} .recover`, "
-               "or pass another campaign folder with --out")
-    elif "locked" in text or "busy" in text:
-        fix = "Another rtosmeter holds the store: wait for it, or pass another --out"
-    else:
-        fix = "Check the file and the disk, or pass another campaign folder with --out"
-    return StoreError(f"result store failed: {text}", str(path), fix)
-
-
-class _Connection(sqlite3.Connection):
-    """Turns SQLite's errors into a StoreError naming the file and the fix."""
-
-    store_path = Path()
-
-    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        try:
-            return super().execute(sql, parameters)
-        except sqlite3.Error as exc:
-            raise _store_error(exc, self.store_path) from None
-
-    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
-        try:
-            return super().executemany(sql, parameters)
-        except sqlite3.Error as exc:
-            raise _store_error(exc, self.store_path) from None
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-
-
-def _json(value: object) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
-
-
-def samples_to_blob(samples: npt.ArrayLike) -> bytes:
-    return np.asarray(samples, dtype="<u4").tobytes()
-
-
-def blob_to_samples(blob: bytes) -> npt.NDArray[np.uint32]:
-    if not isinstance(blob, bytes) or len(blob) % 4:
-        raise ValueError(f"a samples blob of {len(blob)} bytes, not whole 32-bit samples"
-                         if isinstance(blob, bytes) else f"samples stored as {type(blob).__name__}")
-    return np.frombuffer(blob, dtype="<u4").astype(np.uint32, copy=False)
-
-
-def _execution_row(r: Any) -> ExecutionRow:
-    return ExecutionRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]),
-                        json.loads(r[9]), r[10], json.loads(r[11]),
-                        [(int(o), str(m)) for o, m in json.loads(r[12])],
-                        json.loads(r[13]), json.loads(r[14]))
-
-
-def _case_row(r: Any) -> CaseRow:
-    return CaseRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]))
-
-
-class RunLock:
-    """The lock a running run holds (flock on a file next to the store)."""
-
-    def __init__(self, path: Path, fd: int) -> None:
-        self.path = path
-        self.fd = fd
-
-    @classmethod
-    def take(cls, path: Path) -> RunLock | None:
-        """The lock, or None when another process holds it."""
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(fd)
-            if exc.errno in (errno.EAGAIN, errno.EACCES):
-                return None
-            raise
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
-        return cls(path, fd)
-
-    @staticmethod
-    def held(path: Path) -> bool:
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except FileNotFoundError:
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        finally:
-            os.close(fd)
-        return False
-
-    def release(self, unlink: bool = True) -> None:
-        if unlink:
-            self.path.unlink(missing_ok=True)
-        os.close(self.fd)
-
-
-@dataclass(frozen=True)
-class RunRow:
-    id: int
-    started: str
-    finished: str
-    status: str
-    campaign: dict[str, Any]
-    host: dict[str, Any]
-    tool_version: str
-
-
-@dataclass(frozen=True)
-class BuildRow:
-    id: int
-    run_id: int
-    port: str
-    target: str
-    profile: str
-    config: dict[str, Any]
-    status: str
-    error: str
-    axes: dict[str, str]  # rtosmeter.axes, every axis present
-
-
-@dataclass(frozen=True)
-class ExecutionRow:
-    """An execution without its raw stream (read it with `Store.stream()`)."""
-
-    id: int
-    run_id: int
-    build_id: int
-    group: str
-    status: str
-    error: str
-    exit_code: int | None
-    wall_s: float | None
-    runner: dict[str, Any]
-    footprint: dict[str, Any]
-    elf: str
-    hello: dict[str, str]
-    errors: list[tuple[int, str]]
-    fault: dict[str, str] | None
-    noise: list[str]
-
-
-@dataclass(frozen=True)
-class CaseRow:
-    id: int
-    execution_id: int
-    case_id: str
-    status: str
-    reason: str
-    meta: dict[str, str]
-    cfg: dict[str, str]
-
-
-@dataclass(frozen=True)
-class SeriesRow:
-    case_row: int
-    name: str
-    what: str
-    samples: npt.NDArray[np.uint32]
-    subtract: bool = True  # False: SERIES sub=0, the overhead is not subtracted
-
 
 class Store:
     """One SQLite file. Use `Store.open(path)`; close it (or use `with`)."""
@@ -422,12 +81,12 @@ class Store:
             return cls._open_read_only(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(path, isolation_level=None, factory=_Connection)
+            conn = sqlite3.connect(path, isolation_level=None, factory=Connection)
         except (sqlite3.Error, OSError) as exc:
             raise UserError(f"cannot open the result store ({exc})", str(path),
                             "Pass another campaign folder with --out, or move this file "
                             "away") from None
-        assert isinstance(conn, _Connection)
+        assert isinstance(conn, Connection)
         conn.store_path = path
         store = cls(conn, path)
         try:
@@ -454,17 +113,17 @@ class Store:
                              "which a read-only folder cannot apply", str(path), fix)
         try:
             conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1",
-                                   uri=True, isolation_level=None, factory=_Connection)
+                                   uri=True, isolation_level=None, factory=Connection)
         except sqlite3.Error as exc:
             raise UserError(f"cannot open the result store ({exc})", str(path), fix) from None
-        assert isinstance(conn, _Connection)
+        assert isinstance(conn, Connection)
         conn.store_path = path
         store = cls(conn, path)
         try:
             store._check_kind()
-            if store.version < SCHEMA_VERSION:
+            if store.version < schema.SCHEMA_VERSION:
                 raise StoreError(f"the result store has schema version {store.version}, "
-                                 f"which this rtosmeter upgrades to {SCHEMA_VERSION} before "
+                                 f"which this rtosmeter upgrades to {schema.SCHEMA_VERSION} before "
                                  "reading it", str(path), fix)
         except BaseException:
             conn.close()
@@ -495,10 +154,10 @@ class Store:
         version, tables = self.conn.execute(
             "SELECT (SELECT user_version FROM pragma_user_version), "
             "(SELECT count(*) FROM sqlite_master)").fetchone()
-        if version > SCHEMA_VERSION:
+        if version > schema.SCHEMA_VERSION:
             raise UserError(
                 f"result store has schema version {version}, newer than this rtosmeter "
-                f"reads ({SCHEMA_VERSION})", str(self.path),
+                f"reads ({schema.SCHEMA_VERSION})", str(self.path),
                 "Upgrade rtosmeter, or pass another campaign folder with --out")
         if version == 0 and tables:
             raise UserError("file is an SQLite database but not an rtosmeter store",
@@ -508,17 +167,17 @@ class Store:
         """Create or migrate the schema, one step per IMMEDIATE transaction;
         each step checks the version again under the write lock, so two
         processes opening one new file create it once."""
-        while self.version < SCHEMA_VERSION:
-            with self._tx():
+        while self.version < schema.SCHEMA_VERSION:
+            with self.transaction():
                 version = self.version
                 if version == 0:
                     self._check_kind()
-                    for statement in _SCHEMA.split(";"):
+                    for statement in schema.SCHEMA.split(";"):
                         if statement.strip():
                             self.conn.execute(statement)
-                    self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                elif version < SCHEMA_VERSION:
-                    MIGRATIONS[version](self.conn)
+                    self.conn.execute(f"PRAGMA user_version={schema.SCHEMA_VERSION}")
+                elif version < schema.SCHEMA_VERSION:
+                    migrations.MIGRATIONS[version](self.conn)
                     self.conn.execute(f"PRAGMA user_version={version + 1}")
 
     @property
@@ -561,18 +220,18 @@ class Store:
                     self.conn.execute("ROLLBACK")
                 raise
 
-    def _tx(self) -> Store._Tx:
+    def transaction(self) -> Store._Tx:
         return Store._Tx(self.conn)
 
     # ---- writes ----------------------------------------------------------
 
     def create_run(self, campaign: Mapping[str, Any], host: Mapping[str, Any],
                    tool_version: str) -> int:
-        with self._tx():
+        with self.transaction():
             cur = self.conn.execute(
                 "INSERT INTO runs (started, status, campaign, host, tool_version) "
                 "VALUES (?, 'running', ?, ?, ?)",
-                (_now(), _json(campaign), _json(host), tool_version))
+                (now(), as_json(campaign), as_json(host), tool_version))
         return int(cur.lastrowid or 0)
 
     def lock_path(self, run_id: int) -> Path:
@@ -620,7 +279,7 @@ class Store:
 
     def delete_run(self, run_id: int) -> None:
         """Remove a run that stored no execution (an empty run is never kept)."""
-        with self._tx():
+        with self.transaction():
             if self.conn.execute("SELECT count(*) FROM executions WHERE run_id = ?",
                                  (run_id,)).fetchone()[0]:
                 raise ValueError(f"run {run_id} holds executions")
@@ -628,13 +287,13 @@ class Store:
             self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
 
     def finish_run(self, run_id: int, status: str = "done") -> None:
-        with self._tx():
+        with self.transaction():
             self.conn.execute("UPDATE runs SET finished = ?, status = ? WHERE id = ?",
-                              (_now(), status, run_id))
+                              (now(), status, run_id))
 
     def reopen_run(self, run_id: int) -> None:
         """Mark an interrupted run as running again (resume)."""
-        with self._tx():
+        with self.transaction():
             self.conn.execute("UPDATE runs SET finished = '', status = 'running' WHERE id = ?",
                               (run_id,))
 
@@ -644,18 +303,18 @@ class Store:
         """The run's build of (port, target, profile, axes: the defaults when
         None); a resumed run that builds it again updates its one row."""
         key = canonical_axes(axes or {})
-        with self._tx():
+        with self.transaction():
             row = self.conn.execute(
                 "SELECT id FROM builds WHERE run_id = ? AND port = ? AND target = ? AND "
                 "profile = ? AND axes = ?", (run_id, port, target, profile, key)).fetchone()
             if row is not None:
                 self.conn.execute("UPDATE builds SET config = ?, status = ?, error = ? "
-                                  "WHERE id = ?", (_json(config), status, error, row[0]))
+                                  "WHERE id = ?", (as_json(config), status, error, row[0]))
                 return int(row[0])
             cur = self.conn.execute(
                 "INSERT INTO builds (run_id, port, target, profile, config, status, error, axes) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (run_id, port, target, profile, _json(config), status, error, key))
+                (run_id, port, target, profile, as_json(config), status, error, key))
         return int(cur.lastrowid or 0)
 
     def add_execution(
@@ -666,14 +325,14 @@ class Store:
         parsed: ParsedStream | None = None,
     ) -> int:
         """One run of one firmware; with `parsed`, its cases too, in one commit."""
-        with self._tx():
+        with self.transaction():
             cur = self.conn.execute(
                 "INSERT INTO executions (run_id, build_id, grp, status, error, exit_code, "
                 "wall_s, runner, footprint, elf) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (run_id, build_id, group, status, error, exit_code, wall_s,
-                 _json(dict(runner or {})), _json(dict(footprint or {})), elf))
+                 as_json(dict(runner or {})), as_json(dict(footprint or {})), elf))
             execution_id = int(cur.lastrowid or 0)
-            _insert_chunks(self.conn, execution_id, stream)
+            insert_chunks(self.conn, execution_id, stream)
             if parsed is not None:
                 self._insert_cases(execution_id, parsed)
         return execution_id
@@ -681,14 +340,14 @@ class Store:
     def _insert_cases(self, execution_id: int, parsed: ParsedStream) -> None:
         self.conn.execute(
             "UPDATE executions SET hello = ?, errors = ?, fault = ?, noise = ? WHERE id = ?",
-            (_json(parsed.header), _json([[e.offset, e.message] for e in parsed.errors]),
-             _json(parsed.fault), _json(parsed.noise), execution_id))
-        cfg = _json(parsed.config)
+            (as_json(parsed.header), as_json([[e.offset, e.message] for e in parsed.errors]),
+             as_json(parsed.fault), as_json(parsed.noise), execution_id))
+        cfg = as_json(parsed.config)
         for case in parsed.cases:
             cur = self.conn.execute(
                 "INSERT INTO cases (execution_id, case_id, status, reason, meta, cfg) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (execution_id, case.id, case.status, case.reason, _json(case.meta), cfg))
+                (execution_id, case.id, case.status, case.reason, as_json(case.meta), cfg))
             row = int(cur.lastrowid or 0)
             self.conn.executemany(
                 "INSERT INTO series (case_row, name, what, samples, sub) VALUES (?, ?, ?, ?, ?)",
@@ -703,7 +362,7 @@ class Store:
 
     def add_attribution(self, execution_id: int, rows: list[AttributionRow]) -> None:
         """One execution's per-function breakdowns (rtosmeter.attribution)."""
-        with self._tx():
+        with self.transaction():
             self.conn.executemany(
                 "INSERT INTO attribution (execution_id, series_id, function, instructions, "
                 "cycles, calls) VALUES (?, ?, ?, ?, ?, ?)",
@@ -766,9 +425,9 @@ class Store:
             "SELECT id, run_id, build_id, grp, status, error, exit_code, wall_s, runner, "
             "footprint, elf, hello, errors, fault, noise FROM executions WHERE run_id = ? "
             "ORDER BY id", (run_id,)).fetchall()
-        return [self._decoded(f"execution {r[0]}", partial(_execution_row, r)) for r in rows]
+        return [self.decoded(f"execution {r[0]}", partial(execution_row, r)) for r in rows]
 
-    def _decoded(self, what: str, decode: Callable[[], T]) -> T:
+    def decoded(self, what: str, decode: Callable[[], T]) -> T:
         """`decode()` of a stored row, its failure an error naming the row
         (a damaged file, or one written by something else than rtosmeter)."""
         try:
@@ -788,7 +447,7 @@ class Store:
             "SELECT c.id, c.execution_id, c.case_id, c.status, c.reason, c.meta, c.cfg "
             "FROM cases c JOIN executions e ON e.id = c.execution_id WHERE e.run_id = ? "
             "ORDER BY c.id", (run_id,)).fetchall()
-        return [self._decoded(f"case {r[2]} of execution {r[1]}", partial(_case_row, r))
+        return [self.decoded(f"case {r[2]} of execution {r[1]}", partial(decode_case, r))
                 for r in rows]
 
     def iter_series(self, run_id: int) -> Iterator[SeriesRow]:
@@ -799,7 +458,7 @@ class Store:
             "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
             "WHERE e.run_id = ? ORDER BY s.id", (run_id,))
         for case_row, name, what, blob, sub, case_id, ex in cur:
-            samples = self._decoded(f"series {name} of case {case_id} of execution {ex}",
+            samples = self.decoded(f"series {name} of case {case_id} of execution {ex}",
                                     partial(blob_to_samples, blob))
             yield SeriesRow(case_row, name, what, samples, bool(sub))
 
@@ -836,6 +495,6 @@ class Store:
             "SELECT c.execution_id, s.name, s.samples FROM series s "
             "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
             "WHERE e.run_id = ? AND c.case_id = ? ORDER BY s.id", (run_id, case_id)).fetchall()
-        return [(int(x), str(n), self._decoded(f"series {n} of case {case_id} of execution {x}",
+        return [(int(x), str(n), self.decoded(f"series {n} of case {case_id} of execution {x}",
                                                partial(blob_to_samples, b)))
                 for x, n, b in rows]
