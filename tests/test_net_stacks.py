@@ -27,12 +27,13 @@ from pathlib import Path
 import pytest
 from _datahalf import parse_named
 
-from rtosmeter import net_trace, runners
+from rtosmeter import runners
 from rtosmeter.build import BuildSpec, build
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions
 from rtosmeter.footprint import footprint
-from rtosmeter.net_source import NetSourceMissing, find_net_source
+from rtosmeter.net import trace as net_trace
+from rtosmeter.net.source import NetSourceMissing, find_net_source
 from rtosmeter.runners import run_once
 from rtosmeter.runners.base import RunRequest
 from rtosmeter.sources import find_source

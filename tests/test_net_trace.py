@@ -1,4 +1,4 @@
-"""The net-* loads' frame trace (rtosmeter.net_trace), parsed back with an
+"""The net-* loads' frame trace (rtosmeter.net.trace), parsed back with an
 independent decoder, scapy's dot15d4 and sixlowpan layers: every frame is a
 valid 58-byte IEEE 802.15.4 data frame (FCS checked) whose 6LoWPAN IPHC
 payload decompresses to the IPv6/UDP datagram each state needs."""
@@ -15,14 +15,15 @@ from scapy.config import conf
 from scapy.layers.inet import UDP
 from scapy.layers.inet6 import ICMPv6ND_RA, ICMPv6NDOptPrefixInfo, IPv6, in6_chksum
 
-from rtosmeter import loads, net_trace
+from rtosmeter import loads
 from rtosmeter.build import BuildSpec, cmake_configure_command
 from rtosmeter.catalog import load_caps
 from rtosmeter.definitions import Definitions
 from rtosmeter.definitions.ports import load_port
 from rtosmeter.errors import UserError
-from rtosmeter.net_source import find_net_source
-from rtosmeter.plan import net_support
+from rtosmeter.net import trace as net_trace
+from rtosmeter.net.source import find_net_source
+from rtosmeter.net.support import net_unsupported
 
 NODE = {n: str(ipaddress.IPv6Address(net_trace.node_ip(n))) for n in (1, 3)}
 SENDER = str(ipaddress.IPv6Address(net_trace.mac_ip(2)))
@@ -135,20 +136,20 @@ def test_a_port_without_the_stack_is_unsupported_under_a_net_load(root: Path) ->
     defs = Definitions.load(root)
     loaded = defs.profile("default+net-accept:230")
     mps2 = defs.target("qemu-mps2-an386")
-    why = net_support(defs.port("ucos3"), mps2, loaded, {}).reason
+    why = net_unsupported(defs.port("ucos3"), mps2, loaded, {})
     assert "ucos3 under net-accept:230" in why and "virtual 802.15.4 radio" in why
     assert "port.toml" in why
-    assert net_support(defs.port("contiki"), mps2, loaded, {}).reason == ""
-    assert net_support(defs.port("ucos3"), mps2, defs.profile("default+accept"), {}).reason == ""
-    assert net_support(defs.port("ucos3"), mps2, defs.profile("default"), {}).reason == ""
+    assert net_unsupported(defs.port("contiki"), mps2, loaded, {}) == ""
+    assert net_unsupported(defs.port("ucos3"), mps2, defs.profile("default+accept"), {}) == ""
+    assert net_unsupported(defs.port("ucos3"), mps2, defs.profile("default"), {}) == ""
     # Zephyr has the stack on the MPS2 targets only ([net] targets)
     zephyr = defs.port("zephyr")
-    assert net_support(zephyr, mps2, loaded, {}).reason == ""
+    assert net_unsupported(zephyr, mps2, loaded, {}) == ""
     for target in ("qemu-microbit", "host"):
-        why = net_support(zephyr, defs.target(target), loaded, {}).reason
+        why = net_unsupported(zephyr, defs.target(target), loaded, {})
         assert f"zephyr under net-accept:230: its network stack runs on mps2 only, not {target}" \
             in why and "[net] targets" in why
-        assert net_support(zephyr, defs.target(target), defs.profile("default"), {}).reason == ""
+        assert net_unsupported(zephyr, defs.target(target), defs.profile("default"), {}) == ""
 
 
 def test_freertos_s_lwip_is_planned_on_mps2_with_its_tree_only(
@@ -160,23 +161,23 @@ def test_freertos_s_lwip_is_planned_on_mps2_with_its_tree_only(
     freertos, loaded = defs.port("freertos"), defs.profile("default+net-forward:230")
     mps2, host = defs.target("qemu-mps2-an386"), defs.target("host")
     monkeypatch.delenv("RTOSMETER_LWIP", raising=False)
-    why = net_support(freertos, mps2, loaded, {}).reason
+    why = net_unsupported(freertos, mps2, loaded, {})
     assert why.startswith("freertos under net-forward:230: freertos's network stack lwip")
     assert "--source lwip=PATH" in why and "RTOSMETER_LWIP" in why and "[net.source]" in why
-    assert net_support(freertos, mps2, defs.profile("default"), {}).reason == ""  # no net load
+    assert net_unsupported(freertos, mps2, defs.profile("default"), {}) == ""  # no net load
     tree = tmp_path / "lwip"
     (tree / "src" / "netif").mkdir(parents=True)
     (tree / "src" / "netif" / "lowpan6.c").write_text("")
-    assert net_support(freertos, mps2, loaded, {"lwip": tree}).reason == ""
+    assert net_unsupported(freertos, mps2, loaded, {"lwip": tree}) == ""
     monkeypatch.setenv("RTOSMETER_LWIP", str(tree))
-    assert net_support(freertos, mps2, loaded, {}).reason == ""
-    assert net_support(freertos, host, loaded, {}).reason == (
+    assert net_unsupported(freertos, mps2, loaded, {}) == ""
+    assert net_unsupported(freertos, host, loaded, {}) == (
         f"freertos under net-forward:230: its network stack runs on mps2 only, not host "
         f"({freertos.file} [net] targets)")
     contiki = defs.port("contiki")
-    assert "runs on mps2 only, not host" in net_support(contiki, host, loaded, {}).reason
+    assert "runs on mps2 only, not host" in net_unsupported(contiki, host, loaded, {})
     with pytest.raises(UserError, match=r"has no src/netif/lowpan6\.c"):
-        net_support(freertos, mps2, loaded, {"lwip": tmp_path})
+        net_unsupported(freertos, mps2, loaded, {"lwip": tmp_path})
 
 
 def test_the_lwip_tree_reaches_cmake_and_the_build_configuration(
@@ -272,11 +273,11 @@ def test_a_stack_outside_the_rtos_tree_is_needed_and_its_missing_states_said(
     (tmp_path / "common" / "inc").mkdir(parents=True)
     (tmp_path / "common" / "inc" / "nx_api.h").write_text("/* a NetX Duo tree */\n")
     monkeypatch.setenv("RTOSMETER_NETXDUO", str(tmp_path))
-    assert net_support(threadx, mps2, accept, {}).reason == ""
-    why = net_support(threadx, mps2, forward, {}).reason
+    assert net_unsupported(threadx, mps2, accept, {}) == ""
+    why = net_unsupported(threadx, mps2, forward, {})
     assert "threadx under net-forward:230" in why and "IPv6 forwards nothing" in why
     monkeypatch.delenv("RTOSMETER_NETXDUO")
-    why = net_support(threadx, mps2, accept, {}).reason
+    why = net_unsupported(threadx, mps2, accept, {})
     assert "--source netxduo=PATH or set RTOSMETER_NETXDUO" in why and "port.toml" in why
     # a synthetic load needs no stack
-    assert net_support(threadx, mps2, defs.profile("default+accept"), {}).reason == ""
+    assert net_unsupported(threadx, mps2, defs.profile("default+accept"), {}) == ""

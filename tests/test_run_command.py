@@ -23,7 +23,7 @@ from rich.console import Console
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
-from rtosmeter.net_source import net_source_names
+from rtosmeter.net.source import net_source_names
 from rtosmeter.progress import Progress
 from rtosmeter.store import Store
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtosmeter import axes, children, net_trace
+from rtosmeter import axes, children
 from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import (
     FirmwareCounter,
@@ -32,6 +32,7 @@ from rtosmeter.definitions import (
 )
 from rtosmeter.errors import ToolMissing
 from rtosmeter.loads import split as split_load
+from rtosmeter.net import trace as net_trace
 from rtosmeter.sources import SourceTree
 
 LOG_TAIL = 25  # compiler output lines quoted in a build error

@@ -21,7 +21,7 @@ from rtosmeter.build import BuildResult, BuildSpec, build
 from rtosmeter.catalog import Catalog
 from rtosmeter.children import kill_all
 from rtosmeter.definitions import Definitions, Params
-from rtosmeter.net_source import find_net_source
+from rtosmeter.net.source import find_net_source
 from rtosmeter.plan import Plan, PlannedBuild
 from rtosmeter.progress import Progress
 from rtosmeter.record import Recorder, RunJob

@@ -10,7 +10,7 @@ load at all: the profile itself, whose firmware has no load code.
 The C side is bench/core/load.c; the kinds' names are RM_LOAD_KIND_<KIND>.
 The net-* kinds (net-accept, net-reject, net-forward) feed the OS's own
 network stack through the port's virtual radio with the frame trace of
-rtosmeter.net_trace, at the rate in packets per second of target time;
+rtosmeter.net.trace, at the rate in packets per second of target time;
 net-idle builds and brings up the same stack and sends nothing (the study's
 idle state: "the network stack always initialised").
 """

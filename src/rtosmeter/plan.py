@@ -23,7 +23,6 @@ from rtosmeter.definitions import (
     Campaign,
     Definitions,
     Port,
-    Profile,
     Target,
     Toolchain,
 )
@@ -31,7 +30,7 @@ from rtosmeter.errors import UserError
 from rtosmeter.loads import profile_name as loaded_name
 from rtosmeter.loads import with_idle
 from rtosmeter.measure import DEFAULT_DIV, Measure, Unit
-from rtosmeter.net_source import NetSourceMissing, find_net_source
+from rtosmeter.net.support import net_unsupported
 
 IDLE_ONLY = ("idle",)
 
@@ -172,32 +171,6 @@ def check_support(port: Port, target: Target, toolchain: Toolchain) -> Support:
     if toolchain.use_for(target) is None:
         return Support(f"toolchain {toolchain.name} does not build for {target.name} (no "
                        f"[targets.{target.toolchain or 'host'}] in {toolchain.file})")
-    return Support()
-
-
-def net_support(port: Port, target: Target, profile: Profile,
-                sources: dict[str, Path]) -> Support:
-    """A net-* load runs the port's own network stack (capability NET): a port
-    without it is unsupported under the load, with its port.toml reason; so
-    is a target its stack does not run on ([net] targets), a state it cannot
-    serve ([net] unsupported), or a stack whose tree is missing ([net.source])."""
-    load = profile.load
-    if load is None or not load.net_state:
-        return Support()
-    if "NET" not in port.caps:
-        why = port.unsupported.get("NET", "the port has no network stack on the virtual radio")
-        return Support(f"{port.name} under {load.name}: {why} (capability NET, {port.file})")
-    if not port.net_runs_on(target):
-        assert port.net is not None
-        return Support(f"{port.name} under {load.name}: its network stack runs on "
-                       f"{', '.join(port.net.targets)} only, not {target.name} "
-                       f"({port.file} [net] targets)")
-    if port.net is not None and (why := port.net.unsupported.get(load.net_state, "")):
-        return Support(f"{port.name} under {load.name}: {why} ({port.file} [net] unsupported)")
-    try:
-        find_net_source(port, sources)
-    except NetSourceMissing as exc:
-        return Support(f"{port.name} under {load.name}: {exc.reason}")
     return Support()
 
 
@@ -351,8 +324,8 @@ class _Planner:
         build.unit = self.unit(target)
         support = check_support(port, target, toolchain)
         if not support.reason:
-            support = net_support(port, target, self.defs.profile(build.profile),
-                                  self.sel.sources)
+            support = Support(net_unsupported(port, target, self.defs.profile(build.profile),
+                                              self.sel.sources))
         if support.reason:
             build.skip_status, build.skip_reason = "unsupported", support.reason
         elif target.kind == "board" and not self.sel.boards:

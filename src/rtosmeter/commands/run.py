@@ -25,7 +25,7 @@ from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
 from rtosmeter.model import FAIL_MARK, WARN_MARK
-from rtosmeter.net_source import net_source_names
+from rtosmeter.net.source import net_source_names
 from rtosmeter.qemu_binary import PLUGIN_FAILED
 from rtosmeter.textsafe import terminal_safe
 

@@ -66,11 +66,11 @@ class NetStack:
     # net state (accept, reject, forward) -> why the stack cannot serve it
     unsupported: dict[str, str] = field(default_factory=dict)
     # the stack reads context-based 6LoWPAN addresses only with IPHC's context
-    # identifier byte, so its trace carries one (rtosmeter.net_trace.frame, cid)
+    # identifier byte, so its trace carries one (rtosmeter.net.trace.frame, cid)
     iphc_cid: bool = False
 
 
-NET_STATES = ("accept", "reject", "forward")  # rtosmeter.net_trace.STATES
+NET_STATES = ("accept", "reject", "forward")  # rtosmeter.net.trace.STATES
 
 
 @dataclass(frozen=True)

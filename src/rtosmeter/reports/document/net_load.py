@@ -1,4 +1,4 @@
-"""The load view's network-stack tables (the net-* loads, rtosmeter.net_trace):
+"""The load view's network-stack tables (the net-* loads, rtosmeter.net.trace):
 Thread-Metric against `net-idle` (the stack built and up, no frame: the
 Silva et al. 2019 study's idle, "the network stack always initialised"), so
 that the change is the traffic alone, with the mean over the tests per state
