@@ -14,7 +14,7 @@ from _datahalf import parse_named
 from conftest import invoke
 
 from rtosmeter import calibrate_rtos as cr
-from rtosmeter.board_memory import board_named, read_memory
+from rtosmeter.board_memory import board_named, memory_of, read_memory
 from rtosmeter.calibrate import KERNELS, Params, ranking_kept, stream
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
@@ -85,7 +85,7 @@ def _stand_in_store(board_out: Path, work: Path, truth: Params) -> None:
     metal's kernels built as calibrate builds them, each one's stream under
     QEMU with the model at `truth`, stored as a run on the board."""
     opts = RunOptions(out=work, ports=("baremetal",), bench=KERNELS,
-                      as_board="b-l475e-iot01a", quiet=True, jobs=1)
+                      board=memory_of("b-l475e-iot01a"), quiet=True, jobs=1)
     summary = run_campaign(opts)
     defs = Definitions.load()
     mem = read_memory(board_named(defs, "b-l475e-iot01a"), calibrated=False)

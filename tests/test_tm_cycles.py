@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rtosmeter.board_memory import memory_of
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.protocol import parse_stream
 from rtosmeter.store import Store
@@ -24,7 +25,8 @@ def _run(tmp: Path, tree: Path | None, unit: str, board: str = "",
     summary = run_campaign(RunOptions(out=tmp, ports=(port,), bench=case,
                                       targets=("qemu-mps2-an386",),
                                       sources={port: tree} if tree else {},
-                                      unit=unit, as_board=board, quiet=True, jobs=1))
+                                      unit=unit, board=memory_of(board) if board else None,
+                                      quiet=True, jobs=1))
     assert summary.failed == 0 and summary.builds_failed == 0
     with Store.open(tmp / "rtosmeter.sqlite") as st:
         (ex,) = st.executions(summary.run_id)

@@ -144,9 +144,8 @@ def memory_of(name: str, root: Path | None = None, calibrated: bool = True) -> B
     return read_memory(board_named(Definitions.load(root), name), calibrated)
 
 
-def check_target(board: str, target: Target, unit: str | None) -> None:
-    """An estimate as on `board` runs in cycles on the QEMU target of its core."""
-    mem = memory_of(board)
+def check_target(mem: BoardMemory, target: Target, unit: str | None) -> None:
+    """An estimate as on a board runs in cycles on the QEMU target of its core."""
     if unit not in (None, Unit.CYCLES):
         raise UserError(f"--as-board estimates cycles, not {unit}", "--unit",
                         "Give --unit cycles with --as-board (or leave --unit out)")

@@ -20,13 +20,13 @@ from rtosmeter import instances, runners
 from rtosmeter.build import BuildResult, BuildSpec, build
 from rtosmeter.catalog import Catalog
 from rtosmeter.children import kill_all
-from rtosmeter.definitions import Definitions, Params
+from rtosmeter.definitions import Definitions, Params, Target
 from rtosmeter.net.source import find_net_source
 from rtosmeter.plan import Plan, PlannedBuild
 from rtosmeter.progress import Progress
 from rtosmeter.record import Recorder, RunJob
 from rtosmeter.runners import run_once
-from rtosmeter.runners.base import RunOutcome, RunRequest
+from rtosmeter.runners.base import RunnerOptions, RunOutcome, RunRequest
 from rtosmeter.sources import SourceMissing, find_source
 
 Todo = tuple[PlannedBuild, list[str]]  # a build and the groups still to run of it
@@ -51,15 +51,28 @@ class Executor:
         self.pending: dict[Future[Any], Todo | RunJob] = {}
         self.deferred: list[RunJob] = []  # exclusive runs: after the last build
         self.builds_left = 0
+        self.options: dict[str, RunnerOptions | None] = {}  # per build: made once
+
+    def _target(self, planned: PlannedBuild) -> Target:
+        """The build's target at its profile's board clock."""
+        profile = self.defs.profile(planned.profile)
+        return self.defs.target(planned.target).at_clock(profile.board_clock)
+
+    def _options(self, planned: PlannedBuild, plan: Plan) -> RunnerOptions | None:
+        """What the build's runner takes, from the plan's measurement choices."""
+        if planned.key not in self.options:
+            self.options[planned.key] = runners.runner_options(self._target(planned),
+                                                               plan.measure_of(planned))
+        return self.options[planned.key]
 
     def _spec(self, planned: PlannedBuild, plan: Plan, groups: list[str]) -> BuildSpec:
         port = self.defs.port(planned.port, f"run {planned.key}")
         profile = self.defs.profile(planned.profile)
-        target = self.defs.target(planned.target).at_clock(profile.board_clock)
+        target = self._target(planned)
         overrides = {k: Path(v) for k, v in plan.sources.items()}
         source = find_source(port, overrides, instances.split(planned.port)[1])
         net = profile.load is not None and bool(profile.load.net_state)
-        options = runners.runner_options(target, plan.measure_of(planned))
+        options = self._options(planned, plan)
         return BuildSpec(port, target, profile,
                          Params(**planned.params), tuple(groups), source, self.out,
                          self.defs.toolchain(planned.toolchain, f"run {planned.key}"),
@@ -79,9 +92,7 @@ class Executor:
         build_id = self.recorder.build(planned, result)
         if build_id is None or isinstance(result, str):
             return []
-        target = self.defs.targets[planned.target].at_clock(
-            self.defs.profile(planned.profile).board_clock)
-        options = runners.runner_options(target, plan.measure_of(planned))
+        target, options = self._target(planned), self._options(planned, plan)
         return [RunJob(planned, g, build_id, exe, target, options)
                 for g, exe in result.executables.items() if g in groups]
 

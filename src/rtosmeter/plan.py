@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rtosmeter import axes, instances, qemu_binary, runners
+from rtosmeter.board_memory import BoardMemory, board_named, read_memory
 from rtosmeter.build import missing_tools
 from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import (
@@ -29,8 +30,9 @@ from rtosmeter.definitions import (
 from rtosmeter.errors import UserError
 from rtosmeter.loads import profile_name as loaded_name
 from rtosmeter.loads import with_idle
-from rtosmeter.measure import DEFAULT_DIV, Measure, Unit
+from rtosmeter.measure import DEFAULT_DIV, Unit
 from rtosmeter.net.support import net_unsupported
+from rtosmeter.runners.base import Measure
 
 IDLE_ONLY = ("idle",)
 
@@ -53,7 +55,6 @@ class PlannedBuild:
     ws: int = 0  # cycles: flash wait states
     div: int = DEFAULT_DIV  # cycles: SDIV/UDIV cycles
     axes: dict[str, str] = field(default_factory=dict)  # rtosmeter.axes: every axis
-    as_board: str = ""  # cycles: estimated as on this board (--as-board)
 
     def __post_init__(self) -> None:
         self.axes = axes.complete(self.axes)  # a plan stored before an axis existed
@@ -72,8 +73,6 @@ class PlannedBuild:
         """(port, target, profile, canonical axes): Store.done_groups' key, less the group."""
         return (self.port, self.target, self.profile, axes.canonical(self.axes))
 
-    def measure(self, icount: bool, qemu: str = "", attribute: bool = False) -> Measure:
-        return Measure(self.unit, icount, self.ws, self.div, self.as_board, qemu, attribute)
 
 
 @dataclass
@@ -89,23 +88,32 @@ class Plan:
     align: str = "auto"  # --align: how captures meet cases (rtosmeter.runners.powered)
     qemu: str = ""  # the QEMU binary, resolved once (--qemu, RTOSMETER_QEMU, the campaign's)
     attribute: bool = False  # --attribute: plugin runs attribute every interval
+    board: BoardMemory | None = None  # --as-board: the board's memory model, read once
 
     def measure_of(self, build: PlannedBuild) -> Measure:
         """What the build's executions count and how: every runner option."""
-        return build.measure(self.icount, self.qemu, self.attribute)
+        return Measure(build.unit, self.icount, build.ws, build.div, self.board, self.qemu,
+                       self.attribute)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Plan:
-        # "combos": how plans were stored before PlannedBuild had its name
-        builds = [PlannedBuild(**b) for b in data.get("builds", data.get("combos", []))]
-        return cls(data.get("campaign", "?"), data.get("campaign_file", ""), builds,
+        # "combos": how plans were stored before PlannedBuild had its name;
+        # "as_board": the board's name in every build, before the plan held its model
+        stored = [dict(b) for b in data.get("builds", data.get("combos", []))]
+        boards = {str(b.pop("as_board", "")) for b in stored} - {""}
+        board = data.get("board")
+        return cls(data.get("campaign", "?"), data.get("campaign_file", ""),
+                   [PlannedBuild(**b) for b in stored],
                    int(data.get("jobs", 2)), bool(data.get("icount", True)),
                    dict(data.get("sources", {})), str(data.get("profile_file", "")),
                    str(data.get("power", "")), str(data.get("align", "auto")),
-                   str(data.get("qemu", "")), bool(data.get("attribute", False)))
+                   str(data.get("qemu", "")), bool(data.get("attribute", False)),
+                   BoardMemory(**board) if board else
+                   read_memory(board_named(Definitions.load(), boards.pop())) if boards
+                   else None)
 
 
 NO_BOARD = "needs the board attached (study run --boards)"
@@ -129,7 +137,8 @@ class Selection:
     loads: tuple[str, ...] = ()  # --load (empty: the campaign's, else idle)
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's)
     boards: bool = True  # False: board targets are planned as not run (no board attached)
-    as_board: str = ""  # --as-board: cycles estimated as on this board
+    board: BoardMemory | None = None  # --as-board: cycles estimated as on this board
+    board_target: bool = False  # run --as-board without --target: its core's QEMU target
     power: str = ""  # --power ANALYSER[:SERIAL] (rtosmeter.energy.sessions)
     align: str = "auto"  # --align auto|marker|stream
     qemu: str = ""  # --qemu PATH (rtosmeter.qemu_binary; "": RTOSMETER_QEMU, the campaign's)
@@ -280,8 +289,9 @@ def _merge_bench(first: PlannedBuild, again: PlannedBuild, catalog: Catalog) -> 
 
 class _Planner:
     def __init__(self, defs: Definitions, catalog: Catalog, campaign: Campaign,
-                 sel: Selection) -> None:
+                 sel: Selection, board: BoardMemory | None) -> None:
         self.defs, self.catalog, self.campaign, self.sel = defs, catalog, campaign, sel
+        self.board = board
         self.ws = next(v for v in (sel.ws, campaign.cycle_ws, 0) if v is not None)
         self.div = next(v for v in (sel.div, campaign.cycle_div, DEFAULT_DIV) if v is not None)
         self.qemu = qemu_binary.resolved(qemu_binary.chosen(sel.qemu or None, campaign.qemu))
@@ -306,8 +316,7 @@ class _Planner:
                 out.append(PlannedBuild(cand.port, target.name, profile.name, pattern,
                                         self.catalog.groups_for(pattern), asdict(params),
                                         cand.optional, ws=self.ws, div=self.div,
-                                        axes={"toolchain": toolchain.name},
-                                        as_board=sel.as_board))
+                                        axes={"toolchain": toolchain.name}))
         return out
 
     def unit(self, target: Target) -> Unit:
@@ -315,7 +324,10 @@ class _Planner:
         where = f"target {target.name} (--unit)" if sel.unit else str(self.campaign.file)
         return runners.resolve_unit(target, sel.unit or self.campaign.unit,
                                     Measure(Unit.TICKS, sel.icount, self.ws, self.div,
-                                            sel.as_board, self.qemu), where)
+                                            self.board, self.qemu), where)
+
+    def measure(self, build: PlannedBuild) -> Measure:
+        return Measure(build.unit, self.sel.icount, build.ws, build.div, self.board, self.qemu)
 
     def settle(self, build: PlannedBuild) -> PlannedBuild:
         """The build as planned, or skipped with its reason."""
@@ -330,8 +342,7 @@ class _Planner:
             build.skip_status, build.skip_reason = "unsupported", support.reason
         elif target.kind == "board" and not self.sel.boards:
             build.skip_status, build.skip_reason = "skipped", NO_BOARD
-        elif reason := unavailable_reason(target, toolchain, build.measure(self.sel.icount,
-                                                                            self.qemu)):
+        elif reason := unavailable_reason(target, toolchain, self.measure(build)):
             if not build.optional:
                 raise UserError(f"target {target.name} cannot run here: {reason}",
                                 "--target" if self.sel.targets else str(self.campaign.file),
@@ -344,7 +355,11 @@ class _Planner:
 def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Selection) -> Plan:
     """The plan of a campaign narrowed by the selection; a later [[run]]
     entry of the same build adds its cases to it."""
-    planner = _Planner(defs, catalog, campaign, sel)
+    board = sel.board  # --as-board: in cycles
+    if board is not None:
+        sel = replace(sel, unit=sel.unit or Unit.CYCLES,
+                      targets=(board.qemu_target,) if sel.board_target else sel.targets)
+    planner = _Planner(defs, catalog, campaign, sel, board)
     planned: list[PlannedBuild] = []
     seen: dict[str, PlannedBuild] = {}
     for cand in candidates(defs, campaign, sel):
@@ -357,4 +372,4 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
     return Plan(campaign.name, str(campaign.file), planned, sel.jobs, sel.icount,
                 {k: str(v) for k, v in sel.sources.items()},
                 str(sel.profile_file) if sel.profile_file else "", sel.power, sel.align,
-                planner.qemu, sel.attribute)
+                planner.qemu, sel.attribute, board)

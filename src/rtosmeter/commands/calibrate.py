@@ -66,7 +66,7 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
     target = board_named(defs, board)
     mem = read_memory(target, calibrated=False)
     summary = run_campaign(RunOptions(out=work, ports=("baremetal",), bench=cal.KERNELS,
-                                      as_board=mem.board, quiet=True, jobs=1))
+                                      board=mem, quiet=True, jobs=1))
     with Store.open(work / "rtosmeter.sqlite") as st:
         elfs = [Path(e.runner["elf"]) for e in st.executions(summary.run_id)
                 if e.runner.get("elf")]
@@ -98,7 +98,7 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
     rtos_elfs: dict[str, list[Path]] = {}
     if ports:  # the same RTOS firmware for the QEMU machine, estimated as on the board
         rsum = run_campaign(RunOptions(out=work / "rtos", ports=ports, bench=cr.RTOS_BENCH,
-                                       as_board=mem.board, quiet=True, jobs=1))
+                                       board=mem, quiet=True, jobs=1))
         with Store.open(work / "rtos" / "rtosmeter.sqlite") as st:
             port_of = {b.id: b.port for b in st.builds(rsum.run_id)}
             for e in st.executions(rsum.run_id):

@@ -30,6 +30,7 @@ from rtosmeter.qemu_binary import PLUGIN_FAILED
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
+    from rtosmeter.board_memory import BoardMemory
     from rtosmeter.first_run import FirstRun
     from rtosmeter.model import RunView
     from rtosmeter.runners.base import RunOutcome, RunRequest
@@ -52,7 +53,7 @@ class RunOptions:
     unit: str | None = None  # QEMU targets: instructions | cycles | ticks (None: default)
     cycle_ws: int | None = None  # the cycle model's flash wait states
     cycle_div: int | None = None  # the cycle model's SDIV/UDIV cycles
-    as_board: str = ""  # cycles estimated as on this board (rtosmeter.board_memory)
+    board: BoardMemory | None = None  # --as-board: its model, read once (rtosmeter.board_memory)
     loads: tuple[str, ...] = ()  # --load: load profiles (rtosmeter.loads); () the campaign's
     toolchains: tuple[str, ...] = ()  # --toolchain (empty: the campaign's; gcc by default)
     farm: str | None = None  # labgrid://HOST:PORT | dask://HOST:PORT (rtosmeter.farm)
@@ -140,16 +141,11 @@ def run_campaign(opts: RunOptions, root: Path | None = None,
                            run=run)
         campaign = defs.campaign(opts.campaign)
         profile, profile_file = _profile(defs, opts.profile)
-        targets, unit = opts.targets, opts.unit
-        if opts.as_board:  # the QEMU target of the board's core, in cycles
-            from rtosmeter.board_memory import memory_of
-
-            mem = memory_of(opts.as_board, root)
-            targets, unit = targets or (mem.qemu_target,), unit or "cycles"
-        sel = Selection(opts.ports, targets, opts.bench, profile, opts.jobs,
-                        opts.icount, opts.sources, profile_file, unit,
+        sel = Selection(opts.ports, opts.targets, opts.bench, profile, opts.jobs,
+                        opts.icount, opts.sources, profile_file, opts.unit,
                         opts.cycle_ws, opts.cycle_div, opts.loads, opts.toolchains,
-                        as_board=opts.as_board, power=opts.power, align=opts.align,
+                        board=opts.board, board_target=not opts.targets,
+                        power=opts.power, align=opts.align,
                         qemu=opts.qemu, attribute=opts.attribute)
         plan = make_plan(defs, catalog, campaign, sel)
         if before is not None:
@@ -289,10 +285,12 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         from rtosmeter.qemu_plugin import parse_clock
 
         parse_clock(clock)  # a bad rate fails before the campaign, not after
+    board = None
     if as_board:
         from rtosmeter.board_memory import memory_of
 
-        board_hz = memory_of(as_board).clock_hz  # an unknown board fails before the campaign
+        board = memory_of(as_board)  # read once; an unknown board fails before the campaign
+        board_hz = board.clock_hz
         if clock and parse_clock(clock) != board_hz:
             raise UserError(f"--clock {clock} is not the clock of {as_board} "
                             f"({board_hz / 1e6:g} MHz)", "--clock",
@@ -313,7 +311,7 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
                       parse_source_options(sources), jobs, profile, campaign, not no_icount, resume,
                       unit=unit, cycle_ws=cycle_ws, cycle_div=cycle_div, farm=farm,
-                      as_board=as_board or "",
+                      board=board,
                       insecure=insecure, power=power or "", align=align,
                       loads=split_list(loads), toolchains=split_list(toolchains),
                       qemu=qemu or "", attribute=attribute)

@@ -104,10 +104,11 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
     if every and resume is not None:
         raise UserError("--resume finishes one run of one study", "--resume",
                         "Give the NAME the interruption printed")
+    board = None
     if as_board:
         from rtosmeter.board_memory import memory_of
 
-        memory_of(as_board)  # an unknown board fails before any study runs
+        board = memory_of(as_board)  # read once; an unknown board fails before any study
     defs = Definitions.load()
     catalog = load_catalog(defs.root)
     studies = definition.load_all(defs, catalog) if every else \
@@ -123,7 +124,7 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
                     outcomes = []
                 else:
                     go = executor(defs, catalog, store, folder, parse_source_options(sources),
-                                  jobs, boards=boards, unit=unit, as_board=as_board,
+                                  jobs, boards=boards, unit=unit, board=board,
                                   attribute=attribute, qemu=qemu)
                     outcomes = run_study(the_study, go, reruns=not no_rerun)
         except RunInterrupted as exc:

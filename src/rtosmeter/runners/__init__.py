@@ -15,8 +15,8 @@ from typing import Any
 
 from rtosmeter.definitions import Target
 from rtosmeter.errors import UserError
-from rtosmeter.measure import Measure, Unit
-from rtosmeter.runners.base import Runner, RunnerOptions, RunOutcome, RunRequest
+from rtosmeter.measure import Unit
+from rtosmeter.runners.base import Measure, Runner, RunnerOptions, RunOutcome, RunRequest
 
 GROUP = "rtosmeter.runners"
 

@@ -33,13 +33,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol
 
+from rtosmeter.board_memory import BoardMemory
 from rtosmeter.definitions import FirmwareCounter, Target
 from rtosmeter.energy.arrivals import Arrivals
+from rtosmeter.measure import DEFAULT_DIV, Unit
 
 # What one execution may write before it is stopped: far above a real stream
 # (a full host group with 4,096 samples per series is ~300 kB), far below
 # what would strain the harness's memory or the store.
 STREAM_CAP = 64 << 20
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One build's measurement choices, as the plan resolved them once: each
+    runner makes of them what its kind can (runners/qemu.py: -icount and the
+    rmcycles plugin; hosts and boards keep their own counter), so neither the
+    planner nor the build names a runner."""
+
+    unit: Unit = Unit.TICKS
+    icount: bool = True  # False: emulated runs are host-timed (noisy, labelled so)
+    ws: int = 0  # cycles: flash wait states
+    div: int = DEFAULT_DIV  # cycles: SDIV/UDIV cycles
+    board: BoardMemory | None = None  # cycles: estimated as on this board (--as-board)
+    qemu: str = ""  # emulated runs: the QEMU binary (--qemu; rtosmeter.qemu_binary), "": default
+    attribute: bool = False  # plugin runs: per-function attribution too (--attribute)
 
 
 class RunnerOptions:

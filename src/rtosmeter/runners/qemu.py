@@ -38,9 +38,10 @@ from rtosmeter import children, qemu_binary, qemu_plugin
 from rtosmeter.attribution import funcmap
 from rtosmeter.definitions import FirmwareCounter, Target
 from rtosmeter.errors import UserError
-from rtosmeter.measure import Measure, Unit
+from rtosmeter.measure import Unit
 from rtosmeter.qemu_plugin import PluginSpec
 from rtosmeter.runners.base import (
+    Measure,
     RunnerOptions,
     RunOutcome,
     RunRequest,
@@ -183,7 +184,7 @@ class QemuRunner:
     def options_for(measure: Measure, target: Target) -> QemuOptions:
         plugin = None
         if measure.board and measure.unit is Unit.CYCLES:
-            plugin = as_board.memory_of(measure.board).spec(measure.div)
+            plugin = measure.board.spec(measure.div)
         elif measure.unit is not Unit.TICKS:
             plugin = qemu_plugin.spec_for(measure.unit, target.cpu,
                                           target.qemu.machine if target.qemu else "",

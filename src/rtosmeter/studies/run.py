@@ -20,6 +20,7 @@ from rtosmeter.store import Store
 from rtosmeter.studies.model import Finding, Rerun, Study, System
 
 if TYPE_CHECKING:
+    from rtosmeter.board_memory import BoardMemory
     from rtosmeter.runs import RunSummary
 
 CAMPAIGN_PREFIX = "study:"
@@ -152,11 +153,12 @@ def sources_for(camp: Campaign, sources: dict[str, Path]) -> dict[str, Path]:
 
 def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
              sources: dict[str, Path], jobs: int, quiet: bool | None = None,
-             boards: bool = False, unit: str | None = None, as_board: str = "",
+             boards: bool = False, unit: str | None = None,
+             board: BoardMemory | None = None,
              attribute: bool = False, qemu: str = "") -> Runner:
     """A campaign -> plan -> executed run, as `rtosmeter run` does it; board
     targets are stored as not run (no build) unless `boards` (one is attached).
-    `unit` and `as_board` replace every campaign's unit (study run --unit,
+    `unit` and `board` replace every campaign's unit (study run --unit,
     --as-board); `attribute` and `qemu` are run's --attribute and --qemu."""
     from rtosmeter.plan import Selection, make_plan
     from rtosmeter.runs import execute
@@ -164,7 +166,7 @@ def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
     def go(camp: Campaign) -> RunSummary:
         plan = make_plan(defs, catalog, camp, Selection(
             jobs=jobs, sources=sources_for(camp, sources), boards=boards,
-            unit=unit or ("cycles" if as_board else None), as_board=as_board,
+            unit=unit, board=board,
             attribute=attribute, qemu=qemu))
         return execute(defs, catalog, store, out, plan, quiet=quiet)
 
