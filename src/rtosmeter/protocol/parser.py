@@ -1,338 +1,39 @@
-"""The result stream, version 1 (docs/protocol.md): parser and writer.
-
-`parse_stream()` never raises, whatever the bytes. Anything corrupt, truncated,
-out of order or out of range becomes a `StreamError` naming its byte offset
-and costs only the record it is in; every complete, valid record is kept, so
-a run that dies mid-case still yields the cases before it (and the one in
-progress, marked `incomplete`). Numbers are ASCII digits of bounded width
-that fit SQLite's int64; a series never holds more samples than HELLO
-announced; what a stream can make the parser keep is bounded (cases, errors,
-console lines, and per type CFG, META, SERIES, COUNT, CHECK records and
-samples: MAX_KEPT, MAX_SAMPLES), so a flooding firmware costs a few hundred
-MB at most, whatever it sends (tests/test_memory_bound.py measures it).
-
-The parser stands alone: it imports nothing of the catalog or the source
-tree. A capability mask stays an integer (`ParsedCase.missing`); whoever has
-the names (the scheduler, from the catalog) turns it into words with
-`name_missing()`.
-
-Samples are decoded with numpy (one vectorised pass per `S` line), because a
-stream can carry a million of them, and stay arrays up to the store.
-"""
+"""`parse_stream()`: a stream's bytes into cases, never raising (see the
+package's docstring)."""
 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from rtosmeter.numbers import whole
-
-VERSION = 1
-MAX_LINE = 16384
-MAX_CLOCK_HZ = 10**12  # CFG ts_hz / cpu_hz: a clock the firmware reads back
-MAX_FLASH_WS = 15  # CFG flash_ws: the widest LATENCY field of a Cortex-M flash controller (4 bits)
-MAX_HEX_DIGITS = 8  # a capability mask: 32 bits
-# What one stream may make the parser keep (a flood ends as one error each).
-MAX_CASES = 4096
-MAX_ERRORS = 1000
-MAX_NOISE = 1000
-# ... and of each kind of record a case keeps, per stream (real streams keep
-# at most ~100 series, ~100 counts, ~20 META): a flood of one of them held
-# 1.8 GB, these at most a few MB each. MAX_SAMPLES: 64 MB of samples.
-MAX_KEPT = {"CFG": 4096, "META": 16384, "SERIES": 4096, "COUNT": 65536, "CHECK": 65536}
-MAX_SAMPLES = 16 << 20
-PREFIX = b"@RM "
-_PRINTABLE = bytes(range(0x20, 0x7F))
-
-FINAL = "0123456789abcdefghijklmnopqrstuv"
-CONTINUATION = "ABCDEFGHIJKLMNOPQRSTUVWXYZ!#$&+-"
-
-# byte -> digit value (0..31), or -1 for a byte outside both alphabets;
-# byte -> 1 when it ends a sample (final alphabet).
-_DIGIT = np.full(256, -1, dtype=np.int16)
-_IS_FINAL = np.zeros(256, dtype=np.bool_)
-for _i, _c in enumerate(FINAL):
-    _DIGIT[ord(_c)] = _i
-    _IS_FINAL[ord(_c)] = True
-for _i, _c in enumerate(CONTINUATION):
-    _DIGIT[ord(_c)] = _i
-
-# Fields each record type must carry (S is positional and checked apart).
-# Optional fields: HELLO tm_period_ms, tick_hz (streams since the throughput
-# period became a time); SERIES sub (0: no overhead subtraction, default 1);
-# UNSUP carries `missing` (a capability mask, with an optional `note`) or
-# `reason` (checked in _Parser.on_unsup).
-RECORD_FIELDS: dict[str, tuple[str, ...]] = {
-    "HELLO": ("v", "port", "target", "group", "ts", "unit", "hz", "samples", "batch",
-              "tm_period", "tm_periods", "profile"),
-    "CFG": ("k", "v"),
-    "CASE": ("id",),
-    "META": ("k", "v"),
-    "SERIES": ("id", "name", "what"),
-    "COUNT": ("name", "period", "value"),
-    "CHECK": ("name", "ok", "got", "want"),
-    "FAIL": ("reason",),
-    "END": ("id", "status"),
-    "UNSUP": ("id",),
-    "FAULT": ("pc", "lr", "psr", "cfsr", "hfsr", "mmfar", "bfar"),
-    "BYE": ("cases", "status"),
-}
-
-
-@dataclass(frozen=True)
-class StreamError:
-    """One problem in a stream, at the byte offset of the record at fault."""
-
-    offset: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"byte {self.offset}: {self.message}"
-
-
-@dataclass
-class Series:
-    """One interval series of a case: what it measures and its raw ticks.
-
-    `subtract` is False for a series the firmware marked `sub=0`: differences
-    of two intervals, from which the timestamp overhead must not be
-    subtracted (it cancels in a difference).
-    """
-
-    id: int
-    name: str
-    what: str
-    samples: npt.NDArray[np.uint32] = field(
-        default_factory=lambda: np.zeros(0, dtype=np.uint32))
-    subtract: bool = True
-
-
-@dataclass(frozen=True)
-class Count:
-    name: str
-    period: int
-    value: int
-
-
-@dataclass(frozen=True)
-class CheckRecord:
-    name: str
-    ok: bool
-    got: int
-    want: int
-
-
-@dataclass
-class ParsedCase:
-    """A case as the stream reported it.
-
-    status: ok | failed | unsupported | incomplete (no END before the stream
-    ended or the next CASE) | error (a record inside it was corrupt or out of
-    order; `reason` names the first such problem).
-
-    `missing`: the capabilities the port lacks (bit i = RM_CAPS bit i), from
-    `UNSUP missing=`, with the port's `note` on why; `reason` then gives the
-    mask as a number until `name_missing()` names it ("port lacks SEM,
-    QUEUE"). 0 for every other case, and for an UNSUP that gave its own reason.
-    """
-
-    id: str
-    offset: int
-    status: str = "incomplete"
-    reason: str = ""
-    missing: int = 0
-    note: str = ""
-    meta: dict[str, str] = field(default_factory=dict)
-    series: dict[str, Series] = field(default_factory=dict)
-    counts: list[Count] = field(default_factory=list)
-    checks: list[CheckRecord] = field(default_factory=list)
-
-
-@dataclass
-class ParsedStream:
-    header: dict[str, str] = field(default_factory=dict)  # HELLO fields
-    config: dict[str, str] = field(default_factory=dict)  # CFG k -> v
-    cases: list[ParsedCase] = field(default_factory=list)
-    fault: dict[str, str] | None = None
-    complete: bool = False  # BYE seen
-    bye_status: int | None = None
-    noise: list[str] = field(default_factory=list)  # console lines that are not records
-    errors: list[StreamError] = field(default_factory=list)
-    records: int = 0  # valid records accepted
-
-    def case(self, case_id: str) -> ParsedCase:
-        """The case with this id (KeyError when the stream has none)."""
-        for c in self.cases:
-            if c.id == case_id:
-                return c
-        raise KeyError(case_id)
-
-
-# ---- samples ---------------------------------------------------------------
-
-
-def encode_samples(samples: Iterable[int]) -> str:
-    """Base-32 digits, most significant first, last digit from `FINAL`."""
-    out: list[str] = []
-    for value in samples:
-        if not 0 <= value <= 0xFFFFFFFF:
-            raise ValueError(f"sample {value} is not an unsigned 32-bit value")
-        digits = [FINAL[value & 31]]
-        value >>= 5
-        while value:
-            digits.append(CONTINUATION[value & 31])
-            value >>= 5
-        out.append("".join(reversed(digits)))
-    return "".join(out)
-
-
-def decode_samples_array(text: bytes | str) -> npt.NDArray[np.uint32]:
-    """Decode a run of samples; ValueError says what is wrong and where."""
-    raw = text.encode("latin-1", "replace") if isinstance(text, str) else text
-    if not raw:
-        return np.zeros(0, dtype=np.uint32)
-    b = np.frombuffer(raw, dtype=np.uint8)
-    digit = _DIGIT[b]
-    bad = np.flatnonzero(digit < 0)
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"character {raw[i:i + 1]!r} at position {i} is not a sample digit")
-    final = _IS_FINAL[b]
-    if not final[-1]:
-        raise ValueError("the last sample has no final digit")
-    ends = np.flatnonzero(final)
-    starts = np.empty_like(ends)
-    starts[0] = 0
-    starts[1:] = ends[:-1] + 1
-    lengths = ends - starts + 1
-    if lengths.max() > 7:
-        i = int(np.flatnonzero(lengths > 7)[0])
-        raise ValueError(f"sample {i} has {int(lengths[i])} digits (at most 7)")
-    multi = lengths > 1
-    if np.any(digit[starts[multi]] == 0):
-        i = int(np.flatnonzero(multi & (digit[starts] == 0))[0])
-        raise ValueError(f"sample {i} has a leading zero digit")
-    # Each digit's weight is 32 ** (its distance from the sample's last digit).
-    owner = np.repeat(np.arange(ends.size), lengths)
-    shift = (ends[owner] - np.arange(b.size)) * 5
-    values = np.add.reduceat(digit.astype(np.uint64) << shift.astype(np.uint64), starts)
-    if np.any(values > 0xFFFFFFFF):
-        i = int(np.flatnonzero(values > 0xFFFFFFFF)[0])
-        raise ValueError(f"sample {i} does not fit in 32 bits")
-    return values.astype(np.uint32)
-
-
-def decode_samples(text: bytes | str) -> list[int]:
-    """`encode_samples` reversed, as Python ints."""
-    result: list[int] = decode_samples_array(text).tolist()
-    return result
-
-
-# ---- capability masks ------------------------------------------------------
-
-
-def cap_names(mask: int, bits: Mapping[int, str]) -> list[str]:
-    """The capability names of a mask, in bit order (`bits`: bit -> name, from
-    RM_CAPS in port.h); the bits without a name (a newer firmware) as one
-    "capabilities 0x..." entry."""
-    names = [bits[b] for b in range(32) if mask >> b & 1 and b in bits]
-    unnamed = sum(1 << b for b in range(mask.bit_length()) if mask >> b & 1 and b not in bits)
-    if unnamed:
-        names.append(f"capabilities 0x{unnamed:08x}")
-    return names
-
-
-def lacks_reason(missing: int, note: str = "", bits: Mapping[int, str] | None = None) -> str:
-    """The reason of a case the port cannot run: "port lacks SEM, QUEUE", plus
-    ": <note>" when the port said why it withdrew them (rm_port_caps_note)."""
-    text = "port lacks " + ", ".join(cap_names(missing, bits or {}))
-    return f"{text}: {note}" if note else text
-
-
-def name_missing(parsed: ParsedStream, bits: Mapping[int, str]) -> None:
-    """Give the unsupported cases of `parsed` their capability names."""
-    for case in parsed.cases:
-        if case.missing:
-            case.reason = lacks_reason(case.missing, case.note, bits)
-
-
-# ---- records ---------------------------------------------------------------
-
-
-def escape(value: str) -> str:
-    """A field value: space, %, *, = and bytes outside 0x21..0x7e as %XX."""
-    out: list[str] = []
-    for byte in value.encode("utf-8"):
-        if 0x21 <= byte <= 0x7E and byte not in b" %*=":
-            out.append(chr(byte))
-        else:
-            out.append(f"%{byte:02X}")
-    return "".join(out)
-
-
-def unescape(value: str) -> str:
-    """`escape` reversed; ValueError on a bad %XX."""
-    if "%" not in value:
-        return value
-    raw = bytearray()
-    i = 0
-    while i < len(value):
-        ch = value[i]
-        if ch == "%":
-            hexpart = value[i + 1:i + 3]
-            if len(hexpart) != 2 or not all(c in "0123456789ABCDEFabcdef" for c in hexpart):
-                raise ValueError(f"bad escape {value[i:i + 3]!r}")
-            raw.append(int(hexpart, 16))
-            i += 3
-        else:
-            raw.append(ord(ch))
-            i += 1
-    return raw.decode("utf-8", "replace")
-
-
-def format_record(
-    seq: int, rtype: str, fields: Mapping[str, object] | Sequence[str] = ()
-) -> bytes:
-    """One record line, `\\n` included, as the firmware writes it.
-
-    `fields` is a mapping (key=value, values escaped) or, for `S` records, the
-    positional fields written as they are.
-    """
-    parts = [f"@RM {seq} {rtype}"]
-    if isinstance(fields, Mapping):
-        parts += [f"{k}={escape(str(v))}" for k, v in fields.items()]
-    else:
-        parts += [str(f) for f in fields]
-    body = (" ".join(parts) + " ").encode("ascii")
-    return body + b"*%08x\n" % zlib.crc32(body)
-
-
-class StreamWriter:
-    """Builds a stream record by record, numbering them (tests craft streams with it)."""
-
-    def __init__(self) -> None:
-        self.seq = 0
-        self.parts: list[bytes] = []
-
-    def record(self, rtype: str, fields: Mapping[str, object] | Sequence[str] = ()) -> bytes:
-        line = format_record(self.seq, rtype, fields)
-        self.seq += 1
-        self.parts.append(line)
-        return line
-
-    def samples(self, series_id: int, first: int, samples: Iterable[int]) -> bytes:
-        return self.record("S", [str(series_id), str(first), encode_samples(samples)])
-
-    def raw(self, data: bytes) -> None:
-        """Console text that is not a record."""
-        self.parts.append(data)
-
-    def getvalue(self) -> bytes:
-        return b"".join(self.parts)
+from rtosmeter.protocol.caps import lacks_reason
+from rtosmeter.protocol.records import (
+    MAX_CASES,
+    MAX_CLOCK_HZ,
+    MAX_ERRORS,
+    MAX_FLASH_WS,
+    MAX_HEX_DIGITS,
+    MAX_KEPT,
+    MAX_LINE,
+    MAX_NOISE,
+    MAX_SAMPLES,
+    PREFIX,
+    PRINTABLE,
+    RECORD_FIELDS,
+    VERSION,
+    CheckRecord,
+    Count,
+    ParsedCase,
+    ParsedStream,
+    Series,
+    StreamError,
+)
+from rtosmeter.protocol.samples import decode_samples_array
+from rtosmeter.protocol.writer import unescape
 
 
 @dataclass
@@ -385,7 +86,7 @@ def _checked_body(line: bytes) -> bytes:
         seq_hint = line[4:].split(b" ", 1)[0]
         hint = f" (claims record {seq_hint.decode('ascii')})" if seq_hint.isdigit() else ""
         raise _BadRecord(f"bad checksum{hint}")
-    if body.translate(None, _PRINTABLE):  # something left once printable bytes are gone
+    if body.translate(None, PRINTABLE):  # something left once printable bytes are gone
         raise _BadRecord("malformed record: byte outside printable ASCII")
     return body
 
