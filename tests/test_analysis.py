@@ -12,18 +12,12 @@ from pathlib import Path
 import pytest
 from _datahalf import craft, store_run
 
-from rtosmeter.analysis import (
-    FLOOR_CHECK,
-    family,
-    floor_checks,
-    is_interrupt_rate,
-    load_run,
-    normalise_throughput,
-    not_run_here,
-    unit_for,
-)
+from rtosmeter.analysis import load_run, not_run_here
 from rtosmeter.protocol import StreamWriter, parse_stream
+from rtosmeter.sample_units import unit_for
+from rtosmeter.scores import floor_checks, normalise_throughput
 from rtosmeter.store import Store
+from rtosmeter.vocabulary import FLOOR_CHECK, family, is_interrupt_rate
 
 HOST = {"runner": "host"}
 QEMU = {"runner": "qemu", "icount_shift": 6}

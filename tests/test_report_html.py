@@ -21,7 +21,7 @@ import pytest
 from _datahalf import craft
 from _datahalf import store_run as store_crafted
 
-from rtosmeter import analysis
+from rtosmeter import analysis, sample_units, vocabulary
 from rtosmeter.definitions import Definitions
 from rtosmeter.model import RunView
 from rtosmeter.protocol import parse_stream
@@ -126,8 +126,8 @@ def test_report_two_ports_in_chromium(tmp_path: Path, browser: Any) -> None:
     body = page.inner_text("body")
     for case in {c.case_id for c in view.cases}:
         assert case in body, case
-    latency = {c.case_id for c in view.cases if analysis.family(c) == "latency"
-               and c.case_id != analysis.CALIB_CASE}
+    latency = {c.case_id for c in view.cases if vocabulary.family(c) == "latency"
+               and c.case_id != vocabulary.CALIB_CASE}
     nobody = {cid for cid in latency if all(c.status == "unsupported" for c in view.cases
                                             if c.case_id == cid)}
     shown = {e.get_attribute("data-case") for e in page.query_selector_all("[data-case]")}
@@ -308,7 +308,7 @@ def test_mixed_run_in_chromium(mixed: tuple[RunView, Path], browser: Any) -> Non
     # Interrupt responsiveness: the rate from META and its inverse in the unit.
     rate = next(c for c in view.cases if c.case_id == "irq.max_rate" and c.port == "baremetal")
     assert rate.status == "ok"
-    unit = analysis.unit_for({"hz": "25000000"}, {"runner": "qemu", "icount_shift": "6"})
+    unit = sample_units.unit_for({"hz": "25000000"}, {"runner": "qemu", "icount_shift": "6"})
     irq = dict(_rows(page, "#interrupts"))  # only the QEMU target has a rate
     hz_row = next(v for k, v in irq.items() if k.startswith("highest rate"))
     assert hz_row[0] == f"{int(rate.meta['max_rate_hz']):,}"

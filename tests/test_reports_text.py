@@ -15,7 +15,7 @@ import pytest
 from _datahalf import craft, parse_named, store_run
 
 from rtosmeter import reports
-from rtosmeter.analysis import family, load_run, normalise_throughput
+from rtosmeter.analysis import load_run
 from rtosmeter.definitions import Definitions
 from rtosmeter.errors import UserError
 from rtosmeter.model import Distribution, RunView
@@ -25,7 +25,9 @@ from rtosmeter.reports import csv as csv_report
 from rtosmeter.reports import json as json_report
 from rtosmeter.reports.document.cells import fmt, marked
 from rtosmeter.reports.document.statistics import STAT_HEADERS
+from rtosmeter.scores import normalise_throughput
 from rtosmeter.store import Store
+from rtosmeter.vocabulary import family
 
 HOST = {"runner": "host"}
 QEMU = {"runner": "qemu", "icount_shift": 6}

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from rtosmeter import analysis, qemu_binary
+from rtosmeter import analysis, qemu_binary, sample_units
 from rtosmeter.catalog import load_catalog
 from rtosmeter.definitions import Definitions
 from rtosmeter.protocol import name_missing, parse_stream
@@ -111,7 +111,7 @@ def test_exact_instruction_count_of_1000_nops(selftest: dict[str, Path]) -> None
     nops = np.array(parsed.case("selftest.nops").series["nops"].samples)
     assert np.ptp(nops) <= 1 and np.ptp(overhead) <= 1
     assert np.median(nops) - np.median(overhead) == 1600
-    unit = analysis.unit_for(parsed.header, out.info)
+    unit = sample_units.unit_for(parsed.header, out.info)
     assert unit.label == "instructions (QEMU icount)" and unit.deterministic
     dist = analysis.distribution(nops[1:], "nops", "", unit, float(np.median(overhead)))
     assert dist.p50 == 1000.0

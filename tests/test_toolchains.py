@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rtosmeter import analysis, compare, reports
+from rtosmeter import analysis, compare, reports, vocabulary
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.definitions import Definitions
 from rtosmeter.qemu_plugin import spec_for
@@ -119,7 +119,7 @@ def test_report_sets_toolchains_side_by_side(run: tuple[Path, int]) -> None:
         assert fp.flash > 0 and fp.parts["benchmark"][0] > 0 and fp.parts["libc"][0] > 0
     assert fps[("tm_basic", "gcc")].flash != fps[("tm_basic", "clang")].flash
     assert {r["toolchain"] for r in records(view)} == {"gcc", "clang"}
-    assert {analysis.system(c) for c in view.cases} == {
+    assert {vocabulary.system(c) for c in view.cases} == {
         f"baremetal/{TARGET}/quick", f"baremetal/{TARGET}/quick+clang"}
 
 

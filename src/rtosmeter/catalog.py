@@ -46,7 +46,7 @@ class Case:
     @property
     def prefix(self) -> str:
         """The ID's first component: tm, lat, irq, app, mem, cfg, calib
-        (analysis.family() is the report's throughput/latency/other)."""
+        (vocabulary.family() is the report's throughput/latency/other)."""
         return self.id.split(".", 1)[0]
 
 

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rtosmeter import analysis, axes
+from rtosmeter import analysis, axes, vocabulary
 from rtosmeter.errors import UserError
 from rtosmeter.model import BuildInfo, CaseResult, CaseStatus, RunView
 from rtosmeter.store import Store
@@ -334,7 +334,7 @@ def _config_notes(a: RunView, b: RunView) -> list[str]:
             va, vb = x.config.get(k, "—"), other.get(k, "—")
             if va != vb:
                 kind = "changed" if k in EXPECTED_CHANGES else "differs (check fairness)"
-                notes.append(f"{analysis.build_name(x)}: {k} {kind}: {va} -> {vb}")
+                notes.append(f"{vocabulary.build_name(x)}: {k} {kind}: {va} -> {vb}")
     return notes
 
 
@@ -382,7 +382,7 @@ def _same_method(a: RunView, b: RunView) -> None:
         ma = method_of(x.config)
         if mb is not None and ma != mb:
             raise UserError(
-                f"run {a.run_id} measured {analysis.build_name(x)} with measurement "
+                f"run {a.run_id} measured {vocabulary.build_name(x)} with measurement "
                 f"method {ma} ({METHODS.get(ma, 'unknown')}) and run {b.run_id} with method "
                 f"{mb} ({METHODS.get(mb, 'unknown')}): their figures differ by rtosmeter's "
                 "own code, not by the kernel", "compare",
@@ -420,7 +420,7 @@ def compare(a: RunSamples, b: RunSamples, threshold: float, alpha: float,
 
 def _broken(ca: CaseResult, cb: CaseResult) -> Change:
     return Change(ca.port, ca.target, ca.profile, ca.case_id, f"status: {cb.reason}"[:60],
-                  analysis.family(ca), "", "status", math.nan, math.nan, math.nan, False,
+                  vocabulary.family(ca), "", "status", math.nan, math.nan, math.nan, False,
                   "broken", axes=axes.suffix(ca.axes))
 
 
@@ -429,7 +429,7 @@ def _case_changes(a: RunSamples, b: RunSamples, ca: CaseResult, cb: CaseResult,
     system = system_of(ca)
     det = a.deterministic.get(system, False) and b.deterministic.get(system, False)
     out = []
-    if analysis.family(ca) == "throughput":
+    if vocabulary.family(ca) == "throughput":
         ta, tb = ca.counts.get("total"), cb.counts.get("total")
         if ta and tb:
             key: Key = (*system, ca.case_id, "score")

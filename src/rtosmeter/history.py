@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtosmeter import analysis
+from rtosmeter import analysis, vocabulary
 from rtosmeter.errors import UserError
 from rtosmeter.store import Store
 
@@ -92,7 +92,7 @@ def case_history(store: Store, case_id: str) -> CaseHistory:
         for c in view.cases:
             if c.case_id != case_id or c.status != "ok":
                 continue
-            family = analysis.family(c)
+            family = vocabulary.family(c)
             system = f"{c.port}/{c.profile}"  # the target names the panel
             if family == "throughput" and c.score is not None:
                 total = c.counts["total"]

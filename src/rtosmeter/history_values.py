@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from rtosmeter import analysis
+from rtosmeter import analysis, vocabulary
 from rtosmeter.store import Store
 
 Values = dict[str, dict[str, dict[str, object]]]  # system -> "case series" -> figures
@@ -21,11 +21,11 @@ def run_values(store: Store, run_id: int) -> Values:
     did not end ok have their status instead."""
     out: Values = {}
     for c in analysis.load_run(store, run_id).cases:
-        figures = out.setdefault(analysis.system(c), {})
+        figures = out.setdefault(vocabulary.system(c), {})
         if c.status != "ok":
             figures[c.case_id] = {"status": c.status}
             continue
-        if analysis.family(c) == "throughput" and c.score is not None:
+        if vocabulary.family(c) == "throughput" and c.score is not None:
             figures[c.case_id] = {"unit": "count per period", "score": c.score,
                                   "periods": len(c.counts.get("total", []))}
         for d in c.distributions if not c.timing_void else ():

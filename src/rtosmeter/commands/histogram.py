@@ -26,11 +26,11 @@ from rtosmeter.errors import UserError
 def histogram(run: str, out: Path, pattern: str, max_bins: int, fmt: str) -> None:
     """Histograms and tail percentiles of a run's latency series (p99.9 needs
     1,000 samples, p99.99 10,000: left empty below that)."""
-    from rtosmeter import analysis, distribution
+    from rtosmeter import analysis, distribution, vocabulary
 
     with open_store(out, must_exist=True) as store:
         view = analysis.load_run(store, resolve_run(store, run), keep_samples=True)
-    found = [distribution.of_series(analysis.system(c), c.case_id, d.series, d.unit.label,
+    found = [distribution.of_series(vocabulary.system(c), c.case_id, d.series, d.unit.label,
                                     d.values, max_bins)
              for c in view.cases if fnmatch.fnmatchcase(c.case_id, pattern)
              and c.status == "ok" and not c.timing_void

@@ -384,10 +384,10 @@ def findings_of(view: RunView) -> list[str]:
     """Cases that ran and failed (a property check, or the case itself), and
     derived checks that failed (tm.basic against bare metal): results about
     the RTOS, not failures of the tool."""
-    from rtosmeter import analysis
+    from rtosmeter import vocabulary
 
     out = []
-    for c in sorted(view.cases, key=lambda c: (analysis.system(c), c.case_id)):
+    for c in sorted(view.cases, key=lambda c: (vocabulary.system(c), c.case_id)):
         # incomplete / error cases belong to a failed execution (a tool failure)
         if c.status not in ("ok", "failed") or (c.status == "ok"
                                                 and all(k.ok for k in c.checks)):
@@ -396,7 +396,7 @@ def findings_of(view: RunView) -> list[str]:
         # the failed checks say more than a firmware's generic "check failed"
         why = "; ".join(checks) if checks and c.reason.startswith("check") else \
             "; ".join([c.reason] * bool(c.reason) + checks)
-        out.append(f"{analysis.system(c)} {c.case_id}: {c.status}"
+        out.append(f"{vocabulary.system(c)} {c.case_id}: {c.status}"
                    + (f" ({why})" if why else ""))
     return out
 

@@ -28,14 +28,6 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rtosmeter.analysis import (
-    CALIB_CASE,
-    FLOOR_PORT,
-    family,
-    is_interrupt_rate,
-    normalise_throughput,
-    system,
-)
 from rtosmeter.model import (
     FAIL_MARK,
     SETTING_MARK,
@@ -55,6 +47,8 @@ from rtosmeter.reports.document.ram import (
     ram_label,
     ram_sentences,
 )
+from rtosmeter.scores import normalise_throughput
+from rtosmeter.vocabulary import CALIB_CASE, FLOOR_PORT, family, is_interrupt_rate, system
 
 # Settings that differ between builds by nature (which port, where its tree
 # lives, what ran it), not a fairness question.

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rtosmeter.analysis import CALIB_CASE, family, is_interrupt_rate, measures_interrupts
 from rtosmeter.model import CaseResult, CaseStatus, Distribution, RunView
 from rtosmeter.reports.document.cells import (
     Cell,
@@ -25,6 +24,7 @@ from rtosmeter.reports.document.listing import ISR_NOTE, case_ids
 from rtosmeter.reports.document.matrix import Matrix, matrix
 from rtosmeter.reports.document.statistics import STAT_NAMES, THIN_NOTE, stat_cells
 from rtosmeter.reports.document.systems import Column, key_of
+from rtosmeter.vocabulary import CALIB_CASE, family, is_interrupt_rate, measures_interrupts
 
 STATS_UNFOLDED = 24  # statistics tables longer than this start folded
 THIN_TITLE = "too few samples for this percentile: an interpolation, not a measurement"

@@ -8,7 +8,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from rtosmeter.analysis import system
 from rtosmeter.model import (
     FAIL_MARK,
     NOT_MEANINGFUL,
@@ -19,6 +18,7 @@ from rtosmeter.model import (
     RunView,
 )
 from rtosmeter.textsafe import chart_name
+from rtosmeter.vocabulary import system
 
 
 @dataclass(frozen=True)

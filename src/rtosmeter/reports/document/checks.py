@@ -4,20 +4,20 @@ table per target, the same in every format."""
 
 from __future__ import annotations
 
-from rtosmeter.analysis import (
+from rtosmeter.model import FAIL_MARK, CaseResult, CaseStatus, Check, RunView, Unit
+from rtosmeter.numbers import whole_or_none
+from rtosmeter.reports.document.cells import Cell, Section, Value, empty, flag, fmt
+from rtosmeter.reports.document.systems import Systems
+from rtosmeter.scores import floor_checks
+from rtosmeter.vocabulary import (
     CALIB_CASE,
     FLOOR_CASE,
     FLOOR_CHECK,
     FLOOR_PORT,
     family,
-    floor_checks,
     is_interrupt_rate,
     system,
 )
-from rtosmeter.model import FAIL_MARK, CaseResult, CaseStatus, Check, RunView, Unit
-from rtosmeter.numbers import whole_or_none
-from rtosmeter.reports.document.cells import Cell, Section, Value, empty, flag, fmt
-from rtosmeter.reports.document.systems import Systems
 
 
 def _check_cell(k: Check) -> Cell:

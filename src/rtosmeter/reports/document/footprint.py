@@ -4,13 +4,13 @@ that holds a heap the profile set is marked ‡, the heap's size in a note."""
 
 from __future__ import annotations
 
-from rtosmeter.analysis import system
 from rtosmeter.model import SETTING_MARK, Footprint, RunView
 from rtosmeter.reports.document.answer import HEAP_KEY, heap_of
 from rtosmeter.reports.document.cells import Cell, Chart, Section, Value, anchor, fmt
 from rtosmeter.reports.document.ram import COMPARED
 from rtosmeter.reports.document.ram import breakdown as ram_breakdown
 from rtosmeter.reports.document.systems import BuildKey, Column, Systems, build_of, key_of
+from rtosmeter.vocabulary import system
 
 PART_ORDER = ("kernel", "network", "benchmark", "libc", "startup", "start-up")
 

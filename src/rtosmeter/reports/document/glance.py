@@ -26,7 +26,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from rtosmeter.analysis import FLOOR_PORT, family, system
 from rtosmeter.model import (
     FAIL_MARK,
     SETTING_MARK,
@@ -46,6 +45,7 @@ from rtosmeter.reports.document.answer import (
     ratio_text,
 )
 from rtosmeter.reports.document.cells import Chart, anchor
+from rtosmeter.vocabulary import FLOOR_PORT, family, system
 
 FAMILIES = ("throughput", "latency", "flash", "ram")
 TITLE = {"throughput": "Throughput", "latency": "Latency", "flash": "Flash", "ram": "RAM"}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from rtosmeter.analysis import CALIB_CASE, family, system
 from rtosmeter.model import CaseResult, CaseStatus, Distribution, RunView
 from rtosmeter.reports.document.cells import (
     DETAIL,
@@ -22,6 +21,7 @@ from rtosmeter.reports.document.cells import (
     table_notes,
 )
 from rtosmeter.reports.document.systems import Systems
+from rtosmeter.vocabulary import CALIB_CASE, family, system
 
 EMULATION_NOTE = ("Emulated (QEMU icount): exception entry and exit cost no virtual time, so "
                   "interrupt latencies are code-path lengths, not hardware latencies.")

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from rtosmeter.analysis import CALIB_CASE, family, is_interrupt_rate, not_run_here, system
+from rtosmeter.analysis import not_run_here
 from rtosmeter.model import FAIL_MARK, WARN_MARK, CaseStatus, RunView
 from rtosmeter.reports.document.answer import is_identity
 from rtosmeter.reports.document.cells import Cell, Section
 from rtosmeter.reports.document.systems import BuildKey, Column, key_of, system_of
+from rtosmeter.vocabulary import CALIB_CASE, family, is_interrupt_rate, system
 
 
 def unsupported_section(view: RunView) -> Section | None:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rtosmeter.analysis import family
 from rtosmeter.loads import IDLE, split
 from rtosmeter.model import STAND_IN_MARK, CaseResult, CaseStatus, Distribution, RunView
 from rtosmeter.numbers import whole_or_none
 from rtosmeter.reports.document.cells import Cell, Section, Value, fmt
+from rtosmeter.vocabulary import family
 
 SAMPLING = "app.sampling"
 SCHEDULABILITY = "app.schedulability"

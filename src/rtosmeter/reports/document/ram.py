@@ -17,8 +17,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rtosmeter.analysis import system
 from rtosmeter.model import SETTING_MARK, Footprint
+from rtosmeter.vocabulary import system
 
 # (part, row label) of the breakdown, in reading order.
 BREAKDOWN = (

@@ -7,9 +7,10 @@ import math
 from typing import Any
 
 from rtosmeter import axes
-from rtosmeter.analysis import family, normalise_throughput, system
 from rtosmeter.model import RunView, stand_in_text
 from rtosmeter.reports.document.statistics import STAT_NAMES
+from rtosmeter.scores import normalise_throughput
+from rtosmeter.vocabulary import family, system
 
 SCHEMA_VERSION = 1
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from rtosmeter import stats
-from rtosmeter.analysis import CALIB_CASE, system
 from rtosmeter.model import CaseResult, Distribution, RunView
 from rtosmeter.reports.document.cells import Cell, Section, flag, fmt
+from rtosmeter.vocabulary import CALIB_CASE, system
 
 STAT_NAMES = [s.name for s in stats.STATISTICS]
 STAT_HEADERS = ["system", "case", "series", *STAT_NAMES, "overhead"]

@@ -8,15 +8,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rtosmeter import axes
-from rtosmeter.analysis import (
-    FLOOR_PORT,
-    NOT_RUN_STATUSES,
-    build_name,
-    compiler_text,
-    system,
-)
+from rtosmeter.analysis import NOT_RUN_STATUSES, compiler_text
 from rtosmeter.instances import sort_key
 from rtosmeter.model import BuildInfo, CaseResult, Footprint, RunView
+from rtosmeter.vocabulary import FLOOR_PORT, build_name, system
 
 BuildKey = tuple[str, str, str, str]  # (port, target, profile, axes suffix: "+clang")
 
@@ -29,7 +24,7 @@ class Systems:
     compiler stands at every number ("freertos/clang 14.0.6")."""
 
     target: str
-    keys: list[str]  # "port/target/profile" and the axes' suffix (analysis.system)
+    keys: list[str]  # "port/target/profile" and the axes' suffix (vocabulary.system)
     labels: dict[str, str]
 
     @classmethod
@@ -80,7 +75,7 @@ def key_of(item: CaseResult | Footprint | BuildInfo) -> BuildKey:
 
 
 def system_of(k: BuildKey) -> str:
-    """The analysis' name of a column's system (analysis.system)."""
+    """The analysis' name of a column's system (vocabulary.system)."""
     port, target, profile, suffix = k
     return f"{port}/{target}/{profile}{suffix}"
 

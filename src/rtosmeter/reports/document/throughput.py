@@ -1,7 +1,7 @@
 """Throughput (Thread-Metric, tm.*): the comparison table of every format,
 the page's table with its two charts, and Thread-Metric's own relative
 tables (the `thread-metric` view). Every % of the best and multiple of the
-slowest is analysis.normalise_throughput's."""
+slowest is scores.normalise_throughput's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from rtosmeter.analysis import Normalised, family, normalise_throughput, system
 from rtosmeter.model import FAIL_MARK, BuildInfo, CaseResult, CaseStatus, RunView, stand_in_text
 from rtosmeter.numbers import decimal
 from rtosmeter.reports.document.cells import (
@@ -33,6 +32,8 @@ from rtosmeter.reports.document.systems import (
     key_of,
     system_of,
 )
+from rtosmeter.scores import Normalised, normalise_throughput
+from rtosmeter.vocabulary import family, system
 
 PER_ITERATION_SHORT = "/it"
 
