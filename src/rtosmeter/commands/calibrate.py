@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from rtosmeter.errors import UserError
+
+if TYPE_CHECKING:
+    from rtosmeter.calibrate import Figures, Params
 
 
 def _params(text: str) -> dict[str, int]:
@@ -52,11 +56,9 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
     from rtosmeter import calibrate as cal
     from rtosmeter import calibrate_rtos as cr
     from rtosmeter.board_memory import board_named, read_memory
-    from rtosmeter.commands.common import open_store, resolve_run
     from rtosmeter.commands.run import RunOptions, run_campaign
     from rtosmeter.definitions import Definitions
     from rtosmeter.qemu_plugin import CYCLE_CPUS
-    from rtosmeter.store import Store
 
     if (from_run is None) == (stand_in is None):
         raise UserError("give either --from-run (a board run) or --stand-in (no board)",
@@ -67,9 +69,7 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
     mem = read_memory(target, calibrated=False)
     summary = run_campaign(RunOptions(out=work, ports=("baremetal",), bench=cal.KERNELS,
                                       board=mem, quiet=True, jobs=1))
-    with Store.open(work / "rtosmeter.sqlite") as st:
-        elfs = [Path(e.runner["elf"]) for e in st.executions(summary.run_id)
-                if e.runner.get("elf")]
+    elfs = _elfs_by_port(work, summary.run_id).get("baremetal", [])
     machine = defs.targets[mem.qemu_target].qemu
     assert machine is not None
     cpu = CYCLE_CPUS[mem.cpu]
@@ -83,27 +83,14 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
         truth = cal.Params(**{**vars(cal.declared(mem)), **given})
         measured, source = run(truth), f"stand-in {truth}"
     else:
-        with open_store(board_out or work, must_exist=True) as store:
-            rid = resolve_run(store, str(from_run))
-            port_of = {b.id: b.port for b in store.builds(rid)}
-            measured = {}
-            for e in store.executions(rid):
-                got = cal.figures(store.stream(e.id))
-                if port_of[e.build_id] == "baremetal":
-                    measured.update(got)
-                else:
-                    board_rtos.setdefault(port_of[e.build_id], {}).update(cr.lat_only(got))
+        measured, board_rtos = _board_figures(board_out or work, str(from_run))
         source = f"board run {from_run}"
         ports = ports or tuple(sorted(board_rtos))
     rtos_elfs: dict[str, list[Path]] = {}
     if ports:  # the same RTOS firmware for the QEMU machine, estimated as on the board
         rsum = run_campaign(RunOptions(out=work / "rtos", ports=ports, bench=cr.RTOS_BENCH,
                                        board=mem, quiet=True, jobs=1))
-        with Store.open(work / "rtos" / "rtosmeter.sqlite") as st:
-            port_of = {b.id: b.port for b in st.builds(rsum.run_id)}
-            for e in st.executions(rsum.run_id):
-                if e.runner.get("elf"):
-                    rtos_elfs.setdefault(port_of[e.build_id], []).append(Path(e.runner["elf"]))
+        rtos_elfs = _elfs_by_port(work / "rtos", rsum.run_id)
 
     def run_rtos(p: cal.Params) -> dict[str, cal.Figures]:
         return {port: cr.lat_only(cal.simulate(elfs, machine.machine, mem, p, cpu))
@@ -114,10 +101,57 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
     if not measured:
         raise UserError("no kernel figures measured", source, "Check the run's cases")
     start = cal.declared(mem)
-    before = run(start)
     best, after = cal.fit(measured, start, run)
+    kept = _print_fit(mem.board, source, measured, start, best, run(start), after)
+    if ports:
+        click.echo(cr.text(cr.ranking(board_rtos, run_rtos(start)), "declared"))
+        click.echo(cr.text(cr.ranking(board_rtos, run_rtos(best)), "fitted"))
+    else:
+        click.echo(cr.text(cr.ranking({}, {}), "fitted"))
+    path = cal.write(write_to or target.dir, best, cal.error(measured, after), kept, source)
+    click.echo(f"Written: {path} (--as-board {mem.board} uses it)")
+
+
+def _elfs_by_port(out: Path, run_id: int) -> dict[str, list[Path]]:
+    """The firmware each port's executions of a run ran, in execution order."""
+    from rtosmeter.store import Store
+
+    with Store.open(out / "rtosmeter.sqlite") as st:
+        port_of = {b.id: b.port for b in st.builds(run_id)}
+        found: dict[str, list[Path]] = {}
+        for e in st.executions(run_id):
+            if e.runner.get("elf"):
+                found.setdefault(port_of[e.build_id], []).append(Path(e.runner["elf"]))
+    return found
+
+
+def _board_figures(out: Path, from_run: str) -> tuple[Figures, dict[str, Figures]]:
+    """A board run's kernel figures (bare metal's), and each RTOS port's lat.* figures."""
+    from rtosmeter import calibrate as cal
+    from rtosmeter import calibrate_rtos as cr
+    from rtosmeter.commands.common import open_store, resolve_run
+
+    measured: Figures = {}
+    board_rtos: dict[str, Figures] = {}
+    with open_store(out, must_exist=True) as store:
+        rid = resolve_run(store, from_run)
+        port_of = {b.id: b.port for b in store.builds(rid)}
+        for e in store.executions(rid):
+            got = cal.figures(store.stream(e.id))
+            if port_of[e.build_id] == "baremetal":
+                measured.update(got)
+            else:
+                board_rtos.setdefault(port_of[e.build_id], {}).update(cr.lat_only(got))
+    return measured, board_rtos
+
+
+def _print_fit(board: str, source: str, measured: Figures, start: Params, best: Params,
+               before: Figures, after: Figures) -> bool:
+    """The fit case by case and its errors; whether the cases' ranking was kept."""
+    from rtosmeter import calibrate as cal
+
     err_before, err_after = cal.error(measured, before), cal.error(measured, after)
-    click.echo(f"Calibration of {mem.board} against {source}")
+    click.echo(f"Calibration of {board} against {source}")
     click.echo(f"declared: {start}  ->  fitted: {best}")
     click.echo(f"{'case':40} {'measured':>12} {'declared':>12} {'fitted':>12} {'error %':>8}")
     for key in sorted(err_after):
@@ -127,10 +161,4 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
     click.echo(f"mean absolute error: declared {cal.mape(err_before):.2f} %, "
                f"fitted {cal.mape(err_after):.2f} %; ranking of the cases kept: "
                f"{'yes' if kept else 'no'}")
-    if ports:
-        click.echo(cr.text(cr.ranking(board_rtos, run_rtos(start)), "declared"))
-        click.echo(cr.text(cr.ranking(board_rtos, run_rtos(best)), "fitted"))
-    else:
-        click.echo(cr.text(cr.ranking({}, {}), "fitted"))
-    path = cal.write(write_to or target.dir, best, err_after, kept, source)
-    click.echo(f"Written: {path} (--as-board {mem.board} uses it)")
+    return kept

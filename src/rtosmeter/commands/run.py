@@ -281,31 +281,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         junit: Path | None, attribute: bool, power: str | None, align: str,
         qemu: str | None) -> None:
     """Build and run a campaign, store the results, print the table."""
-    if clock:
-        from rtosmeter.qemu_plugin import parse_clock
-
-        parse_clock(clock)  # a bad rate fails before the campaign, not after
-    board = None
-    if as_board:
-        from rtosmeter.board_memory import memory_of
-
-        board = memory_of(as_board)  # read once; an unknown board fails before the campaign
-        board_hz = board.clock_hz
-        if clock and parse_clock(clock) != board_hz:
-            raise UserError(f"--clock {clock} is not the clock of {as_board} "
-                            f"({board_hz / 1e6:g} MHz)", "--clock",
-                            "Leave --clock out: --as-board converts at the board's clock")
-        clock = f"{board_hz}Hz"
-    if power:
-        from rtosmeter.energy.sessions import PowerSpec
-
-        PowerSpec.parse(power)  # an unknown analyser fails before the campaign
-    elif align != "auto":
-        raise UserError(f"--align {align} aligns a power capture", "--align",
-                        "Give --power ANALYSER too, or leave --align out")
-    from rtosmeter.reports import document
-    from rtosmeter.reports._glance_text import text as glance_text
-    from rtosmeter.runs import Interrupted, RunInterrupted
+    clock, board = _checked_clock(clock, as_board)
+    _check_power(power, align)
     from rtosmeter.sources import parse_source_options
 
     opts = RunOptions(out, split_list(ports), split_list(targets), bench,
@@ -315,7 +292,55 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
                       insecure=insecure, power=power or "", align=align,
                       loads=split_list(loads), toolchains=split_list(toolchains),
                       qemu=qemu or "", attribute=attribute)
+    summary, first = _run_reporting_interruptions(opts)
+    view = load_view(opts.out, str(summary.run_id), clock)  # once, for every output below
+    _print_outcome(opts, summary, view, first)
+    for path in write_exports(view, {"export_json": export_json, "export_md": export_md,
+                                     "export_csv": export_csv, "junit": junit}):
+        click.echo(f"Report: {path}")
+    if is_tool_failure(summary):
+        raise UserError(f"{summary.failed} execution(s) and {summary.builds_failed} build(s) "
+                        "failed", f"run {summary.run_id}",
+                        f"See the errors above and `rtosmeter report {summary.run_id}`")
+
+
+def _checked_clock(clock: str | None, as_board: str | None
+                   ) -> tuple[str | None, BoardMemory | None]:
+    """--clock and --as-board, checked before the campaign: the clock the
+    reports convert at, and the board's model (read once, for the plan)."""
+    if clock:
+        from rtosmeter.qemu_plugin import parse_clock
+
+        parse_clock(clock)  # a bad rate fails before the campaign, not after
+    if not as_board:
+        return clock, None
+    from rtosmeter.board_memory import memory_of
+    from rtosmeter.qemu_plugin import parse_clock
+
+    board = memory_of(as_board)  # an unknown board fails before the campaign
+    if clock and parse_clock(clock) != board.clock_hz:
+        raise UserError(f"--clock {clock} is not the clock of {as_board} "
+                        f"({board.clock_hz / 1e6:g} MHz)", "--clock",
+                        "Leave --clock out: --as-board converts at the board's clock")
+    return f"{board.clock_hz}Hz", board
+
+
+def _check_power(power: str | None, align: str) -> None:
+    """--power and --align, checked before the campaign."""
+    if power:
+        from rtosmeter.energy.sessions import PowerSpec
+
+        PowerSpec.parse(power)  # an unknown analyser fails before the campaign
+    elif align != "auto":
+        raise UserError(f"--align {align} aligns a power capture", "--align",
+                        "Give --power ANALYSER too, or leave --align out")
+
+
+def _run_reporting_interruptions(opts: RunOptions) -> tuple[RunSummary, FirstRun]:
+    """The run, and what its first run fetched; an interruption says what
+    was kept and how to resume, and exits 128 + the signal."""
     from rtosmeter.first_run import FirstRun
+    from rtosmeter.runs import Interrupted, RunInterrupted
 
     first = FirstRun()
 
@@ -337,7 +362,16 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         click.echo(f"Interrupted ({signal.Signals(exc.signum).name}) before the run started: "
                    "nothing was stored", err=True)
         raise click.exceptions.Exit(128 + exc.signum) from None
-    view = load_view(opts.out, str(summary.run_id), clock)  # once, for every output below
+    return summary, first
+
+
+def _print_outcome(opts: RunOptions, summary: RunSummary, view: RunView,
+                   first: FirstRun) -> None:
+    """The answer, the run's line, its failures (the plugin's refusal once)
+    and where the reports are."""
+    from rtosmeter.reports import document
+    from rtosmeter.reports._glance_text import text as glance_text
+
     doc = document.build(view)
     click.echo(glance_text(doc.glances))  # the answer; the full tables are `report`'s
     written = write_reports(opts.out, doc)
@@ -357,13 +391,6 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
         click.echo(first.offline_line)
     click.echo(f"Report: {written[0]} and {written[1].name}; the full tables: "
                f"rtosmeter report {summary.run_id} --out {shlex.quote(str(opts.out))}")
-    for path in write_exports(view, {"export_json": export_json, "export_md": export_md,
-                                     "export_csv": export_csv, "junit": junit}):
-        click.echo(f"Report: {path}")
-    if is_tool_failure(summary):
-        raise UserError(f"{summary.failed} execution(s) and {summary.builds_failed} build(s) "
-                        "failed", f"run {summary.run_id}",
-                        f"See the errors above and `rtosmeter report {summary.run_id}`")
 
 
 # ---- the last lines and the exit status -------------------------------------

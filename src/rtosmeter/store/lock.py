@@ -49,3 +49,4 @@ class RunLock:
     def release(self, unlink: bool = True) -> None:
         if unlink:
             self.path.unlink(missing_ok=True)
+        os.close(self.fd)
