@@ -12,7 +12,7 @@ from rtosmeter import axes
 from rtosmeter.model import RunView
 from rtosmeter.reports import document
 from rtosmeter.reports.document import Document
-from rtosmeter.reports.document.answer import sentences
+from rtosmeter.reports.document.answer_text import sentences
 from rtosmeter.reports.document.records import SCHEMA_VERSION
 
 SUFFIX = ".json"
