@@ -18,7 +18,7 @@ COUNTS = ("sent", "read", "ip_in", "delivered", "forwarded", "dropped_below_ip",
           "dropped_in_ip", "tx_other", "overrun")
 
 
-def _stack_loads(loads: list[str]) -> list[str]:
+def stack_loads(loads: list[str]) -> list[str]:
     return [ld for ld in loads if ld.startswith("net-") and ld != NET_IDLE]
 
 
@@ -51,7 +51,7 @@ def _mean_row(port: str, loads: list[str], means: Means,
 
 def against_net_idle(view: RunView, target: str) -> Section | None:
     pairs = Paired(view, target, "throughput")
-    loads = _stack_loads(pairs.loads)
+    loads = stack_loads(pairs.loads)
     if NET_IDLE not in pairs.loads or not loads:
         return None
     sec = Section(f"Thread-Metric under the network stack on {target}: change of the count per "
@@ -75,7 +75,7 @@ def against_net_idle(view: RunView, target: str) -> Section | None:
     return sec if sec.rows else None
 
 
-def _sum(cases: list[CaseResult], name: str) -> int:
+def stack_count(cases: list[CaseResult], name: str) -> int:
     return sum(int(c.meta.get(f"net.{name}", "0") or 0) for c in cases)
 
 
@@ -91,7 +91,8 @@ def counts_section(view: RunView, target: str) -> Section | None:
                   ["port", "load", *COUNTS, "cases matching"], numeric=2)
     for (port, load), cases in sorted(builds.items()):
         bad = sum(1 for c in cases if c.status == CaseStatus.FAILED)
-        sec.rows.append([port, load + _marks(*cases), *(Cell(fmt(_sum(cases, n))) for n in COUNTS),
+        sec.rows.append([port, load + _marks(*cases),
+                         *(Cell(fmt(stack_count(cases, n))) for n in COUNTS),
                          Cell(f"{len(cases) - bad} of {len(cases)}", flag="fail" if bad else "")])
     sec.notes.append("read: frames the stack took from the radio; ip_in: packets at its IPv6 "
                      "input; delivered: datagrams at the application's UDP socket; forwarded: "

@@ -11,7 +11,7 @@ from rtosmeter.analysis import family, normalise_throughput, system
 from rtosmeter.model import RunView, stand_in_text
 from rtosmeter.reports.document.statistics import STAT_NAMES
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the idle, energy, load and net_load families; lists in coordinate order
 
 RESULT_FIELDS = (
     "run_id", "port", "target", "profile", "group", "case_id", "family", "status", "reason",
