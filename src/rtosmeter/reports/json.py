@@ -60,6 +60,16 @@ def _result_key(r: dict[str, Any]) -> tuple[str, ...]:
                                      "group", "series"))
 
 
+def _keys_sorted(value: Any) -> Any:
+    """Maps keyed by system or case in key order, not in the order the run's
+    cases came in."""
+    if isinstance(value, dict):
+        return {k: _keys_sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list | tuple):
+        return [_keys_sorted(v) for v in value]
+    return value
+
+
 def _answer(a: Answer) -> dict[str, Any]:
     return {"target": a.target, "systems": a.systems, "sentences": sentences(a),
             "rankings": [asdict(r) for r in a.rankings],
@@ -96,7 +106,8 @@ def data(source: RunView | Document) -> dict[str, Any]:
         "warnings": sorted((asdict(w) for w in view.warnings),
                            key=lambda w: (w["system"], w["case_id"], w["group"], w["kind"],
                                           w["text"])),
-        "answer": [_answer(a) for a in report.answers],
+        "answer": [{k: _keys_sorted(v) for k, v in _answer(a).items()}
+                   for a in report.answers],
         "idle": families.idle_records(view),
         "energy": families.energy_records(view),
         "load": families.load_records(view),
