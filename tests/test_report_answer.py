@@ -22,6 +22,7 @@ from rtosmeter.reports import _glance_text, document, html, markdown, table
 from rtosmeter.reports import csv as csv_report
 from rtosmeter.reports import json as json_report
 from rtosmeter.reports.document import answer as _answer
+from rtosmeter.reports.document import answer_text as _words
 from rtosmeter.store import Store
 
 QEMU = {"runner": "qemu", "icount_shift": 6}
@@ -78,7 +79,7 @@ def test_ranked_over_the_cases_every_contender_ran(view: RunView) -> None:
 @pytest.mark.slow
 def test_the_answer_first_and_the_same_in_every_format(view: RunView) -> None:
     (a,) = _answer.answers(view)
-    headline = _answer.sentences(a)[0]
+    headline = _words.sentences(a)[0]
     assert headline.startswith("Throughput: fast is fastest, over 3 cases every compared "
                                "system ran (1 left out): 1.59x the throughput of slow (from 0.50x "
                                "(tm.cooperative) to 4.00x (tm.memory))")
@@ -134,9 +135,9 @@ def test_warnings_counted_and_marked(view: RunView) -> None:
 @pytest.mark.slow
 def test_heap_and_settings_named_at_the_numbers(view: RunView) -> None:
     (a,) = _answer.answers(view)
-    ram = dict(_answer.glance_rows(a))["RAM bytes (median firmware)"]
+    ram = dict(_words.glance_rows(a))["RAM bytes (median firmware)"]
     assert ram == ["300,000", "300,000 ‡ (37,856 without the heap)"]
-    words = " ".join(_answer.sentences(a))
+    words = " ".join(_words.sentences(a))
     assert "‡ slow: the RAM figure holds a 262,144 B heap" in words
     assert "2 setting(s) differ between the compared builds: assertions (fast off / slow on); " \
         "tick_hz (fast 1000 / slow 100)." in words
@@ -178,5 +179,5 @@ def test_a_family_split_by_units_says_why_and_what_brings_it_back(tmp_path: Path
     assert "exact in instructions (QEMU, exact)" in why
     assert "timer in instructions (QEMU icount)" in why
     assert "--unit ticks" in why
-    text = _answer.sentences(a)
+    text = _words.sentences(a)
     assert why in text and "nothing to rank" not in " ".join(text)

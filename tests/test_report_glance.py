@@ -16,6 +16,7 @@ from rtosmeter.analysis import load_run
 from rtosmeter.model import RunView
 from rtosmeter.reports import _glance_text, document
 from rtosmeter.reports.document import answer as _answer
+from rtosmeter.reports.document import answer_text as _words
 from rtosmeter.reports.document.glance import glance
 from rtosmeter.store import Store
 
@@ -62,7 +63,7 @@ def test_stand_in_cases_out_of_the_mean_and_shown_beside(view: RunView) -> None:
     (lead,) = tput.leads
     assert lead.ratio == pytest.approx(2.0)  # tm.sync alone: b's 10x stand-in is not in it
     assert lead.with_stand_ins == pytest.approx(math.sqrt(2.0 * 0.1))  # shown beside
-    said = _answer.ranking_sentence(tput, a.labels)
+    said = _words.ranking_sentence(tput, a.labels)
     assert "† Not in the mean: tm.memory (a stand-in; with it: b 0.45x)" in said
 
 
@@ -73,7 +74,7 @@ def test_near_zero_medians_out_of_the_ratios(view: RunView) -> None:
     assert lat.near_zero == ["lat.jitter.periodic · deviation"]
     assert lat.cases == ["lat.sem.pass · take"]
     assert lat.leads[0].high[0] < 3
-    assert "series with a median under 10 counts" in _answer.ranking_sentence(lat, a.labels)
+    assert "series with a median under 10 counts" in _words.ranking_sentence(lat, a.labels)
 
 
 def test_one_count_of_drift_under_exact_emulation_is_no_warning(view: RunView,

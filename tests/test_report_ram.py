@@ -19,6 +19,7 @@ from rtosmeter.protocol import parse_stream
 from rtosmeter.reports import html, markdown
 from rtosmeter.reports import json as json_report
 from rtosmeter.reports.document import answer as _answer
+from rtosmeter.reports.document import answer_text as _words
 from rtosmeter.reports.document.ram import COMPARED, LABEL_SPLIT
 from rtosmeter.store import Store
 
@@ -62,9 +63,9 @@ def _view(db: Path, footprints: Mapping[str, Mapping[str, Any]]) -> RunView:
 def test_the_answer_compares_the_kernel_alone(tmp_path: Path) -> None:
     view = _view(tmp_path / "r.sqlite", {"freertos": FREERTOS, "threadx": THREADX})
     (a,) = _answer.answers(view)
-    rows = dict(_answer.glance_rows(a))
+    rows = dict(_words.glance_rows(a))
     assert rows[LABEL_SPLIT] == ["840 (of 274,728)", "448 (of 101,568)"]
-    words = _answer.sentences(a)
+    words = _words.sentences(a)
     assert f"RAM compared: {COMPARED} (median over 1 firmware; the footprint section breaks " \
         "the whole down)." in words
     assert not any("the RAM figure holds a 262,144 B heap" in w for w in words)
@@ -96,13 +97,13 @@ def test_the_footprint_section_breaks_ram_down(tmp_path: Path) -> None:
 def test_a_footprint_stored_unsplit_is_shown_whole_and_marked(tmp_path: Path) -> None:
     view = _view(tmp_path / "r.sqlite", {"freertos": OLD, "threadx": THREADX})
     (a,) = _answer.answers(view)
-    assert dict(_answer.glance_rows(a))[LABEL_SPLIT] == ["274,728 ‡ (whole firmware)",
+    assert dict(_words.glance_rows(a))[LABEL_SPLIT] == ["274,728 ‡ (whole firmware)",
                                                          "448 (of 101,568)"]
     assert any(w.startswith("‡ freertos: the whole firmware's RAM, stacks and heaps included")
-               for w in _answer.sentences(a))
+               for w in _words.sentences(a))
     assert "freertos: stacks, heaps and object slots not told apart" in markdown.render(view)
     # Both unsplit: the whole RAM, and the heap a port reserves, as before.
     view = _view(tmp_path / "old.sqlite", {"freertos": OLD, "threadx": OLD})
     (a,) = _answer.answers(view)
-    assert dict(_answer.glance_rows(a))["RAM bytes (median firmware)"] == [
+    assert dict(_words.glance_rows(a))["RAM bytes (median firmware)"] == [
         "274,728 ‡ (12,584 without the heap)", "274,728"]

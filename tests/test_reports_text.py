@@ -157,11 +157,12 @@ def test_csv_matches_documented_schema(view: RunView) -> None:
 
 def test_json(view: RunView) -> None:
     doc = json.loads(json_report.render(view))
-    assert doc["schema"] == "rtosmeter-results" and doc["version"] == 1
+    assert doc["schema"] == "rtosmeter-results" and doc["version"] == 2
     assert doc["run"]["host"]["os"] == "Linux" and doc["run"]["campaign"] == {"name": "test"}
     assert {b["port"] for b in doc["builds"]} == {"posix", "baremetal", "freertos"}
-    assert doc["builds"][0]["config"]["compiler"] == "gcc 12.2"
-    assert doc["builds"][2]["runner"]["unit"] == "instructions (QEMU icount)"
+    builds = {b["port"]: b for b in doc["builds"]}
+    assert builds["posix"]["config"]["compiler"] == "gcc 12.2"
+    assert builds["freertos"]["runner"]["unit"] == "instructions (QEMU icount)"
     n_csv = len(list(csv.DictReader(io.StringIO(csv_report.render(view)))))
     assert len(doc["results"]) == n_csv
     assert set(doc["results"][0]) == set(schema_columns())

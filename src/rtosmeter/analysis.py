@@ -153,7 +153,10 @@ def _case_results(store: Store, run_id: int, builds: Mapping[int, BuildRow],
     results: dict[int, CaseResult] = {}
     exec_of: dict[int, int] = {}
     stream_cfg: dict[int, dict[str, str]] = {}
-    for row in store.cases(run_id):
+    # A build's groups in name order, as a -j 1 run executes them, not as they
+    # finished: a consumer keeping one calib.overhead per system keeps the same one.
+    for row in sorted(store.cases(run_id), key=lambda r: (
+            execs[r.execution_id].build_id, execs[r.execution_id].group, r.id)):
         ex = execs[row.execution_id]
         b = builds[ex.build_id]
         results[row.id] = CaseResult(b.port, b.target, b.profile, ex.group, row.case_id,
@@ -191,7 +194,7 @@ def _add_rows(store: Store, run_id: int, results: Mapping[int, CaseResult],
 def _build_info(b: BuildRow, first: ExecutionRow | None, cfg: Mapping[str, str],
                 units: Mapping[int, Unit]) -> BuildInfo:
     """One build's settings: the build's, the stream's CFG and HELLO, and
-    its first execution's runner with the unit the figures are in."""
+    its first execution's runner (first by group name) with the unit the figures are in."""
     # The stream's own word on the throughput period backs up the build's.
     hello = ({f"{k}_ticks" if k == "tm_period" else k: first.hello[k]
               for k in ("tm_period", "tm_periods", "tm_period_ms", "tick_hz")
@@ -242,7 +245,8 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
     tick_units = {e.id: tick_unit(e.hello, e.runner, clock_hz) for e in execs.values()}
     _add_rows(store, run_id, results, exec_of, units, keep_samples, overheads(store, run_id),
               tick_units)
-    infos = [_build_info(b, next((e for e in execs.values() if e.build_id == b.id), None),
+    infos = [_build_info(b, min((e for e in execs.values() if e.build_id == b.id),
+                                key=lambda e: (e.group, e.id), default=None),
                          stream_cfg.get(b.id, {}), units) for b in builds.values()]
     footprints = [fp for ex in execs.values()
                   if (fp := _footprint(builds[ex.build_id], ex)) is not None]

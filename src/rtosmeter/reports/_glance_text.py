@@ -10,7 +10,7 @@ for four systems in two profiles.
 
 from __future__ import annotations
 
-from rtosmeter.reports.document.answer import ratio_text
+from rtosmeter.reports.document.answer_text import ratio_text
 from rtosmeter.reports.document.glance import (
     EMULATED,
     Block,
@@ -36,6 +36,33 @@ def _floor_cell(block: Block | None) -> str:
     return ratio_text(block.floor) if block is not None and block.floor else "-"
 
 
+def _profile_rows(blocks: dict[str, dict[str, Block]], fams: list[str], p: str
+                  ) -> list[list[str]]:
+    """One profile's rows: each system's bars, family by family, then the floor."""
+    here = [f for f in fams if p in blocks[f]]
+    order = list(dict.fromkeys(b.label for f in here for b in blocks[f][p].bars))
+    rows = []
+    for i, label in enumerate(order):
+        bars = [next((b for b in blocks[f][p].bars if b.label == label), None)
+                if p in blocks[f] else None for f in fams]
+        rows.append([p if i == 0 else "", label, *(_cell(b) for b in bars)])
+    if any(blocks[f][p].floor for f in here):
+        rows.append(["", f"{FLOOR_LABEL} (floor)", *(_floor_cell(blocks[f].get(p)) for f in fams)])
+    return rows
+
+
+def _table(g: Glance, fams: list[str]) -> list[str]:
+    """The x-best table, profile by profile, its columns padded to one width."""
+    blocks = {f: {b.profile: b for b in g.blocks[f]} for f in fams}
+    profiles = list(dict.fromkeys(p for f in fams for p in blocks[f]))
+    rows: list[list[str]] = [["", "x best (min-max)", *(lower(f) for f in fams)]]
+    for p in profiles:
+        rows += _profile_rows(blocks, fams, p)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+            for r in rows]
+
+
 def lines(g: Glance) -> list[str]:
     fams = g.families
     out = [f"The answer on {g.target}." + (f" {EMULATED}" if g.emulated else "")]
@@ -43,22 +70,7 @@ def lines(g: Glance) -> list[str]:
         out.append(g.no_rtos)
     if not fams:
         return out
-    blocks = {f: {b.profile: b for b in g.blocks[f]} for f in fams}
-    profiles = list(dict.fromkeys(p for f in fams for p in blocks[f]))
-    rows: list[list[str]] = [["", "x best (min-max)", *(lower(f) for f in fams)]]
-    for p in profiles:
-        order = list(dict.fromkeys(b.label for f in fams if p in blocks[f]
-                                   for b in blocks[f][p].bars))
-        for i, label in enumerate(order):
-            bars = [next((b for b in blocks[f][p].bars if b.label == label), None)
-                    if p in blocks[f] else None for f in fams]
-            rows.append([p if i == 0 else "", label, *(_cell(b) for b in bars)])
-        if any(p in blocks[f] and blocks[f][p].floor for f in fams):
-            rows.append(["", f"{FLOOR_LABEL} (floor)",
-                         *(_floor_cell(blocks[f].get(p)) for f in fams)])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-            for r in rows]
+    out += _table(g, fams)
     out += [g.sentence(f) for f in fams]
     if (line := across_line(g.across)):
         out.append(line)

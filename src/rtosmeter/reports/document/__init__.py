@@ -29,7 +29,8 @@ from rtosmeter.errors import UserError
 from rtosmeter.model import RunView
 from rtosmeter.reports import REPORT
 from rtosmeter.reports.document import energy, load, net_load
-from rtosmeter.reports.document.answer import Answer, answer_sections, answers
+from rtosmeter.reports.document.answer import Answer, answers
+from rtosmeter.reports.document.answer_text import answer_sections
 from rtosmeter.reports.document.cases import LatencyCase, page_latency
 from rtosmeter.reports.document.cells import Cell, Chart, Section, anchor, title
 from rtosmeter.reports.document.checks import (

@@ -15,9 +15,8 @@ ratios (Fleming & Wallace, "How not to lie with statistics: the correct way
 to summarize benchmark results", CACM 29(3), 1986), with the smallest and
 largest per-case ratio and its case, so the spread is never hidden.
 
-`answers(view)` is the model; `answer_sections` the "at a glance" table of
-every format (a `Section`), `sentences(answer)` the headline lines. Adding a
-row to the table (another axis) is adding a `Row` builder to `GLANCE_ROWS`.
+`answers(view)` is the model; answer_text.py says it in words and as the
+"at a glance" table of every format.
 """
 
 from __future__ import annotations
@@ -25,28 +24,17 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rtosmeter.model import (
-    FAIL_MARK,
-    SETTING_MARK,
-    STAND_IN_MARK,
-    WARN_MARK,
     BuildInfo,
     CaseResult,
     CaseStatus,
     RunView,
 )
 from rtosmeter.numbers import whole_or_none
-from rtosmeter.reports.document.cells import Cell, Section
-from rtosmeter.reports.document.ram import (
-    RamFigure,
-    ram_cell,
-    ram_figures,
-    ram_label,
-    ram_sentences,
-)
+from rtosmeter.reports.document.ram import RamFigure, ram_figures
 from rtosmeter.scores import normalise_throughput
 from rtosmeter.vocabulary import CALIB_CASE, FLOOR_PORT, family, is_interrupt_rate, system
 
@@ -207,14 +195,23 @@ def _throughput(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
     return _rank("throughput", unit, common, len(ids), systems, _stand_in_cases(cases, systems))
 
 
-def _latency(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
-    rows: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
-    floor: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+Medians = dict[str, dict[str, dict[str, float]]]  # unit -> "case · series" -> system -> value
+
+
+def _ranked_latency(c: CaseResult, systems: list[str]) -> bool:
+    """A latency case the ranking reads: not the calibration, not a rate."""
+    return (family(c) == "latency" and c.case_id != CALIB_CASE and not is_interrupt_rate(c)
+            and system(c) in systems)
+
+
+def _latency_medians(cases: list[CaseResult], systems: list[str]
+                     ) -> tuple[Medians, Medians, set[str]]:
+    """Each series' median per unit and system, the near-zero floor of each,
+    and the names of every series (ranked or not)."""
+    rows: Medians = defaultdict(lambda: defaultdict(dict))
+    floor: Medians = defaultdict(lambda: defaultdict(dict))
     names: set[str] = set()
-    for c in cases:
-        if (family(c) != "latency" or c.case_id == CALIB_CASE or is_interrupt_rate(c)
-                or system(c) not in systems):
-            continue
+    for c in (c for c in cases if _ranked_latency(c, systems)):
         for d in c.distributions:
             if d.series in NOT_A_COST:
                 continue
@@ -223,6 +220,12 @@ def _latency(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
                 rows[d.unit.label][f"{c.case_id} · {d.series}"][system(c)] = d.p50
                 floor[d.unit.label][f"{c.case_id} · {d.series}"][system(c)] = \
                     NEAR_ZERO_COUNTS * d.unit.per_tick
+    return rows, floor, names
+
+
+def _latency(cases: list[CaseResult], systems: list[str]) -> Ranking | None:
+    """The ranking in the unit with the most series every system measured."""
+    rows, floor, names = _latency_medians(cases, systems)
     best: Ranking | None = None
     for unit, table in rows.items():
         common = {k: row for k, row in table.items() if set(row) == set(systems)}
@@ -375,180 +378,3 @@ def _grouped(found: Iterable[tuple[str, str, str]]) -> list[str]:
 
 def rankings(cases: list[CaseResult], systems: list[str]) -> list[Ranking]:
     return [r for r in (_throughput(cases, systems), _latency(cases, systems)) if r]
-
-
-# ---- words ----------------------------------------------------------------------
-
-
-def ratio_text(x: float) -> str:
-    return f"{x:.2f}x" if x < 10 else f"{x:.1f}x"
-
-
-def _range(lead: Lead) -> str:
-    (lo, lo_case), (hi, hi_case) = lead.low, lead.high
-    if math.isclose(lo, hi, rel_tol=0.005):
-        return f"{ratio_text(lo)} in every case"
-    return f"from {ratio_text(lo)} ({lo_case}) to {ratio_text(hi)} ({hi_case})"
-
-
-def ranking_sentence(r: Ranking, labels: dict[str, str]) -> str:
-    leader = r.leader
-    name = labels[leader]
-    noun = "case" if r.family == "throughput" else "series"
-    over = (f"over {len(r.cases)} {noun}{'s' if len(r.cases) != 1 and noun == 'case' else ''}"
-            " every compared system ran"
-            + (f" ({r.left_out} left out)" if r.left_out else ""))
-    if not r.leads:
-        return f"{r.family.capitalize()}: only {name} {over}."
-    if r.family == "throughput":
-        parts = [f"{ratio_text(lead.ratio)} the throughput of {labels[lead.other]} "
-                 f"({_range(lead)})" for lead in r.leads]
-        return (f"Throughput: {name} is fastest, {over}: " + "; ".join(parts)
-                + ". Ratios of counts per period (per ms where periods differ), geometric mean."
-                + apart_text(r, labels))
-    parts = [f"{labels[lead.other]} takes {ratio_text(lead.ratio)} its median "
-             f"({_range(lead)})" for lead in r.leads]
-    return (f"Latency in {r.unit}: {name} is fastest, {over}: " + "; ".join(parts)
-            + ". Ratios of medians, geometric mean." + apart_text(r, labels))
-
-
-def apart_text(r: Ranking, labels: dict[str, str]) -> str:
-    """What the ranking's ratio statistics leave out, and the mean with the
-    stand-in cases beside the one without."""
-    out = ""
-    if r.stand_in:
-        with_them = "; ".join(f"{labels[lead.other]} {ratio_text(lead.with_stand_ins)}"
-                              for lead in r.leads if lead.with_stand_ins is not None)
-        out += (f" {STAND_IN_MARK} Not in the mean: {', '.join(sorted(r.stand_in))} (a stand-in;"
-                f" with {'it' if len(r.stand_in) == 1 else 'them'}: {with_them}).")
-    if r.near_zero:
-        out += (f" Not in the mean: {len(r.near_zero)} series with a median under "
-                f"{NEAR_ZERO_COUNTS} counts ({', '.join(r.near_zero[:3])}"
-                + (", …" if len(r.near_zero) > 3 else "") + ").")
-    return out
-
-
-def sentences(a: Answer) -> list[str]:
-    """The headline: who is fastest at what and by how much, then the caveats."""
-    return _verdicts(a) + _footprint_sentences(a) + _caveats(a)
-
-
-def _verdicts(a: Answer) -> list[str]:
-    out = [ranking_sentence(r, a.labels) for r in a.rankings]
-    out += [f"Within profile {profile} alone: " + ranking_sentence(r, a.labels)
-            for profile, rankings in a.per_profile for r in rankings]
-    out += a.no_verdict
-    if not a.rankings and not a.no_verdict:
-        out.append("No case was run by every compared system: nothing to rank.")
-    if a.floor_only:
-        out.append(f"{', '.join(a.floor_only)}: the floor the RTOSes are read against, "
-                   "not ranked (it runs only the cases that need no kernel).")
-    return out
-
-
-def _footprint_sentences(a: Answer) -> list[str]:
-    out = []
-    if a.footprint:
-        small = min(a.footprint, key=lambda k: a.footprint[k][0])
-        out.append(f"Smallest Flash: {a.labels[small]} "
-                   f"({a.footprint[small][0]:,.0f} B, median over "
-                   f"{a.footprint[small][2]} firmwares).")
-    ram = ram_sentences(a.ram, a.labels)
-    out += ram
-    # Footprints stored unsplit: the heap a port reserves is named instead.
-    for heap in dict.fromkeys(a.heap.values()) if not ram else ():
-        who = ", ".join(a.labels[k] for k, h in a.heap.items() if h == heap)
-        out.append(f"{SETTING_MARK} {who}: the RAM figure holds a {heap:,} B heap "
-                   f"({HEAP_KEY}, a setting of the profile, not the kernel's need).")
-    return out
-
-
-def _caveats(a: Answer) -> list[str]:
-    out = [f"{STAND_IN_MARK} {s}" for s in a.stand_ins]
-    if a.failed_checks:
-        out.append(f"{FAIL_MARK} {len(a.failed_checks)} failed: "
-                   + "; ".join(a.failed_checks[:5])
-                   + ("; …" if len(a.failed_checks) > 5 else "") + ".")
-    if a.warnings:
-        out.append(f"{WARN_MARK} Warnings: " + ", ".join(
-            f"{a.labels[k]} {n}" for k, n in sorted(a.warnings.items())) + " (see Warnings).")
-    if a.settings:
-        named = [f"{key} ({' / '.join(f'{lbl} {v}' for lbl, v in vals.items())})"
-                 for key, vals in a.settings[:SETTINGS_NAMED]]
-        more = len(a.settings) - SETTINGS_NAMED
-        out.append(f"{len(a.settings)} setting(s) differ between the compared builds: "
-                   + "; ".join(named) + (f"; and {more} more" if more > 0 else "") + ".")
-    return out
-
-
-# ---- the "at a glance" table --------------------------------------------------------
-
-Row = Callable[[Answer, str], str]
-Label = str | Callable[[Answer], str]  # a row's label, or what tells it from the answer
-
-
-def _score(fam: str) -> Row:
-    def cell(a: Answer, k: str) -> str:
-        r = next((r for r in a.rankings if r.family == fam), None)
-        if r is None:
-            return ""
-        v = r.score[k]
-        if not math.isfinite(v):  # every score 0: no share of the best
-            return "-"
-        return f"{v:.1f} %" if fam == "throughput" else ratio_text(v)
-    return cell
-
-
-def _flash(a: Answer, k: str) -> str:
-    return f"{a.footprint[k][0]:,.0f}" if k in a.footprint else ""
-
-
-def _ram(a: Answer, k: str) -> str:
-    return ram_cell(a.ram, k, a.heap.get(k, 0))
-
-
-def _failed(a: Answer, k: str) -> str:
-    n = sum(1 for f in a.failed_checks if f.startswith(a.labels[k] + " "))
-    return f"{FAIL_MARK} {n}" if n else "0"
-
-
-def _warned(a: Answer, k: str) -> str:
-    n = a.warnings.get(k, 0)
-    return f"{WARN_MARK} {n}" if n else "0"
-
-
-GLANCE_ROWS: list[tuple[Label, Row]] = [
-    ("throughput: geo. mean % of the best (common cases; higher is better)", _score("throughput")),
-    ("latency: geo. mean multiple of the lowest median (common series; lower is better)",
-     _score("latency")),
-    ("Flash bytes (median firmware)", _flash),
-    (lambda a: ram_label(a.ram), _ram),
-    ("failed checks or cases", _failed),
-    ("warnings", _warned),
-]
-
-
-def glance_rows(a: Answer) -> list[tuple[str, list[str]]]:
-    """(row label, one text per compared system) of the rows that say something."""
-    out = []
-    for label, row in GLANCE_ROWS:
-        cells = [row(a, k) for k in a.systems]
-        if any(cells):
-            out.append((label if isinstance(label, str) else label(a), cells))
-    return out
-
-
-def answer_sections(found: list[Answer]) -> list[Section]:
-    """Per target: who is fastest at what and by how much, as a table of the
-    compared systems with the headline sentences as notes."""
-    out = []
-    for a in found:
-        sec = Section(f"The answer on {a.target}", ["", *(a.labels[k] for k in a.systems)],
-                      numeric=1)
-        for label, cells in glance_rows(a):
-            sec.add([label, *(Cell(c.removeprefix(FAIL_MARK).strip(), flag="fail")
-                              if c.startswith(FAIL_MARK) else Cell(c) for c in cells)])
-        sec.notes = sentences(a)
-        sec.lead = len(a.rankings) + sum(len(r) for _, r in a.per_profile)
-        out.append(sec)
-    return out

@@ -20,6 +20,13 @@ EMPTY = ("No energy figures in this run: estimates need idle figures (a `lowpowe
 SATURATED = "⚠ saturated"  # at a window whose awake instructions outlast it at the chip's clock
 
 
+def marker(f: EnergyFigure) -> str:
+    """What is shown at the figure: "estimated (chip)" or "measured (analyser[, by stream])"."""
+    if f.kind == MEASURED:
+        return f"measured ({f.chip}{', by stream' if f.by_stream else ''})"
+    return f"estimated ({f.chip})"
+
+
 def _at(x: float | None, tag: str, label: str, saturated: bool = False) -> Cell:
     if x is None:
         return Cell("-", flag="dim")
@@ -33,7 +40,7 @@ def _estimated(target: str, figures: list[EnergyFigure]) -> Section:
                    "µJ per wake-up", "battery days"], numeric=2)
     labels: dict[str, str] = {}
     for f in figures:
-        tag = f"estimated ({f.chip})"
+        tag = marker(f)
         labels.setdefault(tag, f.label)
         state = f.profile if f.load == "idle" else f"{f.profile}, {f.load}"
         asleep = None if f.residency is None else f.residency * 100
@@ -61,7 +68,7 @@ def _measured(target: str, figures: list[EnergyFigure]) -> Section:
                   + ["aligned by stream: edges ±ms, µJ from to"] * streamed, numeric=2)
     labels: dict[str, str] = {}
     for f in figures:
-        tag = f"measured ({f.chip}{', by stream' if f.by_stream else ''})"
+        tag = marker(f)
         labels.setdefault(tag, f.label)
         state = f.profile if f.load == "idle" else f"{f.profile}, {f.load}"
         row: list[str | Cell] = [f"{f.port} ({state})", f.window,

@@ -42,8 +42,8 @@ from rtosmeter.reports.document.answer import (
     Ranking,
     geometric_mean,
     rankings,
-    ratio_text,
 )
+from rtosmeter.reports.document.answer_text import ratio_text
 from rtosmeter.reports.document.cells import Chart, anchor
 from rtosmeter.vocabulary import FLOOR_PORT, family, system
 
@@ -374,29 +374,32 @@ def _apart(blocks: dict[str, list[Block]]) -> str:
     return f"Not in the ratios: {'; '.join(parts)}." if parts else ""
 
 
-def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
-             blocks: dict[str, list[Block]]) -> list[str]:
-    shown = {b.key for bs in blocks.values() for block in bs for b in block.bars}
+def _stand_in_caveats(cases: list[CaseResult], shown: set[str]) -> list[str]:
+    """One line per stand-in: the systems shown that measured it, and where."""
     stand_ins: dict[str, tuple[dict[str, None], dict[str, None]]] = {}
     for c in cases:
         for cap, what in sorted(c.stand_ins.items()) if system(c) in shown else ():
             who, where = stand_ins.setdefault(f"{cap} measured as {what}", ({}, {}))
             who[f"{c.port}/{c.profile}"] = None
             where[c.case_id] = None
-    out = list(answer.no_verdict)  # a family in two units: why no bar, the option that helps
-    out += [f"{STAND_IN_MARK} {what}: {', '.join(who)} ({', '.join(where)})"
+    return [f"{STAND_IN_MARK} {what}: {', '.join(who)} ({', '.join(where)})"
             for what, (who, where) in stand_ins.items()]
-    if any(SETTING_MARK in b.marks for bs in blocks.values() for bl in bs for b in bl.bars):
-        out.append(f"{SETTING_MARK} RAM of the whole firmware (stacks and heaps the port "
-                   "sized included), or holding a heap the profile set.")
-    out += guest_errors(view, sorted(shown))
+
+
+def _warning_caveats(view: RunView, shown: set[str]) -> list[str]:
+    """QEMU's guest errors, then the count of the other warnings by kind."""
+    out = guest_errors(view, sorted(shown))
     other = [w for w in view.warnings if w.system in shown and w.kind != "guest-error"]
     if other:
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(Counter(w.kind for w in other).items()))
         out.append(f"{WARN_MARK} {len(other)} warnings about figures ({kinds}): listed under "
                    "Warnings.")
-    if (apart := _apart(blocks)):
-        out.append(apart)
+    return out
+
+
+def _answer_caveats(answer: Answer) -> list[str]:
+    """The settings that differ and the failed checks."""
+    out = []
     if answer.settings:
         names = [k for k, _ in answer.settings]
         out.append(f"{len(names)} setting(s) differ between the compared builds: "
@@ -409,6 +412,18 @@ def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
     return out
 
 
+def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
+             blocks: dict[str, list[Block]]) -> list[str]:
+    shown = {b.key for bs in blocks.values() for block in bs for b in block.bars}
+    out = list(answer.no_verdict)  # a family in two units: why no bar, the option that helps
+    out += _stand_in_caveats(cases, shown)
+    if any(SETTING_MARK in b.marks for bs in blocks.values() for bl in bs for b in bl.bars):
+        out.append(f"{SETTING_MARK} RAM of the whole firmware (stacks and heaps the port "
+                   "sized included), or holding a heap the profile set.")
+    out += _warning_caveats(view, shown)
+    if (apart := _apart(blocks)):
+        out.append(apart)
+    return out + _answer_caveats(answer)
 
 
 def glance(view: RunView, answer: Answer) -> Glance:

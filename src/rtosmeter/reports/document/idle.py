@@ -19,7 +19,7 @@ def _causes(counts: dict[str, int]) -> str:
     return ", ".join(f"{k} {counts[k]:,}" for k in WAKE_CAUSES if counts.get(k)) or "-"
 
 
-def _window_key(window: str) -> tuple[str, int, str]:
+def window_key(window: str) -> tuple[str, int, str]:
     """Case, then its windows by the number they begin with (100hz < 1000hz)."""
     case, _, name = window.partition("@")
     digits = "".join(itertools.takewhile(str.isdigit, name))
@@ -39,7 +39,7 @@ def idle_section(view: RunView) -> Section | None:
         "any other); interrupts/s: every interrupt entered, asleep or not (a spinning idle "
         "takes its ticks awake). Profiles whose idle spins (default) never sleep."])
     limits: list[str] = []
-    for system, f in sorted(rows, key=lambda r: (r[0], _window_key(r[1].window))):
+    for system, f in sorted(rows, key=lambda r: (r[0], window_key(r[1].window))):
         if not f.timed and f.time_limit not in limits:
             limits.append(f.time_limit)
         mark = UNTIMED_MARK * (limits.index(f.time_limit) + 1) if not f.timed else ""

@@ -18,49 +18,64 @@ COUNTS = ("sent", "read", "ip_in", "delivered", "forwarded", "dropped_below_ip",
           "dropped_in_ip", "tx_other", "overrun")
 
 
-def _stack_loads(loads: list[str]) -> list[str]:
+def stack_loads(loads: list[str]) -> list[str]:
     return [ld for ld in loads if ld.startswith("net-") and ld != NET_IDLE]
+
+
+Means = dict[tuple[str, str], list[float]]  # (port label, load) -> changes of its tests
+
+
+def _change_cell(c: CaseResult | None, base: CaseResult, label: str, load: str,
+                 means: Means, marked: dict[tuple[str, str], str]) -> Cell:
+    """One loaded test's change against net-idle, kept for its port's mean;
+    its status (✗) when it has no figure."""
+    x = change(c.score, base.score) if c is not None and c.score is not None \
+        and base.score is not None else None
+    if c is None or x is None or c.status != CaseStatus.OK:
+        return Cell(c.status if c else "-", flag="fail" if c else "dim")
+    means.setdefault((label, load), []).append(x)
+    marked.setdefault((label, load), _marks(c, base))  # † on a mean when its tests rest on one
+    return Cell(pct(x) + _marks(c, base), fmt(c.score))
+
+
+def _mean_row(port: str, loads: list[str], means: Means,
+              marked: dict[tuple[str, str], str]) -> list[Value]:
+    """The mean change over a port's tests per load (the study's PD)."""
+    cells: list[Value] = []
+    for load in loads:
+        xs = means.get((port, load), [])
+        cells.append(Cell(pct(sum(xs) / len(xs)) + marked.get((port, load), "") if xs else "-",
+                          f"{len(xs)} test{'' if len(xs) == 1 else 's'}"))
+    return ["mean (the study's PD)", port, *cells]
 
 
 def against_net_idle(view: RunView, target: str) -> Section | None:
     pairs = Paired(view, target, "throughput")
-    loads = _stack_loads(pairs.loads)
+    loads = stack_loads(pairs.loads)
     if NET_IDLE not in pairs.loads or not loads:
         return None
     sec = Section(f"Thread-Metric under the network stack on {target}: change of the count per "
                   f"period against {NET_IDLE} (the stack up, no frame: the traffic alone; "
                   "small: the loaded count)", ["case", "port", *loads], numeric=2)
-    means: dict[tuple[str, str], list[float]] = {}
-    marked: dict[tuple[str, str], str] = {}  # † on a mean when its tests rest on a stand-in
+    means: Means = {}
+    marked: dict[tuple[str, str], str] = {}
     for key in pairs.ordered():
         base = pairs.by.get((key, NET_IDLE))
         if base is None or base.score is None:
             continue
-        row: list[Value] = [key[3], key[0] if key[2] == "default" else f"{key[0]}/{key[2]}"]
-        for load in loads:
-            c = pairs.by.get((key, load))
-            x = change(c.score, base.score) if c is not None and c.score is not None else None
-            if c is None or x is None or c.status != CaseStatus.OK:
-                row.append(Cell(c.status if c else "-", flag="fail" if c else "dim"))
-                continue
-            means.setdefault((str(row[1]), load), []).append(x)
-            marked.setdefault((str(row[1]), load), _marks(c, base))
-            row.append(Cell(pct(x) + _marks(c, base), fmt(c.score)))
-        sec.rows.append(row)
+        label = key[0] if key[2] == "default" else f"{key[0]}/{key[2]}"
+        sec.rows.append([key[3], label, *(_change_cell(pairs.by.get((key, load)), base, label,
+                                                        load, means, marked)
+                                          for load in loads)])
     for port in dict.fromkeys(str(r[1]) for r in sec.rows):
-        cells: list[Value] = []
-        for load in loads:
-            xs = means.get((port, load), [])
-            cells.append(Cell(pct(sum(xs) / len(xs)) + marked.get((port, load), "") if xs else "-",
-                              f"{len(xs)} test{'' if len(xs) == 1 else 's'}"))
-        sec.rows.append(["mean (the study's PD)", port, *cells])
+        sec.rows.append(_mean_row(port, loads, means, marked))
     sec.notes.append("A failed case (✗: a check failed, its stack counts against the trace or "
                      "the test's own; the report names which) has no figure and is left out "
                      "of the mean.")
     return sec if sec.rows else None
 
 
-def _sum(cases: list[CaseResult], name: str) -> int:
+def stack_count(cases: list[CaseResult], name: str) -> int:
     return sum(int(c.meta.get(f"net.{name}", "0") or 0) for c in cases)
 
 
@@ -76,7 +91,8 @@ def counts_section(view: RunView, target: str) -> Section | None:
                   ["port", "load", *COUNTS, "cases matching"], numeric=2)
     for (port, load), cases in sorted(builds.items()):
         bad = sum(1 for c in cases if c.status == CaseStatus.FAILED)
-        sec.rows.append([port, load + _marks(*cases), *(Cell(fmt(_sum(cases, n))) for n in COUNTS),
+        sec.rows.append([port, load + _marks(*cases),
+                         *(Cell(fmt(stack_count(cases, n))) for n in COUNTS),
                          Cell(f"{len(cases) - bad} of {len(cases)}", flag="fail" if bad else "")])
     sec.notes.append("read: frames the stack took from the radio; ip_in: packets at its IPv6 "
                      "input; delivered: datagrams at the application's UDP socket; forwarded: "

@@ -12,7 +12,7 @@ from rtosmeter.reports.document.statistics import STAT_NAMES
 from rtosmeter.scores import normalise_throughput
 from rtosmeter.vocabulary import family, system
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the idle, energy, load and net_load families; lists in coordinate order
 
 RESULT_FIELDS = (
     "run_id", "port", "target", "profile", "group", "case_id", "family", "status", "reason",
