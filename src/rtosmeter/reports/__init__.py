@@ -72,7 +72,7 @@ def get_format(name: str) -> ReportFormat:
     name = ALIASES.get(name, name)
     if name not in names():
         raise UserError(f"unknown report format {name!r}", "--format",
-                        f"Use one of: {', '.join(choices())}")
+                        f"Use one of: {', '.join(sorted(choices()))}")
     return cast(ReportFormat, importlib.import_module(f"{__name__}.{name}"))
 
 
