@@ -11,11 +11,13 @@ import numpy as np
 import pytest
 
 from rtosmeter.attribution.breakdown import Breakdown, FunctionCost
-from rtosmeter.attribution.categories import MEASUREMENT, category, rules, side_by_side
+from rtosmeter.attribution.categories import MEASUREMENT, category, rules
 from rtosmeter.attribution.diff import sentence
-from rtosmeter.attribution.explain import folded, speedscope, table
 from rtosmeter.attribution.match import Attribution, Group, match, samples_hash
+from rtosmeter.attribution.stacks import folded, speedscope
 from rtosmeter.errors import UserError
+from rtosmeter.reports import render
+from rtosmeter.reports.document.explain import sheet
 
 
 def _group(epoch: int, samples: list[int], open_site: int = 0x100) -> Group:
@@ -61,7 +63,7 @@ def test_the_diff_names_the_function_that_changed() -> None:
 
 def test_outputs_sum_to_the_samples() -> None:
     b = _bd("freertos", {"xQueueGenericSend": 22, "run_sem_nocs": 7})
-    text = table(b)
+    text = render(sheet([b], "t"), "table")
     assert "xQueueGenericSend" in text and "= the samples' sum, exactly" in text
     assert folded([b]).splitlines() == [
         "freertos/qemu-mps2-an386/default;lat.sem.nocs.give;xQueueGenericSend 44",
@@ -81,7 +83,8 @@ def test_category_rules(tmp_path: Path) -> None:
     assert category("uxListRemove", r) == "lists"
     assert category("run_sem_nocs", r) == MEASUREMENT
     assert category("xQueueGenericSend", r) == "other"
-    view = side_by_side([_bd("k", {"vPortEnterCritical": 9, "run_sem_nocs": 7})], tmp_path)
+    view = render(sheet([_bd("k", {"vPortEnterCritical": 9, "run_sem_nocs": 7})], "t",
+                        ports_dir=tmp_path), "table")
     assert "critical section" in view and "9.00" in view
     (tmp_path / "k" / "attribution.toml").write_text('[categories]\n"locks" = ["x"]\n')
     with pytest.raises(UserError, match="unknown category 'locks'"):

@@ -5,6 +5,7 @@ change in a kernel copy made dearer."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -16,6 +17,7 @@ from conftest import invoke
 from cortexm_firmware import have_toolchain
 
 from rtosmeter import qemu_binary
+from rtosmeter.store import Store
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not have_toolchain(), reason="needs arm-none-eabi-gcc, QEMU")]
@@ -78,6 +80,7 @@ def test_attribution_changes_no_stored_figure(tmp_path: Path) -> None:
     assert not (tmp_path / "off" / "explain-1").exists()
     out = invoke("explain", "latest", "calib.overhead", "--out", str(tmp_path / "on"))
     assert out.exit_code == 0 and "= the samples' sum, exactly" in out.output
+    _explain_in_every_format(tmp_path / "on")
     missing = invoke("explain", "latest", "calib.overhead", "--out", str(tmp_path / "off"))
     assert missing.exit_code != 0 and "--attribute" in missing.output
 
@@ -135,3 +138,23 @@ def test_the_plugin_refuses_bad_attribution_arguments(tmp_path: Path, args: list
                            str(tmp_path / "none.elf")], capture_output=True, text=True,
                           timeout=60, check=False)
     assert proc.returncode != 0 and message in proc.stderr, proc.stderr
+
+
+def _explain_in_every_format(out: Path) -> None:
+    """explain's five formats are the report's format modules rendering the
+    breakdown's document (reports/document/explain.py)."""
+    from rtosmeter import reports
+    from rtosmeter.attribution.breakdown import breakdowns
+    from rtosmeter.reports.document.explain import sheet
+
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        doc = sheet(breakdowns(store, 1, "calib.overhead"), "run 1: calib.overhead")
+    for fmt in ("md", "csv", "json", "html"):
+        result = invoke("explain", "1", "calib.overhead", "--out", str(out), "--format", fmt)
+        assert result.exit_code == 0
+        assert result.stdout.rstrip("\n") == reports.render(doc, fmt).rstrip("\n"), fmt
+    data = json.loads(reports.render(doc, "json"))
+    assert data["schema"] == "rtosmeter-explain" and data["breakdowns"][0]["functions"]
+    assert "<svg" in reports.render(doc, "html")  # the icicle chart
+    assert invoke("explain", "1", "calib.overhead", "--out", str(out),
+                  "--format", "folded").stdout.count(";") >= 2

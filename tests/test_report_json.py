@@ -17,7 +17,8 @@ from _datahalf import craft, store_run
 from conftest import invoke
 
 from rtosmeter import qemu_plugin
-from rtosmeter.analysis import CALIB_CASE, load_run, system
+from rtosmeter.analysis import load_run
+from rtosmeter.vocabulary import CALIB_CASE, system
 from rtosmeter.history_values import run_values
 from rtosmeter.reports import json as json_report
 from rtosmeter.store import Store

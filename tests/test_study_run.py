@@ -87,3 +87,33 @@ def test_every_format_shows_the_same_cells(ran: Path, browser: Any) -> None:  # 
         assert any(text in s for s in shown), text
     assert page.locator("#headline").inner_text() == data["headline"]
     assert not errors
+
+
+@pytest.mark.slow
+def test_the_report_renders_through_the_report_formats(ran: Path) -> None:
+    """Each of the five formats is the report's format module rendering the
+    study's document; the JSON carries each verdict's expected and measured."""
+    from rtosmeter import reports
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.commands.common import STORE_NAME
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.store import Store
+    from rtosmeter.studies.definition import load
+    from rtosmeter.studies.report import build, sheet
+
+    defs = Definitions.load()
+    with Store.open(ran / STORE_NAME) as store:
+        doc = sheet(build(load(str(TINY), defs, load_catalog(defs.root)), store))
+    for fmt in ("md", "csv", "json", "html"):
+        result = invoke("study", "report", str(TINY), "--out", str(ran), "--format", fmt)
+        written = (ran / f"study-tiny2000{reports.get_format(fmt).SUFFIX}").read_text()
+        assert written == reports.render(doc, fmt), fmt
+        page = str(ran / "study-tiny2000.html")
+        assert result.exit_code == 0 and result.stdout.strip() in (written.strip(), page)
+    table = invoke("study", "report", str(TINY), "--out", str(ran), "--format", "table")
+    assert table.stdout.startswith(HEADLINE)
+    data = json.loads(reports.render(doc, "json"))
+    assert data["schema"] == "rtosmeter-study"
+    v = {x["finding"]: x for x in data["verdicts"]}
+    assert {"finding", "expected", "measured", "verdict", "cause"} <= set(v["F3"])
+    assert v["F3"]["cause"] and v["F3"]["measured"] == v["F3"]["ours"]

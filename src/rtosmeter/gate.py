@@ -178,7 +178,7 @@ def rule_verdicts(comp: Comparison, a: RunSamples, b: RunSamples,
 
 def figure_verdicts(comp: Comparison) -> list[Verdict]:
     """Each compared figure as a verdict: a regression or a broken case fails."""
-    from rtosmeter.compare import MARK
+    from rtosmeter.compare_table import MARK
 
     return [Verdict("figure", f"{c.system} {c.case_id} {c.series}",
                     c.verdict not in ("regression", "broken"),

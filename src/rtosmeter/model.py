@@ -113,7 +113,7 @@ class CaseResult:
     per_iteration: float | None = None
     per_iteration_unit: str = ""
     period_ms: float | None = None  # throughput: the measurement period (HELLO tm_period_ms)
-    # Warnings about this case's figures (analysis.case_warnings): ⚠ at the number.
+    # Warnings about this case's figures (run_warnings.case_warnings): ⚠ at the number.
     warned: list[str] = field(default_factory=list)
     # The coordinates beyond port/target/profile (rtosmeter.axes: toolchain),
     # and the compiler that built it with its version ("clang 14.0.6").

@@ -18,13 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jinja2
-
 from rtosmeter import history
 from rtosmeter.errors import UserError
 from rtosmeter.history_values import run_values
 from rtosmeter.store import Store
-from rtosmeter.textsafe import chart_name, html_safe
+from rtosmeter.textsafe import chart_name
 
 
 @dataclass
@@ -41,13 +39,6 @@ class StudyLink:
     name: str
     headline: str
     file: str  # "" when the study has no run in the store
-
-
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(Path(__file__).parent / "reports" / "templates"),
-        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-        lstrip_blocks=True, finalize=html_safe)
 
 
 def _figure_text(values: dict[str, object]) -> str:
@@ -76,8 +67,9 @@ def _cases(store: Store, run_ids: list[int]) -> dict[str, CasePage]:
 def _studies(store: Store, site: Path) -> list[StudyLink]:
     from rtosmeter.catalog import load_catalog
     from rtosmeter.definitions import Definitions
-    from rtosmeter.studies import definition, render
-    from rtosmeter.studies.report import build
+    from rtosmeter.reports import html
+    from rtosmeter.studies import definition
+    from rtosmeter.studies.report import build, sheet
     from rtosmeter.studies.run import latest_runs
 
     defs = Definitions.load()
@@ -88,7 +80,7 @@ def _studies(store: Store, site: Path) -> list[StudyLink]:
             continue
         doc = build(study, store)
         file = f"studies/{chart_name(study.name)}.html"
-        _write(site / file, _back_link(render.render(doc, "html"), "../index.html"))
+        _write(site / file, _back_link(html.render(sheet(doc)), "../index.html"))
         out.append(StudyLink(study.name, doc.headline, file))
     return out
 
@@ -111,7 +103,7 @@ def publish(store: Store, site: Path) -> Path:
     from rtosmeter import analysis
     from rtosmeter.reports import html
 
-    env = _environment()
+    env = html.environment()  # the report's: autoescape, nothing unsafe from the store
     runs = history.list_runs(store)
     run_ids = [r.id for r in runs if store.executions(r.id)]
     for run_id in run_ids:

@@ -24,6 +24,7 @@ from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import Definitions, load_profile
 from rtosmeter.errors import UserError
 from rtosmeter.execute import Executor, Todo
+from rtosmeter.model import FAIL_MARK, WARN_MARK
 from rtosmeter.plan import Plan
 from rtosmeter.progress import Progress
 from rtosmeter.record import Recorder, Tally
@@ -67,6 +68,20 @@ class RunSummary:
     failed: int
     builds_failed: int
     not_run: int = 0  # combinations stored as not run here (unsupported, skipped)
+
+    def line(self, findings: int, warnings: int = 0) -> str:
+        """"Run 3 done in 24 s: 24 executions, 0 failed, 0 builds failed, 2 not run
+        here, 1 case with a failed check." """
+        line = (f"Run {self.run_id} {self.status} in {self.seconds:.0f} s: "
+                f"{self.executions} executions, {self.failed} failed, "
+                f"{self.builds_failed} builds failed, {self.not_run} not run here")
+        if findings:
+            line += (f", {findings} case{'s' if findings != 1 else ''} failed "
+                     f"(findings, marked {FAIL_MARK}; not a tool failure)")
+        if warnings:  # QEMU guest errors, outliers...: listed in the Warnings table above
+            line += (f", {warnings} warning{'s' if warnings != 1 else ''} ({WARN_MARK}, "
+                     "see Warnings)")
+        return line + "."
 
 
 class Interrupted(KeyboardInterrupt):

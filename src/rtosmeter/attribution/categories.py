@@ -1,5 +1,5 @@
 """Functions grouped into what they do in the kernel, for the side-by-side
-view (`rtosmeter explain ... --by category`).
+view (`rtosmeter explain ... --by category`, reports/document/explain.py).
 
 Each port names its kernel's functions in ports/PORT/attribution.toml:
 `[categories]` maps a category to shell-style patterns of function names;
@@ -69,30 +69,3 @@ def grouped(b: Breakdown, ports_dir: Path) -> dict[str, list[tuple[str, float]]]
         out.setdefault(category(f.function, port_rules), []).append(
             (f.function, b.cost(f) / b.samples))
     return out
-
-
-def side_by_side(found: Sequence[Breakdown], ports_dir: Path, width: int = 3) -> str:
-    """One column per breakdown: per category its per-sample count and its
-    `width` largest functions; the totals at the bottom."""
-    groups = [grouped(b, ports_dir) for b in found]
-    order = [c for c in (*CATEGORIES, MEASUREMENT) if any(c in g for g in groups)]
-    heads = [f"{b.system} {b.series}" for b in found]
-    col = max([28, *(len(h) for h in heads)])
-    lines = [f"{'per sample':<24}" + "".join(f"  {h:<{col}}" for h in heads)]
-    for c in order:
-        cells = []
-        for g in groups:
-            total = sum(v for _, v in g.get(c, []))
-            cells.append(f"{total:.2f}" if c in g else "-")
-        lines.append(f"{c:<24}" + "".join(f"  {x:<{col}}" for x in cells))
-        for i in range(width):
-            row = []
-            for g in groups:
-                fns = g.get(c, [])
-                row.append(f"  {fns[i][0][:col - 9]} {fns[i][1]:.2f}" if i < len(fns) else "")
-            if any(row):
-                lines.append(f"{'':<24}" + "".join(f"  {x:<{col}}" for x in row))
-    lines.append(f"{'total':<24}" + "".join(f"  {b.per_sample:<{col}.2f}" for b in found))
-    lines.append(f"{'figure':<24}" + "".join(
-        f"  {b.per_sample - b.overhead:<{col}.2f}" for b in found))
-    return "\n".join(lines)

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from rtosmeter import reports
 from rtosmeter.errors import UserError
 
 if TYPE_CHECKING:
+    from rtosmeter.reports.document.sheet import Sheet
     from rtosmeter.store import Store
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_OUT = Path("rtosmeter-out")
 STORE_NAME = "rtosmeter.sqlite"
@@ -59,3 +64,56 @@ def open_store(out: Path, must_exist: bool = False) -> Store:
     from rtosmeter.store import Store  # numpy: not for --help
 
     return Store.open(path, read_only_ok=must_exist)  # the readers: history, report, compare
+
+
+class FormatName(click.ParamType[str]):
+    """A `--format` value: one of reports.FORMATS (or a former name of one,
+    accepted and not shown), or one of the command's own `extra` names."""
+
+    name = "format"
+
+    def __init__(self, shown: Sequence[str], extra: Sequence[str] = ()) -> None:
+        self.shown, self.extra = tuple(shown), tuple(extra)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return "[" + "|".join(self.shown) + "]"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        name = reports.public(str(value))
+        if name in self.shown or name in self.extra:
+            return name
+        self.fail(f"{value!r} is not one of {', '.join(self.shown)}", param, ctx)
+
+
+def format_option(gives: Sequence[str], default: str = "table", extra: Sequence[str] = (),
+                  help_text: str = "") -> Callable[[F], F]:
+    """The one `--format` of every command: table, md, csv, json, html
+    (reports.FORMATS); a format this command does not give (`gives`) is a
+    UserError naming the ones it does."""
+    shown = reports.choices()
+
+    def check(ctx: click.Context, _param: click.Parameter, value: str) -> str:
+        if value not in gives and value not in extra:
+            raise UserError(f"`{ctx.command_path}` has no {value} format", "--format",
+                            f"Use one of: {', '.join(gives)}")
+        return value
+
+    return click.option("--format", "fmt", type=FormatName(shown, extra), default=default,
+                        show_default=True, callback=check, help=help_text)
+
+
+def echo_sheet(sheet: Sheet, fmt: str, width: int | None = None) -> None:
+    """A comparison, a study or a breakdown in `fmt`, on stdout alone (JSON
+    included: a reader can take it); colour only on a terminal without NO_COLOR."""
+    import os
+    import sys
+
+    from rtosmeter.reports import table
+
+    if fmt == "table":
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        text = table.render(sheet, width=width, color=color)
+    else:
+        text = reports.render(sheet, fmt)
+    click.echo(text, nl=not text.endswith("\n"))

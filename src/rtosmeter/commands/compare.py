@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import click
 
 from rtosmeter.commands.common import (
-    echo_json,
+    echo_sheet,
+    format_option,
     open_store,
     out_option,
     resolve_run,
@@ -19,6 +20,7 @@ from rtosmeter.commands.common import (
 )
 from rtosmeter.compare_within import DIMENSIONS
 from rtosmeter.errors import REGRESSION_EXIT, UserError
+from rtosmeter.reports import FORMATS
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
@@ -65,22 +67,6 @@ def run_compare(out: Path, ref_a: str, ref_b: str, threshold: float = DEFAULT_TH
     return Compared(comp, sa, sb)
 
 
-def _print_table(result: Comparison, everything: bool) -> None:
-    from rich.console import Console
-
-    from rtosmeter import compare as comparing
-    from rtosmeter.compare_summary import lines
-
-    console = Console(file=sys.stdout, width=200 if not sys.stdout.isatty() else None)
-    for line in lines(result):  # one line per system first: the table can be long
-        console.print(terminal_safe(line), markup=False, highlight=False)
-    console.print(comparing.rich_table(result, everything))
-    for title, items in (("only in A", result.only_a), ("only in B", result.only_b),
-                         ("note", result.notes)):
-        for item in items:
-            console.print(f"{title}: {terminal_safe(item)}", markup=False, highlight=False)
-
-
 @click.command("compare")
 @click.argument("run_a")
 @click.argument("run_b", required=False)
@@ -109,8 +95,8 @@ def _print_table(result: Comparison, everything: bool) -> None:
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the gate's verdicts (figures, missing systems and cases, "
                    "--fail-on rules) as JUnit XML here.")
-@click.option("--format", "fmt", type=click.Choice(["table", "md", "json"]), default="table",
-              show_default=True, help="Terminal table, Markdown or JSON (every figure).")
+@format_option(FORMATS, help_text="The comparison as a terminal table, Markdown, CSV, JSON "
+                                   "(every figure) or an HTML page.")
 @click.option("--by", type=(click.Choice(DIMENSIONS), str, str), default=None,
               metavar="DIMENSION A B",
               help="Within RUN_A, compare B against A along one dimension: "
@@ -124,7 +110,6 @@ def compare(run_a: str, run_b: str | None, out: Path, threshold: float,
     """Compare two stored runs (ids, latest or latest~N), or two profiles,
     versions, ports or targets of one run (--by); exit 2 when the gate fails:
     a regression, a system or case of A missing from B, a --fail-on rule."""
-    from rtosmeter import compare as comparing
     from rtosmeter import gate as gating
 
     if by and run_b is not None:
@@ -138,33 +123,42 @@ def compare(run_a: str, run_b: str | None, out: Path, threshold: float,
     gated = not result.effects
     gate = gating.evaluate(result, done.a, done.b, split_list(allow_missing), rules,
                            two_runs=by is None) if gated else gating.Gate()
-    if fmt == "md":
-        click.echo(comparing.markdown(result, everything), nl=False)
-    elif fmt == "json":
-        echo_json({**comparing.as_json(result),
-                   "gate": [asdict(v) for v in gate.verdicts if v.check != "figure"],
-                   "gate_failures": len(gate.failures) if gated else 0})
-    else:
-        _print_table(result, everything)
+    _echo(result, gate, gated, fmt, everything)
     if junit_path is not None:
         from rtosmeter import junit
 
         junit.write(junit_path, "rtosmeter.compare", gate.verdicts if gated else [])
-    if not gated:
-        return
+    if gated:
+        _exit_on_failure(result, gate, threshold, exact_threshold)
+
+
+def _echo(result: Comparison, gate: Gate, gated: bool, fmt: str, everything: bool) -> None:
+    """The comparison in `fmt` on stdout; its JSON also carries the gate's verdicts."""
+    from rtosmeter.reports.document.comparison import sheet
+
+    extra = {"gate": [asdict(v) for v in gate.verdicts if v.check != "figure"],
+             "gate_failures": len(gate.failures) if gated else 0}
+    # one line is wider than a pipe's 160 columns: the table keeps its rows whole
+    echo_sheet(sheet(result, everything, extra), fmt, width=None if sys.stdout.isatty() else 200)
+
+
+def _exit_on_failure(result: Comparison, gate: Gate, threshold: float,
+                     exact_threshold: float) -> None:
+    """Each failure of the gate on stderr, then exit 2 (CI's gate)."""
     others = [v for v in gate.failures if v.check != "figure"]
     for v in others:
         click.echo(f"gate: {terminal_safe(v.message)}", err=True)
-    if result.regressions or others:
-        parts = [f"{len(result.regressions)} regression(s) over {threshold:g} % "
-                 f"({exact_threshold:g} count(s) in exact runs)"]
-        if missing := sum(v.check == "missing" for v in others):
-            parts.append(f"{missing} missing from {result.name_b} (--allow-missing to accept)")
-        if broken := sum(v.check == "rule" for v in others):
-            parts.append(f"{broken} --fail-on rule(s) broken")
-        click.echo("gate failed: " + ", ".join(parts), err=True)
-        from rtosmeter.attribution.diff import gate_lines
+    if not (result.regressions or others):
+        return
+    parts = [f"{len(result.regressions)} regression(s) over {threshold:g} % "
+             f"({exact_threshold:g} count(s) in exact runs)"]
+    if missing := sum(v.check == "missing" for v in others):
+        parts.append(f"{missing} missing from {result.name_b} (--allow-missing to accept)")
+    if broken := sum(v.check == "rule" for v in others):
+        parts.append(f"{broken} --fail-on rule(s) broken")
+    click.echo("gate failed: " + ", ".join(parts), err=True)
+    from rtosmeter.attribution.diff import gate_lines
 
-        for line in gate_lines(result):
-            click.echo(f"  {line}", err=True)
-        sys.exit(REGRESSION_EXIT)
+    for line in gate_lines(result):
+        click.echo(f"  {line}", err=True)
+    sys.exit(REGRESSION_EXIT)

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from rtosmeter import config, qemu_binary
-from rtosmeter.commands.common import echo_json
+from rtosmeter.commands.common import echo_json, format_option
 from rtosmeter.definitions import Definitions, Port
 from rtosmeter.errors import UserError
 from rtosmeter.sources import SourceMissing, describe_source, find_source, git_packages
@@ -257,14 +257,13 @@ def config_lines() -> list[str]:
 
 
 @click.command("doctor")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Text, or JSON (the same checks; exit 1 all the same "
-              "when a required tool is missing).")
+@format_option(("table", "json"), help_text="Text, or JSON (the same checks; exit 1 all the "
+                                             "same when a required tool is missing).")
 @click.option("--qemu", metavar="PATH", help="Check this qemu-system-arm (default: "
               "$RTOSMETER_QEMU, else the one on PATH).")
 def doctor(fmt: str, qemu: str | None) -> None:
     """Check the tools rtosmeter needs and say how to get each missing one."""
-    text = fmt == "text"
+    text = fmt == "table"
     if text:
         for line in config_lines():
             click.echo(line)

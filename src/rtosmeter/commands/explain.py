@@ -7,10 +7,18 @@ import json
 
 import click
 
-from rtosmeter.commands.common import open_store, out_option, resolve_run, split_list
+from rtosmeter.commands.common import (
+    echo_sheet,
+    format_option,
+    open_store,
+    out_option,
+    resolve_run,
+    split_list,
+)
 from rtosmeter.errors import UserError
+from rtosmeter.reports import FORMATS
 
-FORMATS = ("table", "folded", "speedscope", "json", "html")
+STACKS = ("folded", "speedscope")  # the flame-graph tools' own files (attribution/stacks.py)
 
 
 @click.command()
@@ -20,9 +28,10 @@ FORMATS = ("table", "folded", "speedscope", "json", "html")
 @out_option
 @click.option("--port", "ports", multiple=True, metavar="P[,P...]",
               help="Only these ports (default: every port of the run that ran CASE).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="table; folded stacks (flamegraph.pl, inferno); speedscope's JSON; JSON; "
-                   "an HTML page with an icicle chart.")
+@format_option(FORMATS, extra=STACKS,
+               help_text="The breakdown as a table, Markdown, CSV, JSON or an HTML page with "
+                         "an icicle chart; also folded stacks (folded: flamegraph.pl, inferno) "
+                         "or speedscope's JSON (speedscope).")
 @click.option("--top", type=int, default=0, metavar="N",
               help="table: the N largest functions, the rest summed (default: all).")
 @click.option("--by", "by", type=click.Choice(["function", "category"]), default="function",
@@ -36,9 +45,9 @@ def explain(run_ref: str, case_id: str, series: str | None, out: object, ports: 
     `rtosmeter run --attribute`)."""
     from pathlib import Path
 
-    from rtosmeter.attribution import categories, html
-    from rtosmeter.attribution import explain as render
+    from rtosmeter.attribution import stacks
     from rtosmeter.attribution.breakdown import breakdowns
+    from rtosmeter.reports.document.explain import sheet
 
     assert isinstance(out, Path)
     with open_store(out, must_exist=True) as store:
@@ -49,15 +58,10 @@ def explain(run_ref: str, case_id: str, series: str | None, out: object, ports: 
                         f"{run_id}", str(out), "Run it with `rtosmeter run --attribute` (QEMU "
                         "targets with the plugin counter); a series whose samples span several "
                         "intervals has none (the run's notes say which)")
-    if by == "category":
-        click.echo(categories.side_by_side(found, Path(__file__).resolve().parents[3] / "ports"))
-    elif fmt == "table":
-        click.echo("\n\n".join(render.table(b, top) for b in found))
-    elif fmt == "folded":
-        click.echo(render.folded(found), nl=False)
+    if fmt == "folded":
+        click.echo(stacks.folded(found), nl=False)
     elif fmt == "speedscope":
-        click.echo(json.dumps(render.speedscope(found, f"run {run_id} {case_id}"), indent=1))
-    elif fmt == "json":
-        click.echo(json.dumps(render.as_json(found), indent=2))
+        click.echo(json.dumps(stacks.speedscope(found, f"run {run_id} {case_id}"), indent=1))
     else:
-        click.echo(html.page(found, f"run {run_id}: {case_id}"))
+        ports_dir = Path(__file__).resolve().parents[3] / "ports" if by == "category" else None
+        echo_sheet(sheet(found, f"run {run_id}: {case_id}", top, ports_dir), fmt)

@@ -10,7 +10,13 @@ from pathlib import Path
 
 import click
 
-from rtosmeter.commands.common import echo_json, open_store, out_option, resolve_run
+from rtosmeter.commands.common import (
+    echo_json,
+    format_option,
+    open_store,
+    out_option,
+    resolve_run,
+)
 from rtosmeter.errors import UserError
 
 
@@ -21,8 +27,8 @@ from rtosmeter.errors import UserError
               help="Case IDs to export (fnmatch), e.g. 'lat.sem.*'.")
 @click.option("--bins", "max_bins", type=click.IntRange(1, 10_000), default=200,
               show_default=True, help="At most this many bins per series.")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
-              show_default=True, help="One CSV row per bin, or JSON per series.")
+@format_option(("csv", "json"), default="csv",
+               help_text="One CSV row per bin, or JSON per series.")
 def histogram(run: str, out: Path, pattern: str, max_bins: int, fmt: str) -> None:
     """Histograms and tail percentiles of a run's latency series (p99.9 needs
     1,000 samples, p99.99 10,000: left empty below that)."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter.commands.common import echo_json, open_store, out_option
+from rtosmeter.commands.common import echo_json, format_option, open_store, out_option
 from rtosmeter.textsafe import chart_name, terminal_safe
 
 if TYPE_CHECKING:
@@ -41,12 +41,11 @@ def history_text(out: Path) -> str:
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Write the case's chart here (.svg or .png); "
               "default OUT/history-<case>.svg.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Text, or JSON (the runs, and the chart's path).")
+@format_option(("table", "json"), help_text="Text, or JSON (the runs, and the chart's path).")
 def history(out: Path, case_id: str | None, chart_path: Path | None, fmt: str) -> None:
     """List stored runs (campaign, ports, targets, sources, versions), one line
     each; --format json adds each run's figures."""
-    if fmt == "text":
+    if fmt == "table":
         click.echo(history_text(out))
     path = None
     if case_id:
@@ -55,7 +54,7 @@ def history(out: Path, case_id: str | None, chart_path: Path | None, fmt: str) -
         path = chart_path or out / f"history-{chart_name(case_id)}.svg"
         with open_store(out, must_exist=True) as store:
             hist.write_chart(store, case_id, path)
-        if fmt == "text":
+        if fmt == "table":
             click.echo(f"chart of {case_id}: {path}")
     if fmt == "json":
         from rtosmeter.history_values import run_values

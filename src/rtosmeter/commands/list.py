@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rtosmeter.catalog import Catalog, load_catalog
-from rtosmeter.commands.common import echo_json
+from rtosmeter.commands.common import echo_json, format_option
 from rtosmeter.definitions import DEFAULT_TOOLCHAIN, Board, Definitions, Target, Toolchain
 from rtosmeter.sources import describe_source
 
@@ -108,8 +108,7 @@ def as_json(listing: Listing, root: Path) -> dict[str, object]:
 
 
 @click.command("list")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="Terminal tables, or JSON.")
+@format_option(("table", "json"), help_text="Terminal tables, or JSON.")
 def list_command(fmt: str) -> None:
     """Show benchmarks, ports, targets, boards and toolchains, and what is available here."""
     from rich.console import Console

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rtosmeter import reports
-from rtosmeter.commands.common import open_store, out_option, resolve_run
+from rtosmeter.commands.common import format_option, open_store, out_option, resolve_run
 from rtosmeter.errors import UserError
 from rtosmeter.reports import REPORT
 
@@ -59,8 +59,8 @@ def write_reports(out: Path, view: RunView | Document) -> list[Path]:
     once), and OUT/report.html and report.md: copies of the latest."""
     import shutil
 
-    from rtosmeter.attribution.pages import write_pages
     from rtosmeter.reports import document, html, markdown
+    from rtosmeter.reports._explain_pages import write_pages
 
     doc = document.of(view)
     run = doc.view.run_id
@@ -81,10 +81,9 @@ DEPRECATED_FORMATS = {"load": ("markdown", "load")}
 @click.command("report")
 @click.argument("run", default="latest")
 @out_option
-@click.option("--format", "fmt", type=click.Choice([*reports.choices(), *DEPRECATED_FORMATS]),
-              default="table", show_default=True,
-              help="Output format; html is written to OUT/report-<run>.html "
-                   "(load: deprecated, use --view load).")
+@format_option(reports.choices(), extra=tuple(DEPRECATED_FORMATS),
+               help_text="Output format; html is written to OUT/report-<run>.html "
+                         "(load: deprecated, use --view load).")
 @click.option("--view", "view_name", type=click.Choice(VIEWS), default=REPORT,
               show_default=True,
               help="What to show: the report, behaviour under load and the application "
@@ -120,8 +119,8 @@ def report(run: str, out: Path, fmt: str, view_name: str, clock: str | None,
         click.echo(str(markdown.write(view, out, path.name)))
         return
     if name == "html" and view_name == REPORT:  # with the cases' per-function pages
-        from rtosmeter.attribution.pages import write_pages
         from rtosmeter.reports import html
+        from rtosmeter.reports._explain_pages import write_pages
 
         with open_store(out, must_exist=True) as store:
             links = write_pages(store, out, view.run_id)

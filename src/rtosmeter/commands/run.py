@@ -24,7 +24,7 @@ from rtosmeter.commands.run_exports import export_options, write_exports
 from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
-from rtosmeter.model import FAIL_MARK, WARN_MARK
+from rtosmeter.model import FAIL_MARK
 from rtosmeter.net.source import net_source_names
 from rtosmeter.qemu_binary import PLUGIN_FAILED
 from rtosmeter.textsafe import terminal_safe
@@ -376,7 +376,7 @@ def _print_outcome(opts: RunOptions, summary: RunSummary, view: RunView,
     click.echo(glance_text(doc.glances))  # the answer; the full tables are `report`'s
     written = write_reports(opts.out, doc)
     findings = findings_of(view)
-    click.echo(summary_line(summary, len(findings), len(view.warnings))
+    click.echo(summary.line(len(findings), len(view.warnings))
                + f" Store: {opts.out / 'rtosmeter.sqlite'}")
     failures = view.errors + findings  # tool errors first, then the failed cases
     refused = [e for e in view.errors if PLUGIN_FAILED in e]
@@ -426,17 +426,3 @@ def findings_of(view: RunView) -> list[str]:
         out.append(f"{vocabulary.system(c)} {c.case_id}: {c.status}"
                    + (f" ({why})" if why else ""))
     return out
-
-
-def summary_line(summary: RunSummary, findings: int, warnings: int = 0) -> str:
-    """"Run 3 done in 24 s: 24 executions, 0 failed, 0 builds failed, 2 not run
-    here, 1 case with a failed check." """
-    line = (f"Run {summary.run_id} {summary.status} in {summary.seconds:.0f} s: "
-            f"{summary.executions} executions, {summary.failed} failed, "
-            f"{summary.builds_failed} builds failed, {summary.not_run} not run here")
-    if findings:
-        line += (f", {findings} case{'s' if findings != 1 else ''} failed "
-                 f"(findings, marked {FAIL_MARK}; not a tool failure)")
-    if warnings:  # QEMU guest errors, outliers...: listed in the Warnings table above
-        line += f", {warnings} warning{'s' if warnings != 1 else ''} ({WARN_MARK}, see Warnings)"
-    return line + "."

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter.commands.common import echo_json, open_store, out_option
+from rtosmeter.commands.common import echo_json, format_option, open_store, out_option
 from rtosmeter.errors import UserError
+from rtosmeter.reports import FORMATS
 
 if TYPE_CHECKING:
     from rtosmeter.studies.model import Study
 
-FORMATS = ("terminal", "markdown", "html", "json")  # studies/render.py
 LIST_KEYS = ("name", "title", "year", "hardware", "systems", "figures", "findings")
 
 
@@ -32,8 +32,7 @@ def study() -> None:
 
 
 @study.command("list")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="A terminal table, or JSON.")
+@format_option(("table", "json"), help_text="A terminal table, or JSON.")
 def list_studies(fmt: str) -> None:
     """The studies of studies/, each file checked (an error names the file and key)."""
     from rtosmeter.catalog import load_catalog
@@ -144,9 +143,8 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
 @study.command("report")
 @click.argument("name", required=False)
 @out_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="terminal",
-              show_default=True, help="Output format; markdown, html and json are also "
-                                      "written to OUT/study-NAME.<suffix>.")
+@format_option(FORMATS, help_text="Output format; every one but table is also written to "
+                                   "OUT/study-NAME.<suffix> (html: its path is the output).")
 @click.option("--all", "every", is_flag=True,
               help="Every study's headline from the store of --out, and the total.")
 def report_study(name: str | None, out: Path, fmt: str, every: bool) -> None:
@@ -181,17 +179,18 @@ def _print_all(studies: list[Study], out: Path) -> None:
 
 def _print_report(the_study: Study, out: Path, fmt: str) -> None:
     """The report in `fmt` ("first-screen": the end of `study run`)."""
-    from rtosmeter.studies import render
-    from rtosmeter.studies.report import build
+    from rtosmeter import reports
+    from rtosmeter.studies.report import build, first_screen, sheet
 
     with open_store(out, must_exist=True) as store:
         doc = build(the_study, store)
     if fmt == "first-screen":
-        click.echo(render.first_screen(doc))
+        click.echo(first_screen(doc))
         return
-    text = render.render(doc, fmt)
-    if fmt != "terminal":
-        path = out / f"study-{the_study.name}{render.SUFFIX[fmt]}"
+    page = sheet(doc)
+    text = reports.render(page, fmt)
+    if fmt != "table":
+        path = out / f"{page.name}{reports.get_format(fmt).SUFFIX}"
         path.write_text(text, encoding="utf-8")
         if fmt == "html":  # a page is for the browser: its path is the output
             click.echo(str(path))

@@ -1,5 +1,6 @@
 """The self-contained HTML report of one run: the report document
-(reports/document) rendered by the Jinja2 template `templates/report.html.j2`.
+(reports/document) rendered by the Jinja2 template `templates/report.html.j2`;
+a comparison, a study or a breakdown (`Sheet`) by `templates/sheet.html.j2`.
 
 The page needs no network: styles are inline and every chart is inline SVG
 (the document's charts, drawn by `charts.py` from statistics). Everything
@@ -21,15 +22,19 @@ from rtosmeter.reports.document import Document
 from rtosmeter.reports.document.cases import BOX_LEGEND, STATS_UNFOLDED
 from rtosmeter.reports.document.glance import EMULATED
 from rtosmeter.reports.document.listing import ISR_NOTE
+from rtosmeter.reports.document.sheet import Sheet
 from rtosmeter.textsafe import html_safe
 
 SUFFIX = ".html"
 
 # The shared cell's flag as an HTML class (kind is one already).
-FLAG_CLASS = {"": "", "fail": "failed", "dim": "dim", "best": "best"}
+FLAG_CLASS = {"": "", "fail": "failed", "dim": "dim", "best": "best", "worse": "failed",
+              "better": "best"}
 
 
-def _environment() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
+    """The one Jinja2 environment of every page rtosmeter writes (the run's
+    report, a comparison, a study, a breakdown, the published site)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
         autoescape=True,  # every name from the run is data, never markup
@@ -42,16 +47,19 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def render(source: RunView | Document, explain: Mapping[str, str] | None = None) -> str:
+def render(source: RunView | Document | Sheet, explain: Mapping[str, str] | None = None
+           ) -> str:
     """The report as one self-contained HTML page; `explain`: case id -> the
-    link to its per-function page (attribution/pages.py)."""
+    link to its per-function page (reports/_explain_pages.py)."""
+    if isinstance(source, Sheet):
+        return environment().get_template("sheet.html.j2").render(doc=source)
     doc = document.of(source)
-    return _environment().get_template("report.html.j2").render(
+    return environment().get_template("report.html.j2").render(
         doc=doc, r=doc.page, box_legend=BOX_LEGEND, isr_note=ISR_NOTE,
         stats_unfolded=STATS_UNFOLDED, explain=explain or {}, emulated=EMULATED)
 
 
-def write(source: RunView | Document, path: Path,
+def write(source: RunView | Document | Sheet, path: Path,
           explain: Mapping[str, str] | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render(source, explain), encoding="utf-8")

@@ -14,7 +14,9 @@ from rtosmeter.reports import document
 from rtosmeter.reports.document import Document, families
 from rtosmeter.reports.document.answer import Answer
 from rtosmeter.reports.document.answer_text import sentences
+from rtosmeter.reports.document.cells import Cell, Section, Value
 from rtosmeter.reports.document.records import SCHEMA_VERSION
+from rtosmeter.reports.document.sheet import Sheet
 
 SUFFIX = ".json"
 
@@ -116,5 +118,29 @@ def data(source: RunView | Document) -> dict[str, Any]:
     return doc
 
 
-def render(source: RunView | Document) -> str:
+def _cell(value: Value) -> dict[str, str]:
+    cell = value if isinstance(value, Cell) else Cell(value)
+    return {"text": cell.text, "sub": cell.sub, "flag": cell.flag}
+
+
+def _section(sec: Section) -> dict[str, Any]:
+    return {"title": sec.title, "headers": sec.headers,
+            "rows": [[_cell(v) for v in row] for row in sec.rows], "notes": sec.notes}
+
+
+def sheet_data(sheet: Sheet) -> dict[str, Any]:
+    """A comparison, a study or a breakdown as one JSON value: its figures
+    (`Sheet.data`: the changes, the verdicts, the functions), then the
+    tables every other format shows, cell by cell."""
+    out: dict[str, Any] = _clean({"schema": f"rtosmeter-{sheet.kind}", "title": sheet.title,
+                                  "lead": sheet.lead, **sheet.data})
+    out["sections"] = [_section(s) for s in sheet.sections]
+    out["notes"] = sheet.notes
+    return out
+
+
+def render(source: RunView | Document | Sheet) -> str:
+    if isinstance(source, Sheet):
+        return json.dumps(sheet_data(source), indent=2, ensure_ascii=False,
+                          allow_nan=False) + "\n"
     return json.dumps(data(source), indent=2, allow_nan=False) + "\n"

@@ -11,6 +11,7 @@ from rtosmeter.reports.document import Document
 from rtosmeter.reports.document.cases import BOX_LEGEND
 from rtosmeter.reports.document.cells import Cell, Chart, Section, Value
 from rtosmeter.reports.document.glance import EMULATED
+from rtosmeter.reports.document.sheet import Sheet
 from rtosmeter.textsafe import markdown_safe
 
 SUFFIX = ".md"
@@ -28,6 +29,8 @@ def _cell(value: Value) -> str:
         text = f"{FAIL_MARK} {text}"
     elif cell.flag == "dim" and text:
         text = f"*{text}*"
+    elif cell.flag == "worse":
+        text = f"**{text}**"
     return text + (f" <sub>{_escape(cell.sub)}</sub>" if cell.sub else "")
 
 
@@ -51,9 +54,22 @@ def _view(doc: Document, name: str) -> str:
     return "\n".join(parts).rstrip("\n") + "\n"
 
 
-def render(source: RunView | Document, view: str = REPORT) -> str:
+def _sheet(sheet: Sheet) -> str:
+    """A comparison, a study or a breakdown: the headline in bold, its
+    sentences, its tables, its notes (the charts are the HTML page's)."""
+    parts = [f"# {_escape(sheet.title)}", ""]
+    parts += [(f"**{_escape(line)}**" if i == 0 else _escape(line)) + "\n"
+              for i, line in enumerate(sheet.lead)]
+    parts += [table(sec) for sec in sheet.sections]
+    parts += [f"*{_escape(n)}*\n" for n in sheet.notes]
+    return "\n".join(parts).rstrip("\n") + "\n"
+
+
+def render(source: RunView | Document | Sheet, view: str = REPORT) -> str:
     """The report: the answer first, the comparison, the full statistics
     (or another view of the report)."""
+    if isinstance(source, Sheet):
+        return _sheet(source)
     doc = document.of(source)
     if view != REPORT:
         return _view(doc, view)

@@ -21,10 +21,12 @@ from rtosmeter.reports import REPORT, document
 from rtosmeter.reports._glance_text import text as glance_text
 from rtosmeter.reports.document import Document
 from rtosmeter.reports.document.cells import Cell, Section, Value
+from rtosmeter.reports.document.sheet import Sheet
 from rtosmeter.textsafe import terminal_safe
 
 SUFFIX = ".txt"
 NAME_COLUMNS = ("system", "case", "series", "group", "check", "figure")
+STYLE = {"fail": "red", "dim": "dim", "worse": "bold red", "better": "green"}  # Cell.flag
 
 
 def _text(value: Value, color: bool = False) -> Text:
@@ -33,7 +35,7 @@ def _text(value: Value, color: bool = False) -> Text:
     if isinstance(value, str):
         return Text(terminal_safe(value))
     cell: Cell = value
-    style = {"fail": "red", "dim": "dim"}.get(cell.flag, "")
+    style = STYLE.get(cell.flag, "")
     out = Text(f"{FAIL_MARK} " if cell.flag == "fail" else "", style=style)
     out.append(terminal_safe(cell.text), style=style)
     if cell.sub:
@@ -72,16 +74,7 @@ def _sections(doc: Document, view: str) -> tuple[str, list[Section], str]:
     return f"{doc.title}: {v.heading}", v.sections, "" if v.sections else v.empty
 
 
-def render(source: RunView | Document, width: int | None = None, color: bool = False,
-           view: str = REPORT) -> str:
-    """The report (or another view of it) as the terminal shows it."""
-    source = document.of(source)
-    heading, secs, empty = _sections(source, view)
-    console = Console(record=True, width=width or terminal_width(), force_terminal=color,
-                      no_color=not color, file=io.StringIO())
-    console.print(terminal_safe(heading), markup=False, highlight=False)
-    if empty:
-        console.print(empty)
+def _print_sections(console: Console, secs: list[Section], color: bool) -> None:
     for sec in secs:
         # title and notes at the console's width, not folded to a narrow table's
         console.print()
@@ -89,6 +82,40 @@ def render(source: RunView | Document, width: int | None = None, color: bool = F
         console.print(_table(sec, color))
         for note in sec.notes:
             console.print(Text(terminal_safe(note), style="italic"))
+
+
+def _console(width: int | None, color: bool) -> Console:
+    return Console(record=True, width=width or terminal_width(), force_terminal=color,
+                   no_color=not color, file=io.StringIO())
+
+
+def _sheet(sheet: Sheet, width: int | None, color: bool) -> str:
+    """A comparison, a study or a breakdown: its headline and sentences, its
+    tables, its notes (the title names the page and the file: the first
+    screen is the headline)."""
+    console = _console(width, color)
+    for i, line in enumerate(sheet.lead):
+        console.print(Text(terminal_safe(line), style="bold" if i == 0 else ""))
+    _print_sections(console, sheet.sections, color)
+    if sheet.notes:
+        console.print()
+    for note in sheet.notes:
+        console.print(Text(terminal_safe(note), style="italic"))
+    return console.export_text(styles=color)
+
+
+def render(source: RunView | Document | Sheet, width: int | None = None, color: bool = False,
+           view: str = REPORT) -> str:
+    """The report (or another view of it) as the terminal shows it."""
+    if isinstance(source, Sheet):
+        return _sheet(source, width, color)
+    source = document.of(source)
+    heading, secs, empty = _sections(source, view)
+    console = _console(width, color)
+    console.print(terminal_safe(heading), markup=False, highlight=False)
+    if empty:
+        console.print(empty)
+    _print_sections(console, secs, color)
     if view == REPORT and source.glances:  # the last lines: the answer, as `run` prints it
         console.print()
         console.print(Text(glance_text(source.glances)))

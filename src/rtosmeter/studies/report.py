@@ -1,14 +1,17 @@
 """The study's report document: sections of cells (reports/document/cells)
-that every format renders (render.py): the headline verdicts, the study's
-conditions beside ours, the systems, the operations' cases, each of the
-study's tables re-rendered, the findings with verdict and cause, notes."""
+that every report format renders (`sheet`: reports/table.py, markdown.py,
+csv.py, json.py, html.py): the headline verdicts, the study's conditions
+beside ours, the systems, the operations' cases, each of the study's tables
+re-rendered, the findings with verdict and cause, notes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rtosmeter.model import RunView
 from rtosmeter.reports.document.cells import Cell, Section
+from rtosmeter.reports.document.sheet import Sheet
 from rtosmeter.store import Store
 from rtosmeter.studies import tables
 from rtosmeter.studies.figures import Lookup, legend
@@ -166,3 +169,39 @@ def build(study: Study, store: Store) -> StudyDocument:
                         f"`rtosmeter study run {study.name}` first.")
     return StudyDocument(study, f"{study.title} ({study.authors}, {study.year}), re-run",
                          _headline(study, verdicts), runs, secs, verdicts, notes)
+
+
+def _verdict_data(v: Verdict) -> dict[str, Any]:
+    """One finding's verdict as JSON: what the study expected, what we measured."""
+    return {"finding": v.finding.id, "target": v.target, "verdict": v.verdict,
+            "expected": v.paper, "measured": v.ours, "paper": v.paper, "ours": v.ours,
+            "ratio_error": v.error, "cause": v.finding.cause, "confirmation": v.confirmation,
+            "rerun": v.rerun.verdict if v.rerun else None}
+
+
+def sheet(doc: StudyDocument) -> Sheet:
+    """The report for every format; its JSON carries the verdicts."""
+    return Sheet("study", f"study-{doc.study.name}", doc.title, [doc.headline, doc.study.summary],
+                 doc.sections, doc.notes,
+                 data={"study": doc.study.name, "headline": doc.headline, "runs": doc.runs,
+                       "verdicts": [_verdict_data(v) for v in doc.verdicts]})
+
+
+def first_screen(doc: StudyDocument) -> str:
+    """What `study run` ends with: the headline, then each finding that is
+    not reproduced on the primary target, in one line."""
+    primary = doc.study.targets[0].name
+    lines = [doc.headline]
+    for v in doc.verdicts:
+        if v.target != primary or v.verdict == REPRODUCED:
+            continue
+        f = v.finding
+        if v.verdict == "untestable":
+            lines.append(f"  {f.id} untestable: {v.ours}")
+            continue
+        cause = f"; cause {f.cause}: {v.confirmation}" if f.cause else f"; {v.confirmation}"
+        cause += f" (rerun: {v.rerun.verdict})" if v.rerun else ""
+        lines.append(f"  {f.id} differs: paper {v.paper}, ours {v.ours}{cause}")
+    lines.append(f"The whole report: rtosmeter study report {doc.study.name} "
+                 "[--format table|md|csv|json|html]")
+    return "\n".join(lines)

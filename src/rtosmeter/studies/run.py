@@ -115,13 +115,11 @@ def run_study(study: Study, execute_campaign: Runner, reruns: bool = True) -> li
     names = [main_campaign(study)]
     if reruns:
         names += [rerun_campaign(study, f) for f in study.findings if f.rerun]
-    from rtosmeter.commands.run import summary_line
-
     out = []
     for camp in names:
         try:
             summary = execute_campaign(camp)
-            out.append(Outcome(camp.name, summary.run_id, summary_line(summary, 0)))
+            out.append(Outcome(camp.name, summary.run_id, summary.line(0)))
         except UserError as exc:
             out.append(Outcome(camp.name, error=exc.message))
     return out

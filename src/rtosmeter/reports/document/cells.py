@@ -27,7 +27,9 @@ class Cell:
     one shown small (dim in the terminal, <sub> in Markdown), and a flag:
     "fail" marks a result whose property check failed or that did not finish
     (its figure stays, marked ✗); "dim" a cell with no figure (unsupported)
-    or a figure to read with care; "best" the best of its row.
+    or a figure to read with care; "best" the best of its row; "worse" and
+    "better" a change found worse or better (a comparison's verdict: nothing
+    failed, so no ✗).
 
     `title` (detail on hover), `span` (columns covered) and `kind` (what the
     cell holds, for formats that style it: "what", "text", a tint "up1".."up3",

@@ -1,14 +1,16 @@
 """The HTML report's per-case attribution pages: for every case of a run
-with a stored breakdown, OUT/explain-<run>/<case>.html (its icicle charts,
-attribution/html.py), which the case's section links to."""
+with a stored breakdown, OUT/explain-<run>/<case>.html (the breakdown's
+document, reports/document/explain.py, as the html format renders it),
+which the case's section links to. Not a format: its name starts with "_"."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from rtosmeter.attribution import html
 from rtosmeter.attribution.breakdown import breakdowns
+from rtosmeter.reports import html
 from rtosmeter.reports.document.cells import anchor
+from rtosmeter.reports.document.explain import sheet
 from rtosmeter.store import Store
 
 
@@ -23,7 +25,7 @@ def write_pages(store: Store, out: Path, run_id: int) -> dict[str, str]:
         rel = f"explain-{run_id}/{anchor(case_id)}.html"
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html.page(breakdowns(store, run_id, case_id),
-                                  f"run {run_id}: {case_id}, per function"), encoding="utf-8")
+        found = breakdowns(store, run_id, case_id)
+        html.write(sheet(found, f"run {run_id}: {case_id}, per function"), path)
         links[case_id] = rel
     return links
