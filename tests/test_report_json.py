@@ -18,10 +18,10 @@ from conftest import invoke
 
 from rtosmeter import qemu_plugin
 from rtosmeter.analysis import load_run
-from rtosmeter.vocabulary import CALIB_CASE, system
 from rtosmeter.history_values import run_values
 from rtosmeter.reports import json as json_report
 from rtosmeter.store import Store
+from rtosmeter.vocabulary import CALIB_CASE, system
 
 DOCS = Path(__file__).parents[1] / "docs"
 SCHEMA = json.loads((DOCS / "results-schema.json").read_text(encoding="utf-8"))

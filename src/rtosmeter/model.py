@@ -174,7 +174,7 @@ class BuildInfo:
 class RunWarning:
     """Something to read with care that did not fail the run: QEMU guest
     errors of an execution, an outlier, a percentile from too few samples,
-    a throughput count that drifts between periods (analysis.run_warnings)."""
+    a throughput count that drifts between periods (rtosmeter.run_warnings)."""
 
     system: str  # "port/target/profile"
     case_id: str  # "" when it is about a whole execution (group)
