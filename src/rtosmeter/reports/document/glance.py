@@ -22,7 +22,7 @@ failed check.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -37,13 +37,13 @@ from rtosmeter.model import (
 )
 from rtosmeter.reports.document.answer import (
     NEAR_ZERO_COUNTS,
-    SETTINGS_NAMED,
     Answer,
     Ranking,
     geometric_mean,
     rankings,
 )
 from rtosmeter.reports.document.answer_text import ratio_text
+from rtosmeter.reports.document.caveats import answer_caveats, stand_in_caveats, warning_caveats
 from rtosmeter.reports.document.cells import Chart, anchor
 from rtosmeter.vocabulary import FLOOR_PORT, family, system
 
@@ -335,27 +335,6 @@ def _ratio_of(block: Block, key: str) -> str:
 _NO_MARKS = _Marks(set(), set(), set(), set(), set())
 
 
-def guest_errors(view: RunView, keys: list[str]) -> list[str]:
-    """QEMU's guest errors by message: which systems, how many per execution."""
-    per: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    runs: dict[str, int] = defaultdict(int)
-    for w in view.warnings:
-        if w.system in keys and w.kind == "guest-error":
-            runs[w.system] += 1
-            for msg, n in w.messages:
-                per[msg][w.system].append(n)
-    out = []
-    for msg, by in per.items():
-        counts = [n for ns in by.values() for n in ns]
-        execs = sum(len(ns) for ns in by.values())
-        each = f"{min(counts)}" if min(counts) == max(counts) else \
-            f"{min(counts)} to {max(counts)}"
-        who = ", ".join(f"{_port(k)}/{k.rsplit('/', 1)[1]}" for k in by)
-        out.append(f"{WARN_MARK} QEMU guest error \"{msg}\": {who}, {each} per execution "
-                   f"({execs} execution{'s' * (execs != 1)}).")
-    return out
-
-
 def _apart(blocks: dict[str, list[Block]]) -> str:
     """What the ratios leave out, in one line: the stand-in cases (the
     answer's details give the mean with them) and the near-zero series."""
@@ -374,56 +353,18 @@ def _apart(blocks: dict[str, list[Block]]) -> str:
     return f"Not in the ratios: {'; '.join(parts)}." if parts else ""
 
 
-def _stand_in_caveats(cases: list[CaseResult], shown: set[str]) -> list[str]:
-    """One line per stand-in: the systems shown that measured it, and where."""
-    stand_ins: dict[str, tuple[dict[str, None], dict[str, None]]] = {}
-    for c in cases:
-        for cap, what in sorted(c.stand_ins.items()) if system(c) in shown else ():
-            who, where = stand_ins.setdefault(f"{cap} measured as {what}", ({}, {}))
-            who[f"{c.port}/{c.profile}"] = None
-            where[c.case_id] = None
-    return [f"{STAND_IN_MARK} {what}: {', '.join(who)} ({', '.join(where)})"
-            for what, (who, where) in stand_ins.items()]
-
-
-def _warning_caveats(view: RunView, shown: set[str]) -> list[str]:
-    """QEMU's guest errors, then the count of the other warnings by kind."""
-    out = guest_errors(view, sorted(shown))
-    other = [w for w in view.warnings if w.system in shown and w.kind != "guest-error"]
-    if other:
-        kinds = ", ".join(f"{n} {k}" for k, n in sorted(Counter(w.kind for w in other).items()))
-        out.append(f"{WARN_MARK} {len(other)} warnings about figures ({kinds}): listed under "
-                   "Warnings.")
-    return out
-
-
-def _answer_caveats(answer: Answer) -> list[str]:
-    """The settings that differ and the failed checks."""
-    out = []
-    if answer.settings:
-        names = [k for k, _ in answer.settings]
-        out.append(f"{len(names)} setting(s) differ between the compared builds: "
-                   + ", ".join(names[:SETTINGS_NAMED]) + (", …" if len(names) > SETTINGS_NAMED
-                                                          else "") + " (see Configuration).")
-    if answer.failed_checks:
-        out.append(f"{FAIL_MARK} {len(answer.failed_checks)} failed: "
-                   + "; ".join(answer.failed_checks[:2])
-                   + ("; …" if len(answer.failed_checks) > 2 else "") + ".")
-    return out
-
-
 def _caveats(view: RunView, cases: list[CaseResult], answer: Answer,
              blocks: dict[str, list[Block]]) -> list[str]:
     shown = {b.key for bs in blocks.values() for block in bs for b in block.bars}
     out = list(answer.no_verdict)  # a family in two units: why no bar, the option that helps
-    out += _stand_in_caveats(cases, shown)
+    out += stand_in_caveats(cases, shown)
     if any(SETTING_MARK in b.marks for bs in blocks.values() for bl in bs for b in bl.bars):
         out.append(f"{SETTING_MARK} RAM of the whole firmware (stacks and heaps the port "
                    "sized included), or holding a heap the profile set.")
-    out += _warning_caveats(view, shown)
+    out += warning_caveats(view, shown)
     if (apart := _apart(blocks)):
         out.append(apart)
-    return out + _answer_caveats(answer)
+    return out + answer_caveats(answer)
 
 
 def glance(view: RunView, answer: Answer) -> Glance:
