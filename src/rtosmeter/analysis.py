@@ -1,6 +1,6 @@
 """A stored run -> `RunView`: statistics in their unit, checks, normalised scores.
 
-Units (docs/protocol.md, DESIGN "Measurement principles"): a sample is a
+Units (docs/protocol.md, docs/benchmarks.md "Common to every interval"): a sample is a
 counter difference in ticks of the stream's timestamp (`HELLO hz`); the
 runner recorded with each execution says how to read it. The rate is the
 firmware's own report (`CFG ts_hz`, rtosmeter.clocks) where it gave one:
@@ -524,7 +524,7 @@ def case_warnings(cases: Iterable[CaseResult], exact: Collection[int] = ()) -> l
 def family(case: CaseResult) -> str:
     """throughput | latency | other.
 
-    Only `tm.*` cases are the throughput family (BENCHMARKS.md section 1);
+    Only `tm.*` cases are the throughput family (docs/benchmarks.md §1);
     an interrupt rate ramp (irq.max_rate, counts per step) is "other", so it
     is never normalised against Thread-Metric scores. A case with interval
     series, or a latency case id, is latency.
@@ -604,7 +604,7 @@ def normalise_throughput(cases: Iterable[CaseResult]) -> list[Normalised]:
 FLOOR_CASE = "tm.basic"
 FLOOR_PORT = "baremetal"
 FLOOR_CHECK = "within_1pct_of_bare_metal"
-FLOOR_TOLERANCE = 0.01  # BENCHMARKS.md tm.basic: "more than 1 %"
+FLOOR_TOLERANCE = 0.01  # docs/benchmarks.md tm.basic: within 1 %
 
 
 @dataclass(frozen=True)
@@ -645,7 +645,7 @@ class FloorCheck:
 
 def floor_checks(cases: Iterable[CaseResult]) -> list[FloorCheck]:
     """tm.basic of every port but bare metal, against bare metal's tm.basic
-    score on the same target and profile (BENCHMARKS.md: the arithmetic loop
+    score on the same target and profile (docs/benchmarks.md: the arithmetic loop
     makes no kernel call, so it should score the same everywhere; a port more
     than 1 % away steals time, e.g. with its tick, or was built differently)."""
     basic = [c for c in cases if c.case_id == FLOOR_CASE and c.score is not None]
