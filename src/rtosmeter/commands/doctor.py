@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter import config, qemu_binary
+from rtosmeter import config
 from rtosmeter.commands.common import echo_json
 from rtosmeter.errors import UserError
 
@@ -66,6 +66,8 @@ def qemu_checks(binary: str) -> list[Check]:
     """The QEMU runs would use: its version and plugin API, then the plugin
     started in it on a 3-instruction firmware, and what works with it
     (docs/qemu.md)."""
+    from rtosmeter import qemu_binary  # not for --help
+
     qemu = qemu_binary.Qemu(binary)
     if not qemu.found:
         return [Check("qemu-system-arm", False, f"{binary} not found: apt-get install "
@@ -160,6 +162,8 @@ def _sources(defs: Definitions) -> list[Check]:
 
 
 def checks(defs: Definitions | None, qemu: str = "") -> list[Check]:
+    from rtosmeter import qemu_binary
+
     out = _tools() + qemu_checks(qemu_binary.chosen(qemu or None))
     out += _python_modules((("click", "click"), ("rich", "rich"), ("elftools", "pyelftools"),
                             ("jinja2", "Jinja2"), ("matplotlib", "matplotlib"),

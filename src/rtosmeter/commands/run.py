@@ -23,8 +23,6 @@ from rtosmeter.commands.report import load_view, write_reports
 from rtosmeter.commands.run_exports import export_options, write_exports
 from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
-from rtosmeter.model import FAIL_MARK, WARN_MARK
-from rtosmeter.qemu_binary import PLUGIN_FAILED
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
@@ -310,6 +308,8 @@ def run(ports: tuple[str, ...], targets: tuple[str, ...], bench: str | None,
     elif align != "auto":
         raise UserError(f"--align {align} aligns a power capture", "--align",
                         "Give --power ANALYSER too, or leave --align out")
+    from rtosmeter.model import FAIL_MARK
+    from rtosmeter.qemu_binary import PLUGIN_FAILED
     from rtosmeter.reports import document
     from rtosmeter.reports._glance_text import text as glance_text
     from rtosmeter.runs import Interrupted, RunInterrupted
@@ -411,6 +411,8 @@ def findings_of(view: RunView) -> list[str]:
 def summary_line(summary: RunSummary, findings: int, warnings: int = 0) -> str:
     """"Run 3 done in 24 s: 24 executions, 0 failed, 0 builds failed, 2 not run
     here, 1 case with a failed check." """
+    from rtosmeter.model import FAIL_MARK, WARN_MARK
+
     line = (f"Run {summary.run_id} {summary.status} in {summary.seconds:.0f} s: "
             f"{summary.executions} executions, {summary.failed} failed, "
             f"{summary.builds_failed} builds failed, {summary.not_run} not run here")
