@@ -61,12 +61,12 @@ def craft(port: str, target: str, hz: int, calib: Sequence[int],
     return w.getvalue()
 
 
-# bit -> capability name, from RM_CAPS in port.h (the scheduler names masks so).
+# bit -> capability name, from RM_CAPS in port.h (the recorder names masks so).
 CAP_BITS = {c.bit: n for n, c in load_caps(project_root()).items()}
 
 
 def parse_named(data: bytes) -> ParsedStream:
-    """A stream parsed and its capability masks named, as the scheduler stores it."""
+    """A stream parsed and its capability masks named, as the recorder stores it."""
     parsed = parse_stream(data)
     name_missing(parsed, CAP_BITS)
     return parsed

@@ -29,7 +29,7 @@ from rtosmeter.runners.qemu import QemuOptions
 from rtosmeter.store import Store
 
 ROOT = project_root()
-SECTIONS_1_2 = ("tm.", "lat.", "sw.")  # BENCHMARKS.md throughput, latency, signal/wait
+SECTIONS_1_2 = ("tm.", "lat.", "sw.")  # docs/benchmarks.md throughput, latency, signal/wait
 
 
 def tree_marks(env: str, probe: str, clone_hint: str) -> list[pytest.MarkDecorator]:

@@ -1,5 +1,5 @@
 """The application benchmarks (bench/cases/app_sampling.c,
-app_schedulability.c; BENCHMARKS.md section 5), built and run for real:
+app_schedulability.c; docs/benchmarks.md §5), built and run for real:
 bare metal on QEMU MPS2-AN386 and POSIX on the host always (what they cannot
 run is unsupported, with the reason), FreeRTOS and ThreadX on QEMU when their
 trees are given (RTOSMETER_FREERTOS, RTOSMETER_THREADX; skipped otherwise).

@@ -1,4 +1,4 @@
-"""The interrupt-responsiveness group (bench/cases/irq.c, BENCHMARKS.md
+"""The interrupt-responsiveness group (bench/cases/irq.c, docs/benchmarks.md
 section 3), built and run for real: bare metal on QEMU MPS2-AN386 always,
 FreeRTOS, ThreadX, uC/OS-II and uC/OS-III on the same machine when their
 trees are given (RTOSMETER_FREERTOS, RTOSMETER_THREADX, RTOSMETER_UCOS2,

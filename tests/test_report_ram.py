@@ -1,7 +1,7 @@
 """RAM like with like (reports/_ram.py): the answer compares the kernel's
 own RAM where the ports declared their stacks, heaps and object slots, says
 so, and marks a system whose footprint holds them; the footprint section
-breaks RAM down by part. Footprints as the scheduler stores them
+breaks RAM down by part. Footprints as the recorder (record.py) stores them
 (rtosmeter.footprint, asdict), in a real SQLite store, read by load_run."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every figure of Tables 3 and 4 must be the number printed in the seed's row
 for that statistic and system, and every `quote` must be the paper's words;
-the seed is the study's source text (../shared/seeds/, outside the repo)."""
+the seed is the paper's text (the study's `seed` file, not in the repository)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """studies/silva2019: every published figure of Tables II-IV is the seed's
-number, read back from the seed text (../shared/seeds/), so that no
+number, read back from the paper's text (the study's `seed` file, not in the repository), so that no
 transcription slip survives an edit of the study file."""
 
 from __future__ import annotations

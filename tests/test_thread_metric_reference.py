@@ -1,4 +1,4 @@
-"""rtosmeter's tm.* counts against upstream Thread-Metric (BENCHMARKS.md
+"""rtosmeter's tm.* counts against upstream Thread-Metric (docs/benchmarks.md
 section 1), on the same emulated machine: a permanent cross-check that the
 tm.* loops hold what Thread-Metric's do (the calls into a porting layer of
 real functions and the kernel calls inside them) and nothing else of

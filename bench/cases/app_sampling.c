@@ -1,5 +1,5 @@
 /* Application group "app_sampling": app.sampling, the sampling application
- * of the 2021 study (../shared/BENCHMARKS.md §5). The target's periodic
+ * of the 2021 study (docs/benchmarks.md §5). The target's periodic
  * timer interrupt samples a "sensor" (a read of the timestamp counter, a
  * device register on every target) at rate f into a 50-sample buffer; a
  * full buffer goes to the processing task (a fixed computation over the

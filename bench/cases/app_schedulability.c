@@ -1,6 +1,6 @@
 /* Application group "app_schedulability": app.schedulability, Hartstone
  * (Weiderman and Kamenoff, CMU/SEI-92-TR-1) on the kernel tick
- * (../shared/BENCHMARKS.md §5). Periodic tasks with rate-monotonic
+ * (docs/benchmarks.md §5). Periodic tasks with rate-monotonic
  * priorities (shorter period, more urgent) each do a fixed workload per
  * release (rm_spin units) and check their own deadline against the kernel
  * tick: a job that ends at or after its next release missed it (and the

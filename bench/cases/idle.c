@@ -9,7 +9,7 @@
  *                kernel idles (bare metal, which has no kernel tick: WFI
  *                until a one-second timer interrupt, or a spin without WFI).
  * idle.sampling  the sampling application of the 2021 study (Marques §6.2,
- *                ../shared/BENCHMARKS.md §5) at its low rates, 100, 200
+ *                docs/benchmarks.md §5) at its low rates, 100, 200
  *                and 1000 Hz, one second each: the target's periodic timer
  *                samples into a 50-sample buffer, a full buffer wakes the
  *                processing task (a fixed computation), its result goes

@@ -3,7 +3,7 @@
  * resumes it and deletes it, timing each call alone; X is less urgent than
  * the runner, so it never runs in between.
  *
- * Ready-list dimension (BENCHMARKS.md): the same with N = 5, 10, 15, 20
+ * Ready-list dimension (docs/benchmarks.md): the same with N = 5, 10, 15, 20
  * other ready threads (they spin, but never run while the runner measures)
  * at priority gaps g = 1..5: other thread i (0-based) is at
  * RM_PRIO_MIN + i * g. They stay below X, so a layout that does not fit

@@ -1,4 +1,4 @@
-/* rtosmeter load profiles (../shared/BENCHMARKS.md §4): the background work
+/* rtosmeter load profiles (docs/benchmarks.md §4): the background work
  * a loaded firmware runs during every case, so that each figure can be
  * compared with the same case idle. The harness writes the profile into
  * rm_build_config.h (RM_LOAD_KIND and its parameters); without RM_LOAD_KIND

@@ -1,7 +1,7 @@
 /* FreeRTOSConfig.h for rtosmeter: one kernel configuration per profile.
  *
  * port.cmake selects the profile from the CMake variable RM_PROFILE:
- *   RM_FREERTOS_VENDOR=0  "default", the benchmark profile of BENCHMARKS.md:
+ *   RM_FREERTOS_VENDOR=0  "default", the benchmark profile of docs/benchmarks.md:
  *                         preemption on, time slicing off, 1000 Hz tick,
  *                         configASSERT, stack checks, tracing and run-time
  *                         statistics off.

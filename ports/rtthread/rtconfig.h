@@ -3,7 +3,7 @@
  * bsp/_template/rtconfig.h; every value is written here).
  *
  * port.cmake defines RM_RTT_VENDOR:
- *   0  "default", the benchmark profile of BENCHMARKS.md: 1000 Hz tick,
+ *   0  "default", the benchmark profile of docs/benchmarks.md: 1000 Hz tick,
  *      kernel debug (RT_DEBUG, assertions), stack overflow check and hooks
  *      off; port.c gives every thread a time slice that never runs out
  *      (time slicing off).

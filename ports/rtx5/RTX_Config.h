@@ -3,7 +3,7 @@
  * is written here, nothing is read from the template).
  *
  * port.cmake defines RM_RTX_VENDOR:
- *   0  "default", the benchmark profile of BENCHMARKS.md: 1000 Hz tick,
+ *   0  "default", the benchmark profile of docs/benchmarks.md: 1000 Hz tick,
  *      round-robin off, thread stack check off, event hooks compiled out, no
  *      safety features.
  *   1  "vendor": the template's values (CMSIS-RTX Config/RTX_Config.h,

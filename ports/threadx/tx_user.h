@@ -4,7 +4,7 @@
  * kernel as ThreadX ships it: error checking on, 100 Hz tick, timer
  * thread, notify callbacks, preemption threshold) and RM_TX_PROFILE_VENDOR=0
  * for every other profile, which gets the benchmark configuration of
- * BENCHMARKS.md "Fairness rules": argument checking, notify callbacks, stack
+ * docs/benchmarks.md "Fairness rules": argument checking, notify callbacks, stack
  * filling/checking and tracing off, 1000 Hz tick. Time slicing is off in both
  * (port.c creates every thread with TX_NO_TIME_SLICE). The port emits each of
  * these settings as a CFG line (rm_port_describe), so a run records them.

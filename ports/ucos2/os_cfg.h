@@ -2,7 +2,7 @@
  * profile (rtosmeter's own file, not a copy of the kernel's template).
  *
  * port.cmake sets RM_UC_VENDOR from the CMake variable RM_PROFILE:
- *   RM_UC_VENDOR=0  "default", the benchmark profile of BENCHMARKS.md:
+ *   RM_UC_VENDOR=0  "default", the benchmark profile of docs/benchmarks.md:
  *                   argument checking, statistics task, timer task, debug
  *                   variables, names, profiling, application hooks off.
  *   RM_UC_VENDOR=1  "vendor": the values of Cfg/Template/os_cfg.h shipped

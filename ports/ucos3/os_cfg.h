@@ -2,7 +2,7 @@
  * profile (rtosmeter's own file, not a copy of the kernel's template).
  *
  * port.cmake sets RM_UC_VENDOR from the CMake variable RM_PROFILE:
- *   RM_UC_VENDOR=0  "default", the benchmark profile of BENCHMARKS.md:
+ *   RM_UC_VENDOR=0  "default", the benchmark profile of docs/benchmarks.md:
  *                   argument, object-type, created-object, invalid-call and
  *                   called-from-ISR checks off; statistics task, timer task,
  *                   task profiling and application hooks off.

@@ -1,6 +1,6 @@
 """A stored run -> `RunView`: statistics in their unit, checks, normalised scores.
 
-Units (docs/protocol.md, DESIGN "Measurement principles"): a sample is a
+Units (docs/protocol.md, docs/benchmarks.md "Common to every interval"): a sample is a
 counter difference in ticks of the stream's timestamp (`HELLO hz`); the
 runner recorded with each execution says how to read it. The rate is the
 firmware's own report (`CFG ts_hz`, rtosmeter.clocks) where it gave one:

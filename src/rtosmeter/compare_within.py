@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rtosmeter import instances
 from rtosmeter.errors import UserError
-from rtosmeter.model import BuildInfo, CaseResult
 
 if TYPE_CHECKING:  # numpy and scipy: not for `compare --help`, which reads DIMENSIONS
     from rtosmeter.compare import Comparison, Key, RunSamples, Samples, System
+    from rtosmeter.model import BuildInfo, CaseResult
     from rtosmeter.store import Store
 
 DIMENSIONS = ("profile", "version", "port", "target")
-Located = TypeVar("Located", CaseResult, BuildInfo)
+Located = TypeVar("Located", "CaseResult", "BuildInfo")
 
 
 def value_of(by: str, system: System) -> str:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
-
 
 def symbol_address(elf: Path, name: str) -> int | None:
     """The symbol's address; None when the firmware has no such symbol (or is no ELF)."""
+    from elftools.common.exceptions import ELFError  # pyelftools: not for `list`
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
     try:
         with elf.open("rb") as f:
             symtab = ELFFile(f).get_section_by_name(".symtab")

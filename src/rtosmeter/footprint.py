@@ -58,11 +58,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.constants import SH_FLAGS
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
-
 from rtosmeter.errors import UserError
 
 PARTS = ("kernel", "network", "benchmark", "framework", "startup", "libc", "objects", "stacks",
@@ -178,6 +173,10 @@ def origin(obj: str, group_libs: tuple[str, ...] = ()) -> str:
 
 def elf_sections(elf: Path) -> list[SectionSize]:
     """Allocated sections of an ELF and whether they take Flash and/or RAM."""
+    from elftools.common.exceptions import ELFError  # pyelftools: not for `list`
+    from elftools.elf.constants import SH_FLAGS
+    from elftools.elf.elffile import ELFFile
+
     try:
         with elf.open("rb") as f:
             ef = ELFFile(f)
@@ -284,6 +283,9 @@ def _clip_overlaps(entries: list[tuple[str, str, int, int, str]]) -> list[MapEnt
 
 def _ram_objects(elf: Path, ram_sections: set[str]) -> list[tuple[str, int, int]]:
     """(name, address, size) of the sized object symbols in RAM sections."""
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
     out: list[tuple[str, int, int]] = []
     with elf.open("rb") as f:
         ef = ELFFile(f)

@@ -1,4 +1,4 @@
-"""Load profiles (../shared/BENCHMARKS.md §4): the background work a loaded
+"""Load profiles (docs/benchmarks.md §4): the background work a loaded
 firmware runs during every case, parsed from `--load` and a campaign's
 `loads`.
 

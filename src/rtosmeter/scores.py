@@ -103,7 +103,7 @@ class FloorCheck:
 
 def floor_checks(cases: Iterable[CaseResult]) -> list[FloorCheck]:
     """tm.basic of every port but bare metal, against bare metal's tm.basic
-    score on the same target and profile (BENCHMARKS.md: the arithmetic loop
+    score on the same target and profile (docs/benchmarks.md: the arithmetic loop
     makes no kernel call, so it should score the same everywhere; a port more
     than 1 % away steals time, e.g. with its tick, or was built differently)."""
     basic = [c for c in cases if c.case_id == FLOOR_CASE and c.score is not None]

@@ -19,13 +19,13 @@ CALIB_SERIES = "overhead"
 FLOOR_CASE = "tm.basic"
 FLOOR_PORT = "baremetal"
 FLOOR_CHECK = "within_1pct_of_bare_metal"
-FLOOR_TOLERANCE = 0.01  # BENCHMARKS.md tm.basic: "more than 1 %"
+FLOOR_TOLERANCE = 0.01  # docs/benchmarks.md tm.basic: within 1 %
 
 
 def family(case: CaseResult) -> str:
     """throughput | latency | other.
 
-    Only `tm.*` cases are the throughput family (BENCHMARKS.md section 1);
+    Only `tm.*` cases are the throughput family (docs/benchmarks.md §1);
     an interrupt rate ramp (irq.max_rate, counts per step) is "other", so it
     is never normalised against Thread-Metric scores. A case with interval
     series, or a latency case id, is latency.

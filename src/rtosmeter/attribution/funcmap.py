@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-
-from elftools.common.exceptions import ELFError
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
+from typing import TYPE_CHECKING
 
 from rtosmeter.errors import UserError
+
+if TYPE_CHECKING:
+    from elftools.elf.elffile import ELFFile
 
 # Entered once per case by the runner (bench/core/runner.c run_one): the
 # plugin's epoch, which keeps one case's intervals apart from another's.
@@ -48,6 +48,10 @@ def function_map(path: Path) -> FunctionMap:
     one or its section's end: hand-written assembly often declares a size
     that stops short of its code (ThreadX's PendSV_Handler: 4 bytes), and
     what runs after it is still its code."""
+    from elftools.common.exceptions import ELFError  # pyelftools: not for `list`
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
     try:
         with path.open("rb") as f:
             elf = ELFFile(f)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import os
 import re
 import shutil
@@ -11,14 +10,16 @@ import subprocess
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter import config, qemu_binary
+from rtosmeter import config
 from rtosmeter.commands.common import echo_json, format_option
-from rtosmeter.definitions import Definitions, Port
 from rtosmeter.errors import UserError
-from rtosmeter.sources import SourceMissing, describe_source, find_source, git_packages
+
+if TYPE_CHECKING:
+    from rtosmeter.definitions import Definitions, Port
 
 
 @dataclass
@@ -44,6 +45,8 @@ def _program(name: str, package: str, required: bool, version_arg: str = "--vers
 
 
 def _dist_version(package: str) -> str:
+    import importlib.metadata  # not for --help
+
     try:
         return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:
@@ -63,6 +66,8 @@ def qemu_checks(binary: str) -> list[Check]:
     """The QEMU runs would use: its version and plugin API, then the plugin
     started in it on a 3-instruction firmware, and what works with it
     (docs/qemu.md)."""
+    from rtosmeter import qemu_binary  # not for --help
+
     qemu = qemu_binary.Qemu(binary)
     if not qemu.found:
         return [Check("qemu-system-arm", False, f"{binary} not found: apt-get install "
@@ -140,6 +145,7 @@ def _python_modules(modules: tuple[tuple[str, str], ...], required: bool, why: s
 
 def _sources(defs: Definitions) -> list[Check]:
     from rtosmeter.runners.board import board_host
+    from rtosmeter.sources import describe_source
 
     boards = [t for t in defs.targets.values() if t.kind == "board"]
     out = [Check(f"board host: {name}", ok, detail, False)
@@ -156,6 +162,8 @@ def _sources(defs: Definitions) -> list[Check]:
 
 
 def checks(defs: Definitions | None, qemu: str = "") -> list[Check]:
+    from rtosmeter import qemu_binary
+
     out = _tools() + qemu_checks(qemu_binary.chosen(qemu or None))
     out += _python_modules((("click", "click"), ("rich", "rich"), ("elftools", "pyelftools"),
                             ("jinja2", "Jinja2"), ("matplotlib", "matplotlib"),
@@ -177,6 +185,8 @@ NEWT_BUILD = ("build it from apache/mynewt-newt (`cd mynewt-newt && go build -o 
 
 
 def _mynewt_tree(port: Port) -> Path | None:
+    from rtosmeter.sources import SourceMissing, find_source
+
     try:
         tree = find_source(port, {})
     except (SourceMissing, UserError):
@@ -233,6 +243,8 @@ def mynewt_checks(port: Port) -> list[Check]:
 def _package_checks(port: Port) -> list[Check]:
     """The git packages the port's RTOS build fetches (RIOT): served by a
     local mirror, or fetched from the internet at build time."""
+    from rtosmeter.sources import find_source, git_packages
+
     tree = find_source(port, {})
     if tree is None:
         return []
@@ -263,6 +275,8 @@ def config_lines() -> list[str]:
               "$RTOSMETER_QEMU, else the one on PATH).")
 def doctor(fmt: str, qemu: str | None) -> None:
     """Check the tools rtosmeter needs and say how to get each missing one."""
+    from rtosmeter.definitions import Definitions  # the definitions: not for --help
+
     text = fmt == "table"
     if text:
         for line in config_lines():

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rtosmeter.catalog import Catalog, load_catalog
 from rtosmeter.commands.common import echo_json, format_option
-from rtosmeter.definitions import DEFAULT_TOOLCHAIN, Board, Definitions, Target, Toolchain
-from rtosmeter.sources import describe_source
 
 if TYPE_CHECKING:
     from rich.table import Table
+
+    from rtosmeter.catalog import Catalog
+    from rtosmeter.definitions import Board, Definitions, Target, Toolchain
 
 
 @dataclass
@@ -29,6 +29,8 @@ class Listing:
 
 
 def _source_status(defs: Definitions, name: str) -> str:
+    from rtosmeter.sources import describe_source
+
     port = defs.ports[name]
     found, text = describe_source(port)
     tested = port.source.tested if port.source else ()
@@ -48,6 +50,7 @@ def collect(defs: Definitions, catalog: Catalog) -> Listing:
     benchmarks = [(c.id, c.group, " | ".join(c.needs) or "-") for c in catalog.cases]
     ports = [(p.name, ", ".join(p.caps), ", ".join(p.archs), _source_status(defs, p.name))
              for p in defs.ports.values()]
+    from rtosmeter.definitions import DEFAULT_TOOLCHAIN
     from rtosmeter.plan import unavailable_reason  # the run pipeline: not for --help
 
     targets = []
@@ -112,6 +115,9 @@ def as_json(listing: Listing, root: Path) -> dict[str, object]:
 def list_command(fmt: str) -> None:
     """Show benchmarks, ports, targets, boards and toolchains, and what is available here."""
     from rich.console import Console
+
+    from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions  # not for --help
 
     defs = Definitions.load()
     listing = collect(defs, load_catalog(defs.root))

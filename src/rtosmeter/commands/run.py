@@ -21,16 +21,13 @@ import click
 from rtosmeter.commands.common import open_store, out_option, resolve_run, split_list
 from rtosmeter.commands.report import load_view, write_reports
 from rtosmeter.commands.run_exports import export_options, write_exports
-from rtosmeter.definitions import Definitions, load_profile, unknown_name
 from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
-from rtosmeter.model import FAIL_MARK
-from rtosmeter.net.source import net_source_names
-from rtosmeter.qemu_binary import PLUGIN_FAILED
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
     from rtosmeter.board_memory import BoardMemory
+    from rtosmeter.definitions import Definitions
     from rtosmeter.first_run import FirstRun
     from rtosmeter.model import RunView
     from rtosmeter.runners.base import RunOutcome, RunRequest
@@ -99,6 +96,9 @@ def _out_folder(out: Path) -> Path:
 
 
 def _check_sources(defs: Definitions, sources: dict[str, Path]) -> None:
+    from rtosmeter.definitions import unknown_name
+    from rtosmeter.net.source import net_source_names
+
     ports = list(defs.ports.values())
     valid = sorted([p.name for p in ports if p.source is not None] + net_source_names(ports))
     for name, path in sources.items():
@@ -111,6 +111,8 @@ def _check_sources(defs: Definitions, sources: dict[str, Path]) -> None:
 
 def _profile(defs: Definitions, spec: str | None) -> tuple[str | None, Path | None]:
     """--profile takes a name (profiles/NAME.toml) or a file, like --campaign."""
+    from rtosmeter.definitions import load_profile
+
     if spec is None or spec in defs.profiles or not Path(spec).expanduser().is_file():
         return spec, None
     path = Path(spec).expanduser().resolve()
@@ -125,6 +127,7 @@ def run_campaign(opts: RunOptions, root: Path | None = None,
     the plan is made (every option checked), before the first build."""
     # the run pipeline loads numpy and rich: imported here, not for --help
     from rtosmeter.catalog import load_catalog
+    from rtosmeter.definitions import Definitions
     from rtosmeter.plan import Selection, make_plan
     from rtosmeter.runs import execute
 
@@ -369,6 +372,8 @@ def _print_outcome(opts: RunOptions, summary: RunSummary, view: RunView,
                    first: FirstRun) -> None:
     """The answer, the run's line, its failures (the plugin's refusal once)
     and where the reports are."""
+    from rtosmeter.model import FAIL_MARK
+    from rtosmeter.qemu_binary import PLUGIN_FAILED
     from rtosmeter.reports import document
     from rtosmeter.reports._glance_text import text as glance_text
 

@@ -6,9 +6,6 @@ from pathlib import Path
 
 import click
 
-from rtosmeter.definitions import Definitions
-from rtosmeter.sources import cache_dir, describe_source, fetch
-
 
 @click.group("sources")
 def sources() -> None:
@@ -18,6 +15,9 @@ def sources() -> None:
 @sources.command("list")
 def list_sources() -> None:
     """Ports that build against an RTOS tree, and where each tree is."""
+    from rtosmeter.definitions import Definitions  # not for --help
+    from rtosmeter.sources import cache_dir, describe_source
+
     defs = Definitions.load()
     for port in defs.ports.values():
         if port.source is None:
@@ -35,6 +35,9 @@ def list_sources() -> None:
               help="Clone here instead of the cache folder.")
 def fetch_source(spec: str, dest: Path | None) -> None:
     """Clone a port's RTOS at a tag (default: the tag in its port.toml)."""
+    from rtosmeter.definitions import Definitions
+    from rtosmeter.sources import fetch
+
     name, _, tag = spec.partition("@")
     defs = Definitions.load()
     tree = fetch(defs.port(name, "sources fetch"), tag or None, dest)

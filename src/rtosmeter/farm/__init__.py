@@ -9,7 +9,7 @@
   back byte for byte as a local run's (farm/dask.py).
 
 Both are engines of their ecosystems; rtosmeter only submits runs to them.
-A farm is a `Farm`: `run(request) -> RunOutcome`, the scheduler's run_once
+A farm is a `Farm`: `run(request) -> RunOutcome`, the executor's run_once
 elsewhere, and `close()`. Neither engine is imported for a local run.
 """
 

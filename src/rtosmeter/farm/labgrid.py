@@ -14,7 +14,7 @@ wait then ends with the `release --kick` command that frees it.
 
 labgrid's client session runs on asyncio in a thread of its own (one
 session per process, as labgrid wants); runs call into it from the
-scheduler's threads.
+executor's threads (execute.py).
 """
 
 from __future__ import annotations

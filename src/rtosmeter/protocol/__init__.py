@@ -15,7 +15,7 @@ MB at most, whatever it sends (tests/test_memory_bound.py measures it).
 
 The parser stands alone: it imports nothing of the catalog or the source
 tree. A capability mask stays an integer (`ParsedCase.missing`); whoever has
-the names (the recorder, from the catalog) turns it into words with
+the names (the recorder, record.py, from the catalog) turns it into words with
 `name_missing()`.
 """
 

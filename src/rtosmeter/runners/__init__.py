@@ -8,9 +8,11 @@ module (or one installed package); nothing else names the kinds.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
-from importlib.metadata import entry_points
+import sys
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from rtosmeter.definitions import Target
@@ -23,13 +25,23 @@ GROUP = "rtosmeter.runners"
 
 def runner_class(kind: str) -> type[Runner] | None:
     """The runner class for a target kind, or None when there is none."""
-    for ep in entry_points(group=GROUP, name=kind):
+    if (ep := _entry_points(tuple(sys.path)).get(kind)) is not None:
         cls: type[Runner] = ep.load()
         return cls
     if importlib.util.find_spec(f"rtosmeter.runners.{kind}") is None:
         return None
     module = importlib.import_module(f"rtosmeter.runners.{kind}")
     found: type[Runner] = module.RUNNER
+    return found
+
+
+@functools.cache
+def _entry_points(path: tuple[str, ...]) -> dict[str, EntryPoint]:
+    """The group's entry points by name, read once per `sys.path` (reading
+    every installed package's metadata is most of `rtosmeter list`'s time)."""
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=GROUP):
+        found.setdefault(ep.name, ep)  # the first, as entry_points(name=) gives
     return found
 
 

@@ -18,8 +18,6 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from elftools.elf.elffile import ELFFile
-
 from rtosmeter.runners.gdbremote import GdbError, GdbRemote
 
 _PACKET_SIZE = re.compile(rb"PacketSize=([0-9a-fA-F]+)")
@@ -44,6 +42,8 @@ class FlashRegion:
 
 def segments(elf: Path) -> list[Segment]:
     """The ELF's PT_LOAD contents at their load addresses (.bss is not sent)."""
+    from elftools.elf.elffile import ELFFile  # pyelftools: not for `list`
+
     with elf.open("rb") as f:
         out = [Segment(seg["p_paddr"], seg.data()[:seg["p_filesz"]])
                for seg in ELFFile(f).iter_segments()

@@ -22,9 +22,6 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from elftools.elf.constants import SH_FLAGS
-from elftools.elf.elffile import ELFFile
-
 DFSR = 0xE000ED30
 DFSR_BKPT = 0x2
 SEMIHOST_BKPT = b"\xab\xbe"  # bkpt 0xab, little-endian Thumb
@@ -38,6 +35,9 @@ class GdbError(OSError):
 
 def semihost_sites(elf: Path) -> list[int]:
     """Addresses of every `bkpt 0xab` in the firmware's code."""
+    from elftools.elf.constants import SH_FLAGS  # pyelftools: not for `list`
+    from elftools.elf.elffile import ELFFile
+
     sites: list[int] = []
     with elf.open("rb") as f:
         for section in ELFFile(f).iter_sections():

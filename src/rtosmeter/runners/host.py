@@ -4,7 +4,7 @@ The executable runs in its own process group so that a hang is ended with
 every thread and child it started; whatever it printed before is kept. Its
 stdout goes to a file, watched against the stream cap like QEMU's console.
 The POSIX port pins itself to one CPU and uses SCHED_FIFO where allowed, so
-host runs are `exclusive`: the scheduler runs them one at a time.
+host runs are `exclusive`: the executor (execute.py) runs them one at a time.
 """
 
 from __future__ import annotations

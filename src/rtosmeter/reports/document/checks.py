@@ -50,7 +50,7 @@ def _floor_row(view: RunView, target: str, sys_: Systems) -> list[Value] | None:
 def checks_section(view: RunView, target: str) -> Section | None:
     """Every property check, side by side: throughput first (the
     Thread-Metric "deterministic scheduler" checks), then the others; and the
-    tm.basic floor check against bare metal (BENCHMARKS.md)."""
+    tm.basic floor check against bare metal (docs/benchmarks.md §1)."""
     cases = [c for c in view.cases if c.target == target]
     sys_ = Systems.of(target, cases)
     by = {(system(c), c.case_id): c for c in cases}
@@ -126,7 +126,7 @@ def _rate_cells(c: CaseResult | None, unit: Unit | None) -> tuple[Cell, Cell, Ce
 
 def interrupt_section(view: RunView, target: str) -> Section | None:
     """irq.max_rate: the highest periodic-interrupt rate with no event lost
-    and its inverse, the worst-case response (BENCHMARKS.md section 3)."""
+    and its inverse, the worst-case response (docs/benchmarks.md §3)."""
     cases = [c for c in view.cases if c.target == target and is_interrupt_rate(c)]
     if not any(c.status != CaseStatus.UNSUPPORTED for c in cases):
         return None

@@ -195,14 +195,14 @@ def _rules_note(view: RunView, sys_: Systems) -> str:
     if ticks - {"100"}:
         note += (f" The reporter sleeps on the kernel tick at {' / '.join(sorted(ticks))} Hz, "
                  "not Thread-Metric's 10 ms (100 Hz): one tick rate serves every case family "
-                 "(BENCHMARKS.md); the tick's own cost per period is part of every count.")
+                 "(docs/benchmarks.md); the tick's own cost per period is part of every count.")
     return note
 
 
 def relative_sections(view: RunView) -> list[Section]:
     """Per target, each tm.* test's count, then normalised to the slowest
     system (1.0x) and to the best (100 %): the tables Thread-Metric results
-    are quoted in (BENCHMARKS.md section 1). A case that failed or did not
+    are quoted in (docs/benchmarks.md §1). A case that failed or did not
     run has no figure here; its count stays in the report's throughput table."""
     out = []
     for target in sorted({c.target for c in view.cases}):
