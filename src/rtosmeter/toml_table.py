@@ -28,9 +28,6 @@ class TomlTable:
         self.prefix = prefix
         self.used: set[str] = set()
 
-    def _where(self, key: str) -> str:
-        return f"{self.path} (key '{self.prefix}{key}')"
-
     def _line_of(self, key: str) -> str:
         """`path:line` of the first `key = ...` in the file (tomllib keeps no
         positions), else the path."""

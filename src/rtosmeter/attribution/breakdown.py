@@ -47,9 +47,6 @@ class Breakdown:
     def per_sample(self) -> float:
         return self.total / self.samples if self.samples else 0.0
 
-    def by_function(self) -> dict[str, FunctionCost]:
-        return {f.function: f for f in self.functions}
-
 
 def breakdowns(store: Store, run_id: int, case_id: str, series: str | None = None,
                ports: tuple[str, ...] = ()) -> list[Breakdown]:

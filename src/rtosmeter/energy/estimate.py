@@ -49,10 +49,6 @@ class Estimate:
         return self.energy_uj / self.window_s / 1e3 if self.window_s else 0.0
 
     @property
-    def uj_per_operation(self) -> float | None:
-        return self.energy_uj / self.operations if self.operations else None
-
-    @property
     def duty_cycle(self) -> float:
         """The fraction of the window the CPU is awake at the chip's clock."""
         return min(self.active_s / self.window_s, 1.0) if self.window_s else 1.0
