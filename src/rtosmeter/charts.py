@@ -24,6 +24,7 @@ from typing import Any
 
 import matplotlib
 from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 
 matplotlib.use("Agg")  # no display, no GUI toolkit: charts are files
@@ -169,44 +170,41 @@ def _wrap(label: str, width: int = 28) -> str:
 
 def box_plot(boxes: Sequence[BoxStats], axis_label: str, title: str = "") -> str:
     """Horizontal box plot: box 25-75 %, line median, whiskers 1-99 %,
-    dots min and max, diamond mean. One row per box, first at the top."""
+    dots min and max, diamond mean. One row per box, first at the top.
+    Each kind of mark is one collection for all the boxes (matplotlib's
+    bxp draws a line per whisker, cap and median: ten times slower)."""
     height = 0.9 + 0.36 * len(boxes)
+    rows = list(reversed(boxes))
+    ys = list(range(1, len(rows) + 1))
+    half, cap = 0.3, 0.15  # half the box's height; half a cap's
     with _figure(7.5, height) as fig:
         ax = fig.add_subplot()
-        stats = [
-            {
-                "label": _wrap(b.label, 40),
-                "med": b.p50,
-                "q1": b.p25,
-                "q3": b.p75,
-                "whislo": b.p1,
-                "whishi": b.p99,
-                "mean": b.mean,
-                "fliers": [b.min, b.max],
-            }
-            for b in reversed(boxes)
-        ]
-        artists = ax.bxp(
-            stats,
-            orientation="horizontal",
-            widths=0.6,
-            showmeans=True,
-            showfliers=True,
-            patch_artist=True,
-            meanprops={"marker": "D", "markersize": 4, "markerfacecolor": "white",
-                       "markeredgecolor": "#333333"},
-            flierprops={"marker": "o", "markersize": 3, "markerfacecolor": "#333333",
-                        "markeredgecolor": "none"},
-            medianprops={"color": "#111111", "linewidth": 1.4},
-        )
-        for patch, b in zip(artists["boxes"], reversed(boxes), strict=True):
-            patch.set_facecolor(b.colour)
-            patch.set_alpha(0.75)
+        ax.barh(ys, [b.p75 - b.p25 for b in rows], height=2 * half,
+                left=[b.p25 for b in rows], color=[b.colour for b in rows], alpha=0.75,
+                edgecolor="#000000", linewidth=1.0)
+        whiskers = [[(b.p1, y), (b.p25, y)] for b, y in zip(rows, ys, strict=True)]
+        whiskers += [[(b.p75, y), (b.p99, y)] for b, y in zip(rows, ys, strict=True)]
+        whiskers += [[(x, y - cap), (x, y + cap)] for b, y in zip(rows, ys, strict=True)
+                     for x in (b.p1, b.p99)]
+        ax.add_collection(LineCollection(whiskers, colors="#000000", linewidths=1.0))
+        ax.add_collection(LineCollection(
+            [[(b.p50, y - half), (b.p50, y + half)] for b, y in zip(rows, ys, strict=True)],
+            colors="#111111", linewidths=1.4))
+        ax.scatter([x for b in rows for x in (b.min, b.max)], [y for y in ys for _ in (0, 1)],
+                   s=9, marker="o", c="#333333", edgecolors="none", zorder=3)
+        ax.scatter([b.mean for b in rows], ys, s=16, marker="D", c="white",
+                   edgecolors="#333333", linewidths=1.0, zorder=3)
+        labels = [_wrap(b.label, 40) for b in rows]
+        ax.set_yticks([])  # the labels as plain text: a tick per row costs a third of the chart
+        for y, label in zip(ys, labels, strict=True):
+            ax.text(-0.01, y, label, transform=ax.get_yaxis_transform(), ha="right",
+                    va="center")
+        ax.set_ylim(0.5, len(rows) + 0.5)
         ax.set_xlabel(axis_label)
         _limit(ax, boxes)
         if title:
             ax.set_title(title, loc="left", fontsize=9)
-        _margins(fig, [str(x["label"]) for x in stats], top_in=0.35 if title else 0.15)
+        _margins(fig, labels, top_in=0.35 if title else 0.15)
         return _svg(fig)
 
 
