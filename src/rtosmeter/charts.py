@@ -182,7 +182,9 @@ def box_plot(boxes: Sequence[BoxStats], axis_label: str, title: str = "") -> str
         ax.barh(ys, [b.p75 - b.p25 for b in rows], height=2 * half,
                 left=[b.p25 for b in rows], color=[b.colour for b in rows], alpha=0.75,
                 edgecolor="#000000", linewidth=1.0)
-        whiskers = [[(b.p1, y), (b.p25, y)] for b, y in zip(rows, ys, strict=True)]
+        Segment = list[tuple[float, float]]
+        whiskers: list[Segment] = [[(b.p1, y), (b.p25, y)]
+                                   for b, y in zip(rows, ys, strict=True)]
         whiskers += [[(b.p75, y), (b.p99, y)] for b, y in zip(rows, ys, strict=True)]
         whiskers += [[(x, y - cap), (x, y + cap)] for b, y in zip(rows, ys, strict=True)
                      for x in (b.p1, b.p99)]
