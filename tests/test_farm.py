@@ -379,3 +379,32 @@ def test_a_bad_dask_timeout_is_a_clear_error() -> None:
 
     with pytest.raises(UserError, match="timeout"):
         open_farm("dask://127.0.0.1:8786?timeout=0", insecure=True)
+
+
+def _attribution(out: Path) -> list[tuple[str, str, str, int, int]]:
+    """(case, series, function, instructions, calls) of the folder's last run."""
+    with Store.open(out / "rtosmeter.sqlite") as store:
+        run_id = store.runs()[-1].id
+        rows = store.conn.execute(
+            "SELECT c.case_id, s.name, a.function, a.instructions, a.calls FROM attribution a "
+            "JOIN series s ON s.id = a.series_id JOIN cases c ON c.id = s.case_row "
+            "JOIN executions e ON e.id = c.execution_id WHERE e.run_id = ? "
+            "ORDER BY 1, 2, 3", (run_id,)).fetchall()
+    return [(str(c), str(s), str(f), int(i), int(n)) for c, s, f, i, n in rows]
+
+
+@pytest.mark.slow
+def test_a_dask_worker_attributes_like_a_local_run(dask_cluster, tmp_path: Path
+                                                   ) -> None:  # type: ignore[no-untyped-def]
+    """--attribute rides in the request: the worker's plugin writes the
+    attribution beside its copy of the firmware, and it comes back with
+    the outcome, so the store holds the same breakdowns as a local run."""
+    url, _ = dask_cluster
+    for where, farm in (("local", None), ("dask", url)):
+        summary = run_campaign(RunOptions(out=tmp_path / where, ports=("baremetal",),
+                                          targets=(TARGET,), bench=BENCH, farm=farm,
+                                          insecure=True, attribute=True, quiet=True))
+        assert (summary.executions, summary.failed) == (2, 0)
+    local = _attribution(tmp_path / "local")
+    assert local, "the local run stored no attribution"
+    assert _attribution(tmp_path / "dask") == local

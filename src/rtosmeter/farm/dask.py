@@ -16,19 +16,27 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from rtosmeter.attribution import funcmap
 from rtosmeter.errors import UserError
 from rtosmeter.runners import run_once, runner_class
 from rtosmeter.runners.base import RunOutcome, RunRequest
 
 
-def run_on_worker(request: RunRequest, firmware: bytes) -> RunOutcome:
-    """A Dask task: run one firmware, given as bytes, in a folder of this worker."""
+def run_on_worker(request: RunRequest, firmware: bytes) -> tuple[RunOutcome, dict[str, bytes]]:
+    """A Dask task: run one firmware, given as bytes, in a folder of this
+    worker; the outcome, and the files the run wrote beside the firmware
+    for the recorder (--attribute: the plugin's attribution and the map of
+    function names), by name."""
     with tempfile.TemporaryDirectory(prefix="rtosmeter-dask-") as tmp:
         elf = Path(tmp) / request.executable.name
         elf.write_bytes(firmware)
         outcome = run_once(replace(request, executable=elf))
+        files = {}
+        if "attribution" in outcome.info:
+            _, names, out = funcmap.files(elf)
+            files = {p.name: p.read_bytes() for p in (names, out) if p.is_file()}
     outcome.info["elf"] = str(request.executable)  # the firmware's name, not the worker's copy
-    return outcome
+    return outcome, files
 
 
 TLS_KEYS = ("ca", "cert", "key")  # dask://HOST:PORT?ca=FILE&cert=FILE&key=FILE
@@ -88,7 +96,11 @@ class DaskFarm:
         firmware = Path(request.executable).read_bytes()
         # pure=False: the same firmware run twice is two runs, never a cached result.
         future = self.client.submit(run_on_worker, request, firmware, pure=False)
-        outcome: RunOutcome = future.result()
+        outcome, files = future.result()
+        for name, data in files.items():  # beside the firmware, as a local run leaves them
+            (Path(request.executable).parent / name).write_bytes(data)
+        if "attribution" in outcome.info:
+            outcome.info["attribution"] = str(funcmap.files(Path(request.executable))[2])
         outcome.info["farm"] = self.url
         return outcome
 
