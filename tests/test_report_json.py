@@ -132,3 +132,21 @@ def test_two_identical_real_runs_give_the_same_bytes(tmp_path: Path) -> None:
     assert all(r["marker"] == f"estimated ({r['chip']})" for r in estimated)
     if asleep["timed"]:  # a QEMU that times sleep: the window is priced (docs/qemu.md)
         assert any(r["window"] == "idle.system@1s" and r["average_mw"] > 0 for r in estimated)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(qemu_plugin.plugin_path() is None, reason="needs the built rmcycles plugin")
+def test_an_attributed_run_carries_its_largest_functions(tmp_path: Path) -> None:
+    """run --attribute: each attributed series is in the JSON with its ten
+    largest functions, which add up to no more than the samples' sum, and
+    twice the same run gives the same bytes."""
+    a, b = _run_twice(tmp_path, "--bench", "lat.isr.entry", "--attribute")
+    assert _without_run(a) == _without_run(b)
+    doc = json.loads(b)
+    _validate(doc)
+    assert "lat.isr.entry" in {r["case_id"] for r in doc["attribution"]}
+    for r in doc["attribution"]:
+        assert 0 < len(r["functions"]) <= 10
+        assert sum(f["instructions"] for f in r["functions"]) <= r["total"]
+        counts = [f["instructions"] for f in r["functions"]]
+        assert counts == sorted(counts, reverse=True)

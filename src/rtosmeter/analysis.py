@@ -39,6 +39,7 @@ from rtosmeter.idle.stored import read_idle
 from rtosmeter.loads import split as split_load
 from rtosmeter.model import (
     NOT_MEANINGFUL,
+    AttributedSeries,
     BuildInfo,
     BuildStatus,
     CaseResult,
@@ -260,7 +261,29 @@ def load_run(store: Store, run_id: int, keep_samples: bool = False,
             for ex, figures in read_idle(store, run_id).items() for f in figures]
     return RunView(run.id, run.started, run.finished, run.status, dict(run.campaign),
                    _str_dict(run.host), infos, list(results.values()), footprints, errors,
-                   warnings, idle, energy_figures(store, run_id))
+                   warnings, idle, energy_figures(store, run_id),
+                   _attributed(store, run_id, builds, execs))
+
+
+ATTRIBUTED_SHOWN = 10  # functions per series in the summary; `explain` has them all
+
+
+def _attributed(store: Store, run_id: int, builds: Mapping[int, BuildRow],
+                execs: Mapping[int, ExecutionRow]) -> list[AttributedSeries]:
+    """Each attributed series with its largest functions (run --attribute)."""
+    by_series: dict[tuple[int, str, str], tuple[list[int], list[tuple[str, int, int | None,
+                                                                     int]]]] = {}
+    for ex, case_id, series, samples, fn, instructions, cycles, calls in store.attribution(
+            run_id):
+        by_series.setdefault((ex, case_id, series), (samples, []))[1].append(
+            (fn, instructions, cycles, calls))
+    out = []
+    for (ex, case_id, series), (samples, functions) in by_series.items():
+        largest = sorted(functions, key=lambda f: (-f[1], f[0]))[:ATTRIBUTED_SHOWN]
+        out.append(AttributedSeries(build_name(builds[execs[ex].build_id]), case_id, series,
+                                    execs[ex].group, len(samples), sum(samples),
+                                    tuple(largest)))
+    return out
 
 
 STAND_IN_PREFIX = "stand_in."

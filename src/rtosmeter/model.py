@@ -184,6 +184,22 @@ class RunWarning:
     messages: tuple[tuple[str, int], ...] = ()  # guest-error: (QEMU's message, count)
 
 
+@dataclass(frozen=True)
+class AttributedSeries:
+    """One series' attribution (run --attribute): its functions' totals over
+    every sample, largest first, as the store's `attribution` table holds
+    them (`rtosmeter explain` gives the whole breakdown)."""
+
+    system: str
+    case_id: str
+    series: str
+    group: str
+    samples: int
+    total: int  # the samples' sum: what the functions' counts add up to
+    # (function, instructions, estimated cycles or None, calls)
+    functions: tuple[tuple[str, int, int | None, int], ...]
+
+
 @dataclass
 class RunView:
     run_id: int
@@ -199,3 +215,4 @@ class RunView:
     warnings: list[RunWarning] = field(default_factory=list)
     idle: list[tuple[str, IdleFigures]] = field(default_factory=list)  # (system, figures)
     energy: list[EnergyFigure] = field(default_factory=list)  # measured and estimated
+    attribution: list[AttributedSeries] = field(default_factory=list)  # run --attribute

@@ -80,6 +80,16 @@ def _answer(a: Answer) -> dict[str, Any]:
             "failed": a.failed_checks, "settings_differ": dict(a.settings)}
 
 
+def _attribution(view: RunView) -> list[dict[str, Any]]:
+    """Each attributed series with its largest functions (run --attribute)."""
+    return [{"system": a.system, "case_id": a.case_id, "series": a.series, "group": a.group,
+             "samples": a.samples, "total": a.total,
+             "functions": [{"function": f, "instructions": i, "cycles": c, "calls": n}
+                           for f, i, c, n in a.functions]}
+            for a in sorted(view.attribution, key=lambda a: (a.system, a.case_id, a.group,
+                                                             a.series))]
+
+
 def data(source: RunView | Document) -> dict[str, Any]:
     """The report as one JSON value: the run, its records and its answer,
     every list in the order of its coordinates (docs/results-schema.md)."""
@@ -114,6 +124,7 @@ def data(source: RunView | Document) -> dict[str, Any]:
         "energy": families.energy_records(view),
         "load": families.load_records(view),
         "net_load": families.net_load_records(view),
+        "attribution": _attribution(view),
     })
     return doc
 

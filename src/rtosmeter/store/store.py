@@ -40,7 +40,7 @@ from rtosmeter.numbers import shown, whole_or_none
 from rtosmeter.protocol import ParsedStream
 from rtosmeter.store import migrations, schema
 from rtosmeter.store.connection import Connection, StoreError
-from rtosmeter.store.lock import RunLock
+from rtosmeter.store.lock import RunLock, lock_out, lock_run, run_lock_path
 from rtosmeter.store.rows import (
     AttributionRow,
     BuildRow,
@@ -235,41 +235,15 @@ class Store:
         return int(cur.lastrowid or 0)
 
     def lock_path(self, run_id: int) -> Path:
-        return self.path.with_name(f"{self.path.name}.run{run_id}.lock")
+        return run_lock_path(self.path, run_id)
 
     def lock_run(self, run_id: int) -> RunLock:
         """Hold the run's lock while it runs; UserError when another process does."""
-        path = self.lock_path(run_id)
-        try:
-            lock = RunLock.take(path)
-        except OSError as exc:
-            raise UserError(f"cannot create the run lock ({exc.strerror})", str(path),
-                            "Pass a writable campaign folder with --out") from None
-        if lock is None:
-            pid = path.read_text(errors="replace").strip() or "?"
-            raise UserError(f"run {run_id} is still running (process {pid})", str(self.path),
-                            "Wait for it to finish, or stop it (kill " + pid + ") and then "
-                            f"resume it with `rtosmeter run --resume {run_id} --out "
-                            f"{self.path.parent}`")
-        return lock
+        return lock_run(self.path, run_id)
 
     def lock_out(self) -> RunLock:
-        """The campaign folder's lock, held while a run builds and runs in it:
-        two runs into one --out would build in the same build folders (and
-        one delete what the other compiles). UserError when another holds it."""
-        path = self.path.with_name(f"{self.path.name}.out.lock")
-        try:
-            lock = RunLock.take(path)
-        except OSError as exc:
-            raise UserError(f"cannot create the campaign folder's lock ({exc.strerror})",
-                            str(path), "Pass a writable campaign folder with --out") from None
-        if lock is None:
-            pid = path.read_text(errors="replace").strip() or "?"
-            raise UserError(f"another rtosmeter run (process {pid}) is building and running "
-                            "in this campaign folder", str(self.path.parent),
-                            "Wait for it to finish, or pass another --out (reports, history "
-                            "and compare may read the folder meanwhile)")
-        return lock
+        """The campaign folder's lock, held while a run builds and runs in it."""
+        return lock_out(self.path)
 
     def _status(self, run_id: int, stored: str) -> str:
         """A run marked running whose process is gone was interrupted."""
@@ -486,6 +460,22 @@ class Store:
             "JOIN builds b ON b.id = e.build_id WHERE e.run_id = ?", (run_id,)).fetchall()
         return {(str(p), str(t), str(f), canonical_axes(json.loads(a)), str(g))
                 for p, t, f, a, g in rows}
+
+    def attribution(self, run_id: int) -> list[tuple[int, str, str, list[int], str, int,
+                                                     int | None, int]]:
+        """(execution id, case id, series, samples, function, instructions,
+        cycles, calls) of every attributed series of the run, by series and
+        function."""
+        rows = self.conn.execute(
+            "SELECT c.execution_id, c.case_id, s.name, s.samples, a.function, a.instructions, "
+            "a.cycles, a.calls FROM attribution a JOIN series s ON s.id = a.series_id "
+            "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
+            "WHERE e.run_id = ? ORDER BY s.id, a.function", (run_id,)).fetchall()
+        return [(int(x), str(case), str(name),
+                 self.decoded(f"series {name} of case {case} of execution {x}",
+                              partial(blob_to_samples, blob)).tolist(),
+                 str(fn), int(i), None if cy is None else int(cy), int(calls))
+                for x, case, name, blob, fn, i, cy, calls in rows]
 
     def case_series(
         self, run_id: int, case_id: str
