@@ -24,7 +24,8 @@ from typing import Any
 
 import matplotlib
 from matplotlib.axes import Axes
-from matplotlib.collections import LineCollection
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
 matplotlib.use("Agg")  # no display, no GUI toolkit: charts are files
@@ -179,9 +180,11 @@ def box_plot(boxes: Sequence[BoxStats], axis_label: str, title: str = "") -> str
     half, cap = 0.3, 0.15  # half the box's height; half a cap's
     with _figure(7.5, height) as fig:
         ax = fig.add_subplot()
-        ax.barh(ys, [b.p75 - b.p25 for b in rows], height=2 * half,
-                left=[b.p25 for b in rows], color=[b.colour for b in rows], alpha=0.75,
-                edgecolor="#000000", linewidth=1.0)
+        ax.add_collection(PolyCollection(
+            [[(b.p25, y - half), (b.p75, y - half), (b.p75, y + half), (b.p25, y + half)]
+             for b, y in zip(rows, ys, strict=True)],
+            facecolors=[to_rgba(b.colour, 0.75) for b in rows], edgecolors="#000000",
+            linewidths=1.0))
         Segment = list[tuple[float, float]]
         whiskers: list[Segment] = [[(b.p1, y), (b.p25, y)]
                                    for b, y in zip(rows, ys, strict=True)]
