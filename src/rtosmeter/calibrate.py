@@ -20,8 +20,10 @@ keep their order, and calibrate_rtos whether the RTOS ports do. The fit is writt
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -119,10 +121,20 @@ def fit(measured: Mapping[str, float], start: Params,
             cache[p] = mape(error(measured, runs[p]))
         return cache[p]
 
+    def costs(points: list[Params]) -> None:
+        """Every point's cost, the QEMU runs side by side (one per core)."""
+        todo = [p for p in dict.fromkeys(points) if p not in cache]
+        with ThreadPoolExecutor(max(1, min(len(todo), os.cpu_count() or 1))) as pool:
+            for p, figures in zip(todo, pool.map(run, todo), strict=True):
+                runs[p], cache[p] = figures, mape(error(measured, figures))
+
     best = start
     for _ in range(4):
         moved = False
         for axis, (low, high) in BOUNDS.items():
+            # the points of one axis differ from `best` on that axis alone, whichever
+            # of them becomes best: all are known before the walk along it
+            costs([best] + [replace(best, **{axis: v}) for v in range(low, high + 1)])
             for value in range(low, high + 1):
                 p = replace(best, **{axis: value})
                 if cost(p) < cost(best) - 1e-9:
