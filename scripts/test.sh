@@ -7,6 +7,8 @@
 # (-m qemu_matrix, tests/conftest.py) and, in the whole suite, is compared
 # with the first figure for figure (tests/test_qemu_versions.py). Arguments
 # go to the whole suite's pytest; with any, the second pass is left out.
+# Both passes run on every core (pytest-xdist), a test file to a worker, so a
+# module's fixtures (a built firmware, a cluster) are made once.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -19,9 +21,10 @@ second=$(bash scripts/second-qemu.sh)
 status=0
 if [ "$#" -eq 0 ]; then
     echo "QEMU-matrix tests on the second QEMU: $("$second" --version | head -1)"
-    RTOSMETER_QEMU="$second" .venv/bin/pytest -q -m qemu_matrix || status=$?
+    RTOSMETER_QEMU="$second" .venv/bin/pytest -q -n auto --dist loadfile -m qemu_matrix \
+        || status=$?
 fi
-RTOSMETER_QEMU_SECOND="$second" .venv/bin/pytest -q "$@" || status=$?
+RTOSMETER_QEMU_SECOND="$second" .venv/bin/pytest -q -n auto --dist loadfile "$@" || status=$?
 if [ "$status" -eq 5 ]; then
     echo "Error: pytest collected no tests in tests/. Check the test paths." >&2
     exit 1

@@ -36,9 +36,13 @@ def invoke(*args: str) -> Result:
 
 @pytest.fixture(scope="session", autouse=True)
 def no_user_config(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The tests read no configuration of the machine's user (config.py)."""
+    """The tests read no configuration of the machine's user (config.py) and
+    see no terminal."""
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("xdg-config"))
     os.environ.pop("RTOSMETER_PATH", None)
+    # the tables at the width of a file or pipe (reports/table.py), whatever
+    # terminal or test worker runs the suite
+    os.environ["COLUMNS"] = "160"
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import SessionRun, invoke
+from _datahalf import craft, store_run
+from conftest import invoke
 
 from rtosmeter.analysis import load_run
 from rtosmeter.store import Store
@@ -68,9 +69,11 @@ def test_a_name_defined_twice_names_both_files(tmp_path: Path, root: Path,
 
 
 @pytest.mark.slow
-def test_defaults_from_user_and_project_files(default_run: SessionRun, user_config: Path
-                                              ) -> None:
-    out = str(default_run.out)
+def test_defaults_from_user_and_project_files(user_config: Path, tmp_path: Path) -> None:
+    out = str(tmp_path / "out")
+    store_run(tmp_path / "out" / "rtosmeter.sqlite",
+              [(craft("posix", "host", 10**9, [50, 10, 10, 10],
+                      throughput={"tm.sync": [100, 101, 100]}), {"runner": "host"})])
     user_config.write_text(f'[defaults.report]\nformat = "csv"\nout = "{out}"\n')
     csv = invoke("report")
     assert csv.exit_code == 0 and csv.output.startswith("run_id,port,"), csv.output
