@@ -7,7 +7,7 @@
  *   configMAX_PRIORITIES = 32, the idle task alone at 0. No timer task.
  * - Threads: xTaskCreate (heap_4) with RM_FREERTOS_STACK_WORDS of stack (the
  *   runner RM_FREERTOS_RUNNER_STACK_WORDS; both small on the Cortex-M0). A
- *   small port record (entry, argument, handle) from a static free list lets
+ *   small port record (entry, argument, handle) from a static slot table lets
  *   an entry function return (the trampoline then calls vTaskDelete(NULL))
  *   and rm_thread_self() read the record from thread-local storage slot 0.
  *   RM_THREAD_SUSPENDED: xTaskCreate + vTaskSuspend with the scheduler
@@ -45,6 +45,11 @@
  */
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: FreeRTOS's headers */
 
+/* The thread table's critical section (rtosmeter/port_slots.h). */
+#define RM_SLOTS_LOCK() taskENTER_CRITICAL()
+#define RM_SLOTS_UNLOCK() taskEXIT_CRITICAL()
+#include "rtosmeter/port_slots.h"
+
 #ifndef RM_FREERTOS_PORT_NAME
 #define RM_FREERTOS_PORT_NAME "unknown"
 #endif
@@ -60,33 +65,19 @@
 
 /* ---- threads (struct rm_thread: rm_port_inline.h) -------------------- */
 static struct rm_thread thread_slots[RM_MAX_THREADS];
-static struct rm_thread *thread_free_list;
-
-static void thread_slots_init(void)
-{
-    for (uint32_t i = 0; i < RM_MAX_THREADS; i++) {
-        thread_slots[i].next_free = thread_free_list;
-        thread_free_list = &thread_slots[i];
-    }
-}
 
 static struct rm_thread *thread_alloc(void)
 {
-    taskENTER_CRITICAL();
-    struct rm_thread *t = thread_free_list;
-    if (t != NULL)
-        thread_free_list = t->next_free;
-    taskEXIT_CRITICAL();
-    return t;
+    unsigned i = RM_SLOT_CLAIM(thread_slots, 0u, RM_MAX_THREADS);
+    return i < RM_MAX_THREADS ? &thread_slots[i] : NULL;
 }
 
 static void thread_release(struct rm_thread *t)
 {
-    taskENTER_CRITICAL();
-    t->task = NULL;
-    t->next_free = thread_free_list;
-    thread_free_list = t;
-    taskEXIT_CRITICAL();
+    RM_SLOTS_LOCK();
+    t->task = NULL; /* before the record can be claimed again */
+    t->used = 0u;
+    RM_SLOTS_UNLOCK();
 }
 
 static void thread_trampoline(void *param)
@@ -358,7 +349,6 @@ void vApplicationStackOverflowHook(TaskHandle_t task, char *name)
 int main(void)
 {
     rm_target_init();
-    thread_slots_init();
     rm_thread_t runner;
     if (rm_thread_create(&runner, "runner", rm_runner_main, NULL, RM_PRIO_RUNNER, 0) != RM_OK) {
         static const char msg[] = "FATAL: xTaskCreate(runner) failed\n";

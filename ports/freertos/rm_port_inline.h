@@ -57,7 +57,7 @@ struct rm_thread {
     TaskHandle_t task;
     rm_entry_t entry;
     void *arg;
-    struct rm_thread *next_free;
+    uint8_t used; /* 0: free (rtosmeter/port_slots.h) */
 };
 
 struct rm_obj {

@@ -56,6 +56,11 @@
  */
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: NuttX's headers */
 
+/* The thread table's critical section (rtosmeter/port_slots.h). */
+#define RM_SLOTS_LOCK() sched_lock()
+#define RM_SLOTS_UNLOCK() sched_unlock()
+#include "rtosmeter/port_slots.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,33 +80,19 @@ int rm_nuttx_main(int argc, char *argv[]);
 
 /* ---- threads (struct rm_thread: rm_port_inline.h) -------------------- */
 static struct rm_thread thread_slots[RM_MAX_THREADS];
-static struct rm_thread *thread_free_list;
-
-static void thread_slots_init(void)
-{
-    for (uint32_t i = RM_MAX_THREADS; i-- > 0u;) {
-        thread_slots[i].next_free = thread_free_list;
-        thread_free_list = &thread_slots[i];
-    }
-}
 
 static struct rm_thread *thread_alloc(void)
 {
-    sched_lock();
-    struct rm_thread *t = thread_free_list;
-    if (t != NULL)
-        thread_free_list = t->next_free;
-    sched_unlock();
-    return t;
+    unsigned i = RM_SLOT_CLAIM(thread_slots, 0u, RM_MAX_THREADS);
+    return i < RM_MAX_THREADS ? &thread_slots[i] : NULL;
 }
 
 static void thread_release(struct rm_thread *t)
 {
-    sched_lock();
-    t->pid = 0;
-    t->next_free = thread_free_list;
-    thread_free_list = t;
-    sched_unlock();
+    RM_SLOTS_LOCK();
+    t->pid = 0; /* before the record can be claimed again */
+    t->used = 0u;
+    RM_SLOTS_UNLOCK();
 }
 
 static int thread_trampoline(int argc, char *argv[])
@@ -473,7 +464,6 @@ static struct notifier_block panic_block = {.notifier_call = on_panic};
 int rm_nuttx_main(int argc, char *argv[])
 {
     (void)argc, (void)argv;
-    thread_slots_init();
     panic_notifier_chain_register(&panic_block);
 #ifndef CONFIG_ARCH_SIM
     (void)irq_attach(RM_NX_IRQ(RM_CM_BENCH_IRQ), idle_isr, NULL);
