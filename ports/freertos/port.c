@@ -7,7 +7,7 @@
  *   configMAX_PRIORITIES = 32, the idle task alone at 0. No timer task.
  * - Threads: xTaskCreate (heap_4) with RM_FREERTOS_STACK_WORDS of stack (the
  *   runner RM_FREERTOS_RUNNER_STACK_WORDS; both small on the Cortex-M0). A
- *   small port record (entry, argument, handle) from a static slot table lets
+ *   small port record (entry, argument, handle) from a static free list lets
  *   an entry function return (the trampoline then calls vTaskDelete(NULL))
  *   and rm_thread_self() read the record from thread-local storage slot 0.
  *   RM_THREAD_SUSPENDED: xTaskCreate + vTaskSuspend with the scheduler
@@ -45,7 +45,7 @@
  */
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: FreeRTOS's headers */
 
-/* The thread table's critical section (rtosmeter/port_slots.h). */
+/* The thread free list's critical section (rtosmeter/port_slots.h). */
 #define RM_SLOTS_LOCK() taskENTER_CRITICAL()
 #define RM_SLOTS_UNLOCK() taskEXIT_CRITICAL()
 #include "rtosmeter/port_slots.h"
@@ -64,19 +64,30 @@
 #endif
 
 /* ---- threads (struct rm_thread: rm_port_inline.h) -------------------- */
+/* A free list, not a slot table: rm_thread_create and rm_thread_delete are
+ * measured (lat.thread.lifecycle), and a record costs O(1) either way. */
 static struct rm_thread thread_slots[RM_MAX_THREADS];
+static struct rm_thread *thread_free_list;
+
+static void thread_slots_init(void)
+{
+    RM_FREE_LIST_INIT(thread_free_list, thread_slots, RM_MAX_THREADS);
+}
 
 static struct rm_thread *thread_alloc(void)
 {
-    unsigned i = RM_SLOT_CLAIM(thread_slots, 0u, RM_MAX_THREADS);
-    return i < RM_MAX_THREADS ? &thread_slots[i] : NULL;
+    struct rm_thread *t;
+    RM_SLOTS_LOCK();
+    RM_FREE_LIST_POP(thread_free_list, t);
+    RM_SLOTS_UNLOCK();
+    return t;
 }
 
 static void thread_release(struct rm_thread *t)
 {
     RM_SLOTS_LOCK();
-    t->task = NULL; /* before the record can be claimed again */
-    t->used = 0u;
+    t->task = NULL;
+    RM_FREE_LIST_PUSH(thread_free_list, t);
     RM_SLOTS_UNLOCK();
 }
 
@@ -349,6 +360,7 @@ void vApplicationStackOverflowHook(TaskHandle_t task, char *name)
 int main(void)
 {
     rm_target_init();
+    thread_slots_init();
     rm_thread_t runner;
     if (rm_thread_create(&runner, "runner", rm_runner_main, NULL, RM_PRIO_RUNNER, 0) != RM_OK) {
         static const char msg[] = "FATAL: xTaskCreate(runner) failed\n";

@@ -57,7 +57,7 @@ struct rm_thread {
     TaskHandle_t task;
     rm_entry_t entry;
     void *arg;
-    uint8_t used; /* 0: free (rtosmeter/port_slots.h) */
+    struct rm_thread *next_free;
 };
 
 struct rm_obj {

@@ -49,7 +49,7 @@ struct rm_thread {
     struct tcb_s *tcb; /* nxsched_suspend's argument */
     rm_entry_t entry;
     void *arg;
-    uint8_t used; /* 0: free (rtosmeter/port_slots.h) */
+    struct rm_thread *next_free;
 };
 
 struct rm_obj {

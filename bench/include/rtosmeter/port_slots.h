@@ -43,6 +43,32 @@ static inline unsigned rm_slot_claim(void *flags, size_t stride, unsigned from, 
     rm_slot_claim((uint8_t *)(table) + offsetof(__typeof__((table)[0]), used),     \
                   sizeof (table)[0], (from), (to))
 
+/* Free lists: records handed out and taken back in O(1), for a port whose
+ * measured call claims a record (rm_thread_create, rm_thread_delete under
+ * lat.thread.lifecycle: a scan of a slot table would be measured with
+ * them). A record has a `struct <record> *next_free` member; `head` is the
+ * list, a pointer to the record type. POP and PUSH go inside the port's
+ * RM_SLOTS_LOCK()/RM_SLOTS_UNLOCK(), with whatever else the port resets. */
+/* Every record of table[0] .. table[count - 1], handed out in index order. */
+#define RM_FREE_LIST_INIT(head, table, count)                                    \
+    for (unsigned rm_fl_i_ = (count); rm_fl_i_-- > 0u;) {                       \
+        (table)[rm_fl_i_].next_free = (head);                                    \
+        (head) = &(table)[rm_fl_i_];                                             \
+    }
+/* The first record off the list into `rec`: NULL when none is left. */
+#define RM_FREE_LIST_POP(head, rec)                                              \
+    do {                                                                         \
+        (rec) = (head);                                                          \
+        if ((rec) != NULL)                                                       \
+            (head) = (rec)->next_free;                                           \
+    } while (0)
+/* `rec` back on the list, first (the next one POP hands out). */
+#define RM_FREE_LIST_PUSH(head, rec)                                             \
+    do {                                                                         \
+        (rec)->next_free = (head);                                               \
+        (head) = (rec);                                                          \
+    } while (0)
+
 /* A bump arena: static memory that pools are carved from and never given
  * back (pools live as long as the firmware, port.h). */
 struct rm_arena {
