@@ -28,7 +28,7 @@
 #ifndef OS_CFG_H
 #define OS_CFG_H
 
-#include "../ucos3/uc_os_cfg.h" /* the idle and profile, shared with µC/OS-III */
+#include "../ucos_common/uc_os_cfg.h" /* the idle and profile, shared with µC/OS-III */
 
 /* ---- miscellaneous --------------------------------------------------- */
 /* lowpower: App_TaskIdleHook is the WFI (the other application hooks are

@@ -66,7 +66,7 @@
 #define RM_SLOTS_UNLOCK() OS_EXIT_CRITICAL()
 #include "rtosmeter/port_slots.h"
 
-#include "../ucos3/uc_common.h" /* shared with µC/OS-III */
+#include "../ucos_common/uc_common.h" /* shared with µC/OS-III */
 
 #define RM_UC2_PIPS 4u
 #if defined(RM_RAM_SMALL)

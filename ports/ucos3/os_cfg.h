@@ -25,7 +25,7 @@
 #ifndef OS_CFG_H
 #define OS_CFG_H
 
-#include "uc_os_cfg.h" /* the idle and profile, shared with µC/OS-II */
+#include "../ucos_common/uc_os_cfg.h" /* the idle and profile, shared with µC/OS-II */
 
 /* ---- miscellaneous ------------------------------------------------------ */
 #define OS_CFG_APP_HOOKS_EN (RM_UC_ON_VENDOR | RM_UC_IDLE_WFI)

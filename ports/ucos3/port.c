@@ -70,7 +70,7 @@
 #define RM_SLOTS_UNLOCK() CPU_CRITICAL_EXIT()
 #include "rtosmeter/port_slots.h"
 
-#include "uc_common.h"
+#include "../ucos_common/uc_common.h"
 
 #ifndef RM_UC_CPU_VERSION_STR
 #define RM_UC_CPU_VERSION_STR "?"
