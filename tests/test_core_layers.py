@@ -1,7 +1,8 @@
-"""bench/core's runner calls the stream writer, never the other way: the
-case's state lives in stream.c (it gates every record of a case) and the
-runner only sets it, so no function of runner.c is called from stream.c
-(rm_core.h)."""
+"""bench/core's calls run one way: the runner calls the stream writer and
+the load, never the other way. The case's state lives in stream.c (it gates
+every record of a case) and the runner only sets it, so no function of
+runner.c is called from stream.c (rm_core.h); the load's busy work is
+rm_spin in spin.c, which both call, so load.c calls nothing of runner.c."""
 
 from __future__ import annotations
 
@@ -32,3 +33,14 @@ def test_the_runner_calls_the_stream() -> None:
     """The check sees calls at all (else the test above could not fail)."""
     assert {"rm_rec", "rm_case_open", "rm_series_reset_all"} <= calls_into(
         CORE / "runner.c", CORE / "stream.c")
+
+
+def test_the_load_never_calls_the_runner() -> None:
+    back = calls_into(CORE / "load.c", CORE / "runner.c")
+    assert not back, f"bench/core/load.c calls runner.c's {sorted(back)}: the circle is back"
+
+
+def test_the_runner_calls_the_load() -> None:
+    """The check sees the runner's calls of the load (else the test above could not fail)."""
+    assert {"rm_load_needs", "rm_load_start", "rm_load_stop"} <= calls_into(
+        CORE / "runner.c", CORE / "load.c")

@@ -7,7 +7,7 @@
 # bench/CMakeLists.txt and every port's own project compile, so a core file
 # cannot reach some builds and not others.
 set(RM_CORE_SOURCES "")
-foreach(name stream.c runner.c load.c port_defaults.c tm_porting_layer.c)
+foreach(name stream.c runner.c load.c spin.c port_defaults.c tm_porting_layer.c)
   get_filename_component(src "${CMAKE_CURRENT_LIST_DIR}/../core/${name}" ABSOLUTE)
   list(APPEND RM_CORE_SOURCES "${src}")
 endforeach()

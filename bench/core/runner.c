@@ -44,13 +44,6 @@ void rm_case_done(void)
     }
 }
 
-/* ---- helpers ------------------------------------------------------------ */
-void rm_spin(uint32_t n)
-{
-    for (volatile uint32_t i = 0; i < n; i++) {
-    }
-}
-
 RM_COLD_BEGIN /* the fault report and the runner */
 
 _Noreturn void rm_report_fault(const rm_fault_t *f)

@@ -45,6 +45,11 @@
  */
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: FreeRTOS's headers */
 
+/* The thread free list's critical section (rtosmeter/port_slots.h). */
+#define RM_SLOTS_LOCK() taskENTER_CRITICAL()
+#define RM_SLOTS_UNLOCK() taskEXIT_CRITICAL()
+#include "rtosmeter/port_slots.h"
+
 #ifndef RM_FREERTOS_PORT_NAME
 #define RM_FREERTOS_PORT_NAME "unknown"
 #endif
@@ -59,34 +64,31 @@
 #endif
 
 /* ---- threads (struct rm_thread: rm_port_inline.h) -------------------- */
+/* A free list, not a slot table: rm_thread_create and rm_thread_delete are
+ * measured (lat.thread.lifecycle), and a record costs O(1) either way. */
 static struct rm_thread thread_slots[RM_MAX_THREADS];
 static struct rm_thread *thread_free_list;
 
 static void thread_slots_init(void)
 {
-    for (uint32_t i = 0; i < RM_MAX_THREADS; i++) {
-        thread_slots[i].next_free = thread_free_list;
-        thread_free_list = &thread_slots[i];
-    }
+    RM_FREE_LIST_INIT(thread_free_list, thread_slots, RM_MAX_THREADS);
 }
 
 static struct rm_thread *thread_alloc(void)
 {
-    taskENTER_CRITICAL();
-    struct rm_thread *t = thread_free_list;
-    if (t != NULL)
-        thread_free_list = t->next_free;
-    taskEXIT_CRITICAL();
+    struct rm_thread *t;
+    RM_SLOTS_LOCK();
+    RM_FREE_LIST_POP(thread_free_list, t);
+    RM_SLOTS_UNLOCK();
     return t;
 }
 
 static void thread_release(struct rm_thread *t)
 {
-    taskENTER_CRITICAL();
+    RM_SLOTS_LOCK();
     t->task = NULL;
-    t->next_free = thread_free_list;
-    thread_free_list = t;
-    taskEXIT_CRITICAL();
+    RM_FREE_LIST_PUSH(thread_free_list, t);
+    RM_SLOTS_UNLOCK();
 }
 
 static void thread_trampoline(void *param)

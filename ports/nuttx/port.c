@@ -56,6 +56,11 @@
  */
 #include "rtosmeter/bench.h" /* with rm_port_inline.h: NuttX's headers */
 
+/* The thread free list's critical section (rtosmeter/port_slots.h). */
+#define RM_SLOTS_LOCK() sched_lock()
+#define RM_SLOTS_UNLOCK() sched_unlock()
+#include "rtosmeter/port_slots.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,34 +79,31 @@
 int rm_nuttx_main(int argc, char *argv[]);
 
 /* ---- threads (struct rm_thread: rm_port_inline.h) -------------------- */
+/* A free list, not a slot table: rm_thread_create and rm_thread_delete are
+ * measured (lat.thread.lifecycle), and a record costs O(1) either way. */
 static struct rm_thread thread_slots[RM_MAX_THREADS];
 static struct rm_thread *thread_free_list;
 
 static void thread_slots_init(void)
 {
-    for (uint32_t i = RM_MAX_THREADS; i-- > 0u;) {
-        thread_slots[i].next_free = thread_free_list;
-        thread_free_list = &thread_slots[i];
-    }
+    RM_FREE_LIST_INIT(thread_free_list, thread_slots, RM_MAX_THREADS);
 }
 
 static struct rm_thread *thread_alloc(void)
 {
-    sched_lock();
-    struct rm_thread *t = thread_free_list;
-    if (t != NULL)
-        thread_free_list = t->next_free;
-    sched_unlock();
+    struct rm_thread *t;
+    RM_SLOTS_LOCK();
+    RM_FREE_LIST_POP(thread_free_list, t);
+    RM_SLOTS_UNLOCK();
     return t;
 }
 
 static void thread_release(struct rm_thread *t)
 {
-    sched_lock();
+    RM_SLOTS_LOCK();
     t->pid = 0;
-    t->next_free = thread_free_list;
-    thread_free_list = t;
-    sched_unlock();
+    RM_FREE_LIST_PUSH(thread_free_list, t);
+    RM_SLOTS_UNLOCK();
 }
 
 static int thread_trampoline(int argc, char *argv[])

@@ -1,7 +1,7 @@
 /* The application hooks µC/OS-II's port calls when OS_APP_HOOKS_EN is set
  * (the vendor profile, as the kernel's template ships it): rtosmeter's own
  * empty hooks, the same work as the template's app_hooks.c, which defines
- * every hook with an empty body. In the lowpower profile (RM_UC2_IDLE_WFI,
+ * every hook with an empty body. In the lowpower profile (RM_UC_IDLE_WFI,
  * os_cfg.h) the idle hook executes WFI, as the template's comment suggests
  * ("to STOP the CPU to conserve power"); every other hook stays empty. */
 #include "ucos_ii.h"
@@ -19,7 +19,7 @@ void App_TaskDelHook(OS_TCB *ptcb)
 
 void App_TaskIdleHook(void)
 {
-#if RM_UC2_IDLE_WFI
+#if RM_UC_IDLE_WFI
     /* Interrupts are enabled here: an interrupt that readies a task pends
      * PendSV, which runs before the WFI is reached. */
     __asm volatile("dsb\n wfi" ::: "memory");

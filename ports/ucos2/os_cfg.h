@@ -28,29 +28,12 @@
 #ifndef OS_CFG_H
 #define OS_CFG_H
 
-#if __has_include("rm_build_config.h")
-#include "rm_build_config.h"
-#endif
-#if defined(RM_IDLE_KERNEL) && defined(__arm__)
-#define RM_UC2_IDLE_WFI 1u
-#else
-#define RM_UC2_IDLE_WFI 0u
-#endif
-
-#ifndef RM_UC_VENDOR
-#define RM_UC_VENDOR 0
-#endif
-
-#if RM_UC_VENDOR
-#define RM_UC_ON_VENDOR 1u
-#else
-#define RM_UC_ON_VENDOR 0u
-#endif
+#include "../ucos_common/uc_os_cfg.h" /* the idle and profile, shared with µC/OS-III */
 
 /* ---- miscellaneous --------------------------------------------------- */
 /* lowpower: App_TaskIdleHook is the WFI (the other application hooks are
  * empty, as in the vendor profile). */
-#define OS_APP_HOOKS_EN (RM_UC_ON_VENDOR | RM_UC2_IDLE_WFI)
+#define OS_APP_HOOKS_EN (RM_UC_ON_VENDOR | RM_UC_IDLE_WFI)
 #define OS_ARG_CHK_EN RM_UC_ON_VENDOR
 #define OS_CPU_HOOKS_EN 1u
 #define OS_DEBUG_EN RM_UC_ON_VENDOR

@@ -66,54 +66,7 @@
 #define RM_SLOTS_UNLOCK() OS_EXIT_CRITICAL()
 #include "rtosmeter/port_slots.h"
 
-#ifndef RM_CPU_HZ
-#define RM_CPU_HZ RM_TS_HZ
-#endif
-/* Sizes: the Cortex-M0 target (micro:bit) has 16 KiB of RAM in all, so the
- * ARMv6-M build has 12 threads (the runner and 11: irq's 8 load tasks and
- * its measuring task fit, lat.thread.lifecycle's layouts of 15 and 20 other
- * threads do not) with small stacks, one pool of 4 blocks; the runner, which
- * writes most records and runs the no-switch bodies, has its own larger
- * stack. A build may override each with -D. */
-#if defined(RM_RAM_SMALL)
-#define RM_UC2_DFLT_THREADS 12u
-#define RM_UC2_DFLT_STACK 320u
-#define RM_UC2_DFLT_RUNNER_STACK 1024u
-#define RM_UC2_DFLT_OBJS 8u
-#define RM_UC2_DFLT_POOLS 1u
-#define RM_UC2_DFLT_ARENA 512u
-#else
-#define RM_UC2_DFLT_THREADS 28u
-#define RM_UC2_DFLT_STACK 2048u
-#define RM_UC2_DFLT_RUNNER_STACK 2048u
-#define RM_UC2_DFLT_OBJS 24u
-#define RM_UC2_DFLT_POOLS 4u
-#define RM_UC2_DFLT_ARENA 8192u
-#endif
-#ifndef RM_UC2_MAX_THREADS
-#define RM_UC2_MAX_THREADS RM_UC2_DFLT_THREADS
-#endif
-#ifndef RM_UC2_STACK_BYTES
-#define RM_UC2_STACK_BYTES RM_UC2_DFLT_STACK
-#endif
-#ifndef RM_UC2_RUNNER_STACK_BYTES
-#define RM_UC2_RUNNER_STACK_BYTES RM_UC2_DFLT_RUNNER_STACK
-#endif
-#ifndef RM_UC2_MAX_OBJS
-#define RM_UC2_MAX_OBJS RM_UC2_DFLT_OBJS
-#endif
-#ifndef RM_UC2_MAX_POOLS
-#define RM_UC2_MAX_POOLS RM_UC2_DFLT_POOLS
-#endif
-#ifndef RM_UC2_POOL_ARENA
-#define RM_UC2_POOL_ARENA RM_UC2_DFLT_ARENA
-#endif
-#ifndef RM_UC_VERSION_STR
-#define RM_UC_VERSION_STR "?"
-#endif
-#ifndef RM_UC_ARCH_STR
-#define RM_UC_ARCH_STR "?"
-#endif
+#include "../ucos_common/uc_common.h" /* shared with µC/OS-III */
 
 #define RM_UC2_PIPS 4u
 #if defined(RM_RAM_SMALL)
@@ -132,14 +85,14 @@ _Static_assert(RM_UC2_PIPS + 1u + (unsigned)RM_PRIO_MAX * RM_UC2_BAND <= RM_UC2_
 extern uint32_t __stack_top[]; /* the target's linker script: top of RAM */
 #define rm_uc_stack_top __stack_top
 
-static struct rm_thread rm_uc2_threads[RM_UC2_MAX_THREADS];
-static OS_STK rm_uc2_stacks[RM_UC2_MAX_THREADS - 1u][RM_UC2_STACK_BYTES / sizeof(OS_STK)]
+static struct rm_thread rm_uc2_threads[RM_UC_MAX_THREADS];
+static OS_STK rm_uc2_stacks[RM_UC_MAX_THREADS - 1u][RM_UC_STACK_BYTES / sizeof(OS_STK)]
     __attribute__((aligned(8)));
-static OS_STK rm_uc2_runner_stack[RM_UC2_RUNNER_STACK_BYTES / sizeof(OS_STK)]
+static OS_STK rm_uc2_runner_stack[RM_UC_RUNNER_STACK_BYTES / sizeof(OS_STK)]
     __attribute__((aligned(8)));
-static struct rm_obj rm_uc2_objs[RM_UC2_MAX_OBJS];
-static struct rm_pool rm_uc2_pools[RM_UC2_MAX_POOLS];
-RM_ARENA(rm_uc2_arena, RM_UC2_POOL_ARENA);
+static struct rm_obj rm_uc2_objs[RM_UC_MAX_OBJS];
+static struct rm_pool rm_uc2_pools[RM_UC_MAX_POOLS];
+RM_ARENA(rm_uc2_arena, RM_UC_POOL_ARENA);
 /* The rtosmeter level of the thread at each native priority (0: free). */
 static INT8U rm_uc2_level_of[OS_LOWEST_PRIO + 1u];
 static INT8U rm_uc2_pip_used[RM_UC2_PIPS];
@@ -211,7 +164,7 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
         return RM_ERROR;
     /* Slot 0 is the runner's (created first), with its own stack. */
     const int runner = prio == RM_PRIO_RUNNER;
-    const unsigned to = runner ? 1u : RM_UC2_MAX_THREADS;
+    const unsigned to = runner ? 1u : RM_UC_MAX_THREADS;
     const unsigned i = RM_SLOT_CLAIM(rm_uc2_threads, runner ? 0u : 1u, to);
     if (i == to)
         return RM_ERROR;
@@ -228,7 +181,7 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
     s->stack = runner ? rm_uc2_runner_stack : rm_uc2_stacks[i - 1u];
     *t = s; /* before the task can run and look at it */
     const unsigned words =
-        (runner ? sizeof rm_uc2_runner_stack : RM_UC2_STACK_BYTES) / sizeof(OS_STK);
+        (runner ? sizeof rm_uc2_runner_stack : RM_UC_STACK_BYTES) / sizeof(OS_STK);
 #if RM_UC_VENDOR
     const INT16U opt = OS_TASK_OPT_STK_CHK | OS_TASK_OPT_STK_CLR;
 #else
@@ -264,13 +217,9 @@ int rm_thread_sleep(uint32_t ticks)
 
 int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
 {
-    uint32_t target = *wake + period;
-    uint32_t left = target - (uint32_t)OSTimeGet();
-    *wake = target;
-    /* A wake time already passed (left "negative") means no sleep. */
-    if (left == 0u || left > period)
-        return RM_OK;
-    OSTimeDly((INT32U)left);
+    uint32_t left = rm_uc_ticks_left(wake, period, (uint32_t)OSTimeGet());
+    if (left != 0u)
+        OSTimeDly((INT32U)left);
     return RM_OK;
 }
 
@@ -336,8 +285,8 @@ int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner, uint32_t i
     if (kind != RM_OBJ_SEM && kind != RM_OBJ_MUTEX && kind != RM_OBJ_EVENT &&
         kind != RM_OBJ_MAILBOX && kind != RM_OBJ_QUEUE && kind != RM_OBJ_LIFO)
         return RM_ENOTSUP;
-    unsigned i = RM_SLOT_CLAIM(rm_uc2_objs, 0u, RM_UC2_MAX_OBJS);
-    if (i < RM_UC2_MAX_OBJS) {
+    unsigned i = RM_SLOT_CLAIM(rm_uc2_objs, 0u, RM_UC_MAX_OBJS);
+    if (i < RM_UC_MAX_OBJS) {
         struct rm_obj *s = &rm_uc2_objs[i];
         s->kind = kind;
         INT8U err = OS_ERR_NONE;
@@ -413,7 +362,7 @@ int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
 {
     uint32_t per = (block_size + 7u) & ~7u;
     size_t bytes = (size_t)per * count;
-    for (unsigned i = 0; i < RM_UC2_MAX_POOLS; i++) {
+    for (unsigned i = 0; i < RM_UC_MAX_POOLS; i++) {
         struct rm_pool *s = &rm_uc2_pools[i];
         if (s->mem != NULL)
             continue;
@@ -454,9 +403,7 @@ int main(void)
     rm_thread_t runner;
     if (rm_thread_create(&runner, "runner", rm_uc2_runner_start, NULL, RM_PRIO_RUNNER, 0) !=
         RM_OK) {
-        static const char msg[] = "FATAL: OSTaskCreateExt(runner) failed\n";
-        rm_target_write(msg, sizeof msg - 1u);
-        rm_target_exit(1);
+        RM_UC_FATAL("OSTaskCreateExt(runner)");
     }
     OSStart(); /* never returns */
     return 0;
@@ -469,9 +416,7 @@ int main(void)
 void rm_port_describe(void)
 {
     rm_emit_cfg("kernel", "uC/OS-II V" RM_UC_VERSION_STR);
-    rm_emit_cfg("ucos.arch", RM_UC_ARCH_STR);
-    rm_emit_cfg("kernel_profile", RM_UC_VENDOR ? "vendor" : "default");
-    rm_emit_cfg("preemption", "on");
+    rm_uc_describe_build();
     rm_emit_cfg("time_slicing", "none (one task per priority)");
     rm_emit_cfg_u32("tick_hz", OS_TICKS_PER_SEC);
     rm_emit_cfg_u32("lowest_prio", OS_LOWEST_PRIO);
@@ -487,7 +432,7 @@ void rm_port_describe(void)
     rm_emit_cfg("debug_variables", OS_DEBUG_EN ? "on" : "off");
     rm_emit_cfg("task_profiling", OS_TASK_PROFILE_EN ? "on" : "off");
     rm_emit_cfg("trace", OS_TRACE_EN ? "on" : "off");
-    rm_emit_cfg("kernel_idle", RM_UC2_IDLE_WFI ? "idle task: App_TaskIdleHook WFI, every tick"
+    rm_emit_cfg("kernel_idle", RM_UC_IDLE_WFI ? "idle task: App_TaskIdleHook WFI, every tick"
                                                : "idle task busy loop (no WFI)");
     rm_emit_cfg("mutex", "priority ceiling (PCP reserved per mutex)");
     rm_emit_cfg("stand_in.MUTEX_INHERIT",
@@ -498,13 +443,7 @@ void rm_port_describe(void)
     rm_emit_cfg("messages", "pointer to the 16-byte message, copied out by the receiver");
     rm_emit_cfg("lifo", "OSQ posted with OSQPostFront");
     rm_emit_cfg("yield", "none: one task per priority");
-    rm_emit_cfg_u32("thread_stack_bytes", RM_UC2_STACK_BYTES);
-    rm_emit_cfg_u32("runner_stack_bytes", RM_UC2_RUNNER_STACK_BYTES);
-#if defined(__OPTIMIZE_SIZE__)
-    rm_emit_cfg("optimisation", "size (__OPTIMIZE_SIZE__)");
-#elif defined(__OPTIMIZE__)
-    rm_emit_cfg("optimisation", "on (__OPTIMIZE__)");
-#else
-    rm_emit_cfg("optimisation", "off");
-#endif
+    rm_emit_cfg_u32("thread_stack_bytes", RM_UC_STACK_BYTES);
+    rm_emit_cfg_u32("runner_stack_bytes", RM_UC_RUNNER_STACK_BYTES);
+    rm_uc_describe_optimisation();
 }

@@ -17,7 +17,7 @@ if(NOT RM_SOURCE_DIR OR NOT EXISTS "${RM_SOURCE_DIR}/Source/ucos_ii.h")
     "holding Source/ucos_ii.h)")
 endif()
 
-include("${CMAKE_CURRENT_LIST_DIR}/../ucos3/uc_common.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/../ucos_common/uc_common.cmake")
 rm_uc_arch(_rm_uc_arch)
 rm_uc_vendor(_rm_uc_vendor)
 

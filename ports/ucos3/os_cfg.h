@@ -25,26 +25,10 @@
 #ifndef OS_CFG_H
 #define OS_CFG_H
 
-#if __has_include("rm_build_config.h")
-#include "rm_build_config.h"
-#endif
-#if defined(RM_IDLE_KERNEL) && defined(__arm__)
-#define RM_UC3_IDLE_WFI 1u
-#else
-#define RM_UC3_IDLE_WFI 0u
-#endif
-
-#ifndef RM_UC_VENDOR
-#define RM_UC_VENDOR 0
-#endif
-#if RM_UC_VENDOR
-#define RM_UC_ON_VENDOR 1u
-#else
-#define RM_UC_ON_VENDOR 0u
-#endif
+#include "../ucos_common/uc_os_cfg.h" /* the idle and profile, shared with µC/OS-II */
 
 /* ---- miscellaneous ------------------------------------------------------ */
-#define OS_CFG_APP_HOOKS_EN (RM_UC_ON_VENDOR | RM_UC3_IDLE_WFI)
+#define OS_CFG_APP_HOOKS_EN (RM_UC_ON_VENDOR | RM_UC_IDLE_WFI)
 #define OS_CFG_ARG_CHK_EN RM_UC_ON_VENDOR
 #define OS_CFG_CALLED_FROM_ISR_CHK_EN RM_UC_ON_VENDOR
 /* The POSIX port (host) starts each task's thread from the TCB's

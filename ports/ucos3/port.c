@@ -70,61 +70,14 @@
 #define RM_SLOTS_UNLOCK() CPU_CRITICAL_EXIT()
 #include "rtosmeter/port_slots.h"
 
-#ifndef RM_CPU_HZ
-#define RM_CPU_HZ RM_TS_HZ
-#endif
-/* Sizes: the Cortex-M0 target (micro:bit) has 16 KiB of RAM in all, so the
- * ARMv6-M build has 12 threads (the runner and 11: irq's 8 load tasks and
- * its measuring task fit, lat.thread.lifecycle's layouts of 15 and 20 other
- * threads do not) with small stacks, one pool of 4 blocks; the runner, which
- * writes most records and runs the no-switch bodies, has its own larger
- * stack. A build may override each with -D. */
-#if defined(RM_RAM_SMALL)
-#define RM_UC3_DFLT_THREADS 12u
-#define RM_UC3_DFLT_STACK 320u
-#define RM_UC3_DFLT_RUNNER_STACK 1024u
-#define RM_UC3_DFLT_OBJS 8u
-#define RM_UC3_DFLT_POOLS 1u
-#define RM_UC3_DFLT_ARENA 512u
-#else
-#define RM_UC3_DFLT_THREADS 28u
-#define RM_UC3_DFLT_STACK 2048u
-#define RM_UC3_DFLT_RUNNER_STACK 2048u
-#define RM_UC3_DFLT_OBJS 24u
-#define RM_UC3_DFLT_POOLS 4u
-#define RM_UC3_DFLT_ARENA 8192u
-#endif
-#ifndef RM_UC3_MAX_THREADS
-#define RM_UC3_MAX_THREADS RM_UC3_DFLT_THREADS
-#endif
-#ifndef RM_UC3_STACK_BYTES
-#define RM_UC3_STACK_BYTES RM_UC3_DFLT_STACK
-#endif
-#ifndef RM_UC3_RUNNER_STACK_BYTES
-#define RM_UC3_RUNNER_STACK_BYTES RM_UC3_DFLT_RUNNER_STACK
-#endif
-#ifndef RM_UC3_MAX_OBJS
-#define RM_UC3_MAX_OBJS RM_UC3_DFLT_OBJS
-#endif
-#ifndef RM_UC3_MAX_POOLS
-#define RM_UC3_MAX_POOLS RM_UC3_DFLT_POOLS
-#endif
-#ifndef RM_UC3_POOL_ARENA
-#define RM_UC3_POOL_ARENA RM_UC3_DFLT_ARENA
-#endif
-#ifndef RM_UC_VERSION_STR
-#define RM_UC_VERSION_STR "?"
-#endif
+#include "../ucos_common/uc_common.h"
+
 #ifndef RM_UC_CPU_VERSION_STR
 #define RM_UC_CPU_VERSION_STR "?"
 #endif
 #ifndef RM_UC_LIB_VERSION_STR
 #define RM_UC_LIB_VERSION_STR "?"
 #endif
-#ifndef RM_UC_ARCH_STR
-#define RM_UC_ARCH_STR "?"
-#endif
-
 #define RM_UC3_PRIO(p) ((OS_PRIO)(32 - (p)))
 #if RM_UC_VENDOR
 #define RM_UC3_QUANTUM 0u /* the kernel's default (tick rate / 10) */
@@ -139,14 +92,14 @@ _Static_assert(RM_UC3_PRIO(RM_PRIO_MIN) < OS_CFG_TMR_TASK_PRIO,
 extern uint32_t __stack_top[]; /* the target's linker script: top of RAM */
 #endif
 
-static struct rm_thread rm_uc3_threads[RM_UC3_MAX_THREADS];
-static CPU_STK rm_uc3_stacks[RM_UC3_MAX_THREADS - 1u][RM_UC3_STACK_BYTES / sizeof(CPU_STK)]
+static struct rm_thread rm_uc3_threads[RM_UC_MAX_THREADS];
+static CPU_STK rm_uc3_stacks[RM_UC_MAX_THREADS - 1u][RM_UC_STACK_BYTES / sizeof(CPU_STK)]
     __attribute__((aligned(8)));
-static CPU_STK rm_uc3_runner_stack[RM_UC3_RUNNER_STACK_BYTES / sizeof(CPU_STK)]
+static CPU_STK rm_uc3_runner_stack[RM_UC_RUNNER_STACK_BYTES / sizeof(CPU_STK)]
     __attribute__((aligned(8)));
-static struct rm_obj rm_uc3_objs[RM_UC3_MAX_OBJS];
-static struct rm_pool rm_uc3_pools[RM_UC3_MAX_POOLS];
-RM_ARENA(rm_uc3_arena, RM_UC3_POOL_ARENA);
+static struct rm_obj rm_uc3_objs[RM_UC_MAX_OBJS];
+static struct rm_pool rm_uc3_pools[RM_UC_MAX_POOLS];
+RM_ARENA(rm_uc3_arena, RM_UC_POOL_ARENA);
 
 #if RM_UC3_POSIX /* host.c */
 bool rm_uc3_host_can_start(void);
@@ -183,7 +136,7 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
         return RM_ERROR;
     /* Slot 0 is the runner's (created first), with its own stack. */
     const int runner = prio == RM_PRIO_RUNNER;
-    const unsigned to = runner ? 1u : RM_UC3_MAX_THREADS;
+    const unsigned to = runner ? 1u : RM_UC_MAX_THREADS;
     const unsigned i = RM_SLOT_CLAIM(rm_uc3_threads, runner ? 0u : 1u, to);
     if (i == to)
         return RM_ERROR;
@@ -191,7 +144,7 @@ int rm_thread_create(rm_thread_t *t, const char *name, rm_entry_t entry,
     s->stack = runner ? rm_uc3_runner_stack : rm_uc3_stacks[i - 1u];
     *t = s; /* before the task can run and look at it */
     const CPU_STK_SIZE words =
-        (runner ? sizeof rm_uc3_runner_stack : RM_UC3_STACK_BYTES) / sizeof(CPU_STK);
+        (runner ? sizeof rm_uc3_runner_stack : RM_UC_STACK_BYTES) / sizeof(CPU_STK);
 #if RM_UC_VENDOR
     const OS_OPT opt = OS_OPT_TASK_STK_CHK | OS_OPT_TASK_STK_CLR;
 #else
@@ -254,13 +207,7 @@ int rm_thread_sleep(uint32_t ticks)
 int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
 {
     OS_ERR err;
-    uint32_t target = *wake + period;
-    uint32_t left = target - (uint32_t)OSTimeGet(&err);
-    *wake = target;
-    /* A wake time already passed (left "negative") means no sleep. */
-    if (left == 0u || left > period)
-        return RM_OK;
-    return rm_thread_sleep(left);
+    return rm_thread_sleep(rm_uc_ticks_left(wake, period, (uint32_t)OSTimeGet(&err)));
 }
 
 rm_thread_t rm_thread_self(void)
@@ -302,8 +249,8 @@ int rm_obj_create(rm_obj_t *o, rm_obj_kind_t kind, rm_thread_t owner, uint32_t i
         return RM_ENOTSUP;
     if ((kind == RM_OBJ_NOTIFY || kind == RM_OBJ_THREAD_MSG) && owner == NULL)
         return RM_ERROR;
-    unsigned i = RM_SLOT_CLAIM(rm_uc3_objs, 0u, RM_UC3_MAX_OBJS);
-    if (i < RM_UC3_MAX_OBJS) {
+    unsigned i = RM_SLOT_CLAIM(rm_uc3_objs, 0u, RM_UC_MAX_OBJS);
+    if (i < RM_UC_MAX_OBJS) {
         struct rm_obj *s = &rm_uc3_objs[i];
         s->kind = kind;
         OS_ERR err = OS_ERR_NONE;
@@ -372,8 +319,8 @@ int rm_pool_create(rm_pool_t *p, uint32_t block_size, uint32_t count)
 {
     uint32_t per = (block_size + 7u) & ~7u;
     size_t bytes = (size_t)per * count;
-    unsigned i = RM_SLOT_CLAIM(rm_uc3_pools, 0u, RM_UC3_MAX_POOLS);
-    if (i < RM_UC3_MAX_POOLS) {
+    unsigned i = RM_SLOT_CLAIM(rm_uc3_pools, 0u, RM_UC_MAX_POOLS);
+    if (i < RM_UC_MAX_POOLS) {
         struct rm_pool *s = &rm_uc3_pools[i];
         void *area = rm_arena_take(&rm_uc3_arena, bytes);
         OS_ERR err = OS_ERR_NONE;
@@ -409,9 +356,7 @@ static void rm_uc3_runner_start(void *arg)
 #endif
     OSSchedRoundRobinCfg(OS_TRUE, RM_UC3_QUANTUM, &err);
     if (err != OS_ERR_NONE) {
-        static const char msg[] = "FATAL: OSSchedRoundRobinCfg failed\n";
-        rm_target_write(msg, sizeof msg - 1u);
-        rm_target_exit(1);
+        RM_UC_FATAL("OSSchedRoundRobinCfg");
     }
     rm_runner_main(NULL);
 }
@@ -430,9 +375,7 @@ int main(void)
     CPU_Init();
     OSInit(&err);
     if (err != OS_ERR_NONE) {
-        static const char msg[] = "FATAL: OSInit failed\n";
-        rm_target_write(msg, sizeof msg - 1u);
-        rm_target_exit(1);
+        RM_UC_FATAL("OSInit");
     }
 #if OS_CFG_APP_HOOKS_EN > 0u
     rm_uc3_set_app_hooks();
@@ -446,9 +389,7 @@ int main(void)
     rm_thread_t runner;
     if (rm_thread_create(&runner, "runner", rm_uc3_runner_start, NULL, RM_PRIO_RUNNER, 0) !=
         RM_OK) {
-        static const char msg[] = "FATAL: OSTaskCreate(runner) failed\n";
-        rm_target_write(msg, sizeof msg - 1u);
-        rm_target_exit(1);
+        RM_UC_FATAL("OSTaskCreate(runner)");
     }
     OSStart(&err); /* never returns */
     return 0;
@@ -481,9 +422,7 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel", "uC/OS-III V" RM_UC_VERSION_STR);
     rm_emit_cfg("uc_cpu", "uC-CPU V" RM_UC_CPU_VERSION_STR);
     rm_emit_cfg("uc_lib", "uC-LIB V" RM_UC_LIB_VERSION_STR);
-    rm_emit_cfg("ucos.arch", RM_UC_ARCH_STR);
-    rm_emit_cfg("kernel_profile", RM_UC_VENDOR ? "vendor" : "default");
-    rm_emit_cfg("preemption", "on");
+    rm_uc_describe_build();
     rm_emit_cfg("time_slicing", RM_UC_VENDOR ? "on (round robin, default quantum)"
                                              : "off (round robin with 0xFFFFFFFF-tick quanta)");
     rm_emit_cfg_u32("tick_hz", OS_CFG_TICK_RATE_HZ);
@@ -509,7 +448,7 @@ void rm_port_describe(void)
                        "inside OSIntEnter/OSIntExit");
     rm_emit_cfg("cpu", "not pinned");
 #else
-    rm_emit_cfg("kernel_idle", RM_UC3_IDLE_WFI ? "idle task: OSIdleTaskHook WFI, every tick"
+    rm_emit_cfg("kernel_idle", RM_UC_IDLE_WFI ? "idle task: OSIdleTaskHook WFI, every tick"
                                                : "idle task busy loop (no WFI)");
 #endif
     rm_emit_cfg("mutex", "priority inheritance");
@@ -524,14 +463,8 @@ void rm_port_describe(void)
     rm_emit_cfg("thread_stack", "each task's pthread stack (glibc's default size)");
 #else
     rm_emit_cfg("exception_stack", "the target's main stack");
-    rm_emit_cfg_u32("thread_stack_bytes", RM_UC3_STACK_BYTES);
-    rm_emit_cfg_u32("runner_stack_bytes", RM_UC3_RUNNER_STACK_BYTES);
+    rm_emit_cfg_u32("thread_stack_bytes", RM_UC_STACK_BYTES);
+    rm_emit_cfg_u32("runner_stack_bytes", RM_UC_RUNNER_STACK_BYTES);
 #endif
-#if defined(__OPTIMIZE_SIZE__)
-    rm_emit_cfg("optimisation", "size (__OPTIMIZE_SIZE__)");
-#elif defined(__OPTIMIZE__)
-    rm_emit_cfg("optimisation", "on (__OPTIMIZE__)");
-#else
-    rm_emit_cfg("optimisation", "off");
-#endif
+    rm_uc_describe_optimisation();
 }

@@ -192,7 +192,8 @@ def source_hash(root: Path, spec: BuildSpec) -> str:
     """SHA-256 over the benchmark, port and target sources (paths and bytes)."""
     digest = hashlib.sha256()
     # the family folder holds the target's and every RTOS's board files for the machine
-    dirs = [root / "bench", spec.port.dir, spec.target.family_dir, root / "targets" / "common"]
+    dirs = [root / "bench", spec.port.dir, *(spec.port.dir.parent / s for s in spec.port.shares),
+            spec.target.family_dir, root / "targets" / "common"]
     for base in dirs:
         if not base.is_dir():
             continue

@@ -1,10 +1,6 @@
 # ST NUCLEO-L053R8 (STM32L053R8, Cortex-M0+): shared Cortex-M start-up + the board target layer (DWT or chip timer,
 # semihosting console/exit, spare IRQ 29).
 set(RM_CPU_FLAGS -mcpu=cortex-m0plus -mthumb)
-include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/cortex-m.cmake)
-rm_board_clock_sources(${CMAKE_CURRENT_LIST_DIR}/clock.c _rm_clock)
-rm_cortex_m_target(
-  SOURCES ${RM_CM_DIR}/board.c ${CMAKE_CURRENT_LIST_DIR}/l053.c ${CMAKE_CURRENT_LIST_DIR}/marker.c ${_rm_clock}
-  LINKER_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/link.ld
-  INLINE_DIR ${RM_CM_DIR}/board-include
-  DEFINES RM_TARGET_CASE_MARKER=1 RM_TARGET_FLASH_WS=1 RM_CM_NUM_IRQ=32 RM_CM_BENCH_IRQ=29)
+set(RM_BOARD_CHIP_SOURCE l053.c)
+set(RM_BOARD_DEFINES RM_TARGET_FLASH_WS=1 RM_CM_NUM_IRQ=32 RM_CM_BENCH_IRQ=29)
+include(${CMAKE_CURRENT_LIST_DIR}/../common/cortex-m/board.cmake)

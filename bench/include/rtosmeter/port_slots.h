@@ -43,6 +43,32 @@ static inline unsigned rm_slot_claim(void *flags, size_t stride, unsigned from, 
     rm_slot_claim((uint8_t *)(table) + offsetof(__typeof__((table)[0]), used),     \
                   sizeof (table)[0], (from), (to))
 
+/* Free lists: records handed out and taken back in O(1), for a port whose
+ * measured call claims a record (rm_thread_create, rm_thread_delete under
+ * lat.thread.lifecycle: a scan of a slot table would be measured with
+ * them). A record has a `struct <record> *next_free` member; `head` is the
+ * list, a pointer to the record type. POP and PUSH go inside the port's
+ * RM_SLOTS_LOCK()/RM_SLOTS_UNLOCK(), with whatever else the port resets. */
+/* Every record of table[0] .. table[count - 1], handed out in index order. */
+#define RM_FREE_LIST_INIT(head, table, count)                                    \
+    for (unsigned rm_fl_i_ = (count); rm_fl_i_-- > 0u;) {                       \
+        (table)[rm_fl_i_].next_free = (head);                                    \
+        (head) = &(table)[rm_fl_i_];                                             \
+    }
+/* The first record off the list into `rec`: NULL when none is left. */
+#define RM_FREE_LIST_POP(head, rec)                                              \
+    do {                                                                         \
+        (rec) = (head);                                                          \
+        if ((rec) != NULL)                                                       \
+            (head) = (rec)->next_free;                                           \
+    } while (0)
+/* `rec` back on the list, first (the next one POP hands out). */
+#define RM_FREE_LIST_PUSH(head, rec)                                             \
+    do {                                                                         \
+        (rec)->next_free = (head);                                               \
+        (head) = (rec);                                                          \
+    } while (0)
+
 /* A bump arena: static memory that pools are carved from and never given
  * back (pools live as long as the firmware, port.h). */
 struct rm_arena {
@@ -69,5 +95,30 @@ static inline void *rm_arena_take(struct rm_arena *a, size_t bytes)
     RM_SLOTS_UNLOCK();
     return room ? a->base + at : NULL;
 }
+
+/* A pool's record and memory at once: claim a free record among
+ * table[0] .. table[to - 1] and `block_size * count` bytes of the arena for
+ * it. Its index, with *area set, or `to` when either is missing (nothing is
+ * kept: the record is free again). The port then sets up its kernel's pool
+ * over *area (and frees the record if that fails). */
+static inline unsigned rm_pool_slot_claim(void *flags, size_t stride, unsigned to,
+                                          struct rm_arena *a, uint32_t block_size,
+                                          uint32_t count, void **area)
+{
+    unsigned i = rm_slot_claim(flags, stride, 0u, to);
+    if (i == to)
+        return to;
+    *area = rm_arena_take(a, (size_t)block_size * count);
+    if (*area == NULL) {
+        ((uint8_t *)flags)[i * stride] = 0u;
+        return to;
+    }
+    return i;
+}
+
+#define RM_POOL_SLOT_CLAIM(table, arena, block_size, count, area)                \
+    rm_pool_slot_claim((uint8_t *)(table) + offsetof(__typeof__((table)[0]), used), \
+                       sizeof (table)[0], RM_SLOT_COUNT(table), (arena), (block_size), \
+                       (count), (area))
 
 #endif /* RTOSMETER_PORT_SLOTS_H */

@@ -118,6 +118,10 @@ class Port:
     # defines rm_port_irq_enable/disable and the target's NVIC calls go there
     # (RM_PORT_OWNS_NVIC in rm_build_config.h; targets/common/cortex-m/cm.h).
     owns_nvic: bool = False
+    # `shares`: folders of ports/ beside the port (no port.toml of their own)
+    # whose files its build includes (ucos_common for µC/OS-II and -III):
+    # hashed with the port's own (build.source_hash)
+    shares: tuple[str, ...] = ()
     # [net]: the network stack under the net-* loads (None: the RTOS's own, everywhere)
     net: NetStack | None = None
 
@@ -245,10 +249,18 @@ def load_port(path: Path, caps: dict[str, Capability]) -> Port:
                         str(path), "Name a folder of the port holding a CMake project")
     entries, toolchains = _port_targets(t)
     owns_nvic: bool = t.flag("owns_nvic", False)
+    shares = t.strs("shares", ())
+    for shared in shares:
+        folder = path.parent.parent / shared
+        if not folder.is_dir() or (folder / "port.toml").is_file() or "/" in shared:
+            raise UserError(f"shares '{shared}' is not a shared folder beside the port",
+                            str(path), "Name a folder of ports/ without a port.toml of its "
+                            "own (e.g. ucos_common)")
     t.done()
     return Port(name, description, archs, port_caps, unsupported, source, path.parent, path,
                 cmake_project=cmake_project, toolchain_limits=limits, targets=entries,
-                toolchains=toolchains, reservations=reservations, owns_nvic=owns_nvic, net=net)
+                toolchains=toolchains, reservations=reservations, owns_nvic=owns_nvic, net=net,
+                shares=shares)
 
 
 def _source(st: TomlTable | None) -> SourceSpec | None:

@@ -14,7 +14,7 @@ function(rm_uc_arch out)
   else()
     message(FATAL_ERROR
       "Error: no uC/OS Cortex-M port for architecture '${RM_ARCH}' "
-      "(ports/ucos3/uc_common.cmake). Known: armv6-m (ARMv6-M), armv7-m and "
+      "(ports/ucos_common/uc_common.cmake). Known: armv6-m (ARMv6-M), armv7-m and "
       "armv7e-m (ARMv7-M), host (POSIX); list only those in `archs` of port.toml.")
   endif()
 endfunction()
