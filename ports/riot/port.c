@@ -359,10 +359,14 @@ int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
 {
     if (block_size % 8u != 0u)
         return RM_ERROR;
-    void *area;
-    unsigned i = RM_POOL_SLOT_CLAIM(r_pools, &r_pool_area, block_size, count, &area);
+    unsigned i = RM_SLOT_CLAIM(r_pools, 0u, RM_R_MAX_POOLS);
     if (i == RM_R_MAX_POOLS)
         return RM_ERROR;
+    void *area = rm_arena_take(&r_pool_area, (size_t)block_size * count);
+    if (area == NULL) {
+        r_pools[i].used = 0u;
+        return RM_ERROR;
+    }
     memarray_init(&r_pools[i].ma, area, block_size, count);
     *out = &r_pools[i];
     return RM_OK;

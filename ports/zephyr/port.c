@@ -311,11 +311,11 @@ int rm_pool_create(rm_pool_t *out, uint32_t block_size, uint32_t count)
 {
     if (block_size % 8u != 0u)
         return RM_ERROR;
-    void *area;
-    unsigned i = RM_POOL_SLOT_CLAIM(rm_z_pools, &rm_z_pool_area, block_size, count, &area);
+    unsigned i = RM_SLOT_CLAIM(rm_z_pools, 0u, RM_Z_MAX_POOLS);
     if (i == RM_Z_MAX_POOLS)
         return RM_ERROR;
-    if (k_mem_slab_init(&rm_z_pools[i].slab, area, block_size, count) != 0) {
+    void *area = rm_arena_take(&rm_z_pool_area, (size_t)block_size * count);
+    if (area == NULL || k_mem_slab_init(&rm_z_pools[i].slab, area, block_size, count) != 0) {
         rm_z_pools[i].used = 0u;
         return RM_ERROR;
     }

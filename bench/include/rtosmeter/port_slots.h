@@ -96,29 +96,4 @@ static inline void *rm_arena_take(struct rm_arena *a, size_t bytes)
     return room ? a->base + at : NULL;
 }
 
-/* A pool's record and memory at once: claim a free record among
- * table[0] .. table[to - 1] and `block_size * count` bytes of the arena for
- * it. Its index, with *area set, or `to` when either is missing (nothing is
- * kept: the record is free again). The port then sets up its kernel's pool
- * over *area (and frees the record if that fails). */
-static inline unsigned rm_pool_slot_claim(void *flags, size_t stride, unsigned to,
-                                          struct rm_arena *a, uint32_t block_size,
-                                          uint32_t count, void **area)
-{
-    unsigned i = rm_slot_claim(flags, stride, 0u, to);
-    if (i == to)
-        return to;
-    *area = rm_arena_take(a, (size_t)block_size * count);
-    if (*area == NULL) {
-        ((uint8_t *)flags)[i * stride] = 0u;
-        return to;
-    }
-    return i;
-}
-
-#define RM_POOL_SLOT_CLAIM(table, arena, block_size, count, area)                \
-    rm_pool_slot_claim((uint8_t *)(table) + offsetof(__typeof__((table)[0]), used), \
-                       sizeof (table)[0], RM_SLOT_COUNT(table), (arena), (block_size), \
-                       (count), (area))
-
 #endif /* RTOSMETER_PORT_SLOTS_H */
