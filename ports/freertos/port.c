@@ -71,7 +71,11 @@ static struct rm_thread *thread_free_list;
 
 static void thread_slots_init(void)
 {
-    RM_FREE_LIST_INIT(thread_free_list, thread_slots, RM_MAX_THREADS);
+    /* The last record first, as this port always handed them out: the
+     * start-up's instructions are part of the whole execution's idle
+     * figures, which a reordered loop would change. */
+    for (uint32_t i = 0; i < RM_MAX_THREADS; i++)
+        RM_FREE_LIST_PUSH(thread_free_list, &thread_slots[i]);
 }
 
 static struct rm_thread *thread_alloc(void)
