@@ -73,12 +73,15 @@ def measure(path: Path) -> None:
     write_reports(path.parent, view)  # what `run` writes beside its store: one prepared report
     both = time.perf_counter()
     usage = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)  # the chart workers, if forked
     rss = usage.ru_maxrss / 1024  # KiB on Linux
     cpu = usage.ru_utime + usage.ru_stime  # includes imports; wall time suffers on a busy box
+    cpu += kids.ru_utime + kids.ru_stime
     charts = page.count("<figure class=\"chart\"")
     print(f"load_run {loaded - start:.2f} s, render {done - loaded:.2f} s, "
           f"total {done - start:.2f} s; report.html + report.md with charts "
-          f"{both - done:.2f} s (process CPU {cpu:.2f} s); peak RSS {rss:.0f} MiB; "
+          f"{both - done:.2f} s (CPU {cpu:.2f} s with its chart workers); peak RSS {rss:.0f} MiB "
+          f"(a chart worker {kids.ru_maxrss / 1024:.0f} MiB); "
           f"{len(page) / 1e6:.1f} MB of HTML, {charts} charts")
 
 

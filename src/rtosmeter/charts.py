@@ -14,9 +14,13 @@ CDN), the Markdown report writes it next to the .md file. Names from the run
 from __future__ import annotations
 
 import io
+import multiprocessing
+import os
 import re
 import textwrap
+import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,6 +116,7 @@ class Line:
 
 
 _counter = 0
+PER_WORKER = 4  # box plots a forked worker draws at a time
 
 
 def reset_ids() -> None:
@@ -138,14 +143,17 @@ def _margins(fig: Figure, labels: Sequence[str], top_in: float = 0.2,
                         bottom=bottom_in / height, top=1 - top_in / height)
 
 
-def _svg(fig: Figure, tight: bool = False) -> str:
-    """The figure as an SVG document, with ids unique in the page."""
+def _svg(fig: Figure, tight: bool = False, salt: int | None = None) -> str:
+    """The figure as an SVG document, with ids unique in the page (`salt`:
+    the chart's number, taken from the page's count when None)."""
     global _counter
-    _counter += 1
+    if salt is None:
+        _counter += 1
+        salt = _counter
     buf = io.StringIO()
     # A per-chart salt keeps the ids of clip paths and markers of two inlined
     # charts apart; dropping the date keeps output reproducible.
-    with matplotlib.rc_context({"svg.hashsalt": f"rm{_counter}", **_RC}):
+    with matplotlib.rc_context({"svg.hashsalt": f"rm{salt}", **_RC}):
         fig.savefig(buf, format="svg", bbox_inches="tight" if tight else None,
                     metadata={"Date": None})
     return buf.getvalue()
@@ -169,7 +177,8 @@ def _wrap(label: str, width: int = 28) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
 
 
-def box_plot(boxes: Sequence[BoxStats], axis_label: str, title: str = "") -> str:
+def box_plot(boxes: Sequence[BoxStats], axis_label: str, title: str = "",
+             salt: int | None = None) -> str:
     """Horizontal box plot: box 25-75 %, line median, whiskers 1-99 %,
     dots min and max, diamond mean. One row per box, first at the top.
     Each kind of mark is one collection for all the boxes (matplotlib's
@@ -210,7 +219,32 @@ def box_plot(boxes: Sequence[BoxStats], axis_label: str, title: str = "") -> str
         if title:
             ax.set_title(title, loc="left", fontsize=9)
         _margins(fig, labels, top_in=0.35 if title else 0.15)
-        return _svg(fig)
+        return _svg(fig, salt=salt)
+
+
+BoxPlot = tuple[Sequence[BoxStats], str]  # the boxes and the axis label
+
+
+def _box_plot(job: tuple[BoxPlot, int]) -> str:
+    (boxes, axis_label), salt = job
+    return box_plot(boxes, axis_label, salt=salt)
+
+
+def box_plots(plots: Sequence[BoxPlot]) -> list[str]:
+    """box_plot of each, in order, with the ids they would get one after the
+    other; many on a machine with cores to spare, drawn by forked workers
+    (matplotlib draws on one core, and a report holds a chart per case).
+    Only a process running no other thread forks (a fork copies no thread,
+    so a lock another held would stay taken in the copy)."""
+    global _counter
+    jobs = [(plot, _counter + i + 1) for i, plot in enumerate(plots)]
+    _counter += len(jobs)
+    cores = min(os.cpu_count() or 1, 4)
+    if len(jobs) < 2 * PER_WORKER or cores < 2 or threading.active_count() > 1 \
+            or "fork" not in multiprocessing.get_all_start_methods():
+        return [_box_plot(job) for job in jobs]
+    with ProcessPoolExecutor(cores, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(_box_plot, jobs, chunksize=PER_WORKER))
 
 
 def _limit(ax: Axes, boxes: Sequence[BoxStats]) -> None:

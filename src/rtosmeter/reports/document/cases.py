@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rtosmeter.model import CaseResult, CaseStatus, Distribution, RunView
 from rtosmeter.reports.document.cells import (
@@ -24,6 +25,9 @@ from rtosmeter.reports.document.listing import ISR_NOTE, case_ids
 from rtosmeter.reports.document.matrix import Matrix, matrix
 from rtosmeter.reports.document.statistics import STAT_NAMES, THIN_NOTE, stat_cells
 from rtosmeter.reports.document.systems import Column, key_of
+
+if TYPE_CHECKING:
+    from rtosmeter.charts import BoxPlot
 from rtosmeter.vocabulary import CALIB_CASE, family, is_interrupt_rate, measures_interrupts
 
 STATS_UNFOLDED = 24  # statistics tables longer than this start folded
@@ -98,10 +102,12 @@ class _Case:
             parts.insert(0, d.series)
         return marked(" · ".join(parts), r)
 
-    def charts(self) -> list[Chart]:
-        from rtosmeter import charts
+    def charts(self) -> list[tuple[Chart, BoxPlot]]:
+        """Each unit's chart (its SVG drawn later, with every case's: page_latency)
+        and its box plot."""
+        from rtosmeter import charts  # matplotlib: only for a page with charts
 
-        out = []
+        out: list[tuple[Chart, BoxPlot]] = []
         for ui, unit in enumerate(self.units):
             boxes = [charts.BoxStats(self.label(r, d), d.p1, d.p25, d.p50, d.p75, d.p99,
                                      d.min, d.max, d.mean, self.col_of[key_of(r)].colour)
@@ -113,7 +119,7 @@ class _Case:
                 continue
             title = (f"Each call alone, per port, in {unit} (with other threads: the table "
                      "below)" if self.layouts else f"Distribution per port, in {unit}")
-            out.append(Chart(f"{anchor(self.cid)}-{ui}", title, charts.box_plot(boxes, unit)))
+            out.append((Chart(f"{anchor(self.cid)}-{ui}", title, ""), (boxes, unit)))
         return out
 
     def stats(self) -> tuple[Section, bool]:
@@ -160,8 +166,7 @@ class _Case:
                  and r.status == CaseStatus.OK]
         return f"{first.series}: " + " · ".join(parts) + f" (median, {first.unit.label})"
 
-    def build(self, isr_first: str | None) -> LatencyCase:
-        chart_list = self.charts()
+    def build(self, isr_first: str | None, chart_list: list[Chart]) -> LatencyCase:
         stats, thin = self.stats()
         not_run = [(self.label(r), r.status, r.reason) for r in self.results
                    if r.status != CaseStatus.OK or not r.distributions]
@@ -176,6 +181,9 @@ def page_latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], 
     out: list[LatencyCase] = []
     nobody: list[str] = []
     isr_first: str | None = None
+    from rtosmeter import charts  # matplotlib: only for a page with charts
+
+    plots: list[tuple[Chart, BoxPlot]] = []
     for cid in case_ids(view):
         results = [c for c in view.cases if c.case_id == cid]
         if not is_latency(results):
@@ -185,9 +193,13 @@ def page_latency(view: RunView, cols: list[Column]) -> tuple[list[LatencyCase], 
             nobody.append(f"{cid} ({reasons})" if reasons else cid)
             continue
         case = _Case(cid, results, cols)
-        out.append(case.build(isr_first))
+        planned = case.charts()
+        out.append(case.build(isr_first, [chart for chart, _ in planned]))
+        plots += [(chart, plot) for chart, plot in planned]
         if case.emulated_interrupts:
             isr_first = isr_first or cid
+    for (chart, _), svg in zip(plots, charts.box_plots([p for _, p in plots]), strict=True):
+        chart.svg = svg  # every case's at once: drawn side by side
     return out, nobody
 
 
