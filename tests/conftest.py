@@ -113,6 +113,8 @@ QEMU_MATRIX = {"test_qemu_plugin", "test_cycle_models", "test_wfi_sleep", "test_
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
+        if "default_run" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.alone)  # scripts/test.sh: not beside other tests
         if item.get_closest_marker("rtos"):
             item.add_marker(pytest.mark.slow)
         elif item.module is not None and item.module.__name__ in QEMU_MATRIX:
