@@ -225,12 +225,14 @@ def test_sigterm_during_a_build_ends_the_compilers_too(tmp_path: Path) -> None:
            "posix", "--target", "host", "--out", str(out), "-j", "1"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     tools: list[int] = []
+    started = out / "rtosmeter.sqlite.run1.lock"  # the run is stored: its builds follow
     while proc.poll() is None and not tools:
-        # not `ninja --version`: the run asks the tools' versions before it starts;
-        # nor its zombie, which ps shows as "[ninja] <defunct>", without the option
+        # not `ninja --version` nor a compiler probed while planning: the run asks
+        # the tools before it starts; nor a zombie, which ps shows as "[ninja]
+        # <defunct>", without its options
         tools = [p for p, args in descendants(proc.pid)
                  if ("ninja" in args or "cc1" in args) and "--version" not in args
-                 and "<defunct>" not in args]
+                 and "<defunct>" not in args] if started.exists() else []
     assert tools, "the run ended before its build was seen"
     seen = [p for p, _ in descendants(proc.pid)]
     proc.send_signal(signal.SIGTERM)
