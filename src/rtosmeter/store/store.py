@@ -467,15 +467,19 @@ class Store:
         cycles, calls) of every attributed series of the run, by series and
         function."""
         rows = self.conn.execute(
-            "SELECT c.execution_id, c.case_id, s.name, s.samples, a.function, a.instructions, "
-            "a.cycles, a.calls FROM attribution a JOIN series s ON s.id = a.series_id "
-            "JOIN cases c ON c.id = s.case_row JOIN executions e ON e.id = c.execution_id "
-            "WHERE e.run_id = ? ORDER BY s.id, a.function", (run_id,)).fetchall()
-        return [(int(x), str(case), str(name),
-                 self.decoded(f"series {name} of case {case} of execution {x}",
-                              partial(blob_to_samples, blob)).tolist(),
-                 str(fn), int(i), None if cy is None else int(cy), int(calls))
-                for x, case, name, blob, fn, i, cy, calls in rows]
+            "SELECT c.execution_id, c.case_id, s.id, s.name, s.samples, a.function, "
+            "a.instructions, a.cycles, a.calls FROM attribution a JOIN series s ON "
+            "s.id = a.series_id JOIN cases c ON c.id = s.case_row JOIN executions e ON "
+            "e.id = c.execution_id WHERE e.run_id = ? ORDER BY s.id, a.function",
+            (run_id,)).fetchall()
+        samples: dict[int, list[int]] = {}  # each series decoded once, not once a function
+        for x, case, sid, name, blob, *_ in rows:
+            if sid not in samples:
+                samples[sid] = self.decoded(f"series {name} of case {case} of execution {x}",
+                                            partial(blob_to_samples, blob)).tolist()
+        return [(int(x), str(case), str(name), samples[sid], str(fn), int(i),
+                 None if cy is None else int(cy), int(calls))
+                for x, case, sid, name, _, fn, i, cy, calls in rows]
 
     def case_series(
         self, run_id: int, case_id: str
