@@ -63,7 +63,29 @@ EXPECTED: dict[str, tuple[int, int, int]] = {  # name: (instructions, M3 cycles,
     # LDR literal 2 + MOVS 1 + MOVS 1 + B 2 + CPSID 1 + STR 2 + STR 2 + CPSIE 1
     # + entry 12 + BX LR 2 + tail-chain 6 + BX LR 2 + return 12 + NOP 1
     "tailchain": (11, 47, 47),
+    # MOVS 1 + CMP 1 + ITT 1 + LDREQ and LDMEQ skipped 1 each + NOP 1
+    "it_skipped": (6, 6, 6),
+    # MOVS 1 + CMP 1 + ITT 1 + LDREQ 2 + LDMEQ 2 regs 3 + NOP 1
+    "it_taken": (6, 9, 9),
 }
+# The M4F's FP sequences (no FPU on the M3): fp_isr pended through STIR.
+FP_EXPECTED: dict[str, tuple[int, int]] = {  # name: (instructions, M4 cycles)
+    # CBZ not taken 1 + VMOV 1 + B 2 + STR 2 + entry 12 + VMOV 1 + lazy FP save 17
+    # + BX LR 2 + return 12 + FP unstacking 17 + NOP 1 + DSB 1 + ISB 2 + NOP 1
+    "irq_fp": (10, 72),
+    # CBZ taken 2 + B 2 + STR 2 + entry 12 + VMOV 1 (a basic frame: no save)
+    # + BX LR 2 + return 12 + NOP 1 + DSB 1 + ISB 2 + NOP 1
+    "irq_nofp": (9, 38),
+}
+
+
+def expected(cpu: str, col: int) -> dict[str, int]:
+    """Each sequence's count on `cpu` (col: 0 instructions, 1 cycles)."""
+    rows = {name: row[0] if col == 0 else row[1 if cpu == "m3" else 2]
+            for name, row in EXPECTED.items()}
+    if cpu == "m4":
+        rows.update({name: row[col] for name, row in FP_EXPECTED.items()})
+    return rows
 
 
 @pytest.fixture(scope="module")
@@ -123,12 +145,14 @@ def test_known_sequences_in_cycles(plugin: Path, firmware: dict[str, dict[str, P
     stream, summary = run_plugin(plugin, cpu, firmware[cpu]["cycles"], spec,
                                  tmp_path / "s.json")
     got = sequences(stream)
-    col = 1 if cpu == "m3" else 2
-    want = {name: {FRAME_CYCLES + row[col]} for name, row in EXPECTED.items()}
-    assert got == want
+    assert got == {name: {FRAME_CYCLES + n} for name, n in expected(cpu, 1).items()}
     assert summary["model"] == qemu_plugin.MODEL and summary["cpu"] == cpu
     # every SVC and STIR entry returned; no exception left open
     assert summary["exception_entries"] == summary["exception_returns"]
+    # each sample of it_skipped skips two; irq_fp's frames are extended and saved
+    assert summary["it_skipped"] >= 2 * 8
+    if cpu == "m4":
+        assert summary["fp_frames"] >= 8 and summary["lazy_fp_saves"] == 8
 
 
 @pytest.mark.slow
@@ -137,7 +161,7 @@ def test_known_sequences_in_instructions(plugin: Path, firmware: dict[str, dict[
                                          cpu: str, tmp_path: Path) -> None:
     spec = qemu_plugin.PluginSpec(Unit.INSTRUCTIONS)
     stream, _ = run_plugin(plugin, cpu, firmware[cpu]["cycles"], spec, tmp_path / "s.json")
-    assert sequences(stream) == {n: {FRAME_INSNS + row[0]} for n, row in EXPECTED.items()}
+    assert sequences(stream) == {n: {FRAME_INSNS + v} for n, v in expected(cpu, 0).items()}
 
 
 @pytest.mark.slow
@@ -148,9 +172,10 @@ def test_wait_states_and_divide_cost_move_only_their_rows(
     spec = qemu_plugin.PluginSpec(Unit.CYCLES, "m4", ws=2, div=2)
     got = sequences(run_plugin(plugin, "m4", firmware["m4"]["cycles"], spec,
                                tmp_path / "s.json")[0])
-    base = {name: FRAME_CYCLES + row[2] for name, row in EXPECTED.items()}
+    base = {name: FRAME_CYCLES + n for name, n in expected("m4", 1).items()}
     refills = {"loop16": 9, "loop32_aligned": 10, "loop32_odd": 10, "multiple": 3,
-               "svc": 1, "stir": 3, "tailchain": 4}  # an exception return's BX LR refills
+               "svc": 1, "stir": 3, "tailchain": 4,  # an exception return's BX LR refills
+               "irq_fp": 2, "irq_nofp": 3}
     for name, n in refills.items():
         base[name] += 2 * n
     base["mul"] -= 10

@@ -193,7 +193,7 @@ def test_emulated_runs_count_instructions_unless_asked(root: Path) -> None:
     assert _units(root, unit="cycles", **pair)["qemu-mps2-an386"] is Unit.CYCLES
     assert _units(root, unit="ticks", **pair)["qemu-mps2-an386"] is Unit.TICKS
     assert _units(root, icount=False, **pair)["qemu-mps2-an386"] is Unit.TICKS
-    # every core of the QEMU targets has a cycle table (rmcm-2: M0/M0+, M3/M4, M7)
+    # every core of the QEMU targets has a cycle table (rmcm-3: M0/M0+, M3/M4, M7)
     for target in ("qemu-mps2-an500", "qemu-microbit"):
         assert _units(root, ports=("baremetal",), targets=(target,), unit="cycles") == {
             target: Unit.CYCLES}

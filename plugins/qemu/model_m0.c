@@ -42,9 +42,9 @@ static void adjust_m0plus(insn_t *d)
 /* M0: taken B/B<c>/BX/BLX/MOV PC 3 = 1 + 2, BL 4 = 2 + 2, POP {..,PC}
  * 4 + N = 1 + N + 3. Exception entry: "16 cycles" interrupt latency (DDI
  * 0432C 5.x); return and tail-chain are not in the TRM (cycle_model.md). */
-const core_t core_m0 = {"m0", 16u, 16u, 6u, 2u, false, 3u, false, adjust_m0, NULL, NULL};
+const core_t core_m0 = {"m0", 16u, 16u, 6u, 0u, 2u, false, 3u, false, adjust_m0, NULL, NULL};
 
 /* M0+ (two-stage pipeline): taken branches 2 = 1 + 1, BL 3 = 2 + 1, POP
  * {..,PC} 3 + N = 1 + N + 2; interrupt latency 15 cycles. */
-const core_t core_m0plus = {"m0plus", 15u, 15u, 6u, 1u, false, 2u, false, adjust_m0plus, NULL,
+const core_t core_m0plus = {"m0plus", 15u, 15u, 6u, 0u, 1u, false, 2u, false, adjust_m0plus, NULL,
                             NULL};

@@ -205,5 +205,8 @@ static unsigned branch_m7(insn_t *b, const insn_t *to, bool taken)
 }
 
 /* Exception entry 12, return 12, tail-chain 6 as on the M3 (the M7 TRM
- * states a 12-cycle interrupt latency; the rest is assumed). */
-const core_t core_m7 = {"m7", 12u, 12u, 6u, 0u, false, 0u, false, adjust_m7, step_m7, branch_m7};
+ * states a 12-cycle interrupt latency; the rest is assumed), and the lazy
+ * FP save of the M4 (assumed: no M7 figure is published). */
+#define FP_LAZY_M7 17u
+const core_t core_m7 = {"m7", 12u, 12u, 6u, FP_LAZY_M7, 0u, false, 0u, false,
+                        adjust_m7, step_m7, branch_m7};

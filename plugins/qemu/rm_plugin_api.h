@@ -84,6 +84,19 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
                                             qemu_plugin_vcpu_udata_cb_t cb,
                                             enum qemu_plugin_cb_flags flags, void *userdata);
 
+/* Memory access callbacks: after each access an instruction makes. */
+typedef uint32_t qemu_plugin_meminfo_t;
+enum qemu_plugin_mem_rw {
+    QEMU_PLUGIN_MEM_R = 1,
+    QEMU_PLUGIN_MEM_W,
+    QEMU_PLUGIN_MEM_RW,
+};
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+                                          uint64_t vaddr, void *userdata);
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
+                                      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
+                                      void *userdata);
+
 void qemu_plugin_outs(const char *string);
 
 /* ---- the bridge (api.c): what the plugin's own files call ---- */

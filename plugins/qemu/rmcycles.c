@@ -6,7 +6,7 @@
  *
  *   mode=instructions  exact count of executed guest instructions
  *   mode=cycles        an estimate from a per-core cycle model (model
- *                      "rmcm-2", see cycle_model.md),
+ *                      "rmcm-3", see cycle_model.md),
  *                      cpu=m0|m0plus|m3|m4|m7, ws=<flash wait states>,
  *                      div=<SDIV/UDIV cycles>, mul=<MULS cycles, M0/M0+>,
  *                      bp=<M7 branch misprediction penalty>
@@ -36,12 +36,15 @@
 #include "rmcycles.h"
 #include "rmidle.h"
 
-#define MODEL "rmcm-2" /* bump when a cost in cycle_model.md changes */
+#define MODEL "rmcm-3" /* bump when a cost in cycle_model.md changes */
 
 /* M3/M4: exception costs (Arm DDI 0337 r2p1, 5.5 "Exception entry/return");
- * a PC loaded from memory: "three cycles for the pipeline reload". */
-static const core_t core_m3 = {"m3", 12u, 12u, 6u, 1u, true, 3u, true, NULL, NULL, NULL};
-static const core_t core_m4 = {"m4", 12u, 12u, 6u, 1u, true, 3u, true, NULL, NULL, NULL};
+ * a PC loaded from memory: "three cycles for the pipeline reload". The
+ * M4F's lazy FP save: an extended frame's S0-S15 and FPSCR, 17 words, the
+ * 29 - 12 cycles that Arm's AN298 gives for stacking them at entry. */
+#define FP_LAZY_M4 17u
+static const core_t core_m3 = {"m3", 12u, 12u, 6u, 0u, 1u, true, 3u, true, NULL, NULL, NULL};
+static const core_t core_m4 = {"m4", 12u, 12u, 6u, FP_LAZY_M4, 1u, true, 3u, true, NULL, NULL, NULL};
 static const core_t *const cores[] = {&core_m0, &core_m0plus, &core_m3, &core_m4, &core_m7};
 
 struct config cfg = {MODE_INSTRUCTIONS, &core_m4, 0u, 12u, 1u, 6u,
@@ -51,12 +54,21 @@ struct config cfg = {MODE_INSTRUCTIONS, &core_m4, 0u, 12u, 1u, 6u,
 static rm_counts_t *ctr; /* insns, cycles: inline ops add to them (api.c) */
 static uint64_t n_reads;
 static uint64_t n_entries, n_returns, n_tailchains;
+static uint64_t n_fp_frames, n_lazy_saves;
 
 #define MAX_FRAMES 64
 static struct frame {
     uint32_t depth;            /* calls made inside the handler, not returned yet */
     const insn_t *interrupted; /* a branch whose outcome the return address tells */
+    bool fp_ext;               /* an extended frame: room for the FP state (FPCA was set) */
+    bool fp_saved;             /* its FP state was saved (lazily, at the first FP instruction) */
+    /* Where the interrupted code can go on: its block's addresses, or the
+     * target of the branch that ended it (all 0: not known). */
+    uint32_t resume_lo, resume_hi, resume_target;
 } frames[MAX_FRAMES];
+
+/* The addresses of the block running (set at each block's start). */
+static uint32_t running_lo, running_hi;
 static int n_frames;
 
 /* Handler entry addresses seen (exception entries that were unambiguous),
@@ -199,6 +211,7 @@ static void decode_fp(insn_t *d)
 {
     uint16_t h = d->hw1, h2 = d->hw2;
     d->base = 1u;
+    d->flags |= F_FP;
     if ((h & 0xFE00u) == 0xEC00u) {
         /* coprocessor load/store and 64-bit transfers */
         if ((h & 0xFFE0u) == 0xEC40u) { /* VMOV two core registers */
@@ -206,6 +219,7 @@ static void decode_fp(insn_t *d)
             return;
         }
         unsigned p = (h >> 8) & 1u, w = (h >> 5) & 1u;
+        d->flags |= F_FPMEM;
         if (p == 1u && w == 0u) { /* VLDR/VSTR */
             d->base = (uint8_t)(2u + ((h & 0x000Fu) == 15u ? cfg.ws : 0u));
             return;
@@ -271,6 +285,8 @@ static void decode32(insn_t *d)
                 d->flags |= F_DBG0;
             if (h == 0xF3BFu && (h2 & 0xFFF0u) == 0x8F60u) /* ISB: a pipeline refill */
                 d->base = 2u;
+            if ((h & 0xFFF0u) == 0xF380u && h2 == 0x8814u) /* MSR CONTROL, Rn */
+                d->flags |= F_MSR_CONTROL;
             return;
         }
         uint32_t i1 = !(j1 ^ s), i2 = !(j2 ^ s);
@@ -399,16 +415,45 @@ static void settle(const insn_t *b, const insn_t *next)
         ctr->cycles += branch_cost(b, next, always || next->addr != b->fall);
 }
 
-static void exception_entry(const insn_t *interrupted, const insn_t *cur)
+/* CONTROL.FPCA of the running context: set by its first FP instruction,
+ * cleared on exception entry, restored by the return (EXC_RETURN bit 4). */
+static bool fpca;
+
+static void push_frame(const struct frame *f)
+{
+    if (n_frames < MAX_FRAMES)
+        frames[n_frames] = *f;
+    n_frames++;
+}
+
+/* Entry after `p` (NULL: after an indirect branch, settled apart): the
+ * basic frame's 8 words, or with FPCA set an
+ * extended frame whose FP part is only reserved (lazy stacking, the reset
+ * default of FPCCR.LSPEN): the latency stays the basic one. */
+static void exception_entry(const insn_t *p)
 {
     n_entries++;
     ctr->cycles += cfg.core->entry;
-    if (n_frames < MAX_FRAMES) {
-        frames[n_frames].depth = 0u;
-        frames[n_frames].interrupted = interrupted;
+    struct frame f = {0u, p != NULL && p->cls != C_PLAIN ? p : NULL,
+                      fpca && cfg.core->fp_lazy != 0u, false, running_lo, running_hi, 0u};
+    if (p != NULL && (p->cls == C_BRANCH || p->cls == C_CALL))
+        f.resume_target = p->target;
+    n_fp_frames += f.fp_ext ? 1u : 0u;
+    push_frame(&f);
+    fpca = false;
+}
+
+/* An FP instruction executed: in a handler whose frame has room for an FP
+ * state not yet saved, the core saves it first (the lazy save). */
+static void fp_executed(void)
+{
+    if (n_frames > 0 && n_frames <= MAX_FRAMES && frames[n_frames - 1].fp_ext
+        && !frames[n_frames - 1].fp_saved) {
+        frames[n_frames - 1].fp_saved = true;
+        n_lazy_saves++;
+        ctr->cycles += cfg.core->fp_lazy;
     }
-    n_frames++;
-    (void)cur;
+    fpca = true;
 }
 
 static bool pipelines(const insn_t *p, const insn_t *cur)
@@ -435,31 +480,38 @@ static bool transition(const insn_t *p, const insn_t *cur)
         /* an exception return (EXC_RETURN through BX LR / POP PC) */
         /* the refill of an exception return: EXC_RETURN is never predicted */
         ctr->cycles += (p->flags & F_REFILL) && cfg.core->branch == NULL ? refill_cost(cur) : 0u;
-        const insn_t *interrupted = n_frames <= MAX_FRAMES ? frames[n_frames - 1].interrupted
-                                                           : NULL;
+        struct frame top = {0u, NULL, false, false, 0u, 0u, 0u};
+        if (n_frames <= MAX_FRAMES)
+            top = frames[n_frames - 1];
         n_frames--;
-        if (is_handler(cur->addr)) { /* tail-chained into the next handler */
+        if (is_handler(cur->addr)) { /* tail-chained into the next handler: the same frame */
             n_tailchains++;
             ctr->cycles += cfg.core->tailchain;
-            if (n_frames < MAX_FRAMES) {
-                frames[n_frames].depth = 0u;
-                frames[n_frames].interrupted = interrupted;
-            }
-            n_frames++;
+            push_frame(&top);
+            fpca = false;
         } else {
+            /* The frame the core unstacks is the one stacked at entry when
+             * execution goes on where it was interrupted; after a context
+             * switch it is another thread's, whose type (EXC_RETURN bit 4)
+             * the plugin cannot read: taken as basic. An FP state saved
+             * into the frame is unstacked too; one never saved is still in
+             * the FPU's registers. */
+            bool same = top.resume_hi == 0u || cur->addr == top.resume_target
+                        || (top.resume_lo <= cur->addr && cur->addr <= top.resume_hi);
             n_returns++;
-            ctr->cycles += cfg.core->ret;
-            if (interrupted != NULL)
-                settle(interrupted, cur);
+            ctr->cycles += cfg.core->ret + (same && top.fp_saved ? cfg.core->fp_lazy : 0u);
+            fpca = same && top.fp_ext;
+            if (top.interrupted != NULL)
+                settle(top.interrupted, cur);
         }
     } else if (p->cls == C_PLAIN || p->cls == C_BRANCH || p->cls == C_CALL) {
         /* not where p leads: an exception was taken after p */
         learn_handler(cur->addr);
-        exception_entry(p->cls != C_PLAIN ? p : NULL, cur);
+        exception_entry(p);
     } else if (is_handler(cur->addr)) {
         /* an indirect branch, then an exception before its target ran */
         ctr->cycles += (p->flags & F_REFILL) ? branch_cost(p, NULL, true) : 0u;
-        exception_entry(NULL, cur);
+        exception_entry(NULL);
     } else {
         /* an indirect branch to its target */
         ctr->cycles += (p->flags & F_REFILL) ? branch_cost(p, cur, true) : 0u;
@@ -542,6 +594,77 @@ static void on_memory(unsigned int vcpu, void *udata)
     charge_memory(udata);
 }
 
+/* An instruction in an IT block whose condition fails is skipped: it takes
+ * one cycle (assumed, as a branch not taken; the TRMs time executed
+ * instructions) and accesses nothing. QEMU runs the callbacks of a skipped
+ * instruction all the same, so a conditional load or store is charged one
+ * cycle before it and the rest of its cost at its first access. */
+static bool it_armed;
+static unsigned it_extra;
+static uint64_t n_it_conditional, n_it_done;
+
+static void it_arm(unsigned extra)
+{
+    it_armed = true;
+    it_extra = extra;
+    n_it_conditional++;
+}
+
+static void on_it_start(unsigned int vcpu, void *udata)
+{
+    (void)vcpu;
+    it_arm((unsigned)(uintptr_t)udata);
+}
+
+static void on_it_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+                         void *udata)
+{
+    (void)vcpu;
+    (void)info;
+    (void)vaddr;
+    const insn_t *d = udata;
+    if (!it_armed)
+        return;
+    it_armed = false;
+    n_it_done++;
+    ctr->cycles += it_extra;
+    if ((d->flags & F_FP) && cfg.core->fp_lazy != 0u)
+        fp_executed();
+}
+
+static void on_fp(unsigned int vcpu, void *udata)
+{
+    (void)vcpu;
+    (void)udata;
+    fp_executed();
+}
+
+/* The plugin cannot read the value written to CONTROL: a write is taken to
+ * clear FPCA, as RTOS ports do before a first thread and at a switch (a
+ * thread's next FP instruction sets it again). */
+static void on_msr_control(unsigned int vcpu, void *udata)
+{
+    (void)vcpu;
+    (void)udata;
+    fpca = false;
+}
+
+static bool it_memory(const insn_t *d)
+{
+    return (d->flags & F_IN_IT) && (d->flags & (F_MEM | F_FPMEM));
+}
+
+/* Charge `cost` for d: all of it, or one cycle now and the rest at d's first
+ * access when d is a conditional load or store. */
+static unsigned charge_now(const insn_t *d, unsigned cost)
+{
+    if (!it_memory(d))
+        return cost;
+    unsigned now = cost < 1u ? cost : 1u;
+    it_arm(cost - now);
+    return now;
+}
+
 static void on_tb_start(unsigned int vcpu, void *udata)
 {
     (void)vcpu;
@@ -549,6 +672,12 @@ static void on_tb_start(unsigned int vcpu, void *udata)
     const insn_t *cur = tb->insn[0];
     const insn_t *p = previous(cur);
     bool pipelined = p != NULL && transition(p, cur);
+    if (cfg.core->fp_lazy != 0u && (cur->flags & F_FP) && !it_memory(cur))
+        fp_executed(); /* in the handler the transition entered, if it entered one */
+    if (cfg.core->fp_lazy != 0u && (cur->flags & F_MSR_CONTROL))
+        fpca = false;
+    running_lo = cur->addr;
+    running_hi = tb->insn[tb->n - 1u]->fall;
     if (cur->flags & F_DBG0)
         read_marker(cur);
     if (cfg.mem.on)
@@ -561,9 +690,9 @@ static void on_tb_start(unsigned int vcpu, void *udata)
         bool slot = on && last_tb->end_slot[last_paired ? 1 : 0];
         unsigned cost = cfg.core->step(on ? p : NULL, cur, &slot);
         last_paired = cost < cur->base;
-        ctr->cycles += cost + (uint64_t)(int64_t)(last_paired ? tb->delta : 0);
+        ctr->cycles += charge_now(cur, cost) + (uint64_t)(int64_t)(last_paired ? tb->delta : 0);
     } else {
-        ctr->cycles += cur->base - (pipelined ? 1u : 0u);
+        ctr->cycles += charge_now(cur, cur->base - (pipelined ? 1u : 0u));
     }
     last_tb = tb;
 }
@@ -669,13 +798,29 @@ static void on_translate(struct qemu_plugin_tb *tb)
         if (new_line)
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_memory, QEMU_PLUGIN_CB_NO_REGS,
                                                    (void *)d);
-        if (i == 0u)
+        bool fp = (d->flags & F_FP) && cfg.core->fp_lazy != 0u;
+        if (it_memory(d))
+            qemu_plugin_register_vcpu_mem_cb(qi, on_it_access, QEMU_PLUGIN_CB_NO_REGS,
+                                             QEMU_PLUGIN_MEM_RW, (void *)d);
+        else if (fp && i > 0u) /* a block's first: on_tb_start, after the transition */
+            qemu_plugin_register_vcpu_insn_exec_cb(qi, on_fp, QEMU_PLUGIN_CB_NO_REGS, NULL);
+        if ((d->flags & F_MSR_CONTROL) && cfg.core->fp_lazy != 0u && i > 0u)
+            qemu_plugin_register_vcpu_insn_exec_cb(qi, on_msr_control, QEMU_PLUGIN_CB_NO_REGS,
+                                                   NULL);
+        if (i == 0u) {
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_tb_start, QEMU_PLUGIN_CB_NO_REGS, info);
-        else if (d->flags & F_DBG0) /* its cost is its base: it never pairs or pipelines */
+        } else if (d->flags & F_DBG0) { /* its cost is its base: it never pairs or pipelines */
             qemu_plugin_register_vcpu_insn_exec_cb(qi, on_dbg_cycles, QEMU_PLUGIN_CB_NO_REGS,
                                                    (void *)d);
-        else if (cost != 0u)
+        } else if (it_memory(d)) {
+            unsigned now = cost < 1u ? cost : 1u;
+            qemu_plugin_register_vcpu_insn_exec_cb(qi, on_it_start, QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)(uintptr_t)(cost - now));
+            if (now != 0u)
+                rm_inline_add(qi, &ctr->cycles, now);
+        } else if (cost != 0u) {
             rm_inline_add(qi, &ctr->cycles, cost);
+        }
     }
     free(insns);
     rm_idle_translate(tb);
@@ -700,6 +845,10 @@ static void on_plugin_exit(void)
                    ", \"exception_returns\": %" PRIu64 ", \"tail_chains\": %" PRIu64
                    ", \"handlers\": %d",
                 ctr->cycles, n_entries, n_returns, n_tailchains, n_handlers);
+    if (cfg.mode == MODE_CYCLES)
+        fprintf(f, ", \"it_conditional_accesses\": %" PRIu64 ", \"it_skipped\": %" PRIu64
+                   ", \"fp_frames\": %" PRIu64 ", \"lazy_fp_saves\": %" PRIu64,
+                n_it_conditional, n_it_conditional - n_it_done, n_fp_frames, n_lazy_saves);
     fprintf(f, ", \"reads\": %" PRIu64, n_reads);
     rm_idle_write(f);
     rm_api_write(f);

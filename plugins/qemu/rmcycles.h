@@ -49,12 +49,16 @@ enum cls {
 #define F_IN_IT 0x20u  /* inside an IT block: conditional */
 #define F_MEM 0x40u    /* a load or store (the M7 issues one per cycle) */
 #define F_SOLO 0x80u   /* the M7 issues it alone (multiple, multiply, FP, barrier, ...) */
+#define F_FP 0x100u    /* an FPU instruction: sets CONTROL.FPCA, may start a lazy FP save */
+#define F_FPMEM 0x200u /* an FPU load or store (VLDR/VSTR/VLDM/VSTM/VPUSH/VPOP) */
+#define F_MSR_CONTROL 0x400u /* MSR CONTROL, Rn: taken to clear CONTROL.FPCA */
 
 typedef struct insn {
     uint32_t addr, fall, target;
     uint16_t hw1, hw2;
     uint16_t addr_regs; /* registers the address of a load/store single uses */
-    uint8_t size, cls, flags, ld_dest;
+    uint16_t flags;
+    uint8_t size, cls, ld_dest;
     uint8_t base;         /* cycles when not taken / not pipelined */
     uint8_t predicted;    /* M7: the direction this branch site last went (1 taken) */
     uint32_t last_target; /* M7: where this indirect branch site last went */
@@ -68,6 +72,9 @@ typedef struct insn {
 typedef struct core {
     const char *name;       /* the cpu= argument */
     unsigned entry, ret, tailchain;
+    /* Cycles of the lazy FP save (S0-S15, FPSCR) into an extended frame, and
+     * of unstacking it at the return; 0: the core has no FPU. */
+    unsigned fp_lazy;
     unsigned refill;        /* P of a taken branch whose target decode knows */
     bool odd32;             /* P + 1 to a 32-bit target at an address = 2 mod 4 */
     unsigned refill_load;   /* P of a PC loaded from memory */

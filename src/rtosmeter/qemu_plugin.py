@@ -13,7 +13,7 @@ after the firmware is unchanged; only the unit's name differs.
 Units (what `--unit` chooses: rtosmeter.measure.Unit; the labels are
 made from it by `unit_label`):
   instructions  "instructions (QEMU, exact)", integers, deterministic
-  cycles        "cycles (estimated: rmcm-2, m4, ws=0)", integers, deterministic
+  cycles        "cycles (estimated: rmcm-3, m4, ws=0)", integers, deterministic
   ticks         the target's own counter (the CMSDK timer), as before
 """
 
@@ -34,7 +34,7 @@ from rtosmeter.measure import DEFAULT_DIV, Unit
 from rtosmeter.numbers import read_decimal, shown
 
 PLUGIN_DIR = qemu_binary.PLUGIN_DIR
-MODEL = "rmcm-2"  # the cycle table's version; plugins/qemu/rmcycles.c MODEL
+MODEL = "rmcm-3"  # the cycle table's version; plugins/qemu/rmcycles.c MODEL
 COUNTER_SYMBOL = "rm_plugin_counter"
 COUNTER_NAME = "rmcycles (QEMU plugin)"  # RM_TS_NAME of a plugin build
 UNITS = tuple(u.value for u in Unit)

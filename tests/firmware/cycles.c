@@ -58,6 +58,11 @@ static uint32_t buf[8];
     "ldr r3, =0xE000EF00\n movs r5, %[irq]\n b 2f\n .balign 4\n .ltorg\n"                  \
     "2: str r5, [r3]\n nop\n dsb\n isb\n nop"
 
+/* Conditional loads in an IT block: skipped (1 cycle each, no access), then
+ * taken (their full cost). */
+#define SEQ_IT_SKIPPED "movs r3, #1\n cmp r3, #0\n itt eq\n ldreq r3, [r4]\n ldmeq r4, {r3, r5}\n nop"
+#define SEQ_IT_TAKEN "movs r3, #0\n cmp r3, #0\n itt eq\n ldreq r3, [r6]\n ldmeq r4, {r3, r5}\n nop"
+
 /* The SVC and the benchmark interrupt return at once. */
 __attribute__((naked)) void SVC_Handler(void)
 {
@@ -77,6 +82,17 @@ __attribute__((naked)) static void chain_isr(void)
 {
     __asm volatile("bx lr");
 }
+
+#if defined(__ARM_FP)
+/* The FP sequences' handler: its VMOV is the handler's first FP instruction,
+ * which saves an extended frame's FP state (the lazy save). */
+#define FP_IRQ (RM_CM_BENCH_IRQ - 2)
+
+__attribute__((naked)) static void fp_isr(void)
+{
+    __asm volatile("vmov s1, r5\n bx lr");
+}
+#endif
 
 static void record(const char *name, uint32_t (*fn)(void))
 {
@@ -101,6 +117,8 @@ static uint32_t m_pipelined(void)
 static uint32_t m_multiple(void) { return MEASURE(SEQ_MULTIPLE); }
 static uint32_t m_mul(void) { return MEASURE(SEQ_MUL); }
 static uint32_t m_svc(void) { return MEASURE(SEQ_SVC); }
+static uint32_t m_it_skipped(void) { return MEASURE(SEQ_IT_SKIPPED); }
+static uint32_t m_it_taken(void) { return MEASURE(SEQ_IT_TAKEN); }
 
 static uint32_t m_stir(void)
 {
@@ -113,6 +131,32 @@ static uint32_t m_stir(void)
                    : "r3", "r5", "memory", "cc");
     return t1_ - t0_;
 }
+
+#if defined(__ARM_FP)
+/* fp_isr pended through STIR, with CONTROL.FPCA cleared first (outside the
+ * interval), and the thread's VMOV setting it again or not: an extended frame
+ * whose FP state the handler's VMOV saves, or a basic frame. */
+static uint32_t irq_fp(bool thread_fp)
+{
+    register uint32_t t0_ __asm__("r0");
+    register uint32_t t1_ __asm__("r2");
+    register volatile uint32_t *c_ __asm__("r1") = &rm_plugin_counter;
+    register uint32_t fp_ __asm__("r6") = thread_fp;
+    __asm volatile("mrs r3, control\n bic r3, r3, #4\n msr control, r3\n isb\n"
+                   "ldr r3, =0xE000EF00\n movs r5, %[irq]\n"
+                   "dbg #0\n ldr r0, [r1]\n nop\n"
+                   "cbz r6, 1f\n vmov s0, r5\n 1: b 2f\n .balign 4\n .ltorg\n"
+                   "2: str r5, [r3]\n nop\n dsb\n isb\n nop\n"
+                   "dbg #0\n ldr r2, [r1]\n"
+                   : "=&r"(t0_), "=&r"(t1_), "+r"(fp_)
+                   : "r"(c_), [irq] "i"(FP_IRQ)
+                   : "r3", "r5", "s0", "s1", "memory", "cc");
+    return t1_ - t0_;
+}
+
+static uint32_t m_irq_fp(void) { return irq_fp(true); }
+static uint32_t m_irq_nofp(void) { return irq_fp(false); }
+#endif
 
 /* Both lines pended with interrupts masked, then unmasked: the first
  * handler returns straight into the second (a tail-chain). */
@@ -138,6 +182,10 @@ static void run_sequences(const rm_case_t *c)
     rm_target_irq_set_vector(bench_isr);
     ((void (**)(void))(uintptr_t)RM_SCB_VTOR)[16 + CHAIN_IRQ] = chain_isr;
     rm_cm_irq_enable(CHAIN_IRQ, 0xC0u);
+#if defined(__ARM_FP)
+    ((void (**)(void))(uintptr_t)RM_SCB_VTOR)[16 + FP_IRQ] = fp_isr;
+    rm_cm_irq_enable(FP_IRQ, 0xC0u);
+#endif
     record("empty", m_empty);
     record("nops", m_nops);
     record("loop16", m_loop16);
@@ -150,6 +198,12 @@ static void run_sequences(const rm_case_t *c)
     record("svc", m_svc);
     record("stir", m_stir);
     record("tailchain", m_tailchain);
+    record("it_skipped", m_it_skipped);
+    record("it_taken", m_it_taken);
+#if defined(__ARM_FP)
+    record("irq_fp", m_irq_fp);
+    record("irq_nofp", m_irq_nofp);
+#endif
 }
 
 RM_CASE(sequences, "selftest.sequences", 0, run_sequences, NULL);

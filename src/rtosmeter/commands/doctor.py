@@ -66,7 +66,7 @@ def qemu_checks(binary: str) -> list[Check]:
     """The QEMU runs would use: its version and plugin API, then the plugin
     started in it on a 3-instruction firmware, and what works with it
     (docs/qemu.md)."""
-    from rtosmeter import qemu_binary  # not for --help
+    from rtosmeter import qemu_binary, qemu_plugin  # not for --help
 
     qemu = qemu_binary.Qemu(binary)
     if not qemu.found:
@@ -90,7 +90,7 @@ def qemu_checks(binary: str) -> list[Check]:
                      f"{probe.instructions} of the probe's {qemu_binary.PROBE_INSTRUCTIONS}",
                      False))
     out.append(Check("  estimated cycles", probe.cycles is not None,
-                     f"{probe.cycles} for the probe (rmcm-2, m4)", False))
+                     f"{probe.cycles} for the probe ({qemu_plugin.MODEL}, m4)", False))
     clock = qemu.idle_clock
     out.append(Check("  exact idle", clock != "none", {
         "guard72": "WFI sleeps exact and timed (7.2's timer layout, read and guarded)",
