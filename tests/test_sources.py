@@ -77,6 +77,21 @@ def test_environment_and_missing(upstream: Path, monkeypatch: pytest.MonkeyPatch
         find_source(port(), {})
 
 
+def test_a_checkout_that_holds_the_tree_in_a_subdir_is_found_as_the_cache_finds_it(
+        upstream: Path, tmp_path: Path) -> None:
+    """--source pointing at a FreeRTOS/FreeRTOS checkout: the kernel is in
+    its FreeRTOS/Source, one of the port's subdirs; its version and the
+    checkout's commit are reported."""
+    outer = tmp_path / "FreeRTOS"
+    shutil.copytree(upstream, outer / "FreeRTOS" / "Source")
+    p = replace(port(), source=replace(port().source, subdirs=("FreeRTOS/Source",)))
+    tree = find_source(p, parse_source_options(["testrtos=" + str(outer)]))
+    assert tree is not None and tree.path == (outer / "FreeRTOS" / "Source").resolve()
+    assert tree.version == "V1.2.3"
+    with pytest.raises(UserError, match=r"has no tasks.c or FreeRTOS/Source/tasks.c"):
+        find_source(p, parse_source_options(["testrtos=" + str(tmp_path / "upstream" / "include")]))
+
+
 def test_fetch_clones_the_tag_into_the_cache(upstream: Path, monkeypatch: pytest.MonkeyPatch,
                                              tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

@@ -106,11 +106,14 @@ def check_tree(port: Port, tree: Path, origin: str) -> SourceTree:
     if not tree.is_dir():
         raise UserError(f"{port.name} source tree is not a directory", where,
                         f"Point it at a checkout of {spec.git or port.name}")
-    if not (tree / spec.probe).is_file():
-        raise UserError(f"{port.name} source tree has no {spec.probe}", where,
+    root = _root_of(port, tree)  # a checkout that holds the tree (FreeRTOS/Source) will do
+    if root is None:
+        inside = "".join(f" or {sub}/{spec.probe}" for sub in spec.subdirs)
+        raise UserError(f"{port.name} source tree has no {spec.probe}{inside}", where,
                         f"Point it at the root of a {port.name} checkout "
                         f"({spec.git or 'see port.toml'})")
-    return SourceTree(port.name, tree.resolve(), origin, _version(port, tree), git_commit(tree))
+    return SourceTree(port.name, root.resolve(), origin, _version(port, root),
+                      git_commit(root) or git_commit(tree))
 
 
 def find_source(port: Port, overrides: dict[str, Path], label: str = "") -> SourceTree | None:
