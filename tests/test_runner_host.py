@@ -75,6 +75,21 @@ def test_hang_is_killed_with_its_children_and_output_kept(tmp_path: Path) -> Non
     assert not alive, "the hung program's child survived"
 
 
+@pytest.mark.slow
+def test_silence_ends_a_hang_while_a_run_that_writes_goes_on(tmp_path: Path) -> None:
+    """[limits] silent_s: a run quiet for 1 s is a hang, ended long before the
+    wall limit; one that writes every 0.2 s for 2 s runs to its end."""
+    target = replace(HOST, wall_limit_s=30.0, silent_limit_s=1.0)
+    quiet = script(tmp_path, "quiet", "echo started; sleep 30\n")
+    out = run_once(RunRequest(quiet, target, stream_cap=1 << 20))
+    assert out.status == "timeout" and out.stream == b"started\n" and out.wall_s < 10
+    assert "wrote nothing for 1 s (a hang)" in out.message and "silent_s" in out.message
+    talking = script(tmp_path, "talking", "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; "
+                     "sleep 0.2; done\n")
+    out = run_once(RunRequest(talking, target, stream_cap=1 << 20))
+    assert out.status == "ok" and out.stream.count(b"\n") == 10 and out.wall_s > 1.5
+
+
 def test_missing_executable_is_an_error(tmp_path: Path) -> None:
     status, stream, code, message, _ = run(tmp_path / "nope")
     assert (status, stream, code) == ("error", b"", None)

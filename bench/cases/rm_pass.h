@@ -214,6 +214,7 @@ typedef struct rm_nocs {
     const char *wait_what;
     uint32_t samples;
     bool tick;
+    bool held; /* a mutex the runner holds already: each lock nests (lat.mutex.recursive) */
 } rm_nocs_t;
 
 RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
@@ -237,6 +238,11 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
     }
     const bool mutex = kind == RM_OBJ_MUTEX;
     const bool do_wait = p->wait_name != NULL;
+    if (mutex && p->held && (rc = wait_rc(wait(o, &msg, RM_FOREVER), RM_FOREVER)) != RM_OK) {
+        rm_fatal("the first lock of the held mutex", rc);
+        (void)rm_obj_delete(o);
+        return false;
+    }
     for (uint32_t i = 0; i < p->samples; i++) {
         if (p->tick) {
             (void)rm_thread_sleep(1u);
@@ -290,6 +296,9 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
     }
     if (rc != RM_OK) {
         rm_fatal("signal/wait (no switch)", rc);
+    }
+    if (mutex && p->held && rc == RM_OK && (rc = signal_rc(signal(o, &msg))) != RM_OK) {
+        rm_fatal("the last unlock of the held mutex", rc);
     }
     if (p->signal_name != NULL) {
         rm_series_close(&ss);

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import os
 import signal
 import subprocess
@@ -100,15 +101,24 @@ def kill_all() -> None:
 
 
 def watch(proc: subprocess.Popen[bytes], console: Path, wall_limit_s: float, cap: int,
-          poll_s: float, check: Callable[[], str] = lambda: "") -> str:
+          poll_s: float, check: Callable[[], str] = lambda: "",
+          silent_limit_s: float = math.inf) -> str:
     """Wait for the child; end it at a limit. Returns "" (it exited), "wall",
-    "stream" (it wrote more than `cap` bytes) or what `check()` returned."""
-    started = time.monotonic()
+    "silent" (it wrote nothing for `silent_limit_s`), "stream" (it wrote more
+    than `cap` bytes) or what `check()` returned."""
+    started = last_output = time.monotonic()
+    size = 0
     while proc.poll() is None:
-        if time.monotonic() - started > wall_limit_s:
+        now = time.monotonic()
+        if now - started > wall_limit_s:
             return "wall"
-        if console.stat().st_size > cap:
+        grown = console.stat().st_size
+        if grown > cap:
             return "stream"
+        if grown != size:
+            size, last_output = grown, now
+        elif now - last_output > silent_limit_s:
+            return "silent"
         limit = check()
         if limit:
             return limit

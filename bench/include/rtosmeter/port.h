@@ -91,7 +91,8 @@ enum {
     X(COOPERATIVE_ONLY, 25, "only cooperative, stackless processes")     \
     X(STACK, 26, "stack of words, last in first out (Zephyr k_stack)")   \
     X(NET, 27, "the OS's network stack on the virtual 802.15.4 radio")   \
-    X(IDLE_WFI, 28, "the kernel's own idle with WFI (profile idle = kernel)")
+    X(IDLE_WFI, 28, "the kernel's own idle with WFI (profile idle = kernel)") \
+    X(MUTEX_RECURSIVE, 29, "a mutex its owner can lock again (nested)")
 
 #define RM_CAP_ENUM_(name, bit, desc) RM_CAP_##name = (1ul << (bit)),
 enum rm_cap { RM_CAPS(RM_CAP_ENUM_) };

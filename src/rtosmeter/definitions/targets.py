@@ -84,6 +84,9 @@ class Target:
     # [power] marker_pin: where a board's case marker (its marker.c) comes
     # out, for the analyser's digital input (docs/energy.md); "" without one.
     marker_pin: str = ""
+    # [limits] silent_s: a host run that writes nothing for this long hangs
+    # (a deadlock) and is ended then, however far it is from wall_limit_s.
+    silent_limit_s: float = 120.0
 
     @property
     def family_dir(self) -> Path:
@@ -153,10 +156,11 @@ def load_target(path: Path) -> Target:
         raise UserError("a qemu target needs a [qemu] table", str(path),
                         "Add [qemu] with machine = \"...\"")
     limits = t.table("limits")
-    wall, guest = 120.0, 60.0
+    wall, guest, silent = 120.0, 60.0, 120.0
     if limits is not None:
         wall = limits.seconds("wall_s", wall, MIN_LIMIT_S, MAX_LIMIT_S)
         guest = limits.seconds("guest_s", guest, MIN_LIMIT_S, MAX_LIMIT_S)
+        silent = limits.seconds("silent_s", silent, MIN_LIMIT_S, MAX_LIMIT_S)
         limits.done()
     board = t._get("board", dict, "a table", {})
     if kind == "board" and not board:
@@ -186,7 +190,7 @@ def load_target(path: Path) -> Target:
     family = path.parent.parent.name if path.parent.parent.name != "targets" else ""
     return Target(name, description, kind, arch, cpu, toolchain, counter, qemu, path.parent, path,
                   wall, guest, cpu_hz, board, params, family, reset_hz, reset_counter_hz,
-                  memory, marker_pin)
+                  memory, marker_pin, silent_limit_s=silent)
 
 
 def board_of(target: Target) -> Board:

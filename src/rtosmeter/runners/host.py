@@ -1,4 +1,5 @@
-"""Run a host executable: capture its stream, enforce a wall-time limit.
+"""Run a host executable: capture its stream, enforce a wall-time limit and
+a silence limit (a run that writes nothing that long hangs).
 
 The executable runs in its own process group so that a hang is ended with
 every thread and child it started; whatever it printed before is kept. Its
@@ -61,7 +62,8 @@ class HostRunner:
         try:
             limit = children.watch(proc, console, request.target.wall_limit_s,
                                    request.stream_cap,
-                                   *looking(request.arrivals, console, self.poll_s))
+                                   *looking(request.arrivals, console, self.poll_s),
+                                   silent_limit_s=request.target.silent_limit_s)
         finally:
             children.release(proc)
         wall = time.monotonic() - started
@@ -77,6 +79,13 @@ class HostRunner:
         if limit == "stream":
             return RunOutcome(out, "overflow", None, stream_cap_message(exe, request.stream_cap),
                               wall, info)
+        if limit == "silent":
+            return RunOutcome(out, "timeout", None,
+                              f"{exe.name} wrote nothing for "
+                              f"{request.target.silent_limit_s:g} s (a hang) and was killed; "
+                              "the stream received so far is kept. Raise [limits] silent_s in "
+                              f"{request.target.file} if a case is just quiet that long", wall,
+                              info)
         if limit:
             return RunOutcome(out, "timeout", None,
                               f"{exe.name} did not finish within "
