@@ -10,9 +10,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import invoke
-from rtosmeter.catalog import load_catalog
+
+from rtosmeter.catalog import Catalog, load_catalog
 from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.errors import UserError
 from rtosmeter.references.definition import load_all, parse
@@ -43,14 +43,14 @@ reason = "the same interval"
 """
 
 
-def _defs() -> tuple[Definitions, object]:
+def _defs() -> tuple[Definitions, Catalog]:
     defs = Definitions.load()
     return defs, load_catalog(defs.root)
 
 
 def _load(folder: Path) -> None:
     defs, catalog = _defs()
-    load_all(defs, catalog, folder)  # type: ignore[arg-type]
+    load_all(defs, catalog, folder)
 
 
 def _write(folder: Path, text: str, name: str = "doc.toml") -> Path:
@@ -62,7 +62,7 @@ def _write(folder: Path, text: str, name: str = "doc.toml") -> Path:
 
 def test_the_shipped_references_load_each_with_its_source() -> None:
     defs, catalog = _defs()
-    refs = load_all(defs, catalog)  # type: ignore[arg-type]
+    refs = load_all(defs, catalog)
     assert len(refs) >= 20
     assert len({r.id for r in refs}) == len(refs)
     for r in refs:
@@ -78,7 +78,8 @@ def test_a_document_key_is_inherited_and_a_reference_may_restate_it(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("edit", "words"), [
-    (('kind = "interrupt"', 'kind = "irq"'), ["reference[0].kind' is 'irq'", "call, switch, interrupt"]),
+    (('kind = "interrupt"', 'kind = "irq"'),
+     ["reference[0].kind' is 'irq'", "call, switch, interrupt"]),
     (('value = 12', 'value = "12"'), ["reference[0].value' must be a number"]),
     (('reason = "the same interval"', 'reasons = "x"'), ["unknown key 'reference[0].reasons'"]),
     (('unit = "cycles"', 'unit = "ns"'), ["reference[0].unit' is 'ns'"]),
