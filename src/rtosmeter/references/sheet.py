@@ -79,7 +79,7 @@ def _errors_section(rows: list[Compared], key: str, title: str) -> Section:
 
 
 def sheet(rows: list[Compared]) -> Sheet:
-    """The table of references and the two tables of errors."""
+    """The table of references and the tables of errors (per core, kind, confidence)."""
     compared = [r for r in rows if r.ratio is not None]
     overall = absolute_errors(rows, "all").get("all")
     headline = (f"{len(compared)} of {len(rows)} published figures compared; mean absolute "
@@ -102,8 +102,9 @@ def sheet(rows: list[Compared]) -> Sheet:
          "cycles": r.cycles, "board": r.board, "board_cycles": r.board_cycles,
          "ratio": r.ratio, "why": r.why, "source": r.ref.source} for r in rows],
         "mae_percent": {k: {n: v[0] for n, v in absolute_errors(rows, k).items()}
-                        for k in ("core", "kind", "all")}}
+                        for k in ("core", "kind", "confidence", "all")}}
+    errors = [_errors_section(rows, "core", "Error per core"),
+              _errors_section(rows, "kind", "Error per kind of operation"),
+              _errors_section(rows, "confidence", "Error per confidence of the mapping")]
     return Sheet("validate", "validate", "Published references: our estimates' error",
-                 [headline], [table, _errors_section(rows, "core", "Error per core"),
-                              _errors_section(rows, "kind", "Error per kind of operation")],
-                 notes, data=data)
+                 [headline], [table, *errors], notes, data=data)
