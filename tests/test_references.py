@@ -67,7 +67,7 @@ def test_the_shipped_references_load_each_with_its_source() -> None:
     assert len({r.id for r in refs}) == len(refs)
     for r in refs:
         assert r.source and r.reason and r.value > 0
-        assert r.kind in ("call", "switch", "interrupt")
+        assert r.kind in ("call", "switch", "interrupt", "compute")
 
 
 def test_a_document_key_is_inherited_and_a_reference_may_restate_it(tmp_path: Path) -> None:
@@ -86,6 +86,7 @@ def test_a_document_key_is_inherited_and_a_reference_may_restate_it(tmp_path: Pa
     (('confidence = "close"', ''), ["missing key 'reference[0].confidence'"]),
     (('core = "cortex-m4"', 'core = "cortex-m33"'), ["core' is 'cortex-m33'"]),
     (('unit = "cycles"', 'unit = "us"'), ["us without a clock"]),
+    (('series = "entry"', 'figure = "median"'), ["figure' is 'median'", "mean, per_iteration"]),
 ])
 def test_a_bad_key_is_an_error_naming_the_file_and_the_key(
         tmp_path: Path, edit: tuple[str, str], words: list[str]) -> None:

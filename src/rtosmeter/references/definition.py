@@ -11,7 +11,7 @@ from pathlib import Path
 from rtosmeter.catalog import Catalog
 from rtosmeter.definitions import Definitions, project_root
 from rtosmeter.errors import UserError
-from rtosmeter.references.model import CONFIDENCES, CORES, KINDS, UNITS, Reference
+from rtosmeter.references.model import CONFIDENCES, CORES, FIGURES, KINDS, UNITS, Reference
 from rtosmeter.toml_table import REQUIRED, TomlTable, read_toml
 
 REFERENCES_DIR = "references"
@@ -20,7 +20,7 @@ SHARED_TEXT = ("port", "version", "core", "core_stated", "board", "flash_ws", "s
                "as_board")
 
 
-def _choice(t: TomlTable, key: str, value: str, allowed: tuple[str, ...], path: Path) -> str:
+def _choice(t: TomlTable, key: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise UserError(f"'{t.prefix}{key}' is '{value}', not one of {', '.join(allowed)}",
                         t._line_of(key), f"Give {key} = one of {', '.join(allowed)}")
@@ -45,13 +45,14 @@ def _reference(t: TomlTable, shared: dict[str, object], title: str, path: Path) 
     ref = Reference(
         id=t.text("id", REQUIRED), file=path, title=title,
         operation=t.text("operation", REQUIRED), port=text("port"), version=text("version"),
-        core=_choice(t, "core", text("core"), CORES, path),
+        core=_choice(t, "core", text("core"), CORES),
         core_stated=t.text("core_stated", shared["core_stated"]),
         board=text("board"), clock_hz=int(clock), flash_ws=text("flash_ws"),
-        value=float(value), unit=_choice(t, "unit", t.text("unit", REQUIRED), UNITS, path),
+        value=float(value), unit=_choice(t, "unit", t.text("unit", REQUIRED), UNITS),
         source=text("source"), case=t.text("case", REQUIRED), series=t.text("series", ""),
-        kind=_choice(t, "kind", t.text("kind", REQUIRED), KINDS, path),
-        confidence=_choice(t, "confidence", t.text("confidence", REQUIRED), CONFIDENCES, path),
+        figure=_choice(t, "figure", t.text("figure", "mean"), FIGURES),
+        kind=_choice(t, "kind", t.text("kind", REQUIRED), KINDS),
+        confidence=_choice(t, "confidence", t.text("confidence", REQUIRED), CONFIDENCES),
         reason=t.text("reason", REQUIRED), as_board=t.text("as_board", shared["as_board"]),
         scale=float(scale), note=t.text("note", ""))
     if ref.value <= 0 or ref.scale <= 0:

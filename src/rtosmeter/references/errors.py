@@ -46,15 +46,28 @@ class Compared:
         return self.board_cycles * self.ref.scale / self.board_clock_hz * 1e6
 
 
-def series_mean(view: RunView | None, ref: Reference) -> tuple[float | None, str]:
-    """The mean of the reference's series in a run, or why there is none."""
-    if view is None:
-        return None, "not run"
+def our_figure(views: list[RunView], ref: Reference) -> tuple[float | None, str]:
+    """Our figure in the latest of the runs that has it, or why none has."""
+    why = "not run"
+    for view in views:
+        value, why = figure_in(view, ref)
+        if value is not None:
+            return value, ""
+    return None, why
+
+
+def figure_in(view: RunView, ref: Reference) -> tuple[float | None, str]:
+    """Our figure in one run (the series' mean, or a count's cycles per
+    pass), or why there is none."""
     for case in view.cases:
         if (case.port, case.target, case.case_id) != (ref.port, ref.qemu_target, ref.case):
             continue
         if case.status != "ok":
             return None, f"{case.case_id} {case.status}: {case.reason}".rstrip(": ")
+        if ref.figure == "per_iteration":
+            if case.per_iteration is None:
+                return None, f"{ref.case} has no count per period in this unit"
+            return case.per_iteration, ""
         for dist in case.distributions:
             if dist.series == ref.series or not ref.series:
                 value = float(dist.mean)

@@ -9,9 +9,14 @@ from pathlib import Path
 
 from rtosmeter.board_memory import QEMU_FOR_CPU
 
-KINDS = ("call", "switch", "interrupt")  # what the operation is, for the error per kind
+# What the operation is, for the error per kind: a kernel call that does not
+# switch, a switch, an interrupt path, or work with no kernel call (calibration).
+KINDS = ("call", "switch", "interrupt", "compute")
 CONFIDENCES = ("exact", "close", "doubtful")  # how well our case matches their operation
 UNITS = ("cycles", "us")  # the figure's unit as published
+# Which figure of ours: the series' mean (an interval), or a throughput case's
+# period in the unit over its count (Thread-Metric's cycles per pass).
+FIGURES = ("mean", "per_iteration")
 CORES = tuple(QEMU_FOR_CPU)
 
 
@@ -35,6 +40,7 @@ class Reference:
     source: str  # URL or document id, with the section or table
     case: str
     series: str  # "" the case's first series
+    figure: str  # one of FIGURES
     kind: str
     confidence: str
     reason: str

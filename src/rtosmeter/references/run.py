@@ -3,8 +3,8 @@ reference's core, once counting instructions, once in cycles (the core's
 model, no wait state) and once in cycles as on each board a reference names
 (or `--as-board` gives for its core). Each of those is one in-memory
 campaign, `validate:<view>`, planned and executed as `rtosmeter run` does
-(studies.run.executor); a stored run of that campaign holding every case
-asked for is reused instead of run again. A reference whose port needs an
+(studies.run.executor). Stored runs of that campaign are reused: only the
+references none of them covers are run. A reference whose port needs an
 RTOS tree that is not here is not run, with the variable to set."""
 
 from __future__ import annotations
@@ -91,37 +91,34 @@ def campaign_of(view: View, refs: list[Reference], file: Path) -> Campaign:
                     unit=view.unit)
 
 
-def latest_run(store: Store, campaign: str) -> int | None:
-    """The latest stored run of a campaign that finished, or None."""
-    ids = [r.id for r in store.runs()
-           if str(r.campaign.get("campaign", "")) == campaign and r.status == "done"]
-    return max(ids) if ids else None
+def stored_runs(store: Store, campaign: str) -> list[int]:
+    """The finished runs of a campaign, latest first."""
+    return sorted((r.id for r in store.runs()
+                   if str(r.campaign.get("campaign", "")) == campaign and r.status == "done"),
+                  reverse=True)
 
 
-def covers(view: RunView, refs: list[Reference]) -> bool:
-    """The run holds a finished result of every reference's case."""
-    have = {(c.port, c.target, c.case_id) for c in view.cases if c.status == "ok"}
-    return all((r.port, r.qemu_target, r.case) in have for r in refs)
+def covered(views: list[RunView], ref: Reference) -> bool:
+    """One of the runs holds a finished result of the reference's case."""
+    return any((c.port, c.target, c.case_id, c.status) ==
+               (ref.port, ref.qemu_target, ref.case, "ok") for v in views for c in v.cases)
 
 
 Runner = Callable[[Campaign, "BoardMemory | None"], "RunSummary"]
 
 
 def run_views(store: Store, views: dict[str, tuple[View, list[Reference]]], runner: Runner,
-              file: Path, rerun: bool = False) -> dict[str, RunView | None]:
-    """Each view's run: the stored one if it covers its references (and not
-    `rerun`), else a new one; None when none of its references could run."""
+              file: Path, rerun: bool = False) -> dict[str, list[RunView]]:
+    """Each view's runs, latest first: the stored ones (unless `rerun`), and
+    a new run of the references none of them covers, if any."""
     from rtosmeter.analysis import load_run
 
-    out: dict[str, RunView | None] = {}
+    out: dict[str, list[RunView]] = {}
     for name, (view, refs) in views.items():
-        if not refs:
-            out[name] = None
-            continue
-        stored = None if rerun else latest_run(store, view.campaign)
-        loaded = load_run(store, stored) if stored is not None else None
-        if loaded is None or not covers(loaded, refs):
-            summary = runner(campaign_of(view, refs, file), view.board)
-            loaded = load_run(store, summary.run_id)
+        loaded = [] if rerun else [load_run(store, i) for i in stored_runs(store, view.campaign)]
+        missing = [r for r in refs if not covered(loaded, r)]
+        if missing:
+            summary = runner(campaign_of(view, missing, file), view.board)
+            loaded.insert(0, load_run(store, summary.run_id))
         out[name] = loaded
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rtosmeter.references.errors import Compared, absolute_errors, series_mean
+from rtosmeter.references.errors import Compared, absolute_errors, our_figure
 from rtosmeter.references.run import CYCLES, INSTRUCTIONS, View, board_for
 from rtosmeter.reports.document.cells import Cell, Section
 from rtosmeter.reports.document.sheet import Sheet
@@ -21,7 +21,7 @@ HEADERS = ["reference", "kernel", "core", "case · series", "kind", "confidence"
 NUMERIC = 6  # the columns from "published" on
 
 
-def compare(refs: list[Reference], runs: dict[str, RunView | None],
+def compare(refs: list[Reference], runs: dict[str, list[RunView]],
             boards: dict[str, BoardMemory], fallback: BoardMemory | None,
             not_run: dict[str, str]) -> list[Compared]:
     """Each reference with ours from the runs of its views."""
@@ -30,12 +30,12 @@ def compare(refs: list[Reference], runs: dict[str, RunView | None],
         if ref.id in not_run:
             out.append(Compared(ref, why=not_run[ref.id]))
             continue
-        instructions, why = series_mean(runs.get(INSTRUCTIONS), ref)
-        cycles, why_cycles = series_mean(runs.get(CYCLES), ref)
+        instructions, why = our_figure(runs.get(INSTRUCTIONS, []), ref)
+        cycles, why_cycles = our_figure(runs.get(CYCLES, []), ref)
         board = board_for(ref, boards, fallback)
         board_cycles, name, clock = None, "", 0
         if board is not None:
-            board_cycles, _ = series_mean(runs.get(View(CYCLES, board).name), ref)
+            board_cycles, _ = our_figure(runs.get(View(CYCLES, board).name, []), ref)
             name, clock = board.board, board.clock_hz
         out.append(Compared(ref, instructions, cycles, board_cycles, name, clock,
                             why or why_cycles))
@@ -55,7 +55,8 @@ def _published(ref: Reference) -> str:
 def _row(row: Compared) -> list[str | Cell]:
     ref = row.ref
     scale = f" x{ref.scale:g}" if ref.scale != 1 else ""
-    series = f"{ref.case} · {ref.series or '(first)'}{scale}"
+    what = "per pass" if ref.figure == "per_iteration" else ref.series or "(first)"
+    series = f"{ref.case} · {what}{scale}"
     core = ref.core + ("*" if ref.core_stated else "")
     head: list[str | Cell] = [Cell(ref.id, title=ref.operation), ref.port, core, series,
                               ref.kind, ref.confidence, _published(ref)]
