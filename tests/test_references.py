@@ -149,6 +149,10 @@ def test_validate_runs_bare_metal_and_reuses_the_stored_run(
     gated = ONE.replace('port = "baremetal"', 'port = "freertos"').replace(
         "doc.entry", "doc.freertos")
     _write(folder, gated, "freertos.toml")
+    per_pass = ONE.replace("doc.entry", "doc.basic").replace(
+        'case = "lat.isr.entry"\nseries = "entry"', 'case = "tm.basic"\nfigure = "per_iteration"'
+    ).replace('kind = "interrupt"', 'kind = "compute"')
+    _write(folder, per_pass, "throughput.toml")  # test data: a figure of 12 cycles per pass
     out = tmp_path / "out"
     args = ["validate", "--references", str(folder), "--out", str(out), "--format", "json"]
     result = invoke(*args)
@@ -161,9 +165,13 @@ def test_validate_runs_bare_metal_and_reuses_the_stored_run(
     assert entry["instructions"] > 0 and entry["cycles"] >= entry["instructions"]
     assert entry["ratio"] == pytest.approx(entry["cycles"] / 12)
     kinds = data["mae_percent"]["kind"]
-    ratios = [r["ratio"] for r in data["references"] if r["ratio"] is not None]
-    assert len(ratios) == 5
-    assert kinds["interrupt"] == pytest.approx(sum(abs(x - 1) for x in ratios) / 5 * 100)
+    interrupts = [r["ratio"] for r in data["references"]
+                  if r["ratio"] is not None and r["kind"] == "interrupt"]
+    assert len(interrupts) == 5
+    assert kinds["interrupt"] == pytest.approx(sum(abs(x - 1) for x in interrupts) / 5 * 100)
+    basic = rows["doc.basic"]  # a throughput case's cycles per pass: the period over the count
+    assert basic["cycles"] > basic["instructions"] > 1000  # a pass reads 1,024 words
+    assert basic["ratio"] == pytest.approx(basic["cycles"] / 12)
     with Store.open(out / "rtosmeter.sqlite") as store:
         runs = len(store.runs())
     assert runs == 2  # instructions and cycles; no reference here names a board

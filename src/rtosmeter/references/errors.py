@@ -47,13 +47,15 @@ class Compared:
 
 
 def our_figure(views: list[RunView], ref: Reference) -> tuple[float | None, str]:
-    """Our figure in the latest of the runs that has it, or why none has."""
-    why = "not run"
+    """Our figure in the latest of the runs that has it (with a caution when
+    its case's check failed), or why none has (the latest run's reason)."""
+    reasons = []
     for view in views:
         value, why = figure_in(view, ref)
         if value is not None:
-            return value, ""
-    return None, why
+            return value, why
+        reasons.append(why)
+    return None, reasons[0] if reasons else "not run"
 
 
 def figure_in(view: RunView, ref: Reference) -> tuple[float | None, str]:
@@ -62,12 +64,14 @@ def figure_in(view: RunView, ref: Reference) -> tuple[float | None, str]:
     for case in view.cases:
         if (case.port, case.target, case.case_id) != (ref.port, ref.qemu_target, ref.case):
             continue
-        if case.status != "ok":
-            return None, f"{case.case_id} {case.status}: {case.reason}".rstrip(": ")
-        if ref.figure == "per_iteration":
+        failed = f"{case.case_id} {case.status}: {case.reason}".rstrip(": ")
+        if ref.figure == "per_iteration" and case.status in ("ok", "failed"):
+            # a failed check keeps its count, marked (as `rtosmeter report` does)
             if case.per_iteration is None:
                 return None, f"{ref.case} has no count per period in this unit"
-            return case.per_iteration, ""
+            return case.per_iteration, failed if case.status == "failed" else ""
+        if case.status != "ok":
+            return None, failed
         for dist in case.distributions:
             if dist.series == ref.series or not ref.series:
                 value = float(dist.mean)

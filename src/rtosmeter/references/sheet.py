@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rtosmeter.model import FAIL_MARK
 from rtosmeter.references.errors import Compared, absolute_errors, our_figure
 from rtosmeter.references.run import CYCLES, INSTRUCTIONS, View, board_for
 from rtosmeter.reports.document.cells import Cell, Section
@@ -66,7 +67,9 @@ def _row(row: Compared) -> list[str | Cell]:
     if row.board_cycles is not None:
         us = row.board_us
         board = Cell(_count(row.board_cycles), f"{row.board}, {us:.2f} µs" if us else row.board)
-    ratio = "-" if row.ratio is None else f"{row.ratio:.2f}"
+    ratio: str | Cell = "-" if row.ratio is None else f"{row.ratio:.2f}"
+    if row.ratio is not None and row.why:  # a count kept although its check failed
+        ratio = Cell(f"{row.ratio:.2f}", flag="fail", title=row.why)
     return [*head, _count(row.instructions), _count(row.cycles), board, ratio]
 
 
@@ -93,6 +96,8 @@ def sheet(rows: list[Compared]) -> Sheet:
         "the core's cycle model with no wait state) x the reference's scale / published; "
         "the error is |ratio - 1|.",
         "* the source does not name the core: inferred (the reference file says how).",
+        f"{FAIL_MARK} a throughput case whose check failed: its count is kept, as in "
+        "`rtosmeter report`.",
         "References only measure the error: no model parameter is fitted to them.",
     ]
     notes += list(dict.fromkeys(f"{r.ref.title}: {r.ref.source}" for r in rows))
