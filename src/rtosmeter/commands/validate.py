@@ -42,6 +42,7 @@ def validate(as_board: str, sources: tuple[str, ...], out: Path, fmt: str, jobs:
     from rtosmeter.references.definition import load_all, references_dir
     from rtosmeter.references.run import missing_tree, run_views, views_of
     from rtosmeter.references.sheet import compare, sheet
+    from rtosmeter.runs import RunInterrupted
     from rtosmeter.sources import parse_source_options
     from rtosmeter.studies.run import executor
 
@@ -56,12 +57,18 @@ def validate(as_board: str, sources: tuple[str, ...], out: Path, fmt: str, jobs:
     not_run = {r.id: why for r in refs if (why := missing_tree(r, defs, trees))}
     runnable = [r for r in refs if r.id not in not_run]
     folder_out = _out_folder(out)
-    with open_store(folder_out) as store, signals_interrupt():
-        def runner(camp: Campaign, board: BoardMemory | None) -> RunSummary:
-            go = executor(defs, catalog, store, folder_out, trees, jobs, quiet=fmt != "table",
-                          unit=camp.unit, board=board)
-            return go(camp)
+    try:
+        with open_store(folder_out) as store, signals_interrupt():
+            def runner(camp: Campaign, board: BoardMemory | None) -> RunSummary:
+                go = executor(defs, catalog, store, folder_out, trees, jobs,
+                              quiet=fmt != "table", unit=camp.unit, board=board)
+                return go(camp)
 
-        file = folder or references_dir(defs.root)
-        runs = run_views(store, views_of(runnable, boards, fallback), runner, file, rerun)
+            file = folder or references_dir(defs.root)
+            runs = run_views(store, views_of(runnable, boards, fallback), runner, file, rerun)
+    except RunInterrupted as exc:  # the finished runs stay; the next call runs the rest
+        click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted. Run the same "
+                   "`rtosmeter validate` again: it reuses every finished run and runs the "
+                   "rest", err=True)
+        raise click.exceptions.Exit(128 + exc.signum) from None
     echo_sheet(sheet(compare(refs, runs, boards, fallback, not_run)), fmt)
