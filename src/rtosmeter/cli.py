@@ -34,6 +34,7 @@ from rtosmeter.commands.report import report
 from rtosmeter.commands.run import run
 from rtosmeter.commands.sources import sources
 from rtosmeter.commands.study import study
+from rtosmeter.commands.validate import validate
 from rtosmeter.errors import USER_ERROR_EXIT, UserError
 
 
@@ -104,7 +105,7 @@ def _option_keys(group: click.Command) -> dict[str, dict[str, str]]:
 
 
 for _command in (run, report, list_command, doctor, sources, compare, history, histogram,
-                 publish, study, explain, calibrate, energy):
+                 publish, study, explain, calibrate, energy, validate):
     cli.add_command(_command)
 
 
