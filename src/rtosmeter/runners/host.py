@@ -79,19 +79,15 @@ class HostRunner:
         if limit == "stream":
             return RunOutcome(out, "overflow", None, stream_cap_message(exe, request.stream_cap),
                               wall, info)
-        if limit == "silent":
-            return RunOutcome(out, "timeout", None,
-                              f"{exe.name} wrote nothing for "
-                              f"{request.target.silent_limit_s:g} s (a hang) and was killed; "
-                              "the stream received so far is kept. Raise [limits] silent_s in "
-                              f"{request.target.file} if a case is just quiet that long", wall,
-                              info)
         if limit:
+            t = request.target
+            what, key, why = ((f"wrote nothing for {t.silent_limit_s:g} s (a hang)", "silent_s",
+                               "a case is just quiet that long") if limit == "silent" else
+                              (f"did not finish within {t.wall_limit_s:g} s", "wall_s",
+                               "the run is just slow"))
             return RunOutcome(out, "timeout", None,
-                              f"{exe.name} did not finish within "
-                              f"{request.target.wall_limit_s:g} s and was killed; the stream "
-                              "received so far is kept. Raise [limits] wall_s in "
-                              f"{request.target.file} if the run is just slow", wall, info)
+                              f"{exe.name} {what} and was killed; the stream received so far "
+                              f"is kept. Raise [limits] {key} in {t.file} if {why}", wall, info)
         if rc < 0:
             return RunOutcome(out, "crash", rc,
                               f"{exe.name} was killed by {_signal_name(-rc)}", wall, info)
