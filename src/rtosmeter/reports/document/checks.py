@@ -116,8 +116,16 @@ def _rate_cells(c: CaseResult | None, unit: Unit | None) -> tuple[Cell, Cell, Ce
     if unit is not None and at_clock(unit) and period > 0:
         # counts shown as µs at a named clock: the rate at that clock too,
         # the inverse of the same converted period (not virtual-time Hz)
-        note = f"{fmt(hz)} Hz of emulated time" + (f"; {note}" if note else "")
+        # under a cycle counter the case's max_rate_hz is already estimated
+        # time (META rate_time): the timer's own rate is timer_hz
+        emulated = _meta_int(c, "timer_hz") if c.meta.get("rate_time") == "estimated" else hz
+        if emulated is not None:
+            note = f"{fmt(emulated)} Hz of emulated time" + (f"; {note}" if note else "")
         hz = round(1e6 / (period * unit.per_tick))
+    elif c.meta.get("rate_time") == "estimated":  # cycles at the counter's nominal rate
+        timer = _meta_int(c, "timer_hz")
+        note = "Hz of estimated time" + (f"; {fmt(timer)} Hz of emulated time" if timer else "") \
+            + (f"; {note}" if note else "")
     rate = Cell(("≥ " if lower_bound else "") + fmt(hz), note, flag(c))
     inverse = (Cell(fmt(period * unit.per_tick), f"{fmt(period)} ticks") if unit
                else Cell(f"{fmt(period)} ticks"))
