@@ -83,6 +83,17 @@ def test_bare_metal_max_rate_in_cycles_and_as_board(tmp_path: Path) -> None:
     assert 0 < hz < 10_000_000
 
 
+def test_bare_metal_max_rate_in_cycles_on_the_cortex_m0(tmp_path: Path) -> None:
+    """The microbit's TIMER0 is its clock of emulated time (rm_target_vtime),
+    and its periodic timer takes timestamp units as the MPS2's does."""
+    target = "qemu-microbit"
+    insns = _run(tmp_path / "i", "baremetal", None, "instructions", bench="irq.max_rate",
+                 target=target)
+    cycles = _run(tmp_path / "c", "baremetal", None, "cycles", bench="irq.max_rate",
+                  target=target)
+    _max_rate(insns["irq.max_rate"], cycles["irq.max_rate"])
+
+
 @pytest.mark.rtos
 def test_freertos_time_cases_run_in_cycles_and_as_board(tmp_path: Path) -> None:
     tree = _freertos()
