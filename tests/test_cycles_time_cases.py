@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from rtosmeter.analysis import load_run
 from rtosmeter.board_memory import memory_of
 from rtosmeter.commands.run import RunOptions, run_campaign
 from rtosmeter.protocol import parse_stream
 from rtosmeter.protocol.records import ParsedCase
+from rtosmeter.reports import markdown
 from rtosmeter.store import Store
 
 pytestmark = [pytest.mark.slow]
@@ -74,6 +76,13 @@ def test_bare_metal_max_rate_in_cycles_and_as_board(tmp_path: Path) -> None:
     # bit-identical from run to run
     assert cycles["irq.max_rate"].meta == again["irq.max_rate"].meta
     assert cycles["irq.max_rate"].counts == again["irq.max_rate"].counts
+    # the report says which time each rate is in, never "Hz of emulated
+    # time" for the estimated one
+    with Store.open(tmp_path / "c" / "rtosmeter.sqlite") as st:
+        md = markdown.render(load_run(st, st.resolve_run("latest")))
+    row = next(ln for ln in md.splitlines() if ln.startswith("| highest rate with no lost"))
+    assert "(Hz of estimated time)" in row
+    assert f"{int(cycles['irq.max_rate'].meta['timer_hz']):,} Hz of emulated time" in row
     board = _run(tmp_path / "b", "baremetal", None, "cycles", "b-l475e-iot01a",
                  bench="irq.max_rate")["irq.max_rate"]
     assert board.status == "ok", board.reason
