@@ -31,6 +31,14 @@
  * So the handler ends the step itself once it has lost STORM_LOST samples
  * (a whole step's worth); the step then counts as starved, like a timeout.
  * The check is on the loss path only: a step without loss runs as before.
+ *
+ * Under a cycle counter (--unit cycles, --as-board) the timer still samples
+ * in emulated time: rate_hz is the timer's rate in emulated time (a period
+ * of RM_TS_HZ / f timestamp units is 1 / f s of emulated time on every
+ * target), and each step also gives est_hz, the samples per second of
+ * estimated time (samples x RM_TS_HZ / the step's window in cycles); META
+ * max_rate_hz is the best step's est_hz (rate_time=estimated) and timer_hz
+ * its rate_hz. idle_ticks, window_ticks and the series are cycles.
  */
 #include "rm_case_util.h"
 
@@ -212,6 +220,13 @@ static void sampling_drain(void)
     }
 }
 
+static uint32_t last_window; /* the last step's window (counter ticks) */
+
+static uint32_t step_est_hz(void)
+{
+    return (uint32_t)((uint64_t)samples * (RM_TS_HZ) / (last_window ? last_window : 1u));
+}
+
 /* One rate: true when it ran (lost, idle, window filled in). */
 static bool sampling_step(uint32_t hz, uint32_t step, bool series)
 {
@@ -233,6 +248,8 @@ static bool sampling_step(uint32_t hz, uint32_t step, bool series)
     uint32_t timeout = rm_tick_hz() != 0u ? 2u * rm_tick_hz() : 2000u; /* two seconds */
     int rc = rm_sem_wait(step_done, NULL, timeout);
     uint32_t window = rm_ts() - t0, idle = idle_ticks - idle0;
+    if (!rm_ts_is_clock())
+        last_window = window;
     if (rc == RM_ETIMEOUT || (rc == RM_OK && starved)) {
         /* the handler starved the tasks: every buffer not sent is lost */
         step_on = false;
@@ -249,6 +266,8 @@ static bool sampling_step(uint32_t hz, uint32_t step, bool series)
     rm_count("lost", step, lost);
     rm_count("idle_ticks", step, idle);
     rm_count("window_ticks", step, window);
+    if (!rm_ts_is_clock()) /* samples per second of estimated time */
+        rm_count("est_hz", step, step_est_hz());
     if (series) {
         rm_series_t s;
         /* a series holds at most RM_SAMPLES (HELLO announces it) */
@@ -266,9 +285,10 @@ static bool sampling_step(uint32_t hz, uint32_t step, bool series)
     return true;
 }
 
+
 static void sampling_search(void)
 {
-    uint32_t step = 0u, best = 0u, worst = 0u;
+    uint32_t step = 0u, best = 0u, worst = 0u, best_est = 0u;
     for (size_t i = 0; i < sizeof RATES_HZ / sizeof RATES_HZ[0] && !rm_case_failed(); i++) {
         uint32_t hz = RATES_HZ[i];
         if ((uint32_t)(RM_TS_HZ) / hz < 2u || !sampling_step(hz, step++, i % 3u == 0u))
@@ -278,16 +298,19 @@ static void sampling_search(void)
             break;
         }
         best = hz;
+        best_est = rm_ts_is_clock() ? 0u : step_est_hz(); /* folded away under a clock */
     }
     /* Bisection between the last rate without loss and the first with one. */
     for (uint32_t k = 0; k < BISECT_STEPS && best != 0u && worst != 0u && !rm_case_failed(); k++) {
         uint32_t mid = best + (worst - best) / 2u;
         if (mid == best || !sampling_step(mid, step++, false))
             break;
-        if (lost != 0u)
+        if (lost != 0u) {
             worst = mid;
-        else
+        } else {
             best = mid;
+            best_est = rm_ts_is_clock() ? 0u : step_est_hz(); /* folded away under a clock */
+        }
     }
     if (rm_case_failed())
         return;
@@ -295,17 +318,19 @@ static void sampling_search(void)
         rm_fail("samples were lost even at the lowest rate");
         return;
     }
-    rm_meta("max_rate_hz", best);
+    if (rm_ts_is_clock()) {
+        rm_meta("max_rate_hz", best);
+    } else { /* the best step's rate in estimated time; the timer's in emulated time */
+        rm_meta("max_rate_hz", best_est);
+        rm_meta_str("rate_time", "estimated");
+        rm_meta("timer_hz", best);
+    }
     rm_meta("loss_found", worst != 0u ? 1u : 0u);
 }
 
 static void run_sampling(const rm_case_t *c)
 {
     (void)c;
-    if (!rm_ts_is_clock()) {
-        rm_unsupported(RM_TS_NOT_A_CLOCK);
-        return;
-    }
     idle_gap = 0u;
     uint32_t shortest = idle_loop(1000u);
     idle_gap = IDLE_GAP_FACTOR * shortest;

@@ -161,9 +161,28 @@ static inline bool rm_ts_is_clock(void)
 #endif
 }
 
-#define RM_TS_NOT_A_CLOCK                                                                  \
-    "the timestamp counts estimated cycles, not time (--unit cycles): "                    \
-    "run it with --unit instructions"
+/* Under a cycle counter the target's timers and the kernel's tick still run
+ * in emulated time; only the counter is estimated. A case driven by a timer
+ * or the tick keeps its periods in emulated time (that is what raises the
+ * events) and gives what it reports in estimated time by measuring, with the
+ * counter, the cycles its periods actually took, as the Thread-Metric
+ * reporter below does: never by taking RM_TS_HZ cycles per second of
+ * emulated time (the cycles in a second of emulated time are its
+ * instructions times the code's cycles per instruction: two to three times
+ * RM_TS_HZ at the nominal rate, a third to a half of the board's clock
+ * under --as-board). A timestamp period p
+ * given to rm_target_periodic_start is p / RM_TS_HZ seconds of emulated
+ * time on every target. A case that counts a timer's expiries counts them
+ * in the target's own time (rm_target_vtime), this many of its units a
+ * timestamp period `ts` of emulated time spans: */
+static inline uint32_t rm_vtime_of(uint32_t ts)
+{
+    return (uint32_t)((uint64_t)ts * rm_target_vtime_hz() / (uint32_t)(RM_TS_HZ));
+}
+
+#define RM_TS_NO_VTIME                                                                     \
+    "the timestamp counts estimated cycles (--unit cycles) and the target has no clock "   \
+    "of its own time (rm_target_vtime) to count the timer's events in"
 
 /* Under --unit cycles (the timestamp counts estimated cycles, not time), a
  * period is RM_TM_PERIOD_MS of estimated time: RM_TS_HZ * RM_TM_PERIOD_MS /

@@ -155,6 +155,10 @@ RM_WEAK int rm_target_load_timer_start(uint32_t hz, rm_periodic_fn_t fn)
     return enotsup();
 }
 RM_WEAK void rm_target_load_timer_stop(void) {}
+/* No clock of the target's own time beside the timestamp: under a cycle
+ * counter the cases that count a timer's expiries stay unsupported. */
+RM_WEAK uint32_t rm_target_vtime(void) { return 0u; }
+RM_WEAK uint32_t rm_target_vtime_hz(void) { return 0u; }
 /* A target that cannot read its clocks reports none: the harness then takes
  * HELLO hz, the build's copy of target.toml's [counter] hz. */
 RM_WEAK uint32_t rm_target_ts_hz(void) { return 0u; }

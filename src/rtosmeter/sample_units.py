@@ -65,7 +65,10 @@ def unit_for(hello: Mapping[str, str], runner: Mapping[str, Any],
 # one tick). The tick is emulated target time, derived from the emulated
 # clock: 1 ms is 1 ms on a board too. The instructions counted in it
 # converted at a clock (15,625 at 80 MHz: 195 µs) would shorten the tick, so
-# under a clock these stay in emulated time, labelled as such.
+# under a clock these stay in emulated time, labelled as such. Under a
+# cycle counter (--unit cycles, --as-board) the series is the estimated
+# cycles of one emulated tick (bench/cases/lat_jitter.c) and stays in
+# cycles: no clock converts it.
 TICK_SET = frozenset({("lat.jitter.periodic", "period")})
 
 

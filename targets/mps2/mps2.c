@@ -66,6 +66,19 @@ uint32_t rm_target_ts_hz(void)
 #endif
 }
 
+/* TIMER1 counts the 25 MHz clock of virtual time whatever the timestamp is
+ * (it is started above under the plugin too): the cases' clock of emulated
+ * time under --unit cycles (target.h). */
+uint32_t rm_target_vtime(void)
+{
+    return ~RM_MPS2_TIMER1_VALUE;
+}
+
+uint32_t rm_target_vtime_hz(void)
+{
+    return TIMER_HZ;
+}
+
 uint32_t rm_target_cpu_hz(void)
 {
     return TIMER_HZ;

@@ -71,6 +71,20 @@ uint32_t rm_target_cpu_hz(void)
     return HFCLK_HZ;
 }
 
+/* TIMER0 counts 16 MHz of virtual time whatever the timestamp is (started
+ * above under the plugin too); captured into CC[1], which rm_ts() leaves
+ * alone: the cases' clock of emulated time under --unit cycles (target.h). */
+uint32_t rm_target_vtime(void)
+{
+    RM_REG(TIMER0 + 0x044u) = 1u; /* TASKS_CAPTURE[1] */
+    return RM_REG(TIMER0 + 0x544u);
+}
+
+uint32_t rm_target_vtime_hz(void)
+{
+    return HFCLK_HZ >> (T_PRESCALER(TIMER0) & 0xFu);
+}
+
 void rm_target_write(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -90,6 +104,13 @@ int rm_target_periodic_start(uint32_t period_ticks, rm_periodic_fn_t fn)
 {
     if (period_ticks < 2u || fn == NULL)
         return -1;
+#if defined(RM_TS_PLUGIN) && RM_TS_PLUGIN
+    /* The period is in timestamp units (RM_TS_HZ, the plugin counter's
+     * nominal rate, target.h); TIMER1 counts at 16 MHz. */
+    period_ticks = (uint32_t)((uint64_t)period_ticks * HFCLK_HZ / (RM_TS_HZ));
+    if (period_ticks < 2u)
+        return -1;
+#endif
     periodic_fn = fn;
     T_STOP(TIMER1) = 1u;
     T_MODE(TIMER1) = 0u;

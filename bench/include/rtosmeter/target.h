@@ -70,6 +70,16 @@ void rm_target_periodic_stop(void);
 int rm_target_load_timer_start(uint32_t hz, rm_periodic_fn_t fn);
 void rm_target_load_timer_stop(void);
 
+/* Optional: a free-running up-counter of the target's own time (virtual
+ * time under QEMU -icount) at rm_target_vtime_hz() Hz (0: the target has
+ * none), for when the timestamp is not a clock (--unit cycles, RM_TS_IS_TIME
+ * 0): the periodic timer and the kernel's tick still run in that time, so a
+ * case that counts a timer's expiries (irq.max_rate) counts them in it, and
+ * gives its rates in estimated time from the cycle counter
+ * (rm_case_util.h). Never read inside a measured interval. */
+uint32_t rm_target_vtime(void);
+uint32_t rm_target_vtime_hz(void);
+
 /* Optional: the clocks as the firmware found or set them, read from the
  * clock tree it configured (not copied from target.toml): the timestamp
  * counter's rate and the core clock in Hz, 0 where the target cannot tell.

@@ -116,8 +116,16 @@ def _rate_cells(c: CaseResult | None, unit: Unit | None) -> tuple[Cell, Cell, Ce
     if unit is not None and at_clock(unit) and period > 0:
         # counts shown as µs at a named clock: the rate at that clock too,
         # the inverse of the same converted period (not virtual-time Hz)
-        note = f"{fmt(hz)} Hz of emulated time" + (f"; {note}" if note else "")
+        # under a cycle counter the case's max_rate_hz is already estimated
+        # time (META rate_time): the timer's own rate is timer_hz
+        emulated = _meta_int(c, "timer_hz") if c.meta.get("rate_time") == "estimated" else hz
+        if emulated is not None:
+            note = f"{fmt(emulated)} Hz of emulated time" + (f"; {note}" if note else "")
         hz = round(1e6 / (period * unit.per_tick))
+    elif c.meta.get("rate_time") == "estimated":  # cycles at the counter's nominal rate
+        timer = _meta_int(c, "timer_hz")
+        note = "Hz of estimated time" + (f"; {fmt(timer)} Hz of emulated time" if timer else "") \
+            + (f"; {note}" if note else "")
     rate = Cell(("≥ " if lower_bound else "") + fmt(hz), note, flag(c))
     inverse = (Cell(fmt(period * unit.per_tick), f"{fmt(period)} ticks") if unit
                else Cell(f"{fmt(period)} ticks"))
@@ -140,12 +148,18 @@ def interrupt_section(view: RunView, target: str) -> Section | None:
     inverse = "its inverse: worst-case response" + (f" in {labels.pop()}"
                                                     if len(labels) == 1 else "")
     clocked = [units[k] for k in sys_.keys if k in units and at_clock(units[k])]
+    estimated = any(c.meta.get("rate_time") == "estimated" for c in cases)
     hz_of = ("Hz at the clock the counts are converted at" if clocked
-             else "Hz of the target clock")
+             else "Hz of estimated time" if estimated else "Hz of the target clock")
     for i, label in enumerate((f"highest rate with no lost event ({hz_of})",
                                inverse, "rates tried (x1.25 each step)")):
         sec.rows.append([label, *(c[i] for c in cells)])
-    if any(u.deterministic for k, u in units.items() if k in sys_.keys):
+    if estimated:  # bench/cases/irq.c: the timer runs in emulated time, the counter estimates
+        sec.notes.append("Under a cycle counter the timer still raises its events in "
+                         "virtual time; the rate counts them per second of estimated time "
+                         "(the counter's cycles per event), the note gives the timer's own "
+                         "rate in virtual time.")
+    elif any(u.deterministic for k, u in units.items() if k in sys_.keys):
         sec.notes.append("Under QEMU icount the rate counts events per second of virtual time.")
     return sec
 

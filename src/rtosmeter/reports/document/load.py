@@ -169,6 +169,11 @@ def sampling_section(view: RunView) -> Section | None:
                          *(_idle_percent(c, r) for r in SAMPLING_RATES)])
     sec.notes.append("Idle: the share of the cycle the lowest-priority idle task spent "
                      "looping (no WFI); ≥: no sample lost up to the fastest rate tried.")
+    if any(c.meta.get("rate_time") == "estimated" for c in cases):
+        sec.notes.append("Under a cycle counter (--unit cycles, --as-board) the max rate is "
+                         "samples per second of estimated time (the counter's cycles); the "
+                         "timer still sampled in emulated time, at the rates the idle columns "
+                         "name (META timer_hz: the best of them).")
     return sec
 
 
