@@ -310,9 +310,12 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
     return rc == RM_OK;
 }
 
-/* nocs_<k>(p): the no-switch body for kind k. */
+/* nocs_<k>(p): the no-switch body for kind k, inlined into each case that
+ * calls it (two cases of one kind would otherwise share an out-of-line
+ * copy, their parameters run-time values); signal_wait's table of kinds
+ * takes its address, which keeps one copy out of line for it. */
 #define RM_NOCS_KIND(k, K)                                                 \
-    static bool nocs_##k(const rm_nocs_t *p)                               \
+    RM_ALWAYS_INLINE bool nocs_##k(const rm_nocs_t *p)                     \
     {                                                                      \
         return rm_nocs_body(p, RM_OBJ_##K, rm_##k##_signal_raw, rm_##k##_signal_rc, \
                             rm_##k##_wait_raw, rm_##k##_wait_rc);                 \
