@@ -68,8 +68,9 @@ static void run_mutex_recursive(const rm_case_t *c)
     (void)c;
     const rm_nocs_t p = {.signal_name = "unlock", .signal_what = "unlock of a nested lock",
                          .wait_name = "lock", .wait_what = "lock of a mutex the runner holds",
-                         .samples = RM_SAMPLES, .tick = false, .held = true};
-    (void)nocs_mutex(&p);
+                         .samples = RM_SAMPLES, .tick = false};
+    (void)rm_nocs_body(&p, RM_OBJ_MUTEX, rm_mutex_signal_raw, rm_mutex_signal_rc,
+                       rm_mutex_wait_raw, rm_mutex_wait_rc, true);
 }
 
 static void run_mutex_pass(const rm_case_t *c)

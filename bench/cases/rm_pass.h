@@ -214,12 +214,14 @@ typedef struct rm_nocs {
     const char *wait_what;
     uint32_t samples;
     bool tick;
-    bool held; /* a mutex the runner holds already: each lock nests (lat.mutex.recursive) */
 } rm_nocs_t;
 
+/* `held` (a constant at each instance, so that the others' code is as if
+ * it were not there): a mutex the runner locks once before the samples, so
+ * that each sample's lock nests (lat.mutex.recursive). */
 RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
                                    rm_signal_raw_fn_t signal, rm_signal_rc_fn_t signal_rc,
-                                   rm_wait_raw_fn_t wait, rm_wait_rc_fn_t wait_rc)
+                                   rm_wait_raw_fn_t wait, rm_wait_rc_fn_t wait_rc, bool held)
 {
     rm_obj_t created = NULL;
     rm_series_t ss, ws;
@@ -238,7 +240,7 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
     }
     const bool mutex = kind == RM_OBJ_MUTEX;
     const bool do_wait = p->wait_name != NULL;
-    if (mutex && p->held && (rc = wait_rc(wait(o, &msg, RM_FOREVER), RM_FOREVER)) != RM_OK) {
+    if (mutex && held && (rc = wait_rc(wait(o, &msg, RM_FOREVER), RM_FOREVER)) != RM_OK) {
         rm_fatal("the first lock of the held mutex", rc);
         (void)rm_obj_delete(o);
         return false;
@@ -297,7 +299,7 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
     if (rc != RM_OK) {
         rm_fatal("signal/wait (no switch)", rc);
     }
-    if (mutex && p->held && rc == RM_OK && (rc = signal_rc(signal(o, &msg))) != RM_OK) {
+    if (mutex && held && rc == RM_OK && (rc = signal_rc(signal(o, &msg))) != RM_OK) {
         rm_fatal("the last unlock of the held mutex", rc);
     }
     if (p->signal_name != NULL) {
@@ -310,15 +312,14 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
     return rc == RM_OK;
 }
 
-/* nocs_<k>(p): the no-switch body for kind k, inlined into each case that
- * calls it (two cases of one kind would otherwise share an out-of-line
- * copy, their parameters run-time values); signal_wait's table of kinds
- * takes its address, which keeps one copy out of line for it. */
+/* nocs_<k>(p): the no-switch body for kind k. A second case of a kind
+ * calls rm_nocs_body itself (lat.mutex.recursive): one nocs_<k> with two
+ * callers would stay out of line, shared, its parameters run-time values. */
 #define RM_NOCS_KIND(k, K)                                                 \
-    RM_ALWAYS_INLINE bool nocs_##k(const rm_nocs_t *p)                     \
+    static bool nocs_##k(const rm_nocs_t *p)                               \
     {                                                                      \
         return rm_nocs_body(p, RM_OBJ_##K, rm_##k##_signal_raw, rm_##k##_signal_rc, \
-                            rm_##k##_wait_raw, rm_##k##_wait_rc);                 \
+                            rm_##k##_wait_raw, rm_##k##_wait_rc, false);          \
     }
 
 #endif /* RTOSMETER_PASS_H */

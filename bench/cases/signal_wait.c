@@ -40,7 +40,7 @@ static void sw_series(const sw_kind_t *k, bool tick)
         return;
     }
     rm_nocs_t s34 = {tick ? "s3.tick" : "s3", "signal, nobody waiting",
-                     tick ? "s4.tick" : "s4", "wait on a signalled object", n, tick, false};
+                     tick ? "s4.tick" : "s4", "wait on a signalled object", n, tick};
     if (k->kind == RM_OBJ_CONDVAR) {
         s34.wait_name = NULL; /* reported once below */
     }
