@@ -232,19 +232,21 @@ RM_ALWAYS_INLINE bool rm_nocs_body(const rm_nocs_t *p, rm_obj_kind_t kind,
         return false;
     }
     rm_obj_t o = created; /* in a register: `created` is in memory (its address was taken) */
+    const bool mutex = kind == RM_OBJ_MUTEX;
+    /* Before the series open: their calls, not a timestamp, follow this lock
+     * (the disassembly check takes a call that a read follows as measured). */
+    if (mutex && held && (rc = wait_rc(wait(o, &msg, RM_FOREVER), RM_FOREVER)) != RM_OK) {
+        rm_fatal("the first lock of the held mutex", rc);
+        (void)rm_obj_delete(o);
+        return false;
+    }
     if (p->signal_name != NULL) {
         rm_series_open(&ss, p->signal_name, p->signal_what);
     }
     if (p->wait_name != NULL) {
         rm_series_open(&ws, p->wait_name, p->wait_what);
     }
-    const bool mutex = kind == RM_OBJ_MUTEX;
     const bool do_wait = p->wait_name != NULL;
-    if (mutex && held && (rc = wait_rc(wait(o, &msg, RM_FOREVER), RM_FOREVER)) != RM_OK) {
-        rm_fatal("the first lock of the held mutex", rc);
-        (void)rm_obj_delete(o);
-        return false;
-    }
     for (uint32_t i = 0; i < p->samples; i++) {
         if (p->tick) {
             (void)rm_thread_sleep(1u);
