@@ -111,10 +111,10 @@ def case_passes(parsed: ParsedStream, case_id: str) -> None:
 
 # ---- the measured intervals in the disassembly -------------------------------
 # The bodies that time a port's calls (bench/cases): the no-switch and pass
-# bodies of every kind, lat.mutex.inheritance's unlock, lat.isr.to_task,
+# bodies of every kind (lat.mutex.recursive's own), lat.mutex.inheritance's unlock, lat.isr.to_task,
 # lat.pool / lat.heap and lat.thread.lifecycle.
-MEASURING = re.compile(r"^(run_\w+_nocs|run_mutex_recursive|nocs_\w+|pass_\w+_a|inh_high|tt_a_\w+|run_pool|run_heap|"
-                       r"lifecycle_pass)$")
+MEASURING = re.compile(r"^(run_\w+_nocs|run_mutex_recursive|nocs_\w+|pass_\w+_a|inh_high|"
+                       r"tt_a_\w+|run_pool|run_heap|lifecycle_pass)$")
 MEASURING_GROUPS = ("lat_ipc", "lat_isr", "lat_memory", "lat_lifecycle", "signal_wait")
 _INSN = re.compile(r"^\s+[0-9a-f]+:\t(.*)$")
 _CALL = re.compile(r"^bl\s+[0-9a-f]+ <([\w.]+)>")
