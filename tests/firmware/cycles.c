@@ -39,7 +39,9 @@ static uint32_t buf[8];
 #define SEQ_NOPS ".rept 100\n nop\n .endr"
 #define SEQ_LOOP16 "movs r3, #10\n 1: subs r3, #1\n bne 1b"
 #define SEQ_LOOP32_ALIGNED "b 2f\n .balign 4\n 2: movs r3, #10\n nop\n 1: subs.w r3, r3, #1\n bne 1b"
-#define SEQ_LOOP32_ODD "b 2f\n .balign 4\n 2: movs r3, #10\n 1: subs.w r3, r3, #1\n bne 1b"
+/* Its loop at 14 mod 16: SUBS.W at an address = 2 mod 4, across a 16-byte
+ * line (tests/test_board_memory.py), whatever code comes before it. */
+#define SEQ_LOOP32_ODD "b 2f\n .balign 16\n .skip 12\n 2: movs r3, #10\n 1: subs.w r3, r3, #1\n bne 1b"
 #define SEQ_LDR_STR ".rept 10\n ldr r3, [r4]\n adds r3, #1\n str r3, [r4]\n .endr"
 #define SEQ_PIPELINED                                                                      \
     "ldr r3, [r4]\n ldr r5, [r3]\n nop\n"             /* dependent: 2+2 */                 \
