@@ -285,7 +285,6 @@ static bool sampling_step(uint32_t hz, uint32_t step, bool series)
     return true;
 }
 
-
 static void sampling_search(void)
 {
     uint32_t step = 0u, best = 0u, worst = 0u, best_est = 0u;

@@ -82,7 +82,7 @@ def check_path(path: Path, what: str, where: str, fix: str) -> None:
                 raise UserError(f"{what} '{text}' contains {ch!r}, {why}", where, fix)
 
 
-def _out_folder(out: Path) -> Path:
+def out_folder(out: Path) -> Path:
     """--out, created; a path of _PATH_SPECIAL would split the build's paths
     or QEMU's plugin arguments, and write outside the folder."""
     check_path(out, "the campaign folder", "--out", "Pass a folder whose path has none of "
@@ -136,7 +136,7 @@ def run_campaign(opts: RunOptions, root: Path | None = None,
     defs = Definitions.load(root)
     _check_sources(defs, opts.sources)
     catalog = load_catalog(defs.root)
-    out = _out_folder(opts.out)
+    out = out_folder(opts.out)
     with open_store(out) as store, _farm(opts.farm, opts.insecure) as run:
         if opts.resume is not None:
             run_id = resolve_run(store, opts.resume)

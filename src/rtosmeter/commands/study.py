@@ -88,7 +88,7 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
               unit: str | None, as_board: str, attribute: bool, qemu: str) -> None:
     """Run study NAME's matrix here, then each finding's confirming rerun; print the report."""
     from rtosmeter.catalog import load_catalog
-    from rtosmeter.commands.run import _out_folder, signals_interrupt
+    from rtosmeter.commands.run import out_folder, signals_interrupt
     from rtosmeter.definitions import Definitions
     from rtosmeter.runs import RunInterrupted, execute
     from rtosmeter.sources import parse_source_options
@@ -112,7 +112,7 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
     catalog = load_catalog(defs.root)
     studies = definition.load_all(defs, catalog) if every else \
         [definition.load(str(name), defs, catalog)]
-    folder = _out_folder(out)
+    folder = out_folder(out)
     for the_study in studies:
         label = name if name is not None else the_study.name
         try:

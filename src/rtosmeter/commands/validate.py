@@ -37,7 +37,7 @@ def validate(as_board: str, sources: tuple[str, ...], out: Path, fmt: str, jobs:
     published figure, with the ratio and the mean absolute error per core and kind."""
     from rtosmeter.board_memory import memory_of
     from rtosmeter.catalog import load_catalog
-    from rtosmeter.commands.run import _out_folder, signals_interrupt
+    from rtosmeter.commands.run import out_folder, signals_interrupt
     from rtosmeter.definitions import Definitions
     from rtosmeter.references.definition import load_all, references_dir
     from rtosmeter.references.run import missing_tree, run_views, views_of
@@ -56,7 +56,7 @@ def validate(as_board: str, sources: tuple[str, ...], out: Path, fmt: str, jobs:
     trees = parse_source_options(sources)
     not_run = {r.id: why for r in refs if (why := missing_tree(r, defs, trees))}
     runnable = [r for r in refs if r.id not in not_run]
-    folder_out = _out_folder(out)
+    folder_out = out_folder(out)
     try:
         with open_store(folder_out) as store, signals_interrupt():
             def runner(camp: Campaign, board: BoardMemory | None) -> RunSummary:
