@@ -3,7 +3,7 @@ in emulated time and their figures in estimated time (docs/estimates.md,
 "The other time-based cases under --unit cycles"): lat.jitter.periodic,
 irq.max_rate, app.sampling and app.schedulability were `unsupported` there
 before. Real firmware, real cross-compiler, real QEMU with the rmcycles
-plugin; bare metal always, FreeRTOS when its tree is given."""
+plugin; bare metal always, FreeRTOS and RIOT when their trees are given."""
 
 from __future__ import annotations
 
@@ -40,10 +40,11 @@ def _run(tmp: Path, port: str, tree: Path | None, unit: str, board: str = "",
     return out
 
 
-def _freertos() -> Path:
-    tree = os.environ.get("RTOSMETER_FREERTOS", "")
+def _tree(port: str) -> Path:
+    var = f"RTOSMETER_{port.upper()}"
+    tree = os.environ.get(var, "")
     if not tree or not Path(tree).is_dir():
-        pytest.skip("RTOSMETER_FREERTOS is not set to the FreeRTOS tree")
+        pytest.skip(f"{var} is not set to the {port} tree")
     return Path(tree)
 
 
@@ -105,7 +106,7 @@ def test_bare_metal_max_rate_in_cycles_on_the_cortex_m0(tmp_path: Path) -> None:
 
 @pytest.mark.rtos
 def test_freertos_time_cases_run_in_cycles_and_as_board(tmp_path: Path) -> None:
-    tree = _freertos()
+    tree = _tree("freertos")
     bench = ",".join(TIME_CASES)
     insns = _run(tmp_path / "i", "freertos", tree, "instructions", bench=bench)
     cycles = _run(tmp_path / "c", "freertos", tree, "cycles", bench=bench)
@@ -140,3 +141,19 @@ def test_freertos_time_cases_run_in_cycles_and_as_board(tmp_path: Path) -> None:
         assert bp_c == pytest.approx(bp_i, abs=500), exp
     # as on the board: a tick of emulated time is still the deadline
     assert int(board["app.schedulability"].meta["tick_ts"]) > 15_625
+
+
+@pytest.mark.rtos
+def test_riot_periodic_cases_run_in_both_units_on_the_cortex_m0(tmp_path: Path) -> None:
+    """RIOT's periodic interrupt goes through its own timer driver, which
+    takes only 16 MHz / 2^n: under the plugin the port converts the period
+    from the counter's nominal rate to the core clock, and a period beyond
+    the 16-bit compare (idle.sampling's second) runs the timer slower."""
+    tree, target = _tree("riot"), "qemu-microbit"
+    bench = "irq.max_rate,idle.sampling"
+    insns = _run(tmp_path / "i", "riot", tree, "instructions", bench=bench, target=target)
+    cycles = _run(tmp_path / "c", "riot", tree, "cycles", bench=bench, target=target)
+    for results in (insns, cycles):
+        for case in ("irq.max_rate", "idle.sampling"):
+            assert results[case].status == "ok", (case, results[case].reason)
+    _max_rate(insns["irq.max_rate"], cycles["irq.max_rate"])

@@ -429,7 +429,13 @@ void rm_port_irq_disable(unsigned irq)
 }
 
 /* The target's periodic interrupt, through RIOT's timer driver (which owns
- * the timer's vector): a periodic compare on channel 0 at RM_TS_HZ. */
+ * the timer's vector): a periodic compare on channel 0. The period comes in
+ * timestamp units (RM_TS_HZ); under the cycle plugin that is the counter's
+ * nominal rate, which the driver refuses (nRF: 16 MHz / 2^n only), so the
+ * timer counts the core clock instead, as the target's own driver does
+ * (nrf51.c). A period longer than the timer holds (idle.sampling's second on
+ * a 16-bit compare) halves the timer's rate until it fits, at most one tick
+ * of the slower rate off. */
 #ifdef RM_R_PERIODIC_TIMER
 static rm_periodic_fn_t r_periodic_fn;
 
@@ -441,12 +447,23 @@ static void periodic_cb(void *arg, int chan)
 
 int rm_target_periodic_start(uint32_t period_ticks, rm_periodic_fn_t fn)
 {
-    if (period_ticks < 2u || period_ticks > RM_R_PERIODIC_MAX || fn == NULL)
+#if defined(RM_TS_PLUGIN) && RM_TS_PLUGIN
+    uint32_t timer_hz = rm_target_cpu_hz();
+    uint64_t ticks = (uint64_t)period_ticks * timer_hz / (RM_TS_HZ);
+#else
+    uint32_t timer_hz = RM_TS_HZ;
+    uint64_t ticks = period_ticks;
+#endif
+    while (ticks > RM_R_PERIODIC_MAX && (timer_hz & 1u) == 0u) {
+        ticks /= 2u;
+        timer_hz /= 2u;
+    }
+    if (ticks < 2u || ticks > RM_R_PERIODIC_MAX || fn == NULL)
         return -1;
     r_periodic_fn = fn;
-    if (timer_init(TIMER_DEV(RM_R_PERIODIC_TIMER), RM_TS_HZ, periodic_cb, NULL) != 0)
+    if (timer_init(TIMER_DEV(RM_R_PERIODIC_TIMER), timer_hz, periodic_cb, NULL) != 0)
         return -1;
-    return timer_set_periodic(TIMER_DEV(RM_R_PERIODIC_TIMER), 0, period_ticks,
+    return timer_set_periodic(TIMER_DEV(RM_R_PERIODIC_TIMER), 0, (unsigned)ticks,
                               TIM_FLAG_RESET_ON_MATCH | TIM_FLAG_RESET_ON_SET) == 0
                ? 0
                : -1;
