@@ -154,3 +154,30 @@ def test_study_run_takes_one_name_or_all(args: tuple[str, ...], tmp_path: Path) 
     assert result.exit_code != 0 and ("NAME" in result.stderr or "--resume" in result.stderr), \
         result.output + result.stderr
     assert not any(tmp_path.iterdir())  # nothing ran, no store made
+
+
+@pytest.mark.slow  # the planner asks the cross-compiler its version (no build)
+def test_as_board_runs_the_targets_of_its_core_and_says_why_not_the_others(
+        defs: Definitions) -> None:
+    """ungurean2020 has an M4 and an M0 target: --as-board STM32F407 estimates
+    the M4 one as on that board and stores the M0 one as not run, with the
+    reason, instead of refusing the whole study."""
+    from rtosmeter.board_memory import memory_of
+    from rtosmeter.measure import Unit
+    from rtosmeter.plan import Selection, make_plan
+    from rtosmeter.studies import run
+
+    catalog = load_catalog(defs.root)
+    camp = run.main_campaign(definition.load("ungurean2020", defs, catalog))
+    board = memory_of("stm32f407")
+    plan = make_plan(defs, catalog, camp, Selection(jobs=1, board=board, board_core_only=True))
+    m4 = [b for b in plan.builds if b.target == "qemu-mps2-an386"]
+    m0 = [b for b in plan.builds if b.target == "qemu-microbit"]
+    assert m4 and m0
+    assert all(b.unit is Unit.CYCLES for b in m4 if not b.skip_status)
+    assert any(not b.skip_status for b in m4)
+    assert all(b.skip_status == "skipped" and "qemu-microbit (cortex-m0) would need a board"
+               in b.skip_reason for b in m0)
+    # `run --as-board` with a target of another core is still an error
+    with pytest.raises(UserError, match="not on target 'qemu-microbit'"):
+        make_plan(defs, catalog, camp, Selection(jobs=1, board=board))

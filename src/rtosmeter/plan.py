@@ -119,6 +119,12 @@ class Plan:
 NO_BOARD = "needs the board attached (study run --boards)"
 
 
+def other_core(board: BoardMemory, target: Target) -> str:
+    """Why a study's QEMU target of another core is not run as on a board."""
+    return (f"--as-board {board.board} is a {board.cpu}, estimated on {board.qemu_target}: "
+            f"{target.name} ({target.cpu}) would need a board of its own core")
+
+
 @dataclass(frozen=True)
 class Selection:
     """Command-line choices that narrow or replace the campaign."""
@@ -139,6 +145,7 @@ class Selection:
     boards: bool = True  # False: board targets are planned as not run (no board attached)
     board: BoardMemory | None = None  # --as-board: cycles estimated as on this board
     board_target: bool = False  # run --as-board without --target: its core's QEMU target
+    board_core_only: bool = False  # study run --as-board: other cores' QEMU targets not run
     power: str = ""  # --power ANALYSER[:SERIAL] (rtosmeter.energy.sessions)
     align: str = "auto"  # --align auto|marker|stream
     qemu: str = ""  # --qemu PATH (rtosmeter.qemu_binary; "": RTOSMETER_QEMU, the campaign's)
@@ -333,6 +340,10 @@ class _Planner:
         """The build as planned, or skipped with its reason."""
         port, target = self.defs.port(build.port), self.defs.targets[build.target]
         toolchain = self.defs.toolchain(build.toolchain)
+        if (self.board and self.sel.board_core_only and target.kind == "qemu"
+                and target.name != self.board.qemu_target):
+            build.skip_status, build.skip_reason = "skipped", other_core(self.board, target)
+            return build
         build.unit = self.unit(target)
         support = check_support(port, target, toolchain)
         if not support.reason:

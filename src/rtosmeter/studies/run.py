@@ -157,14 +157,16 @@ def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
     """A campaign -> plan -> executed run, as `rtosmeter run` does it; board
     targets are stored as not run (no build) unless `boards` (one is attached).
     `unit` and `board` replace every campaign's unit (study run --unit,
-    --as-board); `attribute` and `qemu` are run's --attribute and --qemu."""
+    --as-board; the study's QEMU targets of another core than the board's
+    are stored as not run, their verdicts untestable with the reason);
+    `attribute` and `qemu` are run's --attribute and --qemu."""
     from rtosmeter.plan import Selection, make_plan
     from rtosmeter.runs import execute
 
     def go(camp: Campaign) -> RunSummary:
         plan = make_plan(defs, catalog, camp, Selection(
             jobs=jobs, sources=sources_for(camp, sources), boards=boards,
-            unit=unit, board=board,
+            unit=unit, board=board, board_core_only=True,
             attribute=attribute, qemu=qemu))
         return execute(defs, catalog, store, out, plan, quiet=quiet)
 
