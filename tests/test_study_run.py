@@ -18,7 +18,8 @@ from rtosmeter.textsafe import markdown_safe
 
 TINY = Path(__file__).parent / "data" / "studies" / "tiny2000"
 # F1, F2 reproduced; F3 differs (its rerun confirms the cause); F4, F5 untestable
-HEADLINE = "tiny2000: 2 of 5 findings reproduced on qemu-mps2-an386 (1 differ, 2 untestable)"
+HEADLINE = ("tiny2000: 2 of 5 findings reproduced on qemu-mps2-an386 (0 tie, 1 differ (1 cause "
+            "confirmed, 0 explained, 0 unconfirmed), 0 trivial, 2 untestable)")
 
 
 @pytest.fixture(scope="module")

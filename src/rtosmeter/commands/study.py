@@ -171,8 +171,8 @@ def _print_all(studies: list[Study], out: Path) -> None:
     with open_store(out, must_exist=True) as store:
         for s in studies:
             doc = build(s, store)
-            ok, count, _, _ = headline(s, doc.verdicts)
-            total = [total[0] + ok, total[1] + count]
+            h = headline(s, doc.verdicts)
+            total = [total[0] + h.reproduced, total[1] + h.findings]
             click.echo(doc.headline + ("" if doc.runs else " (not run in this store)"))
     click.echo(f"All studies: {total[0]} of {total[1]} findings reproduced")
 

@@ -129,7 +129,8 @@ def _finding(t: TomlTable) -> Finding:
         from_state=t.text("from_state", "idle"), to_state=t.text("to_state", ""),
         direction=t.text("direction", ""), hardware=t.text("hardware", ""),
         why=t.text("why", ""), cause=t.text("cause", ""), cause_text=t.text("cause_text", ""),
-        quote=t.text("quote", ""), rerun=_rerun(t), left=left, right=right)
+        quote=t.text("quote", ""), trivial=t.text("trivial", ""), rerun=_rerun(t),
+        left=left, right=right)
     t.done()
     return f
 

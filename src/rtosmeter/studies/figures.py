@@ -27,6 +27,7 @@ VERSION_MARK = "§"  # at a number of a system we run at another version (neares
 SERIES_STATS = {"mean": "mean", "std": "std", "min": "min", "max": "max", "median": "p50",
                 "p1": "p1", "p25": "p25", "p75": "p75", "p99": "p99", "jitter": "jitter"}
 RATE_META = "max_rate_hz"  # irq.max_rate's result (bench/cases/irq.c), in its META
+RATE_STEP = 0.25  # irq.max_rate raises the rate x1.25 a step: rates within a step are one
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,9 @@ class Ours:
     marks: str = ""
     why: str = ""
     emulated: bool = False
+    # the smallest difference the figure can show: one count of its counter,
+    # one step of a rate ramp; two figures closer than that are a tie
+    resolution: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -120,7 +124,7 @@ class Lookup:
             period = f"{case.period_ms:g} ms" if case.period_ms else "period"
             return Ours(case.score, f"count per {period}",
                         marks + FAIL_MARK * (case.status == "failed"),
-                        failed if case.status == "failed" else "")
+                        failed if case.status == "failed" else "", resolution=1.0)
         if case.status != "ok":
             return Ours(None, why=failed)
         if stat in ("flash", "ram"):
@@ -132,7 +136,8 @@ class Lookup:
         if stat == "rate":
             if RATE_META not in case.meta:
                 return Ours(None, why=f"{case.case_id} reports no rate ({RATE_META})")
-            return Ours(float(case.meta[RATE_META]), "Hz (virtual time)", marks)
+            rate = float(case.meta[RATE_META])
+            return Ours(rate, "Hz (virtual time)", marks, resolution=rate * RATE_STEP)
         if stat in SERIES_STATS:
             return self.series(self.study.operation(op_id).mapping(system.label).series, case,
                                stat, marks)
@@ -149,22 +154,25 @@ class Lookup:
             return Ours(None, why=idle.why or loaded.why or "no idle figure")
         assert loaded.value is not None
         marks = "".join(dict.fromkeys(idle.marks + loaded.marks))
-        return Ours((loaded.value / idle.value - 1) * 100, "%", marks)
+        return Ours((loaded.value / idle.value - 1) * 100, "%", marks,
+                    resolution=(idle.resolution + loaded.resolution) / idle.value * 100)
 
     def series(self, name: str, case: CaseResult, stat: str, marks: str) -> Ours:
         found: Distribution | None = next(
             (d for d in case.distributions if d.series == name or not name), None)
         if found is None:
             return Ours(None, why=f"{case.case_id} has no series '{name}'")
+        # an emulated count is exact to one count; a host clock's noise is the
+        # comparison's business (compare.py), not a resolution
         return Ours(float(getattr(found, SERIES_STATS[stat])), found.unit.label, marks,
-                    emulated=found.unit.emulated)
+                    emulated=found.unit.emulated, resolution=1.0 * found.unit.emulated)
 
     def footprint(self, case: CaseResult, stat: str, marks: str) -> Ours:
         assert self.view is not None
         for f in self.view.footprints:
             if (f.port, f.target, f.profile, f.group) == (case.port, case.target, case.profile,
                                                           case.group):
-                return Ours(float(getattr(f, stat)), "bytes", marks)
+                return Ours(float(getattr(f, stat)), "bytes", marks, resolution=1.0)
         return Ours(None, why="no footprint stored")
 
 

@@ -147,6 +147,7 @@ class Finding:
     cause: str = ""
     cause_text: str = ""
     quote: str = ""
+    trivial: str = ""  # why the claim holds by construction under emulation (not a reproduction)
     rerun: Rerun | None = None
     left: Operand | None = None  # less / ratio across operations: left < right, left / right
     right: Operand | None = None

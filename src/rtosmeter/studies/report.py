@@ -17,7 +17,15 @@ from rtosmeter.studies import tables
 from rtosmeter.studies.figures import Lookup, legend
 from rtosmeter.studies.model import Study
 from rtosmeter.studies.run import RERUN_INFIX, campaign_name, latest_runs, port_of
-from rtosmeter.studies.verdicts import DIFFERS, REPRODUCED, Verdict, headline, judge
+from rtosmeter.studies.verdicts import (
+    DIFFERS,
+    REPRODUCED,
+    UNTESTABLE,
+    VERDICTS,
+    Verdict,
+    headline,
+    judge,
+)
 
 VERDICT_FLAG = {REPRODUCED: "best", DIFFERS: "fail"}
 EMULATION_NOTE = (
@@ -39,17 +47,16 @@ class StudyDocument:
 
 
 def _headline(study: Study, verdicts: list[Verdict]) -> str:
-    ok, total, differ, untestable = headline(study, verdicts)
-    return (f"{study.name}: {ok} of {total} findings reproduced on {study.targets[0].name} "
-            f"({differ} differ, {untestable} untestable)")
+    h = headline(study, verdicts)
+    return (f"{study.name}: {h.reproduced} of {h.findings} findings reproduced on "
+            f"{study.targets[0].name} ({h.text()})")
 
 
 def verdict_section(study: Study, verdicts: list[Verdict]) -> Section:
-    sec = Section("Verdicts per target", ["target", "reproduced", "differs", "untestable",
-                                          "findings"], numeric=1)
+    sec = Section("Verdicts per target", ["target", *VERDICTS, "findings"], numeric=1)
     for t in study.targets:
         mine = [v for v in verdicts if v.target == t.name]
-        counts = [sum(v.verdict == k for v in mine) for k in (REPRODUCED, DIFFERS, "untestable")]
+        counts = [sum(v.verdict == k for v in mine) for k in VERDICTS]
         sec.add([t.name, *(Cell(str(n)) for n in counts), Cell(str(len(mine)))])
     return sec
 
@@ -127,11 +134,11 @@ def findings_section(study: Study, verdicts: list[Verdict]) -> Section:
                                "ratio error", "cause", "confirmation"])
     for v in verdicts:
         f = v.finding
-        verdict = v.verdict + (f" ({v.ours})" if v.verdict == "untestable" else "")
+        verdict = v.verdict + (f" ({v.ours})" if v.verdict == UNTESTABLE else "")
         again = f"; rerun: {v.rerun.verdict} ({v.rerun.ours})" if v.rerun else ""
         cause = f"{f.cause}: {f.cause_text}" if f.cause else ""
         sec.add([f"{f.id} {f.text}", f.source, v.paper,
-                 v.ours if v.verdict != "untestable" else "-", v.target,
+                 v.ours if v.verdict != UNTESTABLE else "-", v.target,
                  Cell(verdict, flag=VERDICT_FLAG.get(v.verdict, "dim")),
                  f"{v.error * 100:+.0f} %" if v.error is not None else "-",
                  cause + (f" (the paper: {f.quote})" if f.quote else ""),
@@ -196,8 +203,8 @@ def first_screen(doc: StudyDocument) -> str:
         if v.target != primary or v.verdict == REPRODUCED:
             continue
         f = v.finding
-        if v.verdict == "untestable":
-            lines.append(f"  {f.id} untestable: {v.ours}")
+        if v.verdict != DIFFERS:  # tie, trivial, untestable: ours says why
+            lines.append(f"  {f.id} {v.verdict}: {v.ours}")
             continue
         cause = f"; cause {f.cause}: {v.confirmation}" if f.cause else f"; {v.confirmation}"
         cause += f" (rerun: {v.rerun.verdict})" if v.rerun else ""

@@ -1,18 +1,30 @@
 """A verdict per finding per target: the claim in the paper's form, ours in
-the same form, reproduced | differs | untestable (why), the ratio error
-where numbers exist; then what a rerun without the cause says."""
+the same form, reproduced | tie | differs | trivial | untestable (why), the
+ratio error where numbers exist; then what a rerun without the cause says.
+
+Evidence strength: two figures within their resolution (one count, one
+step of a rate ramp: figures.Ours.resolution) are a tie, and a tie never
+reproduces a strict order or a lowest/highest; a claim true by construction
+under emulation (the finding's `trivial`) is trivial; a figure that failed
+its own check (✗) or rests on a stand-in (†) cannot reproduce a finding."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
 
+from rtosmeter.model import FAIL_MARK, STAND_IN_MARK
 from rtosmeter.reports.document.cells import fmt
 from rtosmeter.studies.figures import Lookup, Ours, natural_stat, one_each
 from rtosmeter.studies.model import Finding, Study, System
 from rtosmeter.studies.run import finding_systems
 
-REPRODUCED, DIFFERS, UNTESTABLE = "reproduced", "differs", "untestable"
+REPRODUCED, TIE, DIFFERS = "reproduced", "tie", "differs"
+TRIVIAL, UNTESTABLE = "trivial", "untestable"
+VERDICTS = (REPRODUCED, TIE, DIFFERS, TRIVIAL, UNTESTABLE)
+CONFIRMED, EXPLAINED = "cause confirmed (rerun reproduces)", "explained by the paper"
+WEAK = {FAIL_MARK: "a figure failed its own check (✗)",
+        STAND_IN_MARK: "a figure rests on a stand-in (†)"}
 
 
 @dataclass(frozen=True)
@@ -22,6 +34,22 @@ class Check:
     verdict: str
     ours: str
     error: float | None = None  # ours / published - 1
+    marks: str = ""  # the marks of the figures that decide it
+
+
+def _side(a: Ours, b: Ours) -> int:
+    """-1 when a is below b by more than their resolution, 1 above, 0 a tie."""
+    x, y = a.value or 0.0, b.value or 0.0
+    if abs(x - y) <= max(a.resolution, b.resolution):
+        return 0
+    return -1 if x < y else 1
+
+
+def _strict(sides: list[int]) -> str:
+    """The verdict of a strict claim from its comparisons (-1: as claimed)."""
+    if any(side > 0 for side in sides):
+        return DIFFERS
+    return TIE if any(side == 0 for side in sides) else REPRODUCED
 
 
 @dataclass
@@ -67,34 +95,42 @@ class Judge:
 
     def extreme(self, f: Finding, op: str, target: str) -> Check:
         vals = self.values(f, op, finding_systems(self.study, f), target)
-        ranked = sorted(vals.items(), key=lambda kv: kv[1].value or 0.0,
-                        reverse=f.kind == "highest")
-        # a tie for first place is shared: the claimed system counts if it is one of them
-        tied = [n for n, v in ranked if v.value == ranked[0][1].value]
+        sign = -1 if f.kind == "highest" else 1
+        ranked = sorted(vals.items(), key=lambda kv: sign * (kv[1].value or 0.0))
+        best = ranked[0][1]
+        # first place within the figures' resolution of the best is shared
+        tied = [n for n, v in ranked if _side(v, best) == 0]
         first = f.system if f.system in tied else ranked[0][0]
         first_v = vals[first]
         text = f"{f.kind}: {first}{first_v.marks}"
-        if len(tied) > 1:
-            text += f" (tied with {', '.join(n for n in tied if n != first)})"
+        others = [n for n in tied if n != first]
+        if others:
+            exact = all(vals[n].value == first_v.value for n in others)
+            text += f" (tied with {', '.join(others)}" + \
+                ("" if exact else ", within one count or step") + ")"
         elif len(ranked) > 1 and first_v.value:
-            second, second_v = ranked[1]
+            second, second_v = next((n, v) for n, v in ranked if n != first)
             text += f" ({second} 2nd, {_pct((second_v.value or 0.0) / first_v.value - 1)})"
-        return Check(REPRODUCED if first == f.system else DIFFERS, text)
+        deciding = [first, *(others or [n for n, _ in ranked if n != first][:1])]
+        marks = one_each(*(vals[n].marks for n in deciding))
+        if first != f.system:
+            return Check(DIFFERS, text, marks=marks)
+        return Check(TIE if others else REPRODUCED, text, marks=marks)
 
     def ordered(self, f: Finding, op: str, target: str) -> Check:
         systems = [self.study.system(n) for n in f.systems]
         vals = self.values(f, op, systems, target)
         order = sorted(f.systems, key=lambda n: vals[n].value or 0.0)
         ours = "".join(
-            ("" if i == 0 else " = " if vals[n].value == vals[order[i - 1]].value else " < ")
+            ("" if i == 0 else " = " if _side(vals[order[i - 1]], vals[n]) == 0 else " < ")
             + f"{n}{vals[n].marks}" for i, n in enumerate(order))
         if f.kind == "less":
             a, b = (vals[n].value or 0.0 for n in f.systems)
             ours += f" ({'/'.join(f.systems)} = {a / b:.2f})" if b else ""
         # the claim is a strict order: a tie does not reproduce "A < B"
-        claimed = [vals[n].value or 0.0 for n in f.systems]
-        strict = all(a < b for a, b in pairwise(claimed))
-        return Check(REPRODUCED if strict else DIFFERS, ours)
+        sides = [_side(vals[a], vals[b]) for a, b in pairwise(f.systems)]
+        return Check(_strict(sides), ours,
+                     marks=one_each(*(vals[n].marks for n in f.systems)))
 
     def ratio(self, f: Finding, op: str, target: str) -> Check:
         systems = [self.study.system(n) for n in f.systems]
@@ -106,7 +142,7 @@ class Judge:
         ok = error is not None and abs(error) <= f.tolerance
         marks = one_each(*(vals[n].marks for n in f.systems))
         return Check(REPRODUCED if ok else DIFFERS,
-                     f"{'/'.join(f.systems)} = {ours:.2f}{marks}", error)
+                     f"{'/'.join(f.systems)} = {ours:.2f}{marks}", error, marks)
 
     def change(self, f: Finding, op: str, target: str) -> Check:
         systems = [self.study.system(n) for n in (f.systems or (f.system,)) if n]
@@ -123,7 +159,8 @@ class Judge:
                 error = abs(pct) / abs(f.value) - 1
                 ok &= abs(error) <= f.tolerance
             parts.append(f"{s.label}: {pct:+.1f} %" if x else f"{s.label}: {fmt(x)} → {fmt(y)}")
-        return Check(REPRODUCED if ok else DIFFERS, ", ".join(parts), error)
+        marks = one_each(*(v.marks for v in (*before.values(), *after.values())))
+        return Check(REPRODUCED if ok else DIFFERS, ", ".join(parts), error, marks)
 
     def across(self, f: Finding, target: str) -> Check:
         """less / ratio of two operands, each a system's figure of an operation."""
@@ -141,15 +178,18 @@ class Judge:
         marks = [v.marks for v in vals]
         ratio = a / b if b else float("nan")
         if f.kind == "less":
-            first, second = (0, 1) if a < b else (1, 0)
-            return Check(REPRODUCED if a < b else DIFFERS,
-                         f"{labels[first]}{marks[first]} < {labels[second]}{marks[second]} "
-                         f"(left/right = {ratio:.2f})")
+            side = _side(vals[0], vals[1])
+            first, second = (0, 1) if side <= 0 else (1, 0)
+            return Check(_strict([side]),
+                         f"{labels[first]}{marks[first]} {'=' if side == 0 else '<'} "
+                         f"{labels[second]}{marks[second]} (left/right = {ratio:.2f})",
+                         marks=one_each(*marks))
         assert f.value is not None
         error = ratio / f.value - 1 if f.value else None
         ok = error is not None and abs(error) <= f.tolerance
         return Check(REPRODUCED if ok else DIFFERS,
-                     f"{labels[0]}{marks[0]} / {labels[1]}{marks[1]} = {ratio:.2f}", error)
+                     f"{labels[0]}{marks[0]} / {labels[1]}{marks[1]} = {ratio:.2f}", error,
+                     one_each(*marks))
 
     def missing(self, f: Finding, op: str, target: str) -> str:
         """Why this operation cannot be checked here ("" when it can)."""
@@ -168,7 +208,20 @@ class Judge:
         return ""
 
     def check(self, f: Finding, target: str) -> Check:
-        """Every operation of the finding; reproduced when each is."""
+        """The evidence, then what it is worth: a claim true by construction
+        is trivial, a would-be reproduction on a ✗ or † figure untestable."""
+        c = self.measure(f, target)
+        if f.trivial and c.verdict != UNTESTABLE:
+            return Check(TRIVIAL, f"{f.trivial}; ours: {c.ours}", c.error, c.marks)
+        weak = [why for mark, why in WEAK.items() if mark in c.marks]
+        if c.verdict == REPRODUCED and weak:
+            return Check(UNTESTABLE, f"would reproduce, but {' and '.join(weak)}: {c.ours}",
+                         c.error, c.marks)
+        return c
+
+    def measure(self, f: Finding, target: str) -> Check:
+        """Every operation of the finding; reproduced when each is, a tie
+        when none differs and one ties."""
         if f.kind == "untestable":
             return Check(UNTESTABLE, f.why)
         if f.operands:
@@ -185,8 +238,9 @@ class Judge:
         many = len(checks) > 1
         ours = "; ".join(f"{op}: {c.ours}" if many else c.ours
                          for op, c in zip(f.operations, checks, strict=True))
-        verdict = REPRODUCED if all(c.verdict == REPRODUCED for c in checks) else DIFFERS
-        return Check(verdict, ours, worst)
+        verdicts = {c.verdict for c in checks}
+        verdict = DIFFERS if DIFFERS in verdicts else TIE if TIE in verdicts else REPRODUCED
+        return Check(verdict, ours, worst, one_each(*(c.marks for c in checks)))
 
 
 def confirmation(f: Finding, verdict: str, rerun: Check | None) -> str:
@@ -196,9 +250,9 @@ def confirmation(f: Finding, verdict: str, rerun: Check | None) -> str:
     if not f.cause or f.cause == "unexplained":
         return "unexplained"
     if rerun is not None and rerun.verdict == REPRODUCED:
-        return "cause confirmed (rerun reproduces)"
+        return CONFIRMED
     if f.quote:
-        return "explained by the paper"
+        return EXPLAINED
     return "not confirmed"  # the rerun's verdict, if any, is shown beside it
 
 
@@ -216,8 +270,30 @@ def judge(study: Study, main: Lookup, reruns: dict[str, Lookup]) -> list[Verdict
     return out
 
 
-def headline(study: Study, verdicts: list[Verdict]) -> tuple[int, int, int, int]:
-    """(reproduced, findings, differ, untestable) on the primary target (the first)."""
+@dataclass(frozen=True)
+class Headline:
+    """The verdicts on the primary target (the study's first), by kind; the
+    differences by what stands behind their cause."""
+
+    findings: int
+    count: dict[str, int]
+    confirmed: int
+    explained: int
+
+    @property
+    def reproduced(self) -> int:
+        return self.count[REPRODUCED]
+
+    def text(self) -> str:
+        differ = self.count[DIFFERS]
+        unconfirmed = differ - self.confirmed - self.explained
+        return (f"{self.count[TIE]} tie, {differ} differ ({self.confirmed} cause confirmed, "
+                f"{self.explained} explained, {unconfirmed} unconfirmed), "
+                f"{self.count[TRIVIAL]} trivial, {self.count[UNTESTABLE]} untestable")
+
+
+def headline(study: Study, verdicts: list[Verdict]) -> Headline:
     primary = [v for v in verdicts if v.target == study.targets[0].name]
-    count = {k: sum(v.verdict == k for v in primary) for k in (REPRODUCED, DIFFERS, UNTESTABLE)}
-    return count[REPRODUCED], len(primary), count[DIFFERS], count[UNTESTABLE]
+    return Headline(len(primary), {k: sum(v.verdict == k for v in primary) for k in VERDICTS},
+                    sum(v.confirmation == CONFIRMED for v in primary),
+                    sum(v.confirmation == EXPLAINED for v in primary))
