@@ -21,6 +21,7 @@ from rtosmeter.sources import (
     find_source,
     git_error,
     parse_source_options,
+    tree_given,
 )
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -90,6 +91,16 @@ def test_a_checkout_that_holds_the_tree_in_a_subdir_is_found_as_the_cache_finds_
     assert tree.version == "V1.2.3"
     with pytest.raises(UserError, match=r"has no tasks.c or FreeRTOS/Source/tasks.c"):
         find_source(p, parse_source_options(["testrtos=" + str(tmp_path / "upstream" / "include")]))
+
+
+def test_tree_given_says_whether_an_instance_s_tree_is_here(
+        upstream: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a study asks before it runs its own version (study_port)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert not tree_given(port(), {}, "V1.2.3")
+    assert tree_given(port(), parse_source_options([f"testrtos@V1.2.3={upstream}"]), "V1.2.3")
+    with pytest.raises(UserError, match=r"has no tasks\.c"):  # a given tree that is none
+        tree_given(port(), parse_source_options([f"testrtos@V1.2.3={tmp_path}"]), "V1.2.3")
 
 
 def test_fetch_clones_the_tag_into_the_cache(upstream: Path, monkeypatch: pytest.MonkeyPatch,

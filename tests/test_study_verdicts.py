@@ -11,8 +11,10 @@ from dataclasses import replace
 import pytest
 
 from rtosmeter.catalog import load_catalog
-from rtosmeter.definitions import Definitions, project_root
+from rtosmeter.definitions import Campaign, Definitions, project_root
+from rtosmeter.errors import UserError
 from rtosmeter.model import CaseResult, Distribution, RunView, Unit
+from rtosmeter.runs import RunSummary
 from rtosmeter.studies import definition, run
 from rtosmeter.studies.figures import Lookup
 from rtosmeter.studies.model import Finding, Study
@@ -119,3 +121,86 @@ def test_a_version_rerun_keeps_the_system_that_runs_its_own_version(study: Study
     ports = {p for e in run.rerun_campaign(study, f12).entries for p in e.ports}
     assert {p for p in ports if p.startswith("freertos")} == {"freertos@V9.0.0",
                                                               "freertos@V10.2.0"}
+
+
+def test_figures_within_the_paper_s_own_margin_tie(study: Study) -> None:
+    """Beningo's F4: "within a 1% spread" (margin = 0.01) makes 190 and 189
+    one; beyond the margin the order stands."""
+    f = replace(_lowest(study, "rt-thread"), margin=0.01)
+    for means, verdict in (({"rt-thread": 189.0, "Keil RTX": 190.0}, TIE),
+                           ({"rt-thread": 1890.0, "Keil RTX": 1900.0}, TIE),
+                           ({"rt-thread": 1870.0, "Keil RTX": 1900.0}, REPRODUCED)):
+        check = Judge(study, Lookup(study, _view(study, "s1-sem", means))).extreme(
+            f, "s1-sem", TARGET)
+        assert check.verdict == verdict, (means, check)
+    # without the margin, ten counts apart are an order
+    assert Judge(study, Lookup(study, _view(study, "s1-sem", {
+        "rt-thread": 1890.0, "Keil RTX": 1900.0}))).extreme(
+        replace(f, margin=None), "s1-sem", TARGET).verdict == REPRODUCED
+    tied = Judge(study, Lookup(study, _view(study, "s1-sem", {"rt-thread": 1890.0,
+                                                              "Keil RTX": 1900.0})))
+    assert "within the paper's margin of 1 %" in tied.extreme(f, "s1-sem", TARGET).ours
+
+
+def test_a_ratio_is_held_to_its_statistic_s_default_tolerance(study: Study) -> None:
+    """No tolerance in the file: 20 % for a median, 50 % for a spread; the
+    paper's own tolerance replaces it."""
+    f = replace(next(f for f in study.findings if f.kind == "lowest"), kind="ratio",
+                operations=("s1-sem",), system="", systems=("rt-thread", "Keil RTX"),
+                value=1.0, tolerance=None, stat="median")
+    assert (f.tolerance_for("median"), f.tolerance_for("jitter"),
+            f.tolerance_for("score"), replace(f, tolerance=0.05).tolerance_for("median")) == \
+        (0.20, 0.50, 0.10, 0.05)
+    judge_ = Judge(study, Lookup(study, _view(study, "s1-sem", {"rt-thread": 123.0,
+                                                                "Keil RTX": 100.0})))
+    assert judge_.ratio(f, "s1-sem", TARGET).verdict == DIFFERS  # +23 % > 20 %
+    assert judge_.ratio(replace(f, stat="std"), "s1-sem", TARGET).verdict == DIFFERS  # std 0/0
+    assert judge_.ratio(replace(f, tolerance=0.25), "s1-sem", TARGET).verdict == REPRODUCED
+
+
+def test_a_cause_a_rerun_tried_shows_its_figures_and_a_citation_explains_nothing(
+        study: Study) -> None:
+    f = replace(_lowest(study, "rt-thread"), cause="version", quote="",
+                citation="We used the following versions of RTOSs: ... (§3)")
+    lost = _view(study, "s1-sem", {"rt-thread": 60.0, "Keil RTX": 53.0})
+    tried = replace(study, findings=(f,))
+    verdicts = judge(tried, Lookup(tried, lost), {f.id: Lookup(tried, lost)})
+    assert verdicts[0].verdict == DIFFERS
+    assert verdicts[0].confirmation.startswith(
+        "cause tried, not confirmed: the rerun differs (lowest: Keil RTX")
+    h = headline(tried, verdicts)
+    assert (h.explained, h.tried) == (0, 1)
+    assert "1 unconfirmed of which 1 tried" in h.text()
+    untried = judge(tried, Lookup(tried, lost), {})
+    assert untried[0].confirmation == "not confirmed (no rerun)"
+    quoted = replace(tried, findings=(replace(f, quote="RTX 4 hands over in the ISR (§4)"),))
+    assert judge(quoted, Lookup(quoted, lost), {})[0].confirmation == "explained by the paper"
+
+
+def test_the_study_s_own_version_runs_whenever_its_tree_is_given(study: Study) -> None:
+    """FreeRTOS10's study_port is V10.2.0: with its tree the matrix runs it
+    (no §) and F12's version rerun is not needed; without, V10.4.6 (§) and
+    the rerun."""
+    ten = study.system("FreeRTOS10")
+    assert (ten.port, ten.study_port) == ("freertos@V10.4.6", "freertos@V10.2.0")
+    f12 = next(f for f in study.findings if f.id == "F12")
+    without = run.with_study_versions(study, lambda port: False)
+    assert without == study and run.rerun_needed(without, f12)
+    given = run.with_study_versions(study, lambda port: port == "freertos@V10.2.0")
+    ports = {p for e in run.main_campaign(given).entries for p in e.ports}
+    assert {p for p in ports if p.startswith("freertos")} == {"freertos@V9.0.0",
+                                                              "freertos@V10.2.0"}
+    assert given.system("FreeRTOS10").nearest == "" and not run.rerun_needed(given, f12)
+    ran: list[str] = []
+
+    def execute(camp: Campaign) -> RunSummary:
+        ran.append(camp.name)
+        raise UserError("no tree", "here", "")
+
+    outcomes = {o.name: o for o in run.run_study(given, execute)}
+    assert "study:ungurean2020:rerun:F12" not in ran
+    assert outcomes["study:ungurean2020:rerun:F12"].summary.startswith(
+        "not run: the matrix already runs freertos@V10.2.0")
+    # the report reads the version the stored matrix ran
+    assert run.as_run(study, {"freertos@V10.2.0"}) == given
+    assert run.as_run(study, {"freertos@V10.4.6"}) == study

@@ -130,6 +130,15 @@ def find_source(port: Port, overrides: dict[str, Path], label: str = "") -> Sour
     return tree
 
 
+def tree_given(port: Port, overrides: dict[str, Path], label: str = "") -> bool:
+    """Whether the tree of the port or instance is given (--source, its
+    variable, the config, the cache); a given tree that is not one still raises."""
+    try:
+        return find_source(port, overrides, label) is not None
+    except SourceMissing:
+        return False
+
+
 def _locate(port: Port, name: str, overrides: dict[str, Path], label: str) -> SourceTree | None:
     spec = port.source
     assert spec is not None

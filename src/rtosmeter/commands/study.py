@@ -90,10 +90,11 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
     from rtosmeter.catalog import load_catalog
     from rtosmeter.commands.run import out_folder, signals_interrupt
     from rtosmeter.definitions import Definitions
+    from rtosmeter.instances import split as split_instance
     from rtosmeter.runs import RunInterrupted, execute
-    from rtosmeter.sources import parse_source_options
+    from rtosmeter.sources import parse_source_options, tree_given
     from rtosmeter.studies import definition
-    from rtosmeter.studies.run import executor, run_study
+    from rtosmeter.studies.run import executor, run_study, with_study_versions
 
     if jobs < 1:
         raise UserError(f"-j {jobs} is not a job count", "-j", "Give -j 1 or more")
@@ -113,6 +114,11 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
     studies = definition.load_all(defs, catalog) if every else \
         [definition.load(str(name), defs, catalog)]
     folder = out_folder(out)
+    trees = parse_source_options(sources)
+
+    def given(name: str) -> bool:  # the study's own version: is its tree here?
+        return tree_given(defs.port(name), trees, split_instance(name)[1])
+
     for the_study in studies:
         label = name if name is not None else the_study.name
         try:
@@ -122,10 +128,11 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
                             resume=store.resolve_run(resume))
                     outcomes = []
                 else:
-                    go = executor(defs, catalog, store, folder, parse_source_options(sources),
+                    go = executor(defs, catalog, store, folder, trees,
                                   jobs, boards=boards, unit=unit, board=board,
                                   attribute=attribute, qemu=qemu)
-                    outcomes = run_study(the_study, go, reruns=not no_rerun)
+                    outcomes = run_study(with_study_versions(the_study, given), go,
+                                         reruns=not no_rerun)
         except RunInterrupted as exc:
             click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted with every "
                        f"execution that finished. Finish it with:\n  rtosmeter study run "

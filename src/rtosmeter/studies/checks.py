@@ -75,6 +75,15 @@ class Checker:
                                 "and no reason", "Give port = \"...\" or unavailable = \"why\"")
             if x.profile:
                 self.defs.profile(x.profile, f"{self.path} (key 'system[{i}].profile')")
+            if x.study_port:
+                where = f"{self.path} (key 'system[{i}].study_port')"
+                self.defs.port(x.study_port, where)
+                if split_instance(x.study_port)[0] != split_instance(x.port)[0]:
+                    raise UserError(f"study_port '{x.study_port}' is not an instance of port "
+                                    f"'{x.port}'", where,
+                                    "Name the study's version of the same port "
+                                    "(port = \"freertos@V10.4.6\", study_port = "
+                                    "\"freertos@V10.2.0\")")
 
     def targets(self) -> None:
         for i, x in enumerate(self.study.targets):
@@ -159,6 +168,10 @@ class Checker:
                 self.one_of(f"{key}.{side}.operation", o.operation, ops, "operation")
                 if o.stat:
                     self.one_of(f"{key}.{side}.stat", o.stat, STATS, "stat")
+        for name, frac in (("tolerance", f.tolerance), ("margin", f.margin)):
+            if frac is not None and not 0 < frac < 1:
+                raise self.fail(f"{key}.{name}", f"{name} {frac:g} is not a fraction",
+                                f"Give the paper's {name} as a fraction in (0, 1): 0.05 for 5 %")
         self.finding_shape(key, f)
         self.rerun(key, f)
 

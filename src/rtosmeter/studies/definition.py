@@ -39,7 +39,8 @@ def _number(t: TomlTable, key: str, default: object) -> float | None:
 def _system(t: TomlTable) -> System:
     s = System(label=t.text("label", REQUIRED), version=t.text("version", REQUIRED),
                port=t.text("port", ""), nearest=t.text("nearest", ""),
-               unavailable=t.text("unavailable", ""), profile=t.text("profile", ""))
+               unavailable=t.text("unavailable", ""), profile=t.text("profile", ""),
+               study_port=t.text("study_port", ""))
     t.done()
     return s
 
@@ -125,11 +126,12 @@ def _finding(t: TomlTable) -> Finding:
         kind=t.text("kind", REQUIRED), operations=(one, *ops) if one else ops,
         system=t.text("system", ""), systems=t.strs("systems", ()), stat=t.text("stat", ""),
         better=t.text("better", ""), value=_number(t, "value", None),
-        tolerance=_number(t, "tolerance", 0.25) or 0.25,
+        tolerance=_number(t, "tolerance", None), margin=_number(t, "margin", None),
         from_state=t.text("from_state", "idle"), to_state=t.text("to_state", ""),
         direction=t.text("direction", ""), hardware=t.text("hardware", ""),
         why=t.text("why", ""), cause=t.text("cause", ""), cause_text=t.text("cause_text", ""),
-        quote=t.text("quote", ""), trivial=t.text("trivial", ""), rerun=_rerun(t),
+        quote=t.text("quote", ""), citation=t.text("citation", ""),
+        emulation=t.text("emulation", ""), trivial=t.text("trivial", ""), rerun=_rerun(t),
         left=left, right=right)
     t.done()
     return f

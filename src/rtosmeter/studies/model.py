@@ -16,6 +16,10 @@ NORMALISE = ("", "slowest", "fastest")
 MARKS = ("", "lowest", "highest")
 MARK_ALONG = ("column", "row")
 BETTER = ("", "lower", "higher")
+# a ratio's or a change's tolerance where the paper states none (docs/studies.md)
+DEFAULT_TOLERANCE = {"score": 0.10, "normalised": 0.10, "flash": 0.10, "ram": 0.10,
+                     "std": 0.50, "jitter": 0.50, "percent_change": 0.25}
+TOLERANCE = 0.20  # every other statistic: a latency's mean, median, percentile, a rate, ...
 DEFAULT_HARDWARE = "default"  # a target's hardware key when the study has one hardware
 
 
@@ -27,6 +31,9 @@ class System:
     nearest: str = ""  # we run another version: which and why
     unavailable: str = ""  # we cannot run it: why
     profile: str = ""  # the profile this system runs in ("" : the matrix's first)
+    # the instance of the study's own version (freertos@V10.2.0), run instead
+    # of `port` whenever its tree is given; `port` and `nearest` stand in otherwise
+    study_port: str = ""
 
     @property
     def runnable(self) -> bool:
@@ -138,7 +145,8 @@ class Finding:
     stat: str = ""
     better: str = ""
     value: float | None = None
-    tolerance: float = 0.25
+    tolerance: float | None = None  # None: DEFAULT_TOLERANCE of the stat
+    margin: float | None = None  # the paper's own stated margin, a fraction of the figure
     from_state: str = "idle"
     to_state: str = ""
     direction: str = ""
@@ -146,7 +154,9 @@ class Finding:
     why: str = ""
     cause: str = ""
     cause_text: str = ""
-    quote: str = ""
+    quote: str = ""  # the paper's words that state the cause's mechanism
+    citation: str = ""  # the paper's words the cause rests on that state no mechanism
+    emulation: str = ""  # where emulation cannot answer ("" : derived from the cases)
     trivial: str = ""  # why the claim holds by construction under emulation (not a reproduction)
     rerun: Rerun | None = None
     left: Operand | None = None  # less / ratio across operations: left < right, left / right
@@ -155,6 +165,12 @@ class Finding:
     @property
     def operands(self) -> tuple[Operand, ...]:
         return tuple(x for x in (self.left, self.right) if x is not None)
+
+    def tolerance_for(self, stat: str) -> float:
+        """The finding's own tolerance, else the default of its statistic."""
+        if self.tolerance is not None:
+            return self.tolerance
+        return DEFAULT_TOLERANCE.get(stat, TOLERANCE)
 
 
 @dataclass(frozen=True)

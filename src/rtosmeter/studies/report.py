@@ -15,11 +15,13 @@ from rtosmeter.reports.document.sheet import Sheet
 from rtosmeter.store import Store
 from rtosmeter.studies import tables
 from rtosmeter.studies.figures import Lookup, legend
+from rtosmeter.studies.limits import emulation_limit
 from rtosmeter.studies.model import Study
-from rtosmeter.studies.run import RERUN_INFIX, campaign_name, latest_runs, port_of
+from rtosmeter.studies.run import RERUN_INFIX, as_run, campaign_name, latest_runs, port_of
 from rtosmeter.studies.verdicts import (
     DIFFERS,
     REPRODUCED,
+    TRIED,
     UNTESTABLE,
     VERDICTS,
     Verdict,
@@ -129,20 +131,39 @@ def operations_section(study: Study) -> Section:
     return sec
 
 
-def findings_section(study: Study, verdicts: list[Verdict]) -> Section:
+def emulated_units(view: RunView | None) -> dict[str, str]:
+    """Target -> what its emulated figures count ("instructions", "cycles"); a
+    target measured on its board has none (its figures answer for themselves)."""
+    units: dict[str, str] = {}
+    for c in view.cases if view else []:
+        for d in c.distributions:
+            if d.unit.emulated:
+                units.setdefault(c.target, "cycles" if "cycle" in d.unit.label else "instructions")
+    for b in view.builds if view else []:  # Thread-Metric counts alone: the build's unit
+        if b.status == "ok" and b.target not in units and b.config.get("unit"):
+            units[b.target] = "cycles" if "cycle" in b.config["unit"] else "instructions"
+    return units
+
+
+def findings_section(study: Study, verdicts: list[Verdict], units: dict[str, str]
+                     ) -> Section:
     sec = Section("Findings", ["finding", "source", "paper", "ours", "target", "verdict",
-                               "ratio error", "cause", "confirmation"])
+                               "ratio error", "cause", "confirmation",
+                               "where emulation cannot answer"])
     for v in verdicts:
         f = v.finding
         verdict = v.verdict + (f" ({v.ours})" if v.verdict == UNTESTABLE else "")
-        again = f"; rerun: {v.rerun.verdict} ({v.rerun.ours})" if v.rerun else ""
+        shown = v.confirmation.startswith(TRIED)  # the rerun's figures are in it
+        again = f"; rerun: {v.rerun.verdict} ({v.rerun.ours})" if v.rerun and not shown else ""
         cause = f"{f.cause}: {f.cause_text}" if f.cause else ""
+        cause += f" (the paper: {f.quote})" if f.quote else ""
+        cause += f" (the paper, stating no mechanism: {f.citation})" if f.citation else ""
         sec.add([f"{f.id} {f.text}", f.source, v.paper,
                  v.ours if v.verdict != UNTESTABLE else "-", v.target,
                  Cell(verdict, flag=VERDICT_FLAG.get(v.verdict, "dim")),
                  f"{v.error * 100:+.0f} %" if v.error is not None else "-",
-                 cause + (f" (the paper: {f.quote})" if f.quote else ""),
-                 v.confirmation + again])
+                 cause, v.confirmation + again,
+                 emulation_limit(study, f, units.get(v.target, ""))])
     return sec
 
 
@@ -160,6 +181,7 @@ def build(study: Study, store: Store) -> StudyDocument:
     runs = latest_runs(store, study.name)
     main_id = runs.get(campaign_name(study.name))
     view = analysis.load_run(store, main_id) if main_id is not None else None
+    study = as_run(study, {b.port for b in view.builds} if view else set())
     main = Lookup(study, view)
     reruns = {name.split(RERUN_INFIX, 1)[1]: Lookup(study, analysis.load_run(store, rid),
                                                    name.split(RERUN_INFIX, 1)[1])
@@ -169,7 +191,7 @@ def build(study: Study, store: Store) -> StudyDocument:
             systems_section(study, view), operations_section(study)]
     for t in study.targets:
         secs += tables.sections(study, main, t.name)
-    secs += [findings_section(study, verdicts), runs_section(runs)]
+    secs += [findings_section(study, verdicts, emulated_units(view)), runs_section(runs)]
     notes = [*legend(study, view.cases if view else []), EMULATION_NOTE]
     if view is None:
         notes.insert(0, f"No run of {campaign_name(study.name)} in this store: run "
@@ -207,7 +229,7 @@ def first_screen(doc: StudyDocument) -> str:
             lines.append(f"  {f.id} {v.verdict}: {v.ours}")
             continue
         cause = f"; cause {f.cause}: {v.confirmation}" if f.cause else f"; {v.confirmation}"
-        cause += f" (rerun: {v.rerun.verdict})" if v.rerun else ""
+        cause += f" (rerun: {v.rerun.verdict})" if v.rerun and TRIED not in cause else ""
         lines.append(f"  {f.id} differs: paper {v.paper}, ours {v.ours}{cause}")
     lines.append(f"The whole report: rtosmeter study report {doc.study.name} "
                  "[--format table|md|csv|json|html]")

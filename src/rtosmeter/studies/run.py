@@ -7,7 +7,7 @@ systems and cases it needs again with that cause removed, as
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,35 @@ def port_of(system: System, rerun: Rerun | None = None) -> str:
     if rerun and rerun.source and split_instance(rerun.source)[0] == base and not exact:
         return rerun.source
     return system.port
+
+
+def exact(system: System) -> System:
+    """The system run at the study's own version (its `study_port`)."""
+    return replace(system, port=system.study_port, nearest="")
+
+
+def with_study_versions(study: Study, given: Callable[[str], bool]) -> Study:
+    """The study whose systems run their study's own version wherever its
+    tree is `given` (a port instance's name -> whether its tree is here)."""
+    return replace(study, systems=tuple(
+        exact(s) if s.study_port and given(s.study_port) else s for s in study.systems))
+
+
+def as_run(study: Study, ports_run: set[str]) -> Study:
+    """The study as its stored matrix ran it: a system whose study's own
+    version has builds there is that version (the report of that run)."""
+    return with_study_versions(study, lambda port: port in ports_run)
+
+
+def rerun_needed(study: Study, finding: Finding) -> bool:
+    """A version rerun is not needed where every system it names already
+    runs the study's version in the matrix: it would run the same firmware."""
+    r = finding.rerun
+    if r is None:
+        return False
+    if r.kind != "source":
+        return True
+    return any(port_of(s, r) != s.port for s in rerun_systems(study, finding))
 
 
 def profiles_of(study: Study, system: System, rerun: Rerun | None = None) -> tuple[str, ...]:
@@ -81,19 +110,22 @@ def campaign(study: Study, name: str, systems: list[System], cases: list[str],
                     cycle_ws=rerun.cycle_ws if rerun else None)
 
 
+def rerun_systems(study: Study, finding: Finding) -> list[System]:
+    """The systems a finding's rerun runs again."""
+    if finding.operands:
+        names: tuple[str, ...] = tuple(o.system for o in finding.operands)
+    elif finding.kind in ("lowest", "highest"):
+        return finding_systems(study, finding)
+    else:
+        names = finding.systems or (finding.system,)
+    return [s for s in study.systems if s.label in names and s.runnable]
+
+
 def rerun_campaign(study: Study, finding: Finding) -> Campaign:
     assert finding.rerun is not None
     cases = [c for op in finding.operations for c in study.operation(op).cases]
-    if finding.operands:
-        names: tuple[str, ...] = tuple(o.system for o in finding.operands)
-        systems = [s for s in study.systems if s.label in names and s.runnable]
-    elif finding.kind in ("lowest", "highest"):
-        systems = finding_systems(study, finding)
-    else:
-        names = finding.systems or (finding.system,)
-        systems = [s for s in study.systems if s.label in names and s.runnable]
-    return campaign(study, campaign_name(study.name, finding.id), systems, cases,
-                    finding.rerun)
+    return campaign(study, campaign_name(study.name, finding.id),
+                    rerun_systems(study, finding), cases, finding.rerun)
 
 
 @dataclass
@@ -113,9 +145,13 @@ def run_study(study: Study, execute_campaign: Runner, reruns: bool = True) -> li
     """The matrix, then each rerun; a campaign where nothing could run (a
     missing tree) is an outcome with its error, and the rest goes on."""
     names = [main_campaign(study)]
-    if reruns:
-        names += [rerun_campaign(study, f) for f in study.findings if f.rerun]
     out = []
+    for f in study.findings if reruns else ():
+        if rerun_needed(study, f):
+            names.append(rerun_campaign(study, f))
+        elif f.rerun:
+            out.append(Outcome(campaign_name(study.name, f.id), summary=(
+                f"not run: the matrix already runs {f.rerun.source}, the study's version")))
     for camp in names:
         try:
             summary = execute_campaign(camp)

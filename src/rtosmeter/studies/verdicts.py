@@ -23,6 +23,7 @@ REPRODUCED, TIE, DIFFERS = "reproduced", "tie", "differs"
 TRIVIAL, UNTESTABLE = "trivial", "untestable"
 VERDICTS = (REPRODUCED, TIE, DIFFERS, TRIVIAL, UNTESTABLE)
 CONFIRMED, EXPLAINED = "cause confirmed (rerun reproduces)", "explained by the paper"
+TRIED = "cause tried, not confirmed"
 WEAK = {FAIL_MARK: "a figure failed its own check (✗)",
         STAND_IN_MARK: "a figure rests on a stand-in (†)"}
 
@@ -37,10 +38,11 @@ class Check:
     marks: str = ""  # the marks of the figures that decide it
 
 
-def _side(a: Ours, b: Ours) -> int:
-    """-1 when a is below b by more than their resolution, 1 above, 0 a tie."""
+def _side(a: Ours, b: Ours, margin: float | None = None) -> int:
+    """-1 when a is below b by more than their resolution (or the paper's own
+    stated margin, a fraction of the larger), 1 above, 0 a tie."""
     x, y = a.value or 0.0, b.value or 0.0
-    if abs(x - y) <= max(a.resolution, b.resolution):
+    if abs(x - y) <= max(a.resolution, b.resolution, (margin or 0.0) * max(abs(x), abs(y))):
         return 0
     return -1 if x < y else 1
 
@@ -81,6 +83,11 @@ def _pct(x: float) -> str:
     return f"{x * 100:+.0f} %"
 
 
+def _within(f: Finding) -> str:
+    """What made two unequal figures one."""
+    return f"the paper's margin of {f.margin * 100:g} %" if f.margin else "one count or step"
+
+
 class Judge:
     def __init__(self, study: Study, lookup: Lookup) -> None:
         self.study, self.lookup = study, lookup
@@ -99,7 +106,7 @@ class Judge:
         ranked = sorted(vals.items(), key=lambda kv: sign * (kv[1].value or 0.0))
         best = ranked[0][1]
         # first place within the figures' resolution of the best is shared
-        tied = [n for n, v in ranked if _side(v, best) == 0]
+        tied = [n for n, v in ranked if _side(v, best, f.margin) == 0]
         first = f.system if f.system in tied else ranked[0][0]
         first_v = vals[first]
         text = f"{f.kind}: {first}{first_v.marks}"
@@ -107,7 +114,7 @@ class Judge:
         if others:
             exact = all(vals[n].value == first_v.value for n in others)
             text += f" (tied with {', '.join(others)}" + \
-                ("" if exact else ", within one count or step") + ")"
+                ("" if exact else f", within {_within(f)}") + ")"
         elif len(ranked) > 1 and first_v.value:
             second, second_v = next((n, v) for n, v in ranked if n != first)
             text += f" ({second} 2nd, {_pct((second_v.value or 0.0) / first_v.value - 1)})"
@@ -122,13 +129,14 @@ class Judge:
         vals = self.values(f, op, systems, target)
         order = sorted(f.systems, key=lambda n: vals[n].value or 0.0)
         ours = "".join(
-            ("" if i == 0 else " = " if _side(vals[order[i - 1]], vals[n]) == 0 else " < ")
+            ("" if i == 0 else " = " if _side(vals[order[i - 1]], vals[n], f.margin) == 0
+             else " < ")
             + f"{n}{vals[n].marks}" for i, n in enumerate(order))
         if f.kind == "less":
             a, b = (vals[n].value or 0.0 for n in f.systems)
             ours += f" ({'/'.join(f.systems)} = {a / b:.2f})" if b else ""
         # the claim is a strict order: a tie does not reproduce "A < B"
-        sides = [_side(vals[a], vals[b]) for a, b in pairwise(f.systems)]
+        sides = [_side(vals[a], vals[b], f.margin) for a, b in pairwise(f.systems)]
         return Check(_strict(sides), ours,
                      marks=one_each(*(vals[n].marks for n in f.systems)))
 
@@ -139,7 +147,8 @@ class Judge:
         assert f.value is not None
         ours = a / b if b else float("nan")
         error = ours / f.value - 1 if f.value else None
-        ok = error is not None and abs(error) <= f.tolerance
+        ok = error is not None and abs(error) <= f.tolerance_for(f.stat or natural_stat(
+            self.study, op))
         marks = one_each(*(vals[n].marks for n in f.systems))
         return Check(REPRODUCED if ok else DIFFERS,
                      f"{'/'.join(f.systems)} = {ours:.2f}{marks}", error, marks)
@@ -157,7 +166,7 @@ class Judge:
             pct = (y / x - 1) * 100 if x else float("nan")
             if f.value is not None and pct == pct:
                 error = abs(pct) / abs(f.value) - 1
-                ok &= abs(error) <= f.tolerance
+                ok &= abs(error) <= f.tolerance_for("percent_change")
             parts.append(f"{s.label}: {pct:+.1f} %" if x else f"{s.label}: {fmt(x)} → {fmt(y)}")
         marks = one_each(*(v.marks for v in (*before.values(), *after.values())))
         return Check(REPRODUCED if ok else DIFFERS, ", ".join(parts), error, marks)
@@ -178,7 +187,7 @@ class Judge:
         marks = [v.marks for v in vals]
         ratio = a / b if b else float("nan")
         if f.kind == "less":
-            side = _side(vals[0], vals[1])
+            side = _side(vals[0], vals[1], f.margin)
             first, second = (0, 1) if side <= 0 else (1, 0)
             return Check(_strict([side]),
                          f"{labels[first]}{marks[first]} {'=' if side == 0 else '<'} "
@@ -186,7 +195,9 @@ class Judge:
                          marks=one_each(*marks))
         assert f.value is not None
         error = ratio / f.value - 1 if f.value else None
-        ok = error is not None and abs(error) <= f.tolerance
+        left = f.operands[0]
+        ok = error is not None and abs(error) <= f.tolerance_for(
+            left.stat or f.stat or natural_stat(self.study, left.operation))
         return Check(REPRODUCED if ok else DIFFERS,
                      f"{labels[0]}{marks[0]} / {labels[1]}{marks[1]} = {ratio:.2f}", error,
                      one_each(*marks))
@@ -251,9 +262,11 @@ def confirmation(f: Finding, verdict: str, rerun: Check | None) -> str:
         return "unexplained"
     if rerun is not None and rerun.verdict == REPRODUCED:
         return CONFIRMED
-    if f.quote:
+    if f.quote:  # the paper's words state the mechanism (a citation does not)
         return EXPLAINED
-    return "not confirmed"  # the rerun's verdict, if any, is shown beside it
+    if rerun is not None:  # the figures the re-run without the cause gave
+        return f"{TRIED}: the rerun {rerun.verdict} ({rerun.ours})"
+    return "not confirmed (no rerun)"
 
 
 def judge(study: Study, main: Lookup, reruns: dict[str, Lookup]) -> list[Verdict]:
@@ -279,6 +292,7 @@ class Headline:
     count: dict[str, int]
     confirmed: int
     explained: int
+    tried: int  # of the unconfirmed: a rerun without the cause did not reproduce
 
     @property
     def reproduced(self) -> int:
@@ -288,7 +302,8 @@ class Headline:
         differ = self.count[DIFFERS]
         unconfirmed = differ - self.confirmed - self.explained
         return (f"{self.count[TIE]} tie, {differ} differ ({self.confirmed} cause confirmed, "
-                f"{self.explained} explained, {unconfirmed} unconfirmed), "
+                f"{self.explained} explained, {unconfirmed} unconfirmed"
+                + (f" of which {self.tried} tried" if self.tried else "") + "), "
                 f"{self.count[TRIVIAL]} trivial, {self.count[UNTESTABLE]} untestable")
 
 
@@ -296,4 +311,5 @@ def headline(study: Study, verdicts: list[Verdict]) -> Headline:
     primary = [v for v in verdicts if v.target == study.targets[0].name]
     return Headline(len(primary), {k: sum(v.verdict == k for v in primary) for k in VERDICTS},
                     sum(v.confirmation == CONFIRMED for v in primary),
-                    sum(v.confirmation == EXPLAINED for v in primary))
+                    sum(v.confirmation == EXPLAINED for v in primary),
+                    sum(v.confirmation.startswith(TRIED) for v in primary))
