@@ -31,7 +31,6 @@ from rtosmeter.definitions import (
     ToolchainUse,
 )
 from rtosmeter.errors import ToolMissing
-from rtosmeter.loads import split as split_load
 from rtosmeter.net import trace as net_trace
 from rtosmeter.sources import SourceTree
 
@@ -275,7 +274,8 @@ def cmake_configure_command(spec: BuildSpec, root: Path, config_dir: Path) -> li
         f"-DRM_CONFIG_DIR={config_dir}", f"-DRM_GROUPS={';'.join(spec.groups)}",
         f"-DRM_OPT_FLAGS={spec.opt_flags}",
         # the kernel configuration's profile: a loaded profile's base (rtosmeter.loads)
-        f"-DRM_PROFILE={split_load(spec.profile.name)[0]}",
+        f"-DRM_PROFILE={spec.profile.kernel}",
+        f"-DRM_KERNEL_DEFINES={';'.join(spec.profile.defines.get(spec.port.name, ()))}",
         f"-DRM_ARCH={spec.target.arch}", f"-DRM_CPU={spec.target.cpu}",
         f"-DRM_TOOLCHAIN={spec.toolchain.name}",
     ]
@@ -357,7 +357,10 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
         "tm_periods": str(spec.params.tm_periods), "build_dir": str(build_dir),
         "unit": (spec.counter.counter if spec.counter is not None else spec.target.counter).unit,
         "load": spec.profile.load.name if spec.profile.load is not None else "idle",
+        "kernel_config": spec.profile.kernel,
     }
+    if defines := spec.profile.defines.get(spec.port.name):
+        config["kernel_defines"] = " ".join(defines)
     config.update(tm_method(spec))
     load = spec.profile.load
     config.update(net_trace.write_header(config_dir, load.net_state if load else "",

@@ -3,12 +3,14 @@ parameters per target kind, over built-in defaults."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import re
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rtosmeter.definitions.common import BOARD_CLOCKS, KINDS, OPT_INTENTS, PARAM_KEYS
 from rtosmeter.errors import UserError
 from rtosmeter.loads import Load
+from rtosmeter.loads import split as split_load
 from rtosmeter.toml_table import TomlTable, read_toml
 
 
@@ -30,6 +32,8 @@ class Params:
 # WFI, tickless where it has it: the lowpower profile, docs/idle.md).
 IDLE_MODES = ("spin", "kernel")
 
+_DEFINE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_.+-]*)?")
+
 # Built-in defaults per target kind; profiles and campaigns override them.
 DEFAULT_PARAMS = {
     "host": Params(4096, 512, 300, 3),
@@ -49,6 +53,16 @@ class Profile:
     opt_flags: str = ""  # flags given as they are, for every toolchain ("": the intent's)
     board_clock: str = "max"  # BOARD_CLOCKS: boards at their maximum clock, or the reset one
     idle: str = "spin"  # IDLE_MODES: spin (RM_NO_WFI under QEMU) | kernel (RM_IDLE_KERNEL)
+    # the kernel configuration the ports build (their RM_PROFILE): "" : this
+    # profile's own name; a study's profile names one of profiles/ ("vendor")
+    kernel_config: str = ""
+    # port -> the compile definitions of a study's stated kernel options
+    # (Beningo App. B's TX_NOT_INTERRUPTABLE, ...), on every source of its firmware
+    defines: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def kernel(self) -> str:
+        return self.kernel_config or split_load(self.name)[0]
 
     def params_for(self, kind: str) -> Params:
         return DEFAULT_PARAMS[kind].merged(self.params.get(kind, {}))
@@ -91,6 +105,16 @@ def load_profile(path: Path) -> Profile:
         raise UserError(f"unknown idle mode '{idle}' (key 'idle')", str(path),
                         f"Use one of: {', '.join(IDLE_MODES)}")
     params = params_tables(t)
+    kernel = t.text("kernel", "")
+    table = t.table("defines")
+    defines = {port: table.strs(port) for port in list(table.data)} if table else {}
+    for port, names in defines.items():
+        bad = next((d for d in names if not _DEFINE.fullmatch(d)), None)
+        if bad is not None:
+            raise UserError(f"'{bad}' is not a compile definition (key 'defines.{port}')",
+                            str(path), "Give NAME or NAME=VALUE, e.g. \"TX_NOT_INTERRUPTABLE\"")
+    if table:
+        table.done()
     t.done()
     return Profile(name, description, opt, params, path, opt_flags=opt_flags,
-                   board_clock=board_clock, idle=idle)
+                   board_clock=board_clock, idle=idle, kernel_config=kernel, defines=defines)

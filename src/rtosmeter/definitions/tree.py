@@ -70,12 +70,16 @@ class Definitions:
             targets=_load_all(roots, ("targets/*/target.toml", "targets/*/*/target.toml"),
                               load_target, lambda t: t.name),
             boards={},
-            profiles=_load_all([root], "profiles/*.toml", load_profile, lambda p: p.name),
+            # a study's own profiles live in its folder (docs/studies.md)
+            profiles=_load_all([root], ("profiles/*.toml", "studies/*/profiles/*.toml"),
+                               load_profile, lambda p: p.name),
             toolchains=_load_all(roots, "toolchains/*/toolchain.toml", load_toolchain,
                                  lambda t: t.name),
         )
         defs.boards = {t.name: board_of(t) for t in defs.targets.values() if t.kind == "board"}
         defs.check_archs()
+        for profile in defs.profiles.values():
+            defs.check_profile(profile)
         for port in defs.ports.values():
             for tc in port.toolchain_limits:
                 defs.toolchain(tc, f"{port.file} (table [toolchains.{tc}])")
@@ -99,6 +103,25 @@ class Definitions:
             for arch, key in named:
                 if arch not in known:
                     raise unknown_name("architecture", arch, known, f"{port.file} (key '{key}')")
+
+    def check_profile(self, profile: Profile) -> None:
+        """A profile's kernel configuration is one the ports build (a profile
+        of profiles/), its definitions go to ports built by bench/."""
+        where = str(profile.file)
+        if profile.kernel_config:
+            own = [p.name for p in self.profiles.values() if p.file.parent.name == "profiles"
+                   and p.file.parent.parent == self.root and not p.kernel_config]
+            if profile.kernel_config not in own:
+                raise unknown_name("kernel configuration", profile.kernel_config, own,
+                                   f"{where} (key 'kernel')")
+        for name in profile.defines:
+            if name not in self.ports:
+                raise unknown_name("port", name, self.ports, f"{where} (key 'defines.{name}')")
+            if self.ports[name].cmake_project:
+                raise UserError(f"port '{name}' builds with its own build system, which takes "
+                                "no compile definitions from a profile",
+                                f"{where} (key 'defines.{name}')",
+                                "Give its options in the port's own configuration")
 
     def check_port_targets(self, port: Port) -> None:
         """Each [targets] key is a target or a family, each toolchain named
