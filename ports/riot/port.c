@@ -26,9 +26,12 @@
  *   RTC; TIMER0 is the target's timestamp). rm_tick_count = ztimer_now.
  *   sleep(n) = an n ms ZTIMER_MSEC alarm (ztimer_set_wakeup + thread_sleep,
  *   the alarm in the thread's record so that rm_thread_delete disarms it);
- *   sleep_until = the same to the absolute target *wake + period
- *   (ztimer_periodic_wakeup's computation, drift-free): periodic wake-ups
- *   are 1 ms ztimer alarms, no periodic tick.
+ *   sleep_until = RIOT's periodic wake-up on its µs clock, as
+ *   xtimer_periodic_wakeup (µs) was and ztimer_periodic_wakeup(ZTIMER_USEC)
+ *   is: the schedule is kept in µs, each wake-up period x 1000 µs after the
+ *   last (drift-free: a late caller keeps the schedule), an alarm on
+ *   ZTIMER_USEC; its ms (*wake) is ZTIMER_MSEC's, so a schedule that jumps
+ *   (a caller that re-anchors *wake) starts again from now. No periodic tick.
  * - Objects: SEM sema_t (sys/sema); MUTEX mutex_t, priority inheritance
  *   from core_mutex_priority_inheritance (both profiles); QUEUE mbox_t of
  *   RM_QUEUE_DEPTH msg_t; CONDVAR cond_t with the port's mutex_t; THREAD_MSG
@@ -214,6 +217,8 @@ int rm_thread_delete(rm_thread_t t)
     /* A thread deleted in a sleep leaves its alarm armed: disarm it before
      * the slot's next thread reuses the record. */
     ztimer_remove(ZTIMER_MSEC, &t->sleep_timer);
+    ztimer_remove(ZTIMER_USEC, &t->period_timer);
+    t->period_on = 0u;
     r_by_pid[t->pid] = NULL;
     t->used = 0u;
     irq_restore(state);
@@ -249,15 +254,38 @@ int rm_thread_sleep(uint32_t ticks)
     return RM_OK;
 }
 
-/* ztimer_periodic_wakeup, but drift-free as port.h asks: a late caller
- * keeps the schedule (*wake always advances by period) instead of
- * restarting it from now. */
+/* ztimer_periodic_wakeup(ZTIMER_USEC), but drift-free as port.h asks: a
+ * late caller keeps the schedule (each wake-up advances by period) instead
+ * of restarting it from now. The schedule is the thread's, in µs: while the
+ * caller continues its *wake, the next wake-up is period ms of µs after the
+ * last; a new or re-anchored *wake starts it from now, (*wake - now) ms on. */
 int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
 {
+    struct rm_thread *t = r_by_pid[thread_getpid()];
+    uint32_t from = *wake;
     *wake += period;
-    uint32_t left = *wake - ztimer_now(ZTIMER_MSEC);
-    if (left != 0u && left <= period) /* else already due */
-        sleep_ms(left);
+    if (t == NULL) { /* not a port thread (never, after start-up) */
+        uint32_t left = *wake - ztimer_now(ZTIMER_MSEC);
+        if (left != 0u && left <= period)
+            sleep_ms(left);
+        return RM_OK;
+    }
+    unsigned state = irq_disable();
+    uint32_t now = ztimer_now(ZTIMER_USEC);
+    if (t->period_on && from == t->period_ms) {
+        t->period_us += period * 1000u;
+    } else {
+        int32_t ahead = (int32_t)(*wake - ztimer_now(ZTIMER_MSEC));
+        t->period_us = now + (ahead > 0 ? (uint32_t)ahead * 1000u : 0u);
+        t->period_on = 1u;
+    }
+    t->period_ms = *wake;
+    uint32_t left = t->period_us - now;
+    if (left != 0u && left <= period * 1000u) { /* else already due */
+        ztimer_set_wakeup(ZTIMER_USEC, &t->period_timer, left, t->pid);
+        thread_sleep();
+    }
+    irq_restore(state);
     return RM_OK;
 }
 
@@ -509,6 +537,7 @@ int main(void)
 {
     rm_target_init();
     ztimer_acquire(ZTIMER_MSEC); /* the kernel time base runs throughout */
+    ztimer_acquire(ZTIMER_USEC); /* and the periodic wake-ups' */
     (void)rm_port_irq_connect(NULL);
     struct rm_thread *t = &r_threads[RM_R_MAX_THREADS];
     t->used = 1u;
@@ -544,23 +573,18 @@ void rm_port_describe(void)
     rm_emit_cfg("kernel_profile", RM_R_PROFILE);
     rm_emit_cfg_u32("tick_hz", 1000u);
     rm_emit_cfg("tickless", "on (ZTIMER_MSEC alarms; no periodic tick)");
-    rm_emit_cfg("periodic_wakeup", "ztimer_set_wakeup + thread_sleep on ZTIMER_MSEC to the "
-                                   "absolute target (ztimer_periodic_wakeup's computation, "
-                                   "drift-free)");
+    rm_emit_cfg("periodic_wakeup", "ztimer_set_wakeup + thread_sleep on ZTIMER_USEC to the "
+                                   "absolute target, the schedule kept in us "
+                                   "(ztimer_periodic_wakeup's computation, drift-free)");
 #ifdef BOARD_MICROBIT
     rm_emit_cfg("ztimer_backend", "ZTIMER_USEC on periph_timer TIMER2 (16 bit, 1 MHz), "
                                   "ZTIMER_MSEC from it (ztimer_no_periph_rtt)");
-    rm_emit_cfg("stand_in.SLEEP_UNTIL",
-                "ZTIMER_MSEC converted from ZTIMER_USEC (ztimer_no_periph_rtt: QEMU's nRF51 has "
-                "no RTC): a wake-up counts whole ms from the call, not from a ms boundary");
 #endif
 #ifdef RM_R_TARGET_VECTORS
     rm_emit_cfg("ztimer_backend", "periph_timer of ports/riot/cpu/mps2: CMSDK TIMER1 counter "
                                   "(25 MHz, the timestamp timer) + SysTick one-shot alarms; "
-                                  "ZTIMER_MSEC converted from it (convert_frac)");
-    rm_emit_cfg("stand_in.SLEEP_UNTIL",
-                "ZTIMER_MSEC converted from the 25 MHz periph_timer (QEMU's MPS2 has no RTC): "
-                "a wake-up counts whole ms from the call, not from a ms boundary");
+                                  "ZTIMER_USEC and ZTIMER_MSEC converted from it "
+                                  "(convert_frac)");
     rm_emit_cfg("irq_priorities", "every line at most as urgent as PendSV's level "
                                   "(RIOT's v7-M PendSV must not preempt a handler)");
 #endif

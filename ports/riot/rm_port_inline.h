@@ -62,6 +62,10 @@ struct rm_thread {
     void *arg;
     msg_t msgq[RM_QUEUE_DEPTH];     /* THREAD_MSG queue, set up at creation */
     ztimer_t sleep_timer; /* its sleeps' alarm: off its stack, so delete can disarm it */
+    ztimer_t period_timer; /* its periodic wake-ups' alarm, on ZTIMER_USEC */
+    uint32_t period_ms; /* the schedule's last *wake (ms), continued while it matches */
+    uint32_t period_us; /* ... and that wake-up on ZTIMER_USEC */
+    uint8_t period_on;
 };
 
 struct rm_obj {
