@@ -18,7 +18,10 @@
  * LOADED_SAMPLES: 20 loaded layouts x 5 calls at full length would make this
  * the longest group of the campaign. At most two series are open at once
  * (bench core), hence three passes per layout: create+start,
- * suspend+resume, delete.
+ * suspend+resume, delete. The runner never blocks: under the OS's network
+ * stack it breathes between two samples (rm_load_breathe), the other threads
+ * held, so that the stack's threads, below it, are served as in every other
+ * case.
  */
 #include "rm_case_util.h"
 
@@ -150,6 +153,7 @@ static bool lifecycle_pass(unsigned n, unsigned gap, uint32_t samples, int a, in
         if (b >= 0) {
             rm_series_add(&sb, t1[b] - t0[b]);
         }
+        rm_load_breathe(others, n); /* the OS's network stack runs here (bench.h) */
     }
     rm_series_close(&sa);
     if (b >= 0) {

@@ -188,6 +188,21 @@ int rm_load_start(void)
 }
 
 #if LOAD_STACK
+void rm_load_breathe(rm_thread_t *hold, unsigned n)
+{
+    static uint32_t last;
+    if (rm_tick_count() == last)
+        return;
+    for (unsigned i = 0; i < n; i++)
+        if (rm_thread_suspend(hold[i]) != RM_OK)
+            rm_fail("rm_thread_suspend of a held thread failed");
+    (void)rm_thread_sleep(1u);
+    for (unsigned i = 0; i < n; i++)
+        if (rm_thread_resume(hold[i]) != RM_OK)
+            rm_fail("rm_thread_resume of a held thread failed");
+    last = rm_tick_count();
+}
+
 /* After the last frame: let the stack finish the frames in flight (20 ms),
  * then check its counts against the trace (rtosmeter/net.h). */
 static void net_stop(bool emit)

@@ -66,18 +66,7 @@ extern rm_case_state_t rm_case_state;
 bool rm_case_open(void);
 void rm_series_reset_all(void); /* start of a case: release the buffers */
 
-/* The load profile of a loaded firmware (load.c): rm_build_config.h
- * defines RM_LOAD_KIND as one of these names, and the profile's parameters
- * RM_LOAD_NAME, RM_LOAD_HZ, RM_LOAD_WORK, RM_LOAD_TASKS. */
-#define RM_LOAD_KIND_IRQ 1
-#define RM_LOAD_KIND_TASKS 2
-#define RM_LOAD_KIND_ACCEPT 3
-#define RM_LOAD_KIND_REJECT 4
-#define RM_LOAD_KIND_FORWARD 5
-#define RM_LOAD_KIND_NET_ACCEPT 6 /* the OS's own stack (RM_LOAD_NET, rtosmeter/net.h) */
-#define RM_LOAD_KIND_NET_REJECT 7
-#define RM_LOAD_KIND_NET_FORWARD 8
-#define RM_LOAD_KIND_NET_IDLE 9 /* the stack up, no frame */
+/* The load profile of a loaded firmware (load.c; its kinds: rtosmeter/bench.h). */
 uint32_t rm_load_needs(void); /* RM_CAP_* the load needs of the port */
 int rm_load_start(void);      /* RM_OK, RM_ENOTSUP (no load timer) or an error */
 void rm_load_stop(bool emit); /* emit: write the load's META into the case */

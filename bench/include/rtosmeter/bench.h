@@ -115,6 +115,35 @@ void rm_emit_cfg_u32(const char *key, uint32_t value);
 /* RM_TM_PERIOD_MS in kernel ticks (at least 1); 0 when there is no tick. */
 uint32_t rm_tm_period_ticks(void);
 
+/* ---- load profiles ------------------------------------------------- */
+/* The load profile of a loaded firmware (load.c): rm_build_config.h
+ * defines RM_LOAD_KIND as one of these names, and the profile's parameters
+ * RM_LOAD_NAME, RM_LOAD_HZ, RM_LOAD_WORK, RM_LOAD_TASKS. */
+#define RM_LOAD_KIND_IRQ 1
+#define RM_LOAD_KIND_TASKS 2
+#define RM_LOAD_KIND_ACCEPT 3
+#define RM_LOAD_KIND_REJECT 4
+#define RM_LOAD_KIND_FORWARD 5
+#define RM_LOAD_KIND_NET_ACCEPT 6 /* the OS's own stack (RM_LOAD_NET, rtosmeter/net.h) */
+#define RM_LOAD_KIND_NET_REJECT 7
+#define RM_LOAD_KIND_NET_FORWARD 8
+#define RM_LOAD_KIND_NET_IDLE 9 /* the stack up, no frame */
+
+/* Under the OS's own network stack (a net-* load) a case whose runner never
+ * blocks would starve the stack's threads, all below the runner: frames
+ * overrun the radio and the case fails its counts. Such a case breathes
+ * between two samples, outside every interval it measures: one tick's sleep
+ * whenever a tick has passed since the last, in which the stack runs. Its
+ * `n` threads in `hold`, ready ones that would take that tick from a stack
+ * below them, are suspended for it and resumed after (ready again before the
+ * next sample). Without a stack load it is nothing: the idle firmware is
+ * unchanged. */
+#if defined(RM_LOAD_KIND) && RM_LOAD_KIND >= RM_LOAD_KIND_NET_ACCEPT
+void rm_load_breathe(rm_thread_t *hold, unsigned n);
+#else
+#define rm_load_breathe(hold, n) ((void)(hold), (void)(n))
+#endif
+
 /* ---- helpers every case uses ---------------------------------------- */
 /* Block the runner until a case thread calls rm_case_done(). The runner is
  * the most urgent thread, so it creates the case threads, then waits. */
