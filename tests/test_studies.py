@@ -97,8 +97,9 @@ def test_the_matrix_and_a_rerun_as_campaigns(defs: Definitions) -> None:
     main = run.main_campaign(study)
     assert main.name == "study:beningo2024"
     ports = {(e.ports, e.profiles) for e in main.entries}
-    # PX5 has no port; Zephyr runs twice, tuned (default) and as shipped (vendor)
-    assert ports == {(("threadx",), ("default",)), (("freertos",), ("default",)),
+    # PX5 has no port; ThreadX with App. B's options (the study's own profile);
+    # Zephyr runs twice, tuned (default) and as shipped (vendor)
+    assert ports == {(("threadx",), ("beningo2024-appb",)), (("freertos",), ("default",)),
                      (("zephyr",), ("default",)), (("zephyr",), ("vendor",))}
     assert all(e.optional and "idle" in e.loads for e in main.entries)
     f14 = next(f for f in study.findings if f.id == "F14")
@@ -185,3 +186,21 @@ def test_as_board_runs_the_targets_of_its_core_and_says_why_not_the_others(
     # `run --as-board` with a target of another core is still an error
     with pytest.raises(UserError, match="not on target 'qemu-microbit'"):
         make_plan(defs, catalog, camp, Selection(jobs=1, board=board))
+    # one board per core: the M0 target is estimated as on the Nucleo-L053R8
+    nucleo = memory_of("nucleo-l053r8")
+    both = make_plan(defs, catalog, camp, Selection(jobs=1, board=board, board_core_only=True,
+                                                   core_boards=(nucleo,)))
+    ran = [b for b in both.builds if not b.skip_status and b.target.startswith("qemu-")]
+    assert {b.target for b in ran} == {"qemu-mps2-an386", "qemu-microbit"}
+    assert all(b.unit is Unit.CYCLES for b in ran)
+    boards = {b.target: both.measure_of(b).board for b in ran}
+    assert boards == {"qemu-mps2-an386": board, "qemu-microbit": nucleo}
+    again = type(both).from_json(both.as_json())  # --resume reads the same boards
+    assert {b.target: again.measure_of(b).board for b in ran} == boards
+
+
+def test_as_board_takes_one_board_per_core(tmp_path: Path) -> None:
+    result = invoke("study", "run", "ungurean2020", "--as-board", "stm32f407,b-l475e-iot01a",
+                    "--out", str(tmp_path))
+    assert result.exit_code == 1 and "two boards of one core" in result.output, result.output
+    assert "stm32f407 and b-l475e-iot01a" in result.output

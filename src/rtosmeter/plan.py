@@ -89,11 +89,16 @@ class Plan:
     qemu: str = ""  # the QEMU binary, resolved once (--qemu, RTOSMETER_QEMU, the campaign's)
     attribute: bool = False  # --attribute: plugin runs attribute every interval
     board: BoardMemory | None = None  # --as-board: the board's memory model, read once
+    # study run --as-board A,B: the boards of the other cores, each on its QEMU target
+    core_boards: list[BoardMemory] = field(default_factory=list)
+
+    def board_for(self, target: str) -> BoardMemory | None:
+        return board_for(self.board, tuple(self.core_boards), target)
 
     def measure_of(self, build: PlannedBuild) -> Measure:
         """What the build's executions count and how: every runner option."""
-        return Measure(build.unit, self.icount, build.ws, build.div, self.board, self.qemu,
-                       self.attribute)
+        return Measure(build.unit, self.icount, build.ws, build.div,
+                       self.board_for(build.target), self.qemu, self.attribute)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,7 +118,7 @@ class Plan:
                    str(data.get("qemu", "")), bool(data.get("attribute", False)),
                    BoardMemory(**board) if board else
                    read_memory(board_named(Definitions.load(), boards.pop())) if boards
-                   else None)
+                   else None, [BoardMemory(**b) for b in data.get("core_boards", [])])
 
 
 NO_BOARD = "needs the board attached (study run --boards)"
@@ -122,7 +127,15 @@ NO_BOARD = "needs the board attached (study run --boards)"
 def other_core(board: BoardMemory, target: Target) -> str:
     """Why a study's QEMU target of another core is not run as on a board."""
     return (f"--as-board {board.board} is a {board.cpu}, estimated on {board.qemu_target}: "
-            f"{target.name} ({target.cpu}) would need a board of its own core")
+            f"{target.name} ({target.cpu}) would need a board of its own core (--as-board "
+            f"{board.board},BOARD)")
+
+
+def board_for(board: BoardMemory | None, core_boards: tuple[BoardMemory, ...],
+              target: str) -> BoardMemory | None:
+    """The board a target's cycles are estimated as: the one of its core
+    among several (study run --as-board A,B), else the one given."""
+    return next((b for b in (board, *core_boards) if b and b.qemu_target == target), board)
 
 
 @dataclass(frozen=True)
@@ -146,6 +159,7 @@ class Selection:
     board: BoardMemory | None = None  # --as-board: cycles estimated as on this board
     board_target: bool = False  # run --as-board without --target: its core's QEMU target
     board_core_only: bool = False  # study run --as-board: other cores' QEMU targets not run
+    core_boards: tuple[BoardMemory, ...] = ()  # study run --as-board A,B: the other cores' boards
     power: str = ""  # --power ANALYSER[:SERIAL] (rtosmeter.energy.sessions)
     align: str = "auto"  # --align auto|marker|stream
     qemu: str = ""  # --qemu PATH (rtosmeter.qemu_binary; "": RTOSMETER_QEMU, the campaign's)
@@ -331,18 +345,23 @@ class _Planner:
         where = f"target {target.name} (--unit)" if sel.unit else str(self.campaign.file)
         return runners.resolve_unit(target, sel.unit or self.campaign.unit,
                                     Measure(Unit.TICKS, sel.icount, self.ws, self.div,
-                                            self.board, self.qemu), where)
+                                            self.board_for(target.name), self.qemu), where)
+
+    def board_for(self, target: str) -> BoardMemory | None:
+        return board_for(self.board, self.sel.core_boards, target)
 
     def measure(self, build: PlannedBuild) -> Measure:
-        return Measure(build.unit, self.sel.icount, build.ws, build.div, self.board, self.qemu)
+        return Measure(build.unit, self.sel.icount, build.ws, build.div,
+                       self.board_for(build.target), self.qemu)
 
     def settle(self, build: PlannedBuild) -> PlannedBuild:
         """The build as planned, or skipped with its reason."""
         port, target = self.defs.port(build.port), self.defs.targets[build.target]
         toolchain = self.defs.toolchain(build.toolchain)
-        if (self.board and self.sel.board_core_only and target.kind == "qemu"
-                and target.name != self.board.qemu_target):
-            build.skip_status, build.skip_reason = "skipped", other_core(self.board, target)
+        board = self.board_for(target.name)
+        if (board and self.sel.board_core_only and target.kind == "qemu"
+                and target.name != board.qemu_target):
+            build.skip_status, build.skip_reason = "skipped", other_core(board, target)
             return build
         build.unit = self.unit(target)
         support = check_support(port, target, toolchain)
@@ -383,4 +402,4 @@ def make_plan(defs: Definitions, catalog: Catalog, campaign: Campaign, sel: Sele
     return Plan(campaign.name, str(campaign.file), planned, sel.jobs, sel.icount,
                 {k: str(v) for k, v in sel.sources.items()},
                 str(sel.profile_file) if sel.profile_file else "", sel.power, sel.align,
-                planner.qemu, sel.attribute, board)
+                planner.qemu, sel.attribute, board, list(sel.core_boards))

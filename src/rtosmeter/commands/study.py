@@ -15,6 +15,7 @@ from rtosmeter.errors import UserError
 from rtosmeter.reports import FORMATS
 
 if TYPE_CHECKING:
+    from rtosmeter.board_memory import BoardMemory
     from rtosmeter.studies.model import Study
 
 LIST_KEYS = ("name", "title", "year", "hardware", "systems", "figures", "findings")
@@ -76,8 +77,9 @@ def list_studies(fmt: str) -> None:
                    "and the total (as `study report --all`).")
 @click.option("--unit", type=click.Choice(["instructions", "cycles", "ticks"]),
               help="Count every emulated run in this unit (as `run --unit`), reruns too.")
-@click.option("--as-board", "as_board", metavar="BOARD", default="",
-              help="Estimate cycles as on this board (as `run --as-board`).")
+@click.option("--as-board", "as_board", metavar="BOARD[,BOARD...]", default="",
+              help="Estimate cycles as on this board (as `run --as-board`); several, one "
+                   "per core, for a study with targets of several cores.")
 @click.option("--attribute", is_flag=True,
               help="Attribute every interval to the firmware's functions (as `run "
                    "--attribute`; `rtosmeter explain`).")
@@ -104,11 +106,7 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
     if every and resume is not None:
         raise UserError("--resume finishes one run of one study", "--resume",
                         "Give the NAME the interruption printed")
-    board = None
-    if as_board:
-        from rtosmeter.board_memory import memory_of
-
-        board = memory_of(as_board)  # read once; an unknown board fails before any study
+    board, core_boards = _as_boards(as_board)
     defs = Definitions.load()
     catalog = load_catalog(defs.root)
     studies = definition.load_all(defs, catalog) if every else \
@@ -130,7 +128,7 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
                 else:
                     go = executor(defs, catalog, store, folder, trees,
                                   jobs, boards=boards, unit=unit, board=board,
-                                  attribute=attribute, qemu=qemu)
+                                  core_boards=core_boards, attribute=attribute, qemu=qemu)
                     outcomes = run_study(with_study_versions(the_study, given), go,
                                          reruns=not no_rerun)
         except RunInterrupted as exc:
@@ -145,6 +143,23 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
             _print_report(the_study, out, "first-screen")
     if every:
         _print_all(studies, out)
+
+
+def _as_boards(names: str) -> tuple[BoardMemory | None, tuple[BoardMemory, ...]]:
+    """--as-board A[,B...]: each board's memory, read once (an unknown board
+    fails before any study), one board per core."""
+    from rtosmeter.board_memory import memory_of
+
+    if not names:
+        return None, ()
+    boards = [memory_of(n.strip()) for n in names.split(",") if n.strip()]
+    for i, b in enumerate(boards):
+        other = next((x for x in boards[:i] if x.qemu_target == b.qemu_target), None)
+        if other is not None:
+            raise UserError(f"--as-board names two boards of one core ({other.board} and "
+                            f"{b.board}, both {b.cpu})", "--as-board",
+                            "Give one board per core: each estimates its core's QEMU target")
+    return boards[0], tuple(boards[1:])
 
 
 @study.command("report")

@@ -188,13 +188,14 @@ def sources_for(camp: Campaign, sources: dict[str, Path]) -> dict[str, Path]:
 def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
              sources: dict[str, Path], jobs: int, quiet: bool | None = None,
              boards: bool = False, unit: str | None = None,
-             board: BoardMemory | None = None,
+             board: BoardMemory | None = None, core_boards: tuple[BoardMemory, ...] = (),
              attribute: bool = False, qemu: str = "") -> Runner:
     """A campaign -> plan -> executed run, as `rtosmeter run` does it; board
     targets are stored as not run (no build) unless `boards` (one is attached).
     `unit` and `board` replace every campaign's unit (study run --unit,
-    --as-board; the study's QEMU targets of another core than the board's
-    are stored as not run, their verdicts untestable with the reason);
+    --as-board; `core_boards`, the boards of other cores, each estimates its
+    core's QEMU target; a QEMU target of a core without a board is stored as
+    not run, its verdicts untestable with the reason);
     `attribute` and `qemu` are run's --attribute and --qemu."""
     from rtosmeter.plan import Selection, make_plan
     from rtosmeter.runs import execute
@@ -202,7 +203,7 @@ def executor(defs: Definitions, catalog: Catalog, store: Store, out: Path,
     def go(camp: Campaign) -> RunSummary:
         plan = make_plan(defs, catalog, camp, Selection(
             jobs=jobs, sources=sources_for(camp, sources), boards=boards,
-            unit=unit, board=board, board_core_only=True,
+            unit=unit, board=board, board_core_only=True, core_boards=core_boards,
             attribute=attribute, qemu=qemu))
         return execute(defs, catalog, store, out, plan, quiet=quiet)
 
