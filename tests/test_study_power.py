@@ -22,9 +22,10 @@ from rtosmeter.studies.power import ESTIMATE_MARK, estimated_mw
 ROOT = Path(__file__).parents[1]
 SILVA = ROOT / "studies" / "silva2019" / "study.toml"
 TARGET = "qemu-mps2-an386"
+PROFILE = "silva2019-as-shipped"  # the study's own profile: each OS as shipped
 
 
-def _case(profile: str = "default") -> CaseResult:
+def _case(profile: str = PROFILE) -> CaseResult:
     return CaseResult("riot", TARGET, profile, "tm_preemptive", "tm.preemptive", "ok",
                       axes={"toolchain": "gcc"})
 
@@ -36,7 +37,7 @@ def _view(*cases: CaseResult, energy: list[EnergyFigure] | None = None) -> RunVi
 def test_table_iv_our_side_is_the_run_power_estimate_at_the_study_clock() -> None:
     study = definition.parse(SILVA)
     riot = study.system("RIOT")
-    stack, loaded = (profile_name("default", load, "test")
+    stack, loaded = (profile_name(PROFILE, load, "test")
                      for load in ("net-idle", "net-accept:230"))
     lookup = Lookup(study, _view(_case(stack), _case(loaded)))
     ours = lookup.get("power", riot, TARGET, "power", "net-idle")
@@ -59,7 +60,7 @@ def test_idle_figures_of_the_case_are_priced_instead() -> None:
     # half the window asleep: 4 M instructions awake in 0.1 s at 80 MHz is 0.05 s
     idle = IdleFigures(100_000_000, 50_000_000, 50_000_000, 10, {"tick": 10}, 4_000_000,
                        "tm.preemptive")
-    figure = EnergyFigure("riot", TARGET, "default", "idle", "tm.preemptive", ESTIMATED,
+    figure = EnergyFigure("riot", TARGET, PROFILE, "idle", "tm.preemptive", ESTIMATED,
                           model.chip, "", 0.1, 0.0, 0.0, idle=idle)
     ours = Lookup(study, _view(_case(), energy=[figure])).get(
         "power", study.system("RIOT"), TARGET, "power", "idle")
@@ -69,7 +70,7 @@ def test_idle_figures_of_the_case_are_priced_instead() -> None:
 
 def test_a_case_without_idle_figures_that_may_sleep_has_no_estimate() -> None:
     study = definition.parse(SILVA)
-    case = CaseResult("riot", TARGET, "default", "lat", "lat.suspend_resume", "ok",
+    case = CaseResult("riot", TARGET, PROFILE, "lat", "lat.suspend_resume", "ok",
                       axes={"toolchain": "gcc"})
     got = estimated_mw(study, _view(case), case)
     assert got.mw is None and "no idle figures" in got.why

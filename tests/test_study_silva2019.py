@@ -104,7 +104,8 @@ def test_every_state_is_the_stack_at_the_papers_rate() -> None:
 
 
 def _t1(load: str, count: int) -> CaseResult:
-    return CaseResult("riot", "qemu-mps2-an386", profile_name("default", load, "test"),
+    return CaseResult("riot", "qemu-mps2-an386",
+                      profile_name("silva2019-as-shipped", load, "test"),
                       "tm_basic", "tm.basic", "ok", counts={"total": [count]},
                       axes={"toolchain": "gcc"})
 

@@ -204,3 +204,46 @@ def test_the_study_s_own_version_runs_whenever_its_tree_is_given(study: Study) -
     # the report reads the version the stored matrix ran
     assert run.as_run(study, {"freertos@V10.2.0"}) == given
     assert run.as_run(study, {"freertos@V10.4.6"}) == study
+
+
+def test_an_operation_of_a_unit_of_its_own_is_read_from_its_run() -> None:
+    """Marques's interrupt latency holds the core's exception entry: read in
+    cycles, from the study's `:unit:cycles` run, never from instructions."""
+    defs = Definitions.load(project_root())
+    study = definition.load("marques2021", defs, load_catalog(defs.root))
+    op = study.operation("irq_latency")
+    assert op.unit == "cycles"
+    riot = study.system("RIOT")
+
+    def view(value: float, unit: str) -> RunView:
+        d = Distribution(n=100, cold=value, mean=value, std=0.0, min=value, p1=value,
+                         p25=value, p50=value, p75=value, p99=value, max=value, jitter=0.0,
+                         series="latency", what="", unit=Unit(unit, 1.0, True, True),
+                         overhead=0.0)
+        case = CaseResult("riot", TARGET, "default", "irq", "irq.latency", "ok",
+                          distributions=[d], axes={"toolchain": "gcc"})
+        return RunView(1, "", "", "done", {}, {}, [], [case], [], [])
+
+    instructions = view(5.0, "instructions (QEMU icount)")
+    alone = Lookup(study, instructions).get("irq_latency", riot, TARGET, "mean")
+    assert alone.value is None and "no run of the study in cycles" in alone.why
+    cycles = Lookup(study, view(31.0, "cycles (estimated)"))
+    both = Lookup(study, instructions, units={"cycles": cycles})
+    assert both.get("irq_latency", riot, TARGET, "mean").value == 31.0
+    # the other operations stay in the matrix's run
+    assert both.get("cs", riot, TARGET, "mean").why != alone.why
+    names = {c.name for c in run.unit_campaigns(study)}
+    assert names == {"study:marques2021:unit:cycles"}
+    (camp,) = run.unit_campaigns(study)
+    assert camp.unit == "cycles" and {e.bench for e in camp.entries} == {"irq.latency"}
+    ran: list[str] = []
+
+    def execute(c: Campaign) -> RunSummary:
+        ran.append(c.name)
+        raise UserError("no tree", "here", "")
+
+    run.run_study(study, execute, reruns=False)
+    assert ran == ["study:marques2021", "study:marques2021:unit:cycles"]
+    ran.clear()
+    run.run_study(study, execute, reruns=False, one_unit=True)  # --unit, --as-board
+    assert ran == ["study:marques2021"]

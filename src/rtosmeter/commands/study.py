@@ -130,7 +130,8 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
                                   jobs, boards=boards, unit=unit, board=board,
                                   core_boards=core_boards, attribute=attribute, qemu=qemu)
                     outcomes = run_study(with_study_versions(the_study, given), go,
-                                         reruns=not no_rerun)
+                                         reruns=not no_rerun,
+                                         one_unit=bool(unit or board))
         except RunInterrupted as exc:
             click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted with every "
                        f"execution that finished. Finish it with:\n  rtosmeter study run "

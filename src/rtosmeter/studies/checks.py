@@ -21,6 +21,7 @@ from rtosmeter.studies.model import (
     MARK_ALONG,
     MARKS,
     NORMALISE,
+    OPERATION_UNITS,
     STATS,
     TABLE_AXES,
     TABLE_UNITS,
@@ -112,6 +113,7 @@ class Checker:
                                     "no reason", "Give case = \"...\" or untestable = \"why\"")
                 continue
             self.case_series(key, op.case, op.series, chosen)
+            self.one_of(f"{key}.unit", op.unit, OPERATION_UNITS, "operation unit")
             if op.profile and op.profile not in self.study.matrix.profiles:
                 raise self.fail(f"{key}.profile", f"profile '{op.profile}' is not in the "
                                 "matrix", "Add it to [matrix] profiles, or remove the key")

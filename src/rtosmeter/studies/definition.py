@@ -77,6 +77,7 @@ def _operation(t: TomlTable) -> Operation:
                   case=t.text("case", ""), series=t.text("series", ""),
                   reason=t.text("reason", ""), untestable=t.text("untestable", ""),
                   window=t.text("window", ""), profile=t.text("profile", ""),
+                  unit=t.text("unit", ""),
                   per_system=tuple((k, _mapping(v))
                                    for k, v in t.named_tables("per_system").items()))
     t.done()

@@ -77,9 +77,12 @@ def _failed_checks(case: CaseResult) -> str:
 class Lookup:
     """Our figures of one study from one run (the matrix's, or a rerun's)."""
 
-    def __init__(self, study: Study, view: RunView | None, rerun_of: str = "") -> None:
+    def __init__(self, study: Study, view: RunView | None, rerun_of: str = "",
+                 units: dict[str, Lookup] | None = None, unit: str = "") -> None:
         self.study, self.view = study, view
         self.rerun = next((f.rerun for f in study.findings if f.id == rerun_of), None)
+        self.units = units or {}  # unit -> the run of the operations read in it
+        self.unit = unit or counted_unit(view)  # what this run counts
 
     def case(self, op_id: str, system: System, target: str, state: str = "idle"
              ) -> CaseResult | None:
@@ -112,6 +115,12 @@ class Lookup:
     def get(self, op_id: str, system: System, target: str, stat: str, state: str = "idle"
             ) -> Ours:
         """Our figure of one statistic ("score", "mean", ..., "flash")."""
+        unit = self.study.operation(op_id).unit
+        if unit and unit != self.unit:  # read in its own unit's run (Operation.unit)
+            if unit in self.units:
+                return self.units[unit].get(op_id, system, target, stat, state)
+            return Ours(None, why=f"read in {unit}: no run of the study in {unit} here "
+                                  "(`study run` runs it as study:NAME:unit:" + unit + ")")
         if stat == "percent_change":
             return self.percent_change(op_id, system, target, state)
         case = self.case(op_id, system, target, state)
@@ -174,6 +183,14 @@ class Lookup:
                                                           case.group):
                 return Ours(float(getattr(f, stat)), "bytes", marks, resolution=1.0)
         return Ours(None, why="no footprint stored")
+
+
+def counted_unit(view: RunView | None) -> str:
+    """"cycles" when the run counted cycles (--unit cycles, --as-board, a
+    board's DWT), else "instructions"."""
+    units = [b.config.get("unit", "") for b in view.builds if b.status == "ok"] if view else []
+    units += [d.unit.label for c in view.cases for d in c.distributions] if view else []
+    return "cycles" if any("cycle" in u for u in units) else "instructions"
 
 
 def natural_stat(study: Study, op_id: str) -> str:

@@ -32,6 +32,9 @@ def emulation_limit(study: Study, finding: Finding, unit: str) -> str:
         return "-"
     if not unit:
         return "none: measured on the board"
+    # an operation read in a unit of its own (Operation.unit) is judged in it
+    unit = next((study.operation(op).unit for op in finding.operations
+                 if study.operation(op).unit), unit)
     stats = {finding.stat or natural_stat(study, op) for op in finding.operations}
     stats |= {o.stat for o in finding.operands if o.stat}
     if stats <= {"flash", "ram"}:

@@ -12,6 +12,7 @@ CAUSES = ("version", "compiler", "configuration", "operation", "clock-memory", "
           "study-fault", "unexplained")
 TABLE_AXES = ("operation", "system", "stat", "state", "hardware")
 TABLE_UNITS = ("native", "us", "normalised")
+OPERATION_UNITS = ("", "cycles")
 NORMALISE = ("", "slowest", "fastest")
 MARKS = ("", "lowest", "highest")
 MARK_ALONG = ("column", "row")
@@ -75,6 +76,9 @@ class Operation:
     untestable: str = ""
     window: str = ""  # stat `power`: the case's idle window (META idle_windows), "" the case's
     profile: str = ""  # the profile its case is read in ("lowpower"); "" : the system's first
+    # the unit its figures are read in where instructions leave out what the
+    # paper measured ("cycles": exception entry and exit counted); "" : the run's
+    unit: str = ""
     # (system label, its own case): the operation is another object there
     per_system: tuple[tuple[str, Mapping], ...] = ()
 

@@ -17,7 +17,14 @@ from rtosmeter.studies import tables
 from rtosmeter.studies.figures import Lookup, legend
 from rtosmeter.studies.limits import emulation_limit
 from rtosmeter.studies.model import Study
-from rtosmeter.studies.run import RERUN_INFIX, as_run, campaign_name, latest_runs, port_of
+from rtosmeter.studies.run import (
+    RERUN_INFIX,
+    UNIT_INFIX,
+    as_run,
+    campaign_name,
+    latest_runs,
+    port_of,
+)
 from rtosmeter.studies.verdicts import (
     DIFFERS,
     REPRODUCED,
@@ -182,7 +189,10 @@ def build(study: Study, store: Store) -> StudyDocument:
     main_id = runs.get(campaign_name(study.name))
     view = analysis.load_run(store, main_id) if main_id is not None else None
     study = as_run(study, {b.port for b in view.builds} if view else set())
-    main = Lookup(study, view)
+    units = {unit: Lookup(study, analysis.load_run(store, rid), unit=unit)
+             for name, rid in runs.items() if UNIT_INFIX in name
+             for unit in (name.split(UNIT_INFIX, 1)[1],)}
+    main = Lookup(study, view, units=units)
     reruns = {name.split(RERUN_INFIX, 1)[1]: Lookup(study, analysis.load_run(store, rid),
                                                    name.split(RERUN_INFIX, 1)[1])
               for name, rid in runs.items() if RERUN_INFIX in name}

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 CAMPAIGN_PREFIX = "study:"
 RERUN_INFIX = ":rerun:"
+UNIT_INFIX = ":unit:"  # the operations read in their own unit (Operation.unit)
 
 
 def campaign_name(study: str, finding: str = "") -> str:
@@ -121,6 +122,15 @@ def rerun_systems(study: Study, finding: Finding) -> list[System]:
     return [s for s in study.systems if s.label in names and s.runnable]
 
 
+def unit_campaigns(study: Study) -> list[Campaign]:
+    """The operations read in a unit of their own, their cases on every
+    system in that unit (`study:NAME:unit:cycles`)."""
+    units = dict.fromkeys(o.unit for o in study.operations if o.unit and o.case)
+    return [campaign(study, campaign_name(study.name) + UNIT_INFIX + unit, list(study.systems),
+                     [c for o in study.operations if o.unit == unit for c in o.cases],
+                     Rerun(unit=unit)) for unit in units]
+
+
 def rerun_campaign(study: Study, finding: Finding) -> Campaign:
     assert finding.rerun is not None
     cases = [c for op in finding.operations for c in study.operation(op).cases]
@@ -141,10 +151,13 @@ class Outcome:
 Runner = Callable[[Campaign], "RunSummary"]
 
 
-def run_study(study: Study, execute_campaign: Runner, reruns: bool = True) -> list[Outcome]:
-    """The matrix, then each rerun; a campaign where nothing could run (a
-    missing tree) is an outcome with its error, and the rest goes on."""
-    names = [main_campaign(study)]
+def run_study(study: Study, execute_campaign: Runner, reruns: bool = True,
+              one_unit: bool = False) -> list[Outcome]:
+    """The matrix, the operations of a unit of their own (not when
+    `one_unit`: --unit or --as-board counts the whole study in one), then
+    each rerun; a campaign where nothing could run (a missing tree) is an
+    outcome with its error, and the rest goes on."""
+    names = [main_campaign(study), *([] if one_unit else unit_campaigns(study))]
     out = []
     for f in study.findings if reruns else ():
         if rerun_needed(study, f):
@@ -171,7 +184,8 @@ def latest_runs(store: Store, study: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for row in store.runs():
         name = str(row.campaign.get("campaign", ""))
-        ours = name == campaign_name(study) or name.startswith(campaign_name(study) + RERUN_INFIX)
+        ours = name == campaign_name(study) or name.startswith(
+            (campaign_name(study) + RERUN_INFIX, campaign_name(study) + UNIT_INFIX))
         if ours and row.id > out.get(name, -1):
             out[name] = row.id
     return out
