@@ -20,6 +20,7 @@ TINY = Path(__file__).parent / "data" / "studies" / "tiny2000"
 # F1, F2 reproduced; F3 differs (its rerun confirms the cause); F4, F5 untestable
 HEADLINE = ("tiny2000: 2 of 5 findings reproduced on qemu-mps2-an386 (0 tie, 1 differ (1 cause "
             "confirmed, 0 explained, 0 unconfirmed), 0 trivial, 2 untestable)")
+ANSWERED = "Of the 3 testable findings, 3 are reproduced or differ by a cause a rerun confirms"
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("study")
     result = invoke("study", "run", str(TINY), "--out", str(out), "-j", "1")
     assert result.exit_code == 0, result.output + result.stderr
-    assert HEADLINE in result.output, result.output
+    assert HEADLINE in result.output and ANSWERED in result.output, result.output
     return out
 
 
@@ -56,6 +57,10 @@ def test_verdicts_on_a_real_run(ran: Path) -> None:
     assert v["F4"]["verdict"] == "untestable" and "commercial" in v["F4"]["ours"]
     assert v["F5"]["verdict"] == "untestable"
     assert data["headline"] == HEADLINE
+    # --all: the studies of studies/, none run in this store, and the total
+    every = invoke("study", "report", "--all", "--out", str(ran)).output
+    assert "beningo2024: 0 of 24 findings reproduced" in every and "(not run in this store)" in every
+    assert "All studies: 0 of 164 findings reproduced; of the " in every, every
 
 
 @pytest.mark.slow

@@ -190,14 +190,17 @@ def _print_all(studies: list[Study], out: Path) -> None:
     from rtosmeter.studies.report import build
     from rtosmeter.studies.verdicts import headline
 
-    total = [0, 0]
+    total = [0, 0, 0, 0]  # reproduced, findings, answered, testable
     with open_store(out, must_exist=True) as store:
         for s in studies:
             doc = build(s, store)
             h = headline(s, doc.verdicts)
-            total = [total[0] + h.reproduced, total[1] + h.findings]
+            total = [a + b for a, b in zip(total, (h.reproduced, h.findings, h.answered,
+                                                   h.testable), strict=True)]
             click.echo(doc.headline + ("" if doc.runs else " (not run in this store)"))
-    click.echo(f"All studies: {total[0]} of {total[1]} findings reproduced")
+    share = f" ({total[2] / total[3]:.0%})" if total[3] else ""
+    click.echo(f"All studies: {total[0]} of {total[1]} findings reproduced; of the {total[3]} "
+               f"testable, {total[2]} reproduced or with a confirmed cause{share}")
 
 
 def _print_report(the_study: Study, out: Path, fmt: str) -> None:

@@ -61,6 +61,15 @@ def _headline(study: Study, verdicts: list[Verdict]) -> str:
             f"{study.targets[0].name} ({h.text()})")
 
 
+def answered_line(study: Study, verdicts: list[Verdict]) -> str:
+    """The share a run here answers: of the testable findings (neither
+    untestable nor trivial), those reproduced or with a confirmed cause."""
+    h = headline(study, verdicts)
+    share = f" ({h.answered / h.testable:.0%})" if h.testable else ""
+    return (f"Of the {h.testable} testable findings, {h.answered} are reproduced or differ by "
+            f"a cause a rerun confirms{share}.")
+
+
 def verdict_section(study: Study, verdicts: list[Verdict]) -> Section:
     sec = Section("Verdicts per target", ["target", *VERDICTS, "findings"], numeric=1)
     for t in study.targets:
@@ -220,7 +229,8 @@ def _verdict_data(v: Verdict) -> dict[str, Any]:
 
 def sheet(doc: StudyDocument) -> Sheet:
     """The report for every format; its JSON carries the verdicts."""
-    return Sheet("study", f"study-{doc.study.name}", doc.title, [doc.headline, doc.study.summary],
+    return Sheet("study", f"study-{doc.study.name}", doc.title,
+                 [doc.headline, answered_line(doc.study, doc.verdicts), doc.study.summary],
                  doc.sections, doc.notes,
                  data={"study": doc.study.name, "headline": doc.headline, "runs": doc.runs,
                        "verdicts": [_verdict_data(v) for v in doc.verdicts]})
@@ -230,7 +240,7 @@ def first_screen(doc: StudyDocument) -> str:
     """What `study run` ends with: the headline, then each finding that is
     not reproduced on the primary target, in one line."""
     primary = doc.study.targets[0].name
-    lines = [doc.headline]
+    lines = [doc.headline, answered_line(doc.study, doc.verdicts)]
     for v in doc.verdicts:
         if v.target != primary or v.verdict == REPRODUCED:
             continue

@@ -298,6 +298,16 @@ class Headline:
     def reproduced(self) -> int:
         return self.count[REPRODUCED]
 
+    @property
+    def testable(self) -> int:
+        """The findings a run here can decide: neither untestable nor trivial."""
+        return self.findings - self.count[UNTESTABLE] - self.count[TRIVIAL]
+
+    @property
+    def answered(self) -> int:
+        """Of the testable: reproduced, or differing by a cause a rerun confirms."""
+        return self.reproduced + self.confirmed
+
     def text(self) -> str:
         differ = self.count[DIFFERS]
         unconfirmed = differ - self.confirmed - self.explained
