@@ -69,6 +69,12 @@ BROKEN = [
      "system[0].study_port", "not an instance of port 'threadx'"),
     (F6, F6 + 'margin = 1.5\n', "finding[5].margin", "margin 1.5 is not a fraction"),
     (F6, F6 + 'tolerance = 0\n', "finding[5].tolerance", "tolerance 0 is not a fraction"),
+    (F6, F6 + 'tolerance = inf\n', "finding[5].tolerance", "tolerance inf is not a fraction"),
+    (F6, F6.replace("value = 2.6", "value = nan"), "finding[5].value", "nan is not a figure"),
+    (F6, F6.replace("value = 2.6", "value = 5e-324"), "finding[5].value",
+     "5e-324 is not a figure"),
+    (F6, F6.replace("value = 2.6", "value = 0"), "finding[5].value", "a ratio of 0"),
+    ('id = "F6"', 'id = "F6\\n  F7 reproduced"', "finding[5]", "is not an id"),
     ('name = "qemu-mps2-an386"', 'name = "qemu-nowhere"', "target[0].name", "unknown target"),
     ('year = 2024', 'year = "2024"', "year", "must be an integer"),
 ]

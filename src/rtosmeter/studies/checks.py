@@ -5,6 +5,7 @@ error names the file and the key."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -29,8 +30,10 @@ from rtosmeter.studies.model import (
     Study,
     Table,
 )
+from rtosmeter.textsafe import strip_controls
 
 _LITERAL = re.compile(r'"([^"\\]*)"')
+MIN_MAGNITUDE, MAX_MAGNITUDE = 1e-9, 1e12  # a published figure's size, any unit
 
 
 class Checker:
@@ -48,7 +51,12 @@ class Checker:
                             f"Valid {kind}s: {', '.join(repr(v) for v in valid) or '(none)'}")
 
     def unique(self, kind: str, ids: list[str]) -> None:
+        """Each id once, and printable: an id is a line's head in every
+        report, so a newline or an escape code in it would forge lines."""
         for i, x in enumerate(ids):
+            if strip_controls(x) != x or not x.strip():
+                raise self.fail(f"{kind}[{i}]", f"{x!r} is not an id",
+                                "Give an id of printable characters, without newlines")
             if x in ids[:i]:
                 raise self.fail(f"{kind}[{i}]", f"'{x}' is given twice", "Give each one id once")
 
@@ -146,6 +154,16 @@ class Checker:
             self.one_of(f"{key}.stat", f.stat, STATS, "stat")
             self.one_of(f"{key}.hardware", f.hardware, self.study.hardware_keys, "hardware")
             self.one_of(f"{key}.state", f.state, self.states(), "state")
+            self.finite(f"{key}.value", f.value)
+
+    def finite(self, key: str, value: float | None) -> None:
+        """A published number: finite and of a size a figure can have (NaN,
+        infinities and denormals would make every ratio with it meaningless)."""
+        if value is not None and not (math.isfinite(value) and (
+                value == 0 or MIN_MAGNITUDE <= abs(value) <= MAX_MAGNITUDE)):
+            raise self.fail(key, f"{value!r} is not a figure's number",
+                            f"Give a finite number between {MIN_MAGNITUDE:g} and "
+                            f"{MAX_MAGNITUDE:g} in magnitude (or 0)")
 
     def finding(self, i: int, f: Finding) -> None:
         key = f"finding[{i}]"
@@ -170,6 +188,9 @@ class Checker:
                 self.one_of(f"{key}.{side}.operation", o.operation, ops, "operation")
                 if o.stat:
                     self.one_of(f"{key}.{side}.stat", o.stat, STATS, "stat")
+        self.finite(f"{key}.value", f.value)
+        if f.kind == "ratio" and f.value == 0:
+            raise self.fail(f"{key}.value", "a ratio of 0", "Give the published ratio")
         for name, frac in (("tolerance", f.tolerance), ("margin", f.margin)):
             if frac is not None and not 0 < frac < 1:
                 raise self.fail(f"{key}.{name}", f"{name} {frac:g} is not a fraction",
