@@ -247,3 +247,25 @@ def test_an_operation_of_a_unit_of_its_own_is_read_from_its_run() -> None:
     ran.clear()
     run.run_study(study, execute, reruns=False, one_unit=True)  # --unit, --as-board
     assert ran == ["study:marques2021"]
+
+
+def test_a_resumed_study_runs_what_is_left_and_another_process_stops_it(study: Study) -> None:
+    """--resume: the campaigns already stored are not run again, the reruns
+    still missing are; a lock held by another process is no missing tree."""
+    from rtosmeter.store.lock import Busy
+
+    ran: list[str] = []
+
+    def execute(camp: Campaign) -> RunSummary:
+        ran.append(camp.name)
+        raise UserError("no tree", "here", "")
+
+    run.run_study(study, execute, done=frozenset({"study:ungurean2020"}))
+    assert ran and "study:ungurean2020" not in ran
+    assert "study:ungurean2020:rerun:F12" in ran  # the reruns the interrupted study lacked
+
+    def busy(camp: Campaign) -> RunSummary:
+        raise Busy("another rtosmeter run (process 1) is building and running", "out", "")
+
+    with pytest.raises(Busy):
+        run.run_study(study, busy)

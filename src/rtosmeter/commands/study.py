@@ -96,7 +96,7 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
     from rtosmeter.runs import RunInterrupted, execute
     from rtosmeter.sources import parse_source_options, tree_given
     from rtosmeter.studies import definition
-    from rtosmeter.studies.run import executor, run_study, with_study_versions
+    from rtosmeter.studies.run import executor, latest_runs, run_study, with_study_versions
 
     if jobs < 1:
         raise UserError(f"-j {jobs} is not a job count", "-j", "Give -j 1 or more")
@@ -121,17 +121,17 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
         label = name if name is not None else the_study.name
         try:
             with open_store(folder) as store, signals_interrupt():
-                if resume is not None:  # that run alone, finished; then the report
+                done: frozenset[str] = frozenset()
+                if resume is not None:  # that run finished; then the campaigns not yet run
                     execute(defs, catalog, store, folder, None,
                             resume=store.resolve_run(resume))
-                    outcomes = []
-                else:
-                    go = executor(defs, catalog, store, folder, trees,
-                                  jobs, boards=boards, unit=unit, board=board,
-                                  core_boards=core_boards, attribute=attribute, qemu=qemu)
-                    outcomes = run_study(with_study_versions(the_study, given), go,
-                                         reruns=not no_rerun,
-                                         one_unit=bool(unit or board))
+                    done = frozenset(latest_runs(store, the_study.name))
+                go = executor(defs, catalog, store, folder, trees,
+                              jobs, boards=boards, unit=unit, board=board,
+                              core_boards=core_boards, attribute=attribute, qemu=qemu)
+                outcomes = run_study(with_study_versions(the_study, given), go,
+                                     reruns=not no_rerun, one_unit=bool(unit or board),
+                                     done=done)
         except RunInterrupted as exc:
             click.echo(f"Interrupted: run {exc.run_id} is stored as interrupted with every "
                        f"execution that finished. Finish it with:\n  rtosmeter study run "

@@ -12,6 +12,11 @@ from pathlib import Path
 from rtosmeter.errors import UserError
 
 
+class Busy(UserError):
+    """Another process holds the lock: nothing may run here now (never a
+    combination to skip like a missing tree)."""
+
+
 class RunLock:
     """The lock a running run holds (flock on a file next to the store)."""
 
@@ -68,7 +73,7 @@ def lock_run(store: Path, run_id: int) -> RunLock:
                         "Pass a writable campaign folder with --out") from None
     if lock is None:
         pid = path.read_text(errors="replace").strip() or "?"
-        raise UserError(f"run {run_id} is still running (process {pid})", str(store),
+        raise Busy(f"run {run_id} is still running (process {pid})", str(store),
                         "Wait for it to finish, or stop it (kill " + pid + ") and then "
                         f"resume it with `rtosmeter run --resume {run_id} --out "
                         f"{store.parent}`")
@@ -87,7 +92,7 @@ def lock_out(store: Path) -> RunLock:
                         str(path), "Pass a writable campaign folder with --out") from None
     if lock is None:
         pid = path.read_text(errors="replace").strip() or "?"
-        raise UserError(f"another rtosmeter run (process {pid}) is building and running "
+        raise Busy(f"another rtosmeter run (process {pid}) is building and running "
                         "in this campaign folder", str(store.parent),
                         "Wait for it to finish, or pass another --out (reports, history "
                         "and compare may read the folder meanwhile)")

@@ -17,6 +17,7 @@ from rtosmeter.errors import UserError
 from rtosmeter.instances import SEP
 from rtosmeter.instances import split as split_instance
 from rtosmeter.store import Store
+from rtosmeter.store.lock import Busy
 from rtosmeter.studies.model import Finding, Rerun, Study, System
 
 if TYPE_CHECKING:
@@ -152,11 +153,12 @@ Runner = Callable[[Campaign], "RunSummary"]
 
 
 def run_study(study: Study, execute_campaign: Runner, reruns: bool = True,
-              one_unit: bool = False) -> list[Outcome]:
+              one_unit: bool = False, done: frozenset[str] = frozenset()) -> list[Outcome]:
     """The matrix, the operations of a unit of their own (not when
     `one_unit`: --unit or --as-board counts the whole study in one), then
-    each rerun; a campaign where nothing could run (a missing tree) is an
-    outcome with its error, and the rest goes on."""
+    each rerun, less the campaigns `done` (a resumed study's); a campaign
+    where nothing could run (a missing tree) is an outcome with its error,
+    and the rest goes on; another process running here stops the study."""
     names = [main_campaign(study), *([] if one_unit else unit_campaigns(study))]
     out = []
     for f in study.findings if reruns else ():
@@ -166,9 +168,13 @@ def run_study(study: Study, execute_campaign: Runner, reruns: bool = True,
             out.append(Outcome(campaign_name(study.name, f.id), summary=(
                 f"not run: the matrix already runs {f.rerun.source}, the study's version")))
     for camp in names:
+        if camp.name in done:
+            continue
         try:
             summary = execute_campaign(camp)
             out.append(Outcome(camp.name, summary.run_id, summary.line(0)))
+        except Busy:
+            raise  # another process runs here: the study stops, saying so
         except UserError as exc:
             out.append(Outcome(camp.name, error=exc.message))
     return out
