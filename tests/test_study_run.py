@@ -59,7 +59,8 @@ def test_verdicts_on_a_real_run(ran: Path) -> None:
     assert data["headline"] == HEADLINE
     # --all: the studies of studies/, none run in this store, and the total
     every = invoke("study", "report", "--all", "--out", str(ran)).output
-    assert "beningo2024: 0 of 24 findings reproduced" in every and "(not run in this store)" in every
+    assert "beningo2024: 0 of 24 findings reproduced" in every
+    assert "(not run in this store)" in every
     assert "All studies: 0 of 164 findings reproduced; of the " in every, every
 
 
@@ -123,3 +124,20 @@ def test_the_report_renders_through_the_report_formats(ran: Path) -> None:
     v = {x["finding"]: x for x in data["verdicts"]}
     assert {"finding", "expected", "measured", "verdict", "cause"} <= set(v["F3"])
     assert v["F3"]["cause"] and v["F3"]["measured"] == v["F3"]["ours"]
+
+
+def test_a_report_of_a_run_that_did_not_end_says_it_is_partial(ran: Path, tmp_path: Path) -> None:
+    """A study run killed mid-matrix leaves its run marked running with no
+    process behind it: the report marks the headline and names the run."""
+    import shutil
+    import sqlite3
+
+    copy = tmp_path / "copy"
+    shutil.copytree(ran, copy)
+    with sqlite3.connect(copy / "rtosmeter.sqlite") as db:  # what a SIGKILL leaves behind
+        db.execute("UPDATE runs SET status = 'running' WHERE id = 1")
+    out = invoke("study", "report", str(TINY), "--out", str(copy), "--format", "markdown").output
+    assert "(partial: a run is not done)" in out
+    assert "Run 1 of study:tiny2000 is interrupted, not done" in out
+    assert "partial" not in invoke("study", "report", str(TINY), "--out", str(ran),
+                                   "--format", "markdown").output

@@ -211,12 +211,16 @@ def build(study: Study, store: Store) -> StudyDocument:
     for t in study.targets:
         secs += tables.sections(study, main, t.name)
     secs += [findings_section(study, verdicts, emulated_units(view)), runs_section(runs)]
-    notes = [*legend(study, view.cases if view else []), EMULATION_NOTE]
+    partial = [f"Run {rid} of {name} is {store.run(rid).status}, not done: the verdicts "
+               "that read it rest on part of it (finish it with `study run --resume`)."
+               for name, rid in sorted(runs.items()) if store.run(rid).status != "done"]
+    notes = [*partial, *legend(study, view.cases if view else []), EMULATION_NOTE]
     if view is None:
         notes.insert(0, f"No run of {campaign_name(study.name)} in this store: run "
                         f"`rtosmeter study run {study.name}` first.")
+    head = _headline(study, verdicts) + (" (partial: a run is not done)" if partial else "")
     return StudyDocument(study, f"{study.title} ({study.authors}, {study.year}), re-run",
-                         _headline(study, verdicts), runs, secs, verdicts, notes)
+                         head, runs, secs, verdicts, notes)
 
 
 def _verdict_data(v: Verdict) -> dict[str, Any]:
