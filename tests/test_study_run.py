@@ -141,3 +141,19 @@ def test_a_report_of_a_run_that_did_not_end_says_it_is_partial(ran: Path, tmp_pa
     assert "Run 1 of study:tiny2000 is interrupted, not done" in out
     assert "partial" not in invoke("study", "report", str(TINY), "--out", str(ran),
                                    "--format", "markdown").output
+
+
+@pytest.mark.slow
+def test_a_study_file_s_text_reaches_the_terminal_cleaned(tmp_path: Path) -> None:
+    """Escape codes in a study's texts (a finding, its cause) never reach
+    the terminal: `study run`'s first screen and summary lines are cleaned."""
+    study = tmp_path / "tiny2000"
+    study.mkdir()
+    text = (TINY / "study.toml").read_text(encoding="utf-8")
+    text = text.replace('why = "', 'why = "\\u001b[2J\\u001b]0;pwned\\u0007')
+    (study / "study.toml").write_text(text, encoding="utf-8")
+    result = invoke("study", "run", str(study), "--out", str(tmp_path / "out"), "-j", "1",
+                    "--no-rerun")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "]0;pwned" in result.output  # the text itself is there, its codes gone

@@ -13,6 +13,7 @@ import click
 from rtosmeter.commands.common import echo_json, format_option, open_store, out_option
 from rtosmeter.errors import UserError
 from rtosmeter.reports import FORMATS
+from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
     from rtosmeter.board_memory import BoardMemory
@@ -47,6 +48,7 @@ def list_studies(fmt: str) -> None:
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title="Studies", title_justify="left")
     for key in LIST_KEYS:
@@ -54,8 +56,9 @@ def list_studies(fmt: str) -> None:
     for row in rows:
         systems = row["systems"]
         assert isinstance(systems, list)
-        table.add_row(*(", ".join(systems) if k == "systems" else str(row[k])
-                        for k in LIST_KEYS))
+        # a study file's text is shown as text: no escape codes, no rich markup
+        table.add_row(*(Text(terminal_safe(", ".join(systems) if k == "systems"
+                                           else str(row[k]))) for k in LIST_KEYS))
     Console(width=None if sys.stdout.isatty() else 140).print(table)
 
 
@@ -139,7 +142,7 @@ def run_study(name: str | None, out: Path, sources: tuple[str, ...], jobs: int,
                        f"{shlex.quote(str(folder))}", err=True)
             raise click.exceptions.Exit(128 + exc.signum) from None
         for o in outcomes:
-            click.echo(f"{o.name}: " + (o.summary or f"nothing ran: {o.error}"))
+            click.echo(terminal_safe(f"{o.name}: " + (o.summary or f"nothing ran: {o.error}")))
         if not every:
             _print_report(the_study, out, "first-screen")
     if every:
@@ -197,7 +200,8 @@ def _print_all(studies: list[Study], out: Path) -> None:
             h = headline(s, doc.verdicts)
             total = [a + b for a, b in zip(total, (h.reproduced, h.findings, h.answered,
                                                    h.testable), strict=True)]
-            click.echo(doc.headline + ("" if doc.runs else " (not run in this store)"))
+            click.echo(terminal_safe(doc.headline)
+                       + ("" if doc.runs else " (not run in this store)"))
     share = f" ({total[2] / total[3]:.0%})" if total[3] else ""
     click.echo(f"All studies: {total[0]} of {total[1]} findings reproduced; of the {total[3]} "
                f"testable, {total[2]} reproduced or with a confirmed cause{share}")
@@ -211,7 +215,7 @@ def _print_report(the_study: Study, out: Path, fmt: str) -> None:
     with open_store(out, must_exist=True) as store:
         doc = build(the_study, store)
     if fmt == "first-screen":
-        click.echo(first_screen(doc))
+        click.echo("\n".join(terminal_safe(line) for line in first_screen(doc).splitlines()))
         return
     page = sheet(doc)
     text = reports.render(page, fmt)
