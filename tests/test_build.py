@@ -84,6 +84,21 @@ def test_real_build_records_what_was_built(root: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_copied_out_folder_builds_where_it_is(root: Path, tmp_path: Path) -> None:
+    """A campaign folder copied elsewhere keeps CMake caches naming the old
+    folder, which CMake refuses: the build forgets them and configures anew."""
+    defs = Definitions.load(root)
+    catalog = load_catalog(root)
+    first = build(spec_for(defs, tmp_path / "a", ("irq",)), root, catalog, jobs=2)
+    assert first.status == "ok", first.error
+    shutil.copytree(tmp_path / "a", tmp_path / "b", symlinks=True)
+    again = build(spec_for(defs, tmp_path / "b", ("irq",)), root, catalog, jobs=2)
+    assert again.status == "ok", again.error
+    cache = (tmp_path / "b/build/posix/host/quick/CMakeCache.txt").read_text()
+    assert f"CMAKE_CACHEFILE_DIR:INTERNAL={tmp_path / 'b'}" in cache
+
+
+@pytest.mark.slow
 def test_a_broken_group_does_not_stop_the_others(root: Path, tmp_path: Path) -> None:
     tree = broken_tree(tmp_path, root)
     defs = Definitions.load(tree)

@@ -225,6 +225,22 @@ def _cache_entries(build_dir: Path) -> dict[str, str]:
     return out
 
 
+def _forget_moved_cache(build_dir: Path) -> None:
+    """A build folder copied or moved from elsewhere (a copied --out) holds
+    a CMakeCache.txt naming the old folder, which CMake refuses: forget that
+    cache (and CMakeFiles), so the build configures afresh where it is."""
+    cache = build_dir / "CMakeCache.txt"
+    if not cache.is_file():
+        return
+    for line in cache.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("CMAKE_CACHEFILE_DIR:"):
+            recorded = Path(line.partition("=")[2].strip())
+            if recorded.resolve() != build_dir.resolve():
+                cache.unlink()
+                shutil.rmtree(build_dir / "CMakeFiles", ignore_errors=True)
+            return
+
+
 def _configured_compiler(build_dir: Path, lang: str = "C") -> str:
     """The compiler CMake chose for `lang` (C, ASM). A toolchain file sets it
     as a plain variable, not a cache entry, so read the compiler file CMake
@@ -373,6 +389,7 @@ def build(spec: BuildSpec, root: Path, catalog: Catalog, jobs: int = 2) -> Build
         config["net_stack"] = spec.net_source.port
 
     configure = cmake_configure_command(spec, root, config_dir)
+    _forget_moved_cache(build_dir)
     with log.open("w", encoding="utf-8") as f:
         f.write("$ " + " ".join(configure) + "\n")
     rc, output = children.run_tool(configure)
