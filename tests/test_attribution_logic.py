@@ -89,3 +89,10 @@ def test_category_rules(tmp_path: Path) -> None:
     (tmp_path / "k" / "attribution.toml").write_text('[categories]\n"locks" = ["x"]\n')
     with pytest.raises(UserError, match="unknown category 'locks'"):
         rules(tmp_path, "k")
+    # a misspelt table is named, a file that is not UTF-8 too (not an internal error)
+    (tmp_path / "k" / "attribution.toml").write_text('[categorys]\nlists = ["vList*"]\n')
+    with pytest.raises(UserError, match="unknown key or table 'categorys'"):
+        rules(tmp_path, "k")
+    (tmp_path / "k" / "attribution.toml").write_bytes(b'[categories]\nlists = ["\xff"]\n')
+    with pytest.raises(UserError, match="not UTF-8"):
+        rules(tmp_path, "k")

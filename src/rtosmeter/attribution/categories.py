@@ -11,13 +11,13 @@ function no pattern names is "other". docs/explain.md documents the file.
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
 from rtosmeter.attribution.breakdown import Breakdown
 from rtosmeter.errors import UserError
 from rtosmeter.instances import split as split_instance
+from rtosmeter.toml_table import read_toml
 
 CATEGORIES = ("kernel entry/exit", "critical section", "object", "lists", "scheduler",
               "port layer", "tick", "other")
@@ -35,10 +35,11 @@ def rules(ports_dir: Path, port: str) -> list[tuple[str, tuple[str, ...]]]:
     path = ports_dir / base / FILE
     if not path.is_file():
         return []
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"cannot read it ({exc})", str(path), "Fix the TOML") from None
+    data = read_toml(path)  # unreadable, not UTF-8, not TOML: an error naming the file
+    for key in data:
+        if key != "categories":  # a misspelt [categorys] would be ignored without a word
+            raise UserError(f"unknown key or table '{key}'", str(path),
+                            "The file holds one table, [categories] (docs/explain.md)")
     table = data.get("categories", {})
     if not isinstance(table, dict):
         raise UserError("[categories] must be a table", str(path), "See docs/explain.md")
