@@ -164,3 +164,27 @@ def test_study_run_takes_the_board(tmp_path: Path) -> None:
     res = invoke("study", "run", "beningo2024", "--as-board", "nucleo", "--no-rerun",
                  "--out", str(tmp_path))
     assert res.exit_code == 1 and "unknown board 'nucleo'" in res.stderr, res.output
+
+
+@pytest.mark.parametrize(("text", "what"), [
+    ("ws = inf\nprefetch = true\ndiv = 12\n", "must be an integer"),
+    ("ws = 1.9\nprefetch = true\ndiv = 12\n", "must be an integer"),
+    ('ws = "٣"\nprefetch = true\ndiv = 12\n', "must be an integer"),
+    ('ws = 2\nprefetch = "false"\ndiv = 12\n', "must be true or false"),
+    ("ws = 99\nprefetch = true\ndiv = 12\n", "'ws'"),
+    ("ws = 2\nprefetch = true\ndiv = 12\nws_extra = 1\n", "unknown key 'ws_extra'"),
+])
+def test_a_calibration_is_read_through_the_checked_reader(tmp_path: Path, text: str,
+                                                          what: str) -> None:
+    """A calibration.toml's numbers are checked as every file's: none is
+    coerced (1.9 -> 1, "false" -> true) or applied when out of range."""
+    import dataclasses
+
+    from rtosmeter.board_memory import board_named
+
+    (tmp_path / "calibration.toml").write_text(text, encoding="utf-8")
+    board = dataclasses.replace(board_named(Definitions.load(ROOT), "b-l475e-iot01a"),
+                                dir=tmp_path)
+    with pytest.raises(UserError) as err:
+        read_memory(board)
+    assert what in str(err.value) and str(tmp_path / "calibration.toml") in str(err.value)

@@ -11,7 +11,6 @@ M0+ table). µs are at the board's clock: `board.clock_hz`.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from rtosmeter.definitions import Definitions, Target
 from rtosmeter.errors import UserError
 from rtosmeter.measure import Unit
 from rtosmeter.qemu_plugin import CYCLE_CPUS, MAX_DIV, MAX_WS, MIN_DIV, MODEL, PluginSpec
-from rtosmeter.toml_table import REQUIRED, TomlTable
+from rtosmeter.toml_table import REQUIRED, TomlTable, read_toml
 
 # The QEMU target each core is estimated on.
 QEMU_FOR_CPU = {"cortex-m0": "qemu-microbit", "cortex-m0plus": "qemu-microbit",
@@ -116,17 +115,15 @@ def fitted(board_dir: Path) -> dict[str, int] | None:
     path = board_dir / CALIBRATION_FILE
     if not path.is_file():
         return None
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        out = {"ws": int(data["ws"]), "prefetch": int(bool(data["prefetch"])),
-               "div": int(data["div"])}
-    except (KeyError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"damaged calibration ({exc})", str(path),
-                        "Delete it and run rtosmeter calibrate again") from exc
-    for key, (low, high) in BOUNDS.items():
-        if not low <= out[key] <= high:
-            raise UserError(f"{key} = {out[key]} is outside {low}..{high}", str(path),
-                            "Delete it and run rtosmeter calibrate again")
+    # every value through the checked reader: `ws = inf`, `1.9`, "٣" or
+    # `prefetch = "false"` are errors naming the file, never applied
+    t = TomlTable(read_toml(path), path)
+    out = {"ws": t.num("ws", REQUIRED, *BOUNDS["ws"]),
+           "prefetch": int(t.flag("prefetch", REQUIRED)),
+           "div": t.num("div", REQUIRED, *BOUNDS["div"])}
+    t.seconds("mape_percent", 0.0, 0.0, 1e6)  # the fit's record (rtosmeter.calibrate.write)
+    t.flag("ranking_kept", False)
+    t.done()
     return out
 
 
