@@ -121,6 +121,28 @@ def test_from_run_reads_a_board_run(tmp_path: Path) -> None:
     assert "fitted 0.00 %" in res.output
     assert "ranking of RTOSes: not checked: 0 RTOS port measured (none)" in res.output
     assert "ws = 2\nprefetch = false\ndiv = 7\n" in (tmp_path / "calibration.toml").read_text()
+    # the same run for another board, or a --write-to that is no folder: refused, nothing fitted
+    other = invoke("calibrate", "STM32F407", "--from-run", "latest", "--board-out",
+                   str(tmp_path / "board"), "--work", str(tmp_path / "w2"))
+    assert other.exit_code == 1 and "not of stm32f407" in other.output + other.stderr
+    nowhere = invoke("calibrate", "B-L475E-IOT01A", "--from-run", "latest", "--board-out",
+                     str(tmp_path / "board"), "--write-to", str(tmp_path / "missing"))
+    assert nowhere.exit_code == 1 and "is not a folder" in nowhere.output + nowhere.stderr
+    assert not (tmp_path / "w2").exists()  # refused before any build
+
+
+def test_a_board_run_without_the_kernels_is_refused(tmp_path: Path) -> None:
+    """A stored board run of other cases (no calib.flash): the fit would rest
+    on nothing; calibrate names what the run lacks."""
+    with Store.open(tmp_path / "rtosmeter.sqlite") as st:
+        run = st.create_run({"name": "board"}, {"machine": "x86_64"}, "0.1.0")
+        st.add_build(run, "baremetal", "b-l475e-iot01a", "default", {})
+        st.finish_run(run)
+    res = invoke("calibrate", "B-L475E-IOT01A", "--from-run", "latest", "--board-out",
+                 str(tmp_path), "--work", str(tmp_path / "work"))
+    assert res.exit_code == 1, res.output
+    assert "lacks bare metal's kernels calib.flash/straight" in res.output + res.stderr
+    assert not (tmp_path / "work").exists()
 
 
 @pytest.mark.slow

@@ -35,6 +35,9 @@ from rtosmeter.protocol import parse_stream
 from rtosmeter.qemu_plugin import MAX_DIV, counter_address, plugin_path
 
 KERNELS = "lat.isr.*,tm.basic,calib.flash"
+# what the fit cannot do without: the flash kernels' series (wait states,
+# prefetch, the divide's cycles)
+FLASH_KERNELS = ("calib.flash/straight", "calib.flash/jumps", "calib.flash/divide")
 Figures = dict[str, float]  # "case/series" -> median cycles (or count per period)
 
 

@@ -64,9 +64,16 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
         raise UserError("give either --from-run (a board run) or --stand-in (no board)",
                         "calibrate", "No board is attached: try --stand-in ws=3,prefetch=0")
     given = _params(stand_in) if stand_in is not None else {}  # checked before any build
+    if write_to is not None and not write_to.is_dir():
+        raise UserError(f"{write_to} is not a folder", "--write-to",
+                        "Create it, or leave --write-to out (the board's target folder)")
     defs = Definitions.load()
     target = board_named(defs, board)
     mem = read_memory(target, calibrated=False)
+    measured: cal.Figures = {}
+    board_rtos: dict[str, cal.Figures] = {}  # port -> its lat.* figures on the board
+    if from_run is not None:  # the board run holds what the fit needs, before any build
+        measured, board_rtos = _board_figures(board_out or work, str(from_run), target.name)
     summary = run_campaign(RunOptions(out=work, ports=("baremetal",), bench=cal.KERNELS,
                                       board=mem, quiet=True, jobs=1))
     elfs = _elfs_by_port(work, summary.run_id).get("baremetal", [])
@@ -78,12 +85,10 @@ def calibrate(board: str, from_run: str | None, board_out: Path | None, stand_in
         return cal.simulate(elfs, machine.machine, mem, p, cpu)
 
     ports = tuple(p for p in (rtos or "").split(",") if p)
-    board_rtos: dict[str, cal.Figures] = {}  # port -> its lat.* figures on the board
     if stand_in is not None:
         truth = cal.Params(**{**vars(cal.declared(mem)), **given})
         measured, source = run(truth), f"stand-in {truth}"
     else:
-        measured, board_rtos = _board_figures(board_out or work, str(from_run))
         source = f"board run {from_run}"
         ports = ports or tuple(sorted(board_rtos))
     rtos_elfs: dict[str, list[Path]] = {}
@@ -125,8 +130,9 @@ def _elfs_by_port(out: Path, run_id: int) -> dict[str, list[Path]]:
     return found
 
 
-def _board_figures(out: Path, from_run: str) -> tuple[Figures, dict[str, Figures]]:
-    """A board run's kernel figures (bare metal's), and each RTOS port's lat.* figures."""
+def _board_figures(out: Path, from_run: str, board: str) -> tuple[Figures, dict[str, Figures]]:
+    """A board run's kernel figures (bare metal's), and each RTOS port's lat.*
+    figures; the run must be of the board and hold bare metal's kernels."""
     from rtosmeter import calibrate as cal
     from rtosmeter import calibrate_rtos as cr
     from rtosmeter.commands.common import open_store, resolve_run
@@ -142,6 +148,16 @@ def _board_figures(out: Path, from_run: str) -> tuple[Figures, dict[str, Figures
                 measured.update(got)
             else:
                 board_rtos.setdefault(port_of[e.build_id], {}).update(cr.lat_only(got))
+        targets = sorted({b.target for b in store.builds(rid)})
+    where = f"run {from_run} in {out}"
+    if targets != [board]:
+        raise UserError(f"the run is of {', '.join(targets) or 'no target'}, not of {board}",
+                        where, f"Give a run of `rtosmeter run --target {board} --port "
+                               f"baremetal --bench '{cal.KERNELS}' --boards`")
+    lacking = [k for k in cal.FLASH_KERNELS if not any(m.startswith(k) for m in measured)]
+    if lacking:
+        raise UserError(f"the run lacks bare metal's kernels {', '.join(lacking)}", where,
+                        f"Run them on the board: --port baremetal --bench '{cal.KERNELS}'")
     return measured, board_rtos
 
 
