@@ -74,3 +74,38 @@ def test_published_site_browses_offline(tmp_path: Path, browser: Any) -> None:
     assert not outside, f"the site fetched something outside itself: {outside}"
     assert not errors, errors
     page.close()
+
+
+@pytest.mark.parametrize("link", ["site", "index", "page"])
+def test_publish_writes_through_no_symlink(tmp_path: Path, link: str) -> None:
+    """A site folder, its index or a page that is a symbolic link is refused,
+    and what it points at is left as it was (the store, another file)."""
+    out, site = tmp_path / "store", tmp_path / "site"
+    with Store.open(out / STORE_NAME) as store:
+        _fill(store, 1, qemu=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    if link == "site":
+        (tmp_path / "elsewhere").mkdir()
+        site.symlink_to(tmp_path / "elsewhere")
+    else:
+        (site / "runs").mkdir(parents=True)
+        where = site / "index.html" if link == "index" else site / "runs" / "run-1.html"
+        where.symlink_to(out / STORE_NAME if link == "index" else victim)
+    store_bytes = (out / STORE_NAME).read_bytes()
+    result = CliRunner().invoke(cli, ["publish", str(site), "--out", str(out)])
+    assert result.exit_code == 1 and "symbolic link" in result.output, result.output
+    assert victim.read_text() == "keep me\n" and (out / STORE_NAME).read_bytes() == store_bytes
+    if link == "site":
+        assert not any((tmp_path / "elsewhere").iterdir())
+
+
+def test_a_page_is_replaced_whole(tmp_path: Path) -> None:
+    """The writer replaces a page in one step and leaves no temporary file."""
+    from rtosmeter.safe_write import write_text
+
+    page = tmp_path / "site" / "runs" / "run-1.html"
+    write_text(page, "old", tmp_path / "site")
+    write_text(page, "new", tmp_path / "site")
+    assert page.read_text() == "new" and [p.name for p in page.parent.iterdir()] == ["run-1.html"]
+    assert oct(page.stat().st_mode & 0o777) == "0o644"

@@ -33,6 +33,7 @@ from rtosmeter.board_memory import BOUNDS, CALIBRATION_FILE, BoardMemory
 from rtosmeter.errors import UserError
 from rtosmeter.protocol import parse_stream
 from rtosmeter.qemu_plugin import MAX_DIV, counter_address, plugin_path
+from rtosmeter.safe_write import write_text
 
 KERNELS = "lat.isr.*,tm.basic,calib.flash"
 # what the fit cannot do without: the flash kernels' series (wait states,
@@ -154,5 +155,5 @@ def write(board_dir: Path, p: Params, errors: Mapping[str, float], kept: bool,
     lines = [f"# Fitted by rtosmeter calibrate ({source}); --as-board {board_dir.name} uses it.",
              f"ws = {p.ws}", f"prefetch = {'true' if p.prefetch else 'false'}", f"div = {p.div}",
              f"mape_percent = {mape(errors):.3f}", f"ranking_kept = {'true' if kept else 'false'}"]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text(path, "\n".join(lines) + "\n")
     return path

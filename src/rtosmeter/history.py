@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rtosmeter import analysis, vocabulary
 from rtosmeter.errors import UserError
+from rtosmeter.safe_write import write_text
 from rtosmeter.store import Store
 
 
@@ -138,5 +139,5 @@ def write_chart(store: Store, case_id: str, path: Path) -> Path:
     if path.suffix.lower() == ".png":
         chart(history, png=path)
     else:
-        path.write_text(chart(history), encoding="utf-8")
+        write_text(path, chart(history))
     return path

@@ -21,6 +21,7 @@ from pathlib import Path
 from rtosmeter import history
 from rtosmeter.errors import UserError
 from rtosmeter.history_values import run_values
+from rtosmeter.safe_write import write_text
 from rtosmeter.store import Store
 from rtosmeter.textsafe import chart_name
 
@@ -80,7 +81,7 @@ def _studies(store: Store, site: Path) -> list[StudyLink]:
             continue
         doc = build(study, store)
         file = f"studies/{chart_name(study.name)}.html"
-        _write(site / file, _back_link(html.render(sheet(doc)), "../index.html"))
+        write_text(site / file, _back_link(html.render(sheet(doc)), "../index.html"), site)
         out.append(StudyLink(study.name, doc.headline, file))
     return out
 
@@ -93,9 +94,6 @@ def _back_link(page: str, index: str) -> str:
     return f"{head}{sep}{link}{rest}" if sep else link + page
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 def publish(store: Store, site: Path) -> Path:
@@ -108,18 +106,19 @@ def publish(store: Store, site: Path) -> Path:
     run_ids = [r.id for r in runs if store.executions(r.id)]
     for run_id in run_ids:
         page = html.render(analysis.load_run(store, run_id))
-        _write(site / "runs" / f"run-{run_id}.html", _back_link(page, "../index.html"))
+        write_text(site / "runs" / f"run-{run_id}.html", _back_link(page, "../index.html"),
+                   site)
     cases = _cases(store, run_ids)
     for case in cases.values():
         try:
             svg = history.chart(history.case_history(store, case.case_id))
         except UserError:  # no run has it ok: nothing to draw, the table says why
             svg = ""
-        _write(site / case.file, env.get_template("publish_case.html.j2").render(
-            case=case, svg=svg, runs=[r for r in runs if r.id in case.runs]))
+        write_text(site / case.file, env.get_template("publish_case.html.j2").render(
+            case=case, svg=svg, runs=[r for r in runs if r.id in case.runs]), site)
     studies = _studies(store, site)
     index = site / "index.html"
-    _write(index, env.get_template("publish_index.html.j2").render(
+    write_text(index, env.get_template("publish_index.html.j2").render(
         runs=runs, reported=set(run_ids), cases=list(cases.values()), studies=studies,
-        store=str(store.path)))
+        store=str(store.path)), site)
     return index

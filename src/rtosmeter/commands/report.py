@@ -11,6 +11,7 @@ from rtosmeter import reports
 from rtosmeter.commands.common import format_option, open_store, out_option, resolve_run
 from rtosmeter.errors import UserError
 from rtosmeter.reports import REPORT
+from rtosmeter.safe_write import write_text
 
 # The views, without importing the document (numpy, for --help): see
 # reports.document.VIEWS, which a test holds this to.
@@ -128,7 +129,7 @@ def report(run: str, out: Path, fmt: str, view_name: str, clock: str | None,
         return
     text = reports.render(view, fmt, view_name)
     if suffix == ".html" or write:
-        path.write_text(text, encoding="utf-8")
+        write_text(path, text)
         click.echo(str(path))
     else:
         click.echo(text, nl=not text.endswith("\n"))

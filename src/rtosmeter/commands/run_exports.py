@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from rtosmeter.safe_write import write_text
+
 if TYPE_CHECKING:
     from rtosmeter.model import RunView
 
@@ -41,7 +43,7 @@ def write_exports(view: RunView, paths: dict[str, Path | None]) -> list[Path]:
         path = paths.get(key)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(reports.render(view, fmt), encoding="utf-8")
+            write_text(path, reports.render(view, fmt))
             written.append(path)
     if (path := paths.get("junit")) is not None:
         written.append(junit.write(path, "rtosmeter.run", junit.check_verdicts(view)))

@@ -13,6 +13,7 @@ import click
 from rtosmeter.commands.common import echo_json, format_option, open_store, out_option
 from rtosmeter.errors import UserError
 from rtosmeter.reports import FORMATS
+from rtosmeter.safe_write import write_text
 from rtosmeter.textsafe import terminal_safe
 
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ def _print_report(the_study: Study, out: Path, fmt: str) -> None:
     text = reports.render(page, fmt)
     if fmt != "table":
         path = out / f"{page.name}{reports.get_format(fmt).SUFFIX}"
-        path.write_text(text, encoding="utf-8")
+        write_text(path, text)
         if fmt == "html":  # a page is for the browser: its path is the output
             click.echo(str(path))
             return

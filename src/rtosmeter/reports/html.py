@@ -23,6 +23,7 @@ from rtosmeter.reports.document.cases import BOX_LEGEND, STATS_UNFOLDED
 from rtosmeter.reports.document.glance import EMULATED
 from rtosmeter.reports.document.listing import ISR_NOTE
 from rtosmeter.reports.document.sheet import Sheet
+from rtosmeter.safe_write import write_text
 from rtosmeter.textsafe import html_safe
 
 SUFFIX = ".html"
@@ -62,5 +63,5 @@ def render(source: RunView | Document | Sheet, explain: Mapping[str, str] | None
 def write(source: RunView | Document | Sheet, path: Path,
           explain: Mapping[str, str] | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(source, explain), encoding="utf-8")
+    write_text(path, render(source, explain))
     return path

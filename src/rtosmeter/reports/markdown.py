@@ -12,6 +12,7 @@ from rtosmeter.reports.document.cases import BOX_LEGEND
 from rtosmeter.reports.document.cells import Cell, Chart, Section, Value
 from rtosmeter.reports.document.glance import EMULATED
 from rtosmeter.reports.document.sheet import Sheet
+from rtosmeter.safe_write import write_text
 from rtosmeter.textsafe import markdown_safe
 
 SUFFIX = ".md"
@@ -122,5 +123,5 @@ def write(source: RunView | Document, out_dir: Path, name: str = "report.md") ->
             charts.save(chart.svg, str(chart_dir / file))
             lines += [f"![{_escape(chart.title)}]({folder}/{file})", ""]
     path = out_dir / name
-    path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+    write_text(path, "\n".join(lines).rstrip("\n") + "\n")
     return path
