@@ -76,6 +76,9 @@ checked = true
      "give one of [sleep_ua_per_mhz] and [sleep_ua]"),
     ('chip = "X1"', 'chip = "X1"\nclock = 3', "unknown key 'clock'"),
     ('[wakeup_us]', '[wakeup]', "missing table [wakeup_us]"),
+    # a 309-digit number is echoed cut, with its length, not whole
+    ('value = 50.0', 'value = 1' + '0' * 308,
+     "run_ua_per_mhz.value': 1000000000000000… (309 characters) is larger than"),
 ])
 def test_a_broken_model_names_its_file_and_key(tmp_path: Path, old: str, new: str,
                                                message: str) -> None:

@@ -31,11 +31,19 @@ def plain(value: float) -> str:
     return str(value) if isinstance(value, int) or not value.is_integer() else str(int(value))
 
 
+def brief(value: object) -> str:
+    """A value as a message echoes it: a long one (a 309-digit number) cut,
+    with its length."""
+    text = plain(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else repr(value)
+    return f"{text[:16]}… ({len(text)} characters)" if len(text) > 24 else text
+
+
 def _range(value: float, low: float, high: float) -> None:
     if value > high:
-        raise ValueError(f"{plain(value)} is larger than {plain(high)}")
+        raise ValueError(f"{brief(value)} is larger than {plain(high)}")
     if value < low:
-        raise ValueError(f"{plain(value)} is smaller than {plain(low)}")
+        raise ValueError(f"{brief(value)} is smaller than {plain(low)}")
 
 
 def whole(text: str, low: int = 0, high: int = MAX_INT) -> int:
@@ -75,9 +83,9 @@ def finite(value: object, low: float, high: float, integer: bool = False) -> flo
     `integer` is false, from `low` to `high`."""
     if isinstance(value, bool) or not isinstance(value, int | float) or (
             integer and not isinstance(value, int)):
-        raise ValueError(f"{value!r} is not {'a whole number' if integer else 'a number'}")
+        raise ValueError(f"{brief(value)} is not {'a whole number' if integer else 'a number'}")
     if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{value!r} is not a finite number")
+        raise ValueError(f"{brief(value)} is not a finite number")
     _range(value, low, high)
     return value
 
