@@ -71,7 +71,7 @@ def list_studies(fmt: str) -> None:
 @click.option("-j", "jobs", type=int, default=2, show_default=True, help="Parallel jobs.")
 @click.option("--resume", metavar="RUN_ID",
               help="Finish an interrupted run of the study (the one an interruption names), "
-                   "then print the report.")
+                   "then run its campaigns not yet stored (its reruns), then print the report.")
 @click.option("--no-rerun", is_flag=True, help="Run the matrix only, not the findings' reruns.")
 @click.option("--boards", is_flag=True,
               help="Build and run the board targets too (a board is attached); without it "
