@@ -65,7 +65,7 @@ BROKEN = [
     ('reason = "Thread-Metric\'s basic', 'series = "nosuch"\nreason = "Thread-Metric\'s basic',
      "operation[0].series", "no series 'nosuch'"),
     ('port = "threadx"', 'port = "threadz"', "system[0].port", "unknown port"),
-    ('port = "threadx"', 'port = "threadx"\nstudy_port = "freertos@V10.2.0"',
+    ('study_port = "threadx@6.1.1"', 'study_port = "freertos@V10.2.0"',
      "system[0].study_port", "not an instance of port 'threadx'"),
     (F6, F6 + 'margin = 1.5\n', "finding[5].margin", "margin 1.5 is not a fraction"),
     (F6, F6 + 'tolerance = 0\n', "finding[5].tolerance", "tolerance 0 is not a fraction"),
