@@ -216,8 +216,7 @@ int rm_thread_delete(rm_thread_t t)
     }
     /* A thread deleted in a sleep leaves its alarm armed: disarm it before
      * the slot's next thread reuses the record. */
-    ztimer_remove(ZTIMER_MSEC, &t->sleep_timer);
-    ztimer_remove(ZTIMER_USEC, &t->period_timer);
+    ztimer_remove(t->sleep_usec ? ZTIMER_USEC : ZTIMER_MSEC, &t->sleep_timer);
     t->period_on = 0u;
     r_by_pid[t->pid] = NULL;
     t->used = 0u;
@@ -240,6 +239,7 @@ static void sleep_ms(uint32_t ms)
         return;
     }
     unsigned state = irq_disable();
+    t->sleep_usec = 0u;
     ztimer_set_wakeup(ZTIMER_MSEC, &t->sleep_timer, ms, t->pid);
     thread_sleep();
     irq_restore(state);
@@ -282,7 +282,8 @@ int rm_thread_sleep_until(uint32_t *wake, uint32_t period)
     t->period_ms = *wake;
     uint32_t left = t->period_us - now;
     if (left != 0u && left <= period * 1000u) { /* else already due */
-        ztimer_set_wakeup(ZTIMER_USEC, &t->period_timer, left, t->pid);
+        t->sleep_usec = 1u;
+        ztimer_set_wakeup(ZTIMER_USEC, &t->sleep_timer, left, t->pid);
         thread_sleep();
     }
     irq_restore(state);

@@ -61,11 +61,14 @@ struct rm_thread {
     rm_entry_t entry;
     void *arg;
     msg_t msgq[RM_QUEUE_DEPTH];     /* THREAD_MSG queue, set up at creation */
-    ztimer_t sleep_timer; /* its sleeps' alarm: off its stack, so delete can disarm it */
-    ztimer_t period_timer; /* its periodic wake-ups' alarm, on ZTIMER_USEC */
+    /* its sleeps' alarm, off its stack so that delete can disarm it: a
+     * sleep's on ZTIMER_MSEC, a periodic wake-up's on ZTIMER_USEC (one alarm:
+     * a sleeping thread is in one of them; the microbit's RAM has no room for two) */
+    ztimer_t sleep_timer;
+    uint8_t sleep_usec; /* the alarm is on ZTIMER_USEC */
+    uint8_t period_on;
     uint32_t period_ms; /* the schedule's last *wake (ms), continued while it matches */
     uint32_t period_us; /* ... and that wake-up on ZTIMER_USEC */
-    uint8_t period_on;
 };
 
 struct rm_obj {
